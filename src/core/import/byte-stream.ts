@@ -1,0 +1,119 @@
+// Byte-level input handling shared by every host: gzip recognised by its magic bytes and
+// decompressed as a stream, and line splitting with a bounded line length.
+//
+// Invariants: the input is never held as one string; at most one chunk plus one partial line
+// (capped at maxLineChars) is held at a time.
+
+export const GZIP_MAGIC = [0x1f, 0x8b] as const;
+export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+/** Returns the bytes, gunzipped as a stream when they start with the gzip magic. */
+export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const iterator = source[Symbol.asyncIterator]();
+  let first = await iterator.next();
+  while (!first.done && first.value.length === 0) first = await iterator.next();
+  if (first.done) return;
+  const head = first.value;
+  if (!(head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1])) {
+    yield head;
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;
+    return;
+  }
+  const input = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(head);
+    },
+    async pull(controller) {
+      const r = await iterator.next();
+      if (r.done) controller.close();
+      else controller.enqueue(r.value);
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  const reader = input.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) return;
+      yield r.value;
+    }
+  } catch (e) {
+    throw new GzipError(e instanceof Error ? e.message : String(e));
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+export class GzipError extends Error {
+  constructor(detail: string) {
+    super(`the gzip stream is corrupt or truncated (${detail})`);
+    this.name = 'GzipError';
+  }
+}
+
+export interface LineSplitterEvents {
+  line(text: string, lineNumber: number): void;
+  /** A line longer than the limit was skipped. */
+  tooLong(lineNumber: number, length: number): void;
+}
+
+/**
+ * Splits decoded text into lines. Accepts '\n' and '\r\n'. Feed text with push(), then end().
+ */
+export class LineSplitter {
+  private carry = '';
+  private skipping = false;
+  private skippedLength = 0;
+  private lineNumber = 0;
+
+  constructor(
+    private readonly events: LineSplitterEvents,
+    private readonly maxLineChars = DEFAULT_MAX_LINE_CHARS,
+  ) {}
+
+  push(text: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      this.lineNumber++;
+      if (this.skipping) {
+        this.events.tooLong(this.lineNumber, this.skippedLength + nl - start);
+        this.skipping = false;
+        this.skippedLength = 0;
+      } else {
+        let line = this.carry.length > 0 ? this.carry + text.slice(start, nl) : text.slice(start, nl);
+        this.carry = '';
+        if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+        if (line.length > this.maxLineChars) this.events.tooLong(this.lineNumber, line.length);
+        else this.events.line(line, this.lineNumber);
+      }
+      start = nl + 1;
+    }
+    if (start < text.length) {
+      if (this.skipping) {
+        this.skippedLength += text.length - start;
+      } else if (this.carry.length + text.length - start > this.maxLineChars) {
+        this.skipping = true;
+        this.skippedLength = this.carry.length + text.length - start;
+        this.carry = '';
+      } else {
+        this.carry += text.slice(start);
+      }
+    }
+  }
+
+  end(): void {
+    if (this.skipping) {
+      this.events.tooLong(++this.lineNumber, this.skippedLength);
+    } else if (this.carry.length > 0) {
+      let line = this.carry;
+      if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+      this.events.line(line, ++this.lineNumber);
+    }
+    this.carry = '';
+    this.skipping = false;
+  }
+}

@@ -1,0 +1,34 @@
+// The one interface every input format implements (ARCHITECTURE rule 1): a content sniffer with a
+// tri-state answer, and a line parser that feeds a builder. A new format is one new file plus one
+// entry in ./registry.ts.
+
+import type { FormatId, Profile } from '../profile';
+
+export type Detection = 'yes' | 'no' | 'need-more';
+
+export interface ImportOptions {
+  /** perf script: the event to keep (default: the first one seen, as inferno does). */
+  event?: string;
+  /** Root frame: process name (default), `comm-PID`, or `comm-PID/TID` (inferno's forms). */
+  split?: 'process' | 'pid' | 'tid';
+  /** Name of the input, for messages. */
+  source?: string;
+}
+
+export interface LineParser {
+  /** One line without its terminator ('\n' or '\r\n'); lineNumber is 1-based. */
+  line(text: string, lineNumber: number): void;
+  /** Samples (or stack lines) accepted so far, for progress reports. */
+  readonly samples: number;
+  /** Ends the input; returns the frozen profile. May throw ImportError when nothing was valid. */
+  finish(): Profile;
+}
+
+export interface Importer {
+  readonly format: FormatId;
+  /** Human name used in messages: "perf script text". */
+  readonly description: string;
+  /** Looks at the start of the decoded text; atEnd is true when `head` is the whole input. */
+  detect(head: string, atEnd: boolean): Detection;
+  create(options: ImportOptions): LineParser;
+}

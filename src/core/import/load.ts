@@ -1,0 +1,156 @@
+// Entry point of the engine: bytes in (any chunking, gzip or not), Profile out.
+//
+// Flow: maybeGunzip → TextDecoder (streaming, invalid UTF-8 becomes U+FFFD and is reported once)
+// → head buffered until an importer says yes → LineSplitter → the importer's LineParser.
+
+import { ImportError, quoteInput, type Profile } from '../profile';
+import { GzipError, LineSplitter, maybeGunzip, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
+import type { ImportOptions, Importer, LineParser } from './importer';
+import { importers as defaultImporters } from './registry';
+
+/** How much decoded text detection may look at before it must decide. */
+const DETECT_LIMIT = 64 * 1024;
+
+export interface LoadProgress {
+  /** Bytes consumed from the source (compressed bytes for gzip input). */
+  bytesRead: number;
+  samples: number;
+}
+
+export interface LoadOptions extends ImportOptions {
+  onProgress?: (progress: LoadProgress) => void;
+  signal?: AbortSignal;
+  maxLineChars?: number;
+  importers?: readonly Importer[];
+}
+
+export class AbortedError extends Error {
+  constructor() {
+    super('loading was cancelled');
+    this.name = 'AbortedError';
+  }
+}
+
+export async function loadProfile(source: AsyncIterable<Uint8Array>, options: LoadOptions = {}): Promise<Profile> {
+  const importers = options.importers ?? defaultImporters;
+  const counted = countBytes(source, options);
+  const decoder = new TextDecoder('utf-8');
+  let sawReplacement = false;
+  let head = '';
+  let parser: LineParser | null = null;
+  let splitter: LineSplitter | null = null;
+  const tooLong: { line: number; length: number }[] = [];
+  const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
+
+  const start = (atEnd: boolean): void => {
+    const importer = pickImporter(importers, head, atEnd, options.source);
+    if (!importer) return;
+    const p = importer.create(options);
+    parser = p;
+    splitter = new LineSplitter(
+      {
+        line: (text, n) => p.line(text, n),
+        tooLong: (line, length) => tooLong.push({ line, length }),
+      },
+      maxLine,
+    );
+    splitter.push(head);
+    head = '';
+  };
+
+  try {
+    for await (const bytes of maybeGunzip(counted.stream)) {
+      const text = decoder.decode(bytes, { stream: true });
+      if (!sawReplacement && text.includes('\ufffd')) sawReplacement = true;
+      if (splitter) {
+        (splitter as LineSplitter).push(text);
+      } else {
+        head += text;
+        if (head.length >= DETECT_LIMIT || hasDecision(importers, head)) start(false);
+      }
+      if (parser) options.onProgress?.({ bytesRead: counted.bytes(), samples: (parser as LineParser).samples });
+    }
+  } catch (e) {
+    if (e instanceof GzipError) throw new ImportError('a gzip stream', 0, e.message, options.source);
+    throw e;
+  }
+  const tail = decoder.decode();
+  if (splitter) (splitter as LineSplitter).push(tail);
+  else {
+    head += tail;
+    start(true);
+  }
+  if (!parser || !splitter) {
+    // pickImporter(…, atEnd=true) either returns an importer or throws; reaching here means the
+    // input was empty: give an empty profile from the first importer, as inferno's no-events case.
+    const p = importers[0].create(options);
+    const profile = p.finish();
+    profile.meta.warnings.unshift({ line: 0, message: 'the input is empty: no samples' });
+    return profile;
+  }
+  (splitter as LineSplitter).end();
+  const profile = (parser as LineParser).finish();
+  const { warnings } = profile.meta;
+  for (const t of tooLong) {
+    profile.meta.skippedLines++;
+    warnings.push({ line: t.line, message: `line of ${t.length} characters is over the limit of ${maxLine}; skipped` });
+  }
+  if (sawReplacement) {
+    warnings.push({ line: 0, message: 'the input is not valid UTF-8; invalid bytes were replaced with U+FFFD' });
+  }
+  return profile;
+}
+
+function hasDecision(importers: readonly Importer[], head: string): boolean {
+  // Only decide on whole lines: a head that ends mid-line could mislead a sniffer.
+  if (head.lastIndexOf('\n') < 0) return false;
+  for (const importer of importers) {
+    const d = importer.detect(head, false);
+    if (d === 'yes') return true;
+    if (d === 'need-more') return false;
+  }
+  return true;
+}
+
+function pickImporter(importers: readonly Importer[], head: string, atEnd: boolean, source?: string): Importer | null {
+  if (head.trim().length === 0) return atEnd ? null : importers[0];
+  for (const importer of importers) if (importer.detect(head, atEnd) === 'yes') return importer;
+  const { line, text } = firstContentLine(head);
+  const expected = importers.map((i) => i.description).join(' or ');
+  throw new ImportError(expected, line, describeFound(text), source);
+}
+
+function firstContentLine(head: string): { line: number; text: string } {
+  const lines = head.split('\n', 200);
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== '' && !lines[i].startsWith('#')) return { line: i + 1, text: lines[i] };
+  }
+  return { line: 1, text: lines[0] ?? '' };
+}
+
+function describeFound(text: string): string {
+  if (text.includes('\u0000')) return `binary data (NUL bytes) ${quoteInput(text, 24)}`;
+  if (text.includes('\ufffd')) return `binary data (not UTF-8) ${quoteInput(text, 24)}`;
+  return quoteInput(text);
+}
+
+function countBytes(source: AsyncIterable<Uint8Array>, options: LoadOptions) {
+  let bytes = 0;
+  async function* stream() {
+    for await (const chunk of source) {
+      if (options.signal?.aborted) throw new AbortedError();
+      bytes += chunk.length;
+      yield chunk;
+    }
+  }
+  return { stream: stream(), bytes: () => bytes };
+}
+
+/** Convenience for tests and the CLI: load from an in-memory string or bytes. */
+export function loadProfileFromText(text: string | Uint8Array, options: LoadOptions = {}): Promise<Profile> {
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
+  async function* once() {
+    yield bytes;
+  }
+  return loadProfile(once(), options);
+}

@@ -1,0 +1,102 @@
+// The frame table: one row per distinct (name, flags) pair.
+//
+//   frame │ name (StringIndex) │ module (StringIndex | -1) │ flags (INLINED|KERNEL|JIT)
+//   ──────┼────────────────────┼───────────────────────────┼───────────────────────────
+//     0   │ "toyc"             │ -1                        │ 0
+//     1   │ "main"             │ "/build/rust/toyc"        │ 0
+//     2   │ "main"             │ -1                        │ INLINED   ← a different frame
+//
+// Invariants: a frame's identity is its name and flags (as `b` and `b_[i]` are distinct in
+// folded text); the module is informational and is the first one seen for that identity, so a
+// name that occurs in two modules stays one frame, as it does in folded output.
+
+import { StringTable } from './string-table';
+import type { FrameIndex, StringIndex } from './types';
+
+export interface FrameTable {
+  readonly count: number;
+  readonly name: Int32Array;
+  readonly module: Int32Array;
+  readonly flags: Uint8Array;
+  /** The string table the name and module columns point into. */
+  readonly strings: readonly string[];
+}
+
+export class FrameTableBuilder {
+  readonly strings: StringTable;
+  private name = new Int32Array(1024);
+  private module = new Int32Array(1024);
+  private flags = new Uint8Array(1024);
+  private count = 0;
+  // Key: name index * 8 + flags. Flags use 3 bits, so the key is exact below 2^50 names.
+  private readonly byKey = new Map<number, FrameIndex>();
+
+  constructor(strings: StringTable = new StringTable()) {
+    this.strings = strings;
+  }
+
+  /** The frame for this name and flags, created on first use. */
+  intern(name: string, flags: number, module?: string): FrameIndex {
+    return this.internIndex(this.strings.intern(name), flags, module === undefined ? -1 : this.strings.intern(module));
+  }
+
+  internIndex(name: StringIndex, flags: number, module: StringIndex | -1 = -1): FrameIndex {
+    const key = name * 8 + flags;
+    let frame = this.byKey.get(key);
+    if (frame === undefined) {
+      frame = this.count++;
+      if (frame === this.name.length) this.grow();
+      this.name[frame] = name;
+      this.module[frame] = module;
+      this.flags[frame] = flags;
+      this.byKey.set(key, frame);
+    } else if (module !== -1 && this.module[frame] === -1) {
+      this.module[frame] = module;
+    }
+    return frame;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  nameOf(frame: FrameIndex): string {
+    return this.strings.get(this.name[frame]);
+  }
+
+  flagsOf(frame: FrameIndex): number {
+    return this.flags[frame];
+  }
+
+  finish(): FrameTable {
+    return {
+      count: this.count,
+      name: this.name.slice(0, this.count),
+      module: this.module.slice(0, this.count),
+      flags: this.flags.slice(0, this.count),
+      strings: this.strings.strings,
+    };
+  }
+
+  private grow(): void {
+    const size = this.name.length * 2;
+    const name = new Int32Array(size);
+    name.set(this.name);
+    const module = new Int32Array(size);
+    module.set(this.module);
+    const flags = new Uint8Array(size);
+    flags.set(this.flags);
+    this.name = name;
+    this.module = module;
+    this.flags = flags;
+  }
+}
+
+export function frameName(frames: FrameTable, frame: FrameIndex): string {
+  return frames.strings[frames.name[frame]];
+}
+
+export function frameModule(frames: FrameTable, frame: FrameIndex): string | null {
+  const m = frames.module[frame];
+  return m < 0 ? null : frames.strings[m];
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { dumpTree, profileFrom } from '../testing/tree-dsl';
+import { childrenOf, isInside, pathOf } from './call-tree';
+import { FrameTableBuilder } from './frame-table';
+import { TreeBuilder } from './tree-builder';
+
+describe('TreeBuilder', () => {
+  it('merges shared prefixes, sorts siblings by name and sums totals', () => {
+    const p = profileFrom(`
+      main;parse;lex 3
+      main;emit 2
+      main;parse 1
+      other 4
+    `);
+    expect(dumpTree(p.tree, p.frames)).toBe(
+      ['main 6/0', '  emit 2/2', '  parse 4/1', '    lex 3/3', 'other 4/4'].join('\n'),
+    );
+    expect(p.tree.totalWeight[0]).toBe(10);
+    expect(p.tree.maxDepth).toBe(3);
+  });
+
+  it('keeps subtrees as contiguous index ranges', () => {
+    const p = profileFrom('a;b;c 1\na;d 1\ne 1');
+    const [a, e] = childrenOf(p.tree, 0);
+    for (let n = a + 1; n < p.tree.end[a]; n++) expect(isInside(p.tree, n, a)).toBe(true);
+    expect(isInside(p.tree, e, a)).toBe(false);
+    expect(p.tree.end[0]).toBe(p.tree.nodeCount);
+  });
+
+  it('treats an inlined and a physical frame of one name as different siblings', () => {
+    const p = profileFrom('a;b 1\na;b_[i] 2');
+    expect(dumpTree(p.tree, p.frames)).toBe(['a 3/0', '  b 1/1', '  b_[i] 2/2'].join('\n'));
+  });
+
+  it('handles a 10,000-deep stack without recursion', () => {
+    const frames = new FrameTableBuilder();
+    const builder = new TreeBuilder();
+    const stack = Array.from({ length: 10_000 }, (_, i) => frames.intern(`f${i % 7}`, 0));
+    builder.addStack(stack, stack.length, 5, 1);
+    const { tree } = builder.finish(frames.finish());
+    expect(tree.maxDepth).toBe(10_000);
+    expect(tree.totalWeight[1]).toBe(5);
+    expect(pathOf(tree, tree.nodeCount - 1)).toHaveLength(10_000);
+  });
+
+  it('grows past its initial capacity and hash table size', () => {
+    const frames = new FrameTableBuilder();
+    const builder = new TreeBuilder();
+    for (let i = 0; i < 20_000; i++) builder.addStack([frames.intern(`f${i}`, 0), frames.intern('leaf', 0)], 2, 1, 1);
+    const { tree } = builder.finish(frames.finish());
+    expect(tree.nodeCount).toBe(40_001);
+    expect(tree.totalSamples[0]).toBe(20_000);
+  });
+});

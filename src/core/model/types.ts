@@ -1,0 +1,18 @@
+// Index types shared across the core. They are plain numbers at run time; the brands only stop
+// a frame index from being passed where a node index is expected.
+
+export type NodeIndex = number & { readonly __brand?: 'NodeIndex' };
+export type FrameIndex = number & { readonly __brand?: 'FrameIndex' };
+export type StringIndex = number & { readonly __brand?: 'StringIndex' };
+
+/** Bits of FrameTable.flags. Annotations such as `_[i]` or perf's ` (inlined)` become these. */
+export const FrameFlags = {
+  NONE: 0,
+  INLINED: 1,
+  KERNEL: 2,
+  JIT: 4,
+} as const;
+
+/** The synthetic root of every call tree ("all"). It has no frame. */
+export const ROOT_NODE: NodeIndex = 0;
+export const NO_FRAME: FrameIndex = -1;

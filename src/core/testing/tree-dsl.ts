@@ -1,0 +1,69 @@
+// A tiny text DSL for building profiles in tests without going through an importer:
+//   profileFrom(`
+//     main;parse;lex_[i] 3
+//     main;emit 2
+//   `)
+// Each line is a root-first stack and a weight; `_[i]`, `_[k]`, `_[j]` set frame flags. The
+// weight is used for both the period and the sample count. dumpTree() prints a tree back as
+// indented text, for readable assertions.
+
+import type { CallTree } from '../model/call-tree';
+import { FrameTableBuilder, frameName, type FrameTable } from '../model/frame-table';
+import { TreeBuilder } from '../model/tree-builder';
+import { FrameFlags } from '../model/types';
+import type { Profile } from '../profile';
+
+const SUFFIX: Record<string, number> = { '_[i]': FrameFlags.INLINED, '_[k]': FrameFlags.KERNEL, '_[j]': FrameFlags.JIT };
+
+export function profileFrom(text: string, doubled: string[] = []): Profile {
+  const frames = new FrameTableBuilder();
+  const builder = new TreeBuilder();
+  let samples = 0;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    const space = line.lastIndexOf(' ');
+    const weight = Number(line.slice(space + 1));
+    const stack = line.slice(0, space).split(';').map((name) => {
+      const suffix = name.slice(-4);
+      const flag = SUFFIX[suffix];
+      return flag ? frames.intern(name.slice(0, -4), flag) : frames.intern(name, 0);
+    });
+    builder.addStack(stack, stack.length, weight, weight);
+    samples += weight;
+  }
+  const table = frames.finish();
+  const { tree } = builder.finish(table);
+  const doubledFrames = Int32Array.from(
+    doubled.map((name) => {
+      for (let f = 0; f < table.count; f++) if (frameName(table, f) === name && table.flags[f] === 0) return f;
+      throw new Error(`no frame ${name}`);
+    }),
+  );
+  return {
+    frames: table,
+    tree,
+    meta: {
+      format: 'folded',
+      events: [],
+      event: null,
+      weightUnit: null,
+      samples,
+      hasInlineInfo: (table.flags as Uint8Array).some((f) => (f & FrameFlags.INLINED) !== 0),
+      skippedLines: 0,
+      warnings: [],
+      doubledFrames,
+    },
+  };
+}
+
+/** Indented text of a tree: `name total/self`, inlined frames suffixed `_[i]`. */
+export function dumpTree(tree: CallTree, frames: FrameTable): string {
+  const lines: string[] = [];
+  for (let n = 1; n < tree.nodeCount; n++) {
+    const f = tree.frame[n];
+    const suffix = frames.flags[f] & FrameFlags.INLINED ? '_[i]' : '';
+    lines.push(`${'  '.repeat(tree.depth[n] - 1)}${frameName(frames, f)}${suffix} ${tree.totalWeight[n]}/${tree.selfWeight[n]}`);
+  }
+  return lines.join('\n');
+}
