@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite. Type-checks, runs the unit tests (vitest) and the browser tests
+// (Playwright in Debian Chromium), then prints one line `N passed, N failed` with the totals over
+// both, which is what CI reads. Exits non-zero when anything failed or did not run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+const out = join(process.cwd(), 'test-results');
+mkdirSync(out, { recursive: true });
+const vitestJson = join(out, 'vitest.json');
+const playwrightJson = join(out, 'playwright.json');
+rmSync(vitestJson, { force: true });
+rmSync(playwrightJson, { force: true });
+
+function run(cmd, args, env = {}) {
+  console.log(`\n$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+let passed = 0;
+let failed = 0;
+let problems = 0;
+
+if (run('npx', ['tsc', '--noEmit']) !== 0) {
+  console.log('type check failed');
+  problems++;
+}
+
+const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${vitestJson}`]);
+if (existsSync(vitestJson)) {
+  const r = JSON.parse(readFileSync(vitestJson, 'utf8'));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests;
+  // Files that failed to load count as failures too.
+  const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  failed += brokenFiles;
+  console.log(`unit: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed`);
+} else {
+  console.log('unit: vitest wrote no results');
+  problems++;
+}
+if (vitestStatus !== 0 && failed === 0) problems++;
+
+const skipE2E = process.env.FLAMEVIEW_SKIP_E2E === '1';
+if (!skipE2E) {
+  const pwStatus = run('npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson });
+  if (existsSync(playwrightJson)) {
+    const r = JSON.parse(readFileSync(playwrightJson, 'utf8'));
+    const s = r.stats ?? {};
+    const ok = (s.expected ?? 0) + (s.flaky ?? 0);
+    const bad = (s.unexpected ?? 0);
+    passed += ok;
+    failed += bad;
+    if ((r.errors ?? []).length > 0) problems++;
+    console.log(`browser: ${ok} passed, ${bad} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+  } else {
+    console.log('browser: Playwright wrote no results');
+    problems++;
+  }
+  if (pwStatus !== 0 && failed === 0) problems++;
+}
+
+failed += problems;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
