@@ -1,0 +1,43 @@
+// Loading a recording: progress, errors, and the open snapshot. A failed load keeps the recording
+// that was open (only `error` is set), so nothing is lost.
+
+import type { StateCreator } from 'zustand';
+import type { LoadSlice, StoreState } from './types';
+
+type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
+
+export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
+  loading: null,
+  error: null,
+  snapshot: null,
+  name: null,
+  source: null,
+  reloadRequest: null,
+  startLoading: (name, totalBytes) => set({ loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
+  loadProgress: (bytesRead, samples) => {
+    const loading = get().loading;
+    if (loading) set({ loading: { ...loading, bytesRead, samples } });
+  },
+  finishLoading: (snapshot, name, source) =>
+    set({
+      snapshot,
+      name,
+      source,
+      loading: null,
+      error: null,
+      // A recording with inline information opens in the function view.
+      view: snapshot.functions ? 'functions' : 'inline',
+      zoomNode: 0,
+      viewport: { x0: 0, x1: 1 },
+      selectedNode: -1,
+      hoverNode: -1,
+      hoverPos: null,
+      // The pattern stays (a link may carry it); the search controller recomputes the matches.
+      search: { ...get().search, matches: null, status: get().search.pattern ? 'searching' : 'idle' },
+      warningsOpen: false,
+    }),
+  failLoading: (message) => set({ loading: null, error: message }),
+  cancelLoading: () => set({ loading: null }),
+  dismissError: () => set({ error: null }),
+  requestReload: (options) => set({ reloadRequest: { seq: (get().reloadRequest?.seq ?? 0) + 1, options } }),
+});

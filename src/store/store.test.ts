@@ -1,0 +1,140 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeSnapshot } from '../core/snapshot';
+import { profileFrom } from '../core/testing/tree-dsl';
+import { frameName } from '../core/model/frame-table';
+import { useStore } from './store';
+import { treeOf } from './tree-helpers';
+
+const initial = useStore.getState();
+
+function nodeNamed(view: 'functions' | 'inline', path: string): number {
+  const s = useStore.getState();
+  const tree = treeOf(s.snapshot!, view);
+  const names = path.split(';');
+  let node = 0;
+  for (const name of names) {
+    let found = -1;
+    for (let c = node + 1; c < tree.end[node]; c = tree.end[c]) {
+      if (frameName(s.snapshot!.frames, tree.frame[c]) === name) found = c;
+    }
+    if (found < 0) throw new Error(`no ${path}`);
+    node = found;
+  }
+  return node;
+}
+
+const inlined = makeSnapshot(
+  profileFrom(`
+    main;parse;lex_[i];next_[i] 3
+    main;parse;expr 4
+    main;emit 2
+  `),
+);
+const plain = makeSnapshot(profileFrom('main;a 1\nmain;b 2'));
+
+beforeEach(() => useStore.setState(initial, true));
+
+describe('loading', () => {
+  it('opens a recording with inline information in the function view', () => {
+    const s = useStore.getState();
+    s.startLoading('x.txt', 100);
+    s.loadProgress(50, 7);
+    expect(useStore.getState().loading).toEqual({ name: 'x.txt', bytesRead: 50, totalBytes: 100, samples: 7 });
+    s.finishLoading(inlined, 'x.txt', { kind: 'file' });
+    const after = useStore.getState();
+    expect(after.loading).toBeNull();
+    expect(after.view).toBe('functions');
+    expect(after.snapshot).toBe(inlined);
+    expect(after.source).toEqual({ kind: 'file' });
+  });
+
+  it('opens a recording without inline information in the inline view', () => {
+    useStore.getState().finishLoading(plain, 'p', { kind: 'paste' });
+    expect(useStore.getState().view).toBe('inline');
+  });
+
+  it('keeps the open recording when a load fails', () => {
+    const s = useStore.getState();
+    s.finishLoading(inlined, 'x', { kind: 'demo' });
+    s.zoomTo(2);
+    s.startLoading('bad', null);
+    s.failLoading('line 3: expected folded stacks, found "zzz"');
+    const after = useStore.getState();
+    expect(after.snapshot).toBe(inlined);
+    expect(after.zoomNode).toBe(2);
+    expect(after.error).toMatch(/line 3/);
+    expect(after.loading).toBeNull();
+    after.dismissError();
+    expect(useStore.getState().error).toBeNull();
+  });
+
+  it('cancels loading and records reload requests', () => {
+    const s = useStore.getState();
+    s.startLoading('a', 1);
+    s.cancelLoading();
+    expect(useStore.getState().loading).toBeNull();
+    s.requestReload({ event: 'cycles' });
+    s.requestReload({ event: 'cpu-clock' });
+    expect(useStore.getState().reloadRequest).toEqual({ seq: 2, options: { event: 'cpu-clock' } });
+  });
+});
+
+describe('view toggle', () => {
+  it('keeps the zoomed frame: inline frame → its function, function → same physical frame', () => {
+    useStore.getState().finishLoading(inlined, 'x', { kind: 'file' });
+    useStore.getState().setView('inline');
+    const lex = nodeNamed('inline', 'main;parse;lex');
+    useStore.getState().zoomTo(lex);
+    useStore.getState().select(nodeNamed('inline', 'main;parse;lex;next'));
+    useStore.getState().setView('functions');
+    let s = useStore.getState();
+    expect(s.view).toBe('functions');
+    expect(s.zoomNode).toBe(nodeNamed('functions', 'main;parse'));
+    expect(s.selectedNode).toBe(nodeNamed('functions', 'main;parse'));
+    useStore.getState().setView('inline');
+    s = useStore.getState();
+    expect(s.zoomNode).toBe(nodeNamed('inline', 'main;parse'));
+  });
+
+  it('refuses the function view without inline information', () => {
+    useStore.getState().finishLoading(plain, 'p', { kind: 'paste' });
+    useStore.getState().setView('functions');
+    expect(useStore.getState().view).toBe('inline');
+  });
+});
+
+describe('zoom, selection, search', () => {
+  it('zooms out one level and resets', () => {
+    useStore.getState().finishLoading(inlined, 'x', { kind: 'file' });
+    const parse = nodeNamed('functions', 'main;parse');
+    useStore.getState().zoomTo(parse);
+    useStore.getState().zoomOut();
+    expect(useStore.getState().zoomNode).toBe(nodeNamed('functions', 'main'));
+    useStore.getState().setViewport(1, { x0: 0.2, x1: 0.4 });
+    expect(useStore.getState().viewport).toEqual({ x0: 0.2, x1: 0.4 });
+    useStore.getState().resetZoom();
+    expect(useStore.getState()).toMatchObject({ zoomNode: 0, viewport: { x0: 0, x1: 1 } });
+  });
+
+  it('rejects out-of-range nodes', () => {
+    useStore.getState().finishLoading(plain, 'p', { kind: 'paste' });
+    useStore.getState().zoomTo(999);
+    useStore.getState().select(999);
+    expect(useStore.getState()).toMatchObject({ zoomNode: 0, selectedNode: -1 });
+  });
+
+  it('reports an invalid pattern inline and drops stale results', () => {
+    const s = useStore.getState();
+    s.setSearchPattern('(a');
+    expect(useStore.getState().search.error).toBeTruthy();
+    expect(useStore.getState().search.status).toBe('idle');
+    s.setSearchPattern('pa');
+    expect(useStore.getState().search).toMatchObject({ error: null, status: 'searching' });
+    s.searchResult('p', false, new Uint8Array([1]), 'done');
+    expect(useStore.getState().search.matches).toBeNull();
+    s.searchResult('pa', false, new Uint8Array([1]), 'done');
+    expect(useStore.getState().search).toMatchObject({ status: 'done', matches: new Uint8Array([1]) });
+    s.setCaseInsensitive(true);
+    expect(useStore.getState().search).toMatchObject({ caseInsensitive: true, matches: null, status: 'searching' });
+  });
+});

@@ -1,0 +1,30 @@
+// The one UI store (zustand), assembled from slices. subscribeWithSelector lets the canvas
+// renderer and the search controller subscribe outside React, so zoom, pan, hover and search
+// highlighting never re-render components.
+
+import { create } from 'zustand';
+import { subscribeWithSelector } from 'zustand/middleware';
+import { createLoadSlice } from './load-slice';
+import { createSearchSlice } from './search-slice';
+import type { StoreState, UiSlice } from './types';
+import { createViewSlice } from './view-slice';
+
+export type * from './types';
+
+export const useStore = create<StoreState>()(
+  subscribeWithSelector((set, get, api) => ({
+    ...createLoadSlice(set, get, api),
+    ...createViewSlice(set, get, api),
+    ...createSearchSlice(set, get, api),
+    ...createUiSlice(set, get),
+  })),
+);
+
+function createUiSlice(set: (p: Partial<StoreState>) => void, get: () => StoreState): UiSlice {
+  return {
+    shortcutsOpen: false,
+    warningsOpen: false,
+    toggleShortcuts: (open) => set({ shortcutsOpen: open ?? !get().shortcutsOpen }),
+    toggleWarnings: (open) => set({ warningsOpen: open ?? !get().warningsOpen }),
+  };
+}

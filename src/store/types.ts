@@ -1,0 +1,97 @@
+// The shape of the one UI store, split into slices. Node indices always refer to the tree of the
+// current view (see currentTree); a view toggle maps them through snapshot.toFunction/toInline.
+
+import type { ProfileSnapshot } from '../core/snapshot';
+import type { NodeIndex } from '../core/model/types';
+
+export type ViewKind = 'functions' | 'inline';
+export type Orientation = 'flame' | 'icicle';
+
+export interface LoadingState {
+  name: string;
+  bytesRead: number;
+  totalBytes: number | null;
+  samples: number;
+}
+
+export interface ProfileSource {
+  kind: 'demo' | 'file' | 'paste' | 'url';
+  url?: string;
+}
+
+/** What the shell should reload the current recording with (e.g. another event). */
+export interface ReloadOptions {
+  event?: string;
+}
+
+export interface LoadSlice {
+  loading: LoadingState | null;
+  error: string | null;
+  snapshot: ProfileSnapshot | null;
+  name: string | null;
+  source: ProfileSource | null;
+  /** Set by requestReload; the shell subscribes, reloads, and calls finishLoading. seq grows. */
+  reloadRequest: { seq: number; options: ReloadOptions } | null;
+  startLoading(name: string, totalBytes: number | null): void;
+  loadProgress(bytesRead: number, samples: number): void;
+  finishLoading(snapshot: ProfileSnapshot, name: string, source: ProfileSource): void;
+  failLoading(message: string): void;
+  cancelLoading(): void;
+  dismissError(): void;
+  requestReload(options: ReloadOptions): void;
+}
+
+/** The visible part of the zoomed node, as fractions of its total weight (0 ≤ x0 < x1 ≤ 1). */
+export interface Viewport {
+  x0: number;
+  x1: number;
+}
+
+export interface ViewSlice {
+  view: ViewKind;
+  orientation: Orientation;
+  /** The node drawn full width; its ancestors are drawn full width below (flame) it. */
+  zoomNode: NodeIndex;
+  viewport: Viewport;
+  selectedNode: NodeIndex;
+  hoverNode: NodeIndex;
+  /** Last hover position in CSS px relative to the flame graph container (for the tooltip). */
+  hoverPos: { x: number; y: number } | null;
+  setView(view: ViewKind): void;
+  setOrientation(orientation: Orientation): void;
+  /** Zoom (without animation; the renderer animates through setViewport). */
+  zoomTo(node: NodeIndex): void;
+  setViewport(zoomNode: NodeIndex, viewport: Viewport): void;
+  select(node: NodeIndex): void;
+  hover(node: NodeIndex, pos: { x: number; y: number } | null): void;
+  resetZoom(): void;
+  /** Zoom to the parent of the zoomed node. */
+  zoomOut(): void;
+}
+
+export type SearchStatus = 'idle' | 'searching' | 'done' | 'timeout';
+
+export interface SearchSlice {
+  search: {
+    pattern: string;
+    caseInsensitive: boolean;
+    /** Per frame (FrameIndex) 1 when its name matches, or null when no search is active. */
+    matches: Uint8Array | null;
+    /** Inline message for an invalid pattern. */
+    error: string | null;
+    status: SearchStatus;
+  };
+  setSearchPattern(pattern: string): void;
+  setCaseInsensitive(on: boolean): void;
+  /** Results from the search worker for (pattern, caseInsensitive); stale results are dropped. */
+  searchResult(pattern: string, caseInsensitive: boolean, matches: Uint8Array | null, status: SearchStatus): void;
+}
+
+export interface UiSlice {
+  shortcutsOpen: boolean;
+  warningsOpen: boolean;
+  toggleShortcuts(open?: boolean): void;
+  toggleWarnings(open?: boolean): void;
+}
+
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice;
