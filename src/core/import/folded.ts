@@ -1,0 +1,311 @@
+// Folded stacks ("collapsed" stacks, the input of flamegraph.pl and inferno-flamegraph):
+//
+//   main;parse;lex_[i] 3          one root-first stack per line, frames separated by ';',
+//   main;emit 2.5                 then one space (or tab) and a count (integer or decimal)
+//
+// Invariants and decisions:
+// - A frame's `_[i]`, `_[k]`, `_[j]` suffix becomes FrameFlags INLINED / KERNEL / JIT; the stored
+//   name has no suffix. Any other text is kept as it is (no tidying: that is the exporter's job).
+// - The count is both the period weight and the sample count (folded text has no unit, so
+//   meta.weightUnit is null). meta.samples is the sum of the counts.
+// - Blank lines and lines starting with '#' are ignored (not counted as skipped).
+// - Differential input (`stack countA countB`, as difffolded.pl writes) is decided by the first
+//   stack line: then every line needs two counts and the tree holds the *second* count, which is
+//   the width flamegraph.pl draws for such input; one warning says so. Deciding once per file
+//   keeps a leaf name that ends in " 12" intact in ordinary files.
+// - A line without a valid count (missing, negative, not a number, too large) is skipped,
+//   counted in meta.skippedLines, and the first few are quoted in meta.warnings. If no line at
+//   all was valid, finish() throws an ImportError naming the first bad line.
+// - NUL in a name becomes U+FFFD (the snapshot joins names with NUL).
+//
+// Speed: no regex and no split per line. Consecutive lines of sorted folded text share long
+// prefixes, so the parser compares each line with the previous one and reuses the tree path of
+// the common whole frames; only the differing tail is interned (a Map keyed by the raw frame
+// text, suffix included) and looked up in the builder.
+
+import { FrameTableBuilder } from '../model/frame-table';
+import { TreeBuilder } from '../model/tree-builder';
+import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
+import { ImportError, quoteInput, type Profile } from '../profile';
+import type { Detection, ImportOptions, Importer, LineParser } from './importer';
+
+const DESCRIPTION = 'folded stacks (frame;frame;... count)';
+const MAX_QUOTED = 5;
+
+const SPACE = 32;
+const TAB = 9;
+const SEMI = 59;
+const DOT = 46;
+const HASH = 35;
+const MINUS = 45;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+/** Index where a trailing `digits[.digits]` token starts, or -1. `end` is exclusive. */
+function numberStart(text: string, end: number): number {
+  let i = end;
+  let digits = 0;
+  let dots = 0;
+  while (i > 0) {
+    const c = text.charCodeAt(i - 1);
+    if (isDigit(c)) digits++;
+    else if (c === DOT) dots++;
+    else break;
+    i--;
+  }
+  if (digits === 0 || dots > 1 || i === end) return -1;
+  return i;
+}
+
+interface ParsedCounts {
+  /** Exclusive end of the stack text. */
+  stackEnd: number;
+  weight: number;
+  /** First count of a differential line, else NaN. */
+  before: number;
+}
+
+type CountResult = ParsedCounts | string;
+
+/** Parses the count(s) at the end of a line; returns a reason string when they are invalid. */
+function parseCounts(text: string, end: number, differential: boolean | null): CountResult {
+  const start = numberStart(text, end);
+  if (start < 0) {
+    const space = Math.max(text.lastIndexOf(' ', end - 1), text.lastIndexOf('\t', end - 1));
+    const token = text.slice(space + 1, end);
+    if (space < 0) return 'no count at the end of the line';
+    if (token.charCodeAt(0) === MINUS) return `negative count ${quoteInput(token, 24)}`;
+    return `count ${quoteInput(token, 24)} is not a number`;
+  }
+  if (start === 0) return 'no stack before the count';
+  const before = text.charCodeAt(start - 1);
+  if (before === MINUS) return `negative count ${quoteInput(text.slice(start - 1, end), 24)}`;
+  if (!isBlank(before)) return `count ${quoteInput(text.slice(text.lastIndexOf(' ', end - 1) + 1, end), 24)} is not a number`;
+  const weight = Number(text.slice(start, end));
+  if (!Number.isFinite(weight)) return 'count is too large';
+  let stackEnd = start - 1;
+  while (stackEnd > 0 && isBlank(text.charCodeAt(stackEnd - 1))) stackEnd--;
+  let first = NaN;
+  if (differential !== false) {
+    const s2 = numberStart(text, stackEnd);
+    const twoCounts = s2 > 0 && isBlank(text.charCodeAt(s2 - 1));
+    if (twoCounts) {
+      first = Number(text.slice(s2, stackEnd));
+      stackEnd = s2 - 1;
+      while (stackEnd > 0 && isBlank(text.charCodeAt(stackEnd - 1))) stackEnd--;
+    } else if (differential === true) {
+      return 'expected two counts (differential input: "stack before after")';
+    }
+  }
+  if (stackEnd === 0) return 'no stack before the count';
+  return { stackEnd, weight, before: first };
+}
+
+function suffixFlags(text: string, start: number, end: number): number {
+  if (end - start < 4 || text.charCodeAt(end - 1) !== 93 /* ] */) return 0;
+  if (text.charCodeAt(end - 3) !== 91 /* [ */ || text.charCodeAt(end - 4) !== 95 /* _ */) return 0;
+  switch (text.charCodeAt(end - 2)) {
+    case 105: // i
+      return FrameFlags.INLINED;
+    case 107: // k
+      return FrameFlags.KERNEL;
+    case 106: // j
+      return FrameFlags.JIT;
+    default:
+      return 0;
+  }
+}
+
+class FoldedParser implements LineParser {
+  private readonly frames = new FrameTableBuilder();
+  private readonly builder = new TreeBuilder();
+  private readonly frameOf = new Map<string, FrameIndex>();
+  private sampleSum = 0;
+  private accepted = 0;
+  private skipped = 0;
+  private firstBad: { line: number; text: string; reason: string } | null = null;
+  private readonly warnings: { line: number; message: string }[] = [];
+  private differential: boolean | null = null;
+  private inlined = false;
+
+  // The previous stack: its text, and for frame k its end offset and its tree node.
+  private prev = '';
+  private prevLen = 0;
+  private prevDepth = 0;
+  private prevEnds = new Int32Array(256);
+  private prevNodes = new Int32Array(256);
+
+  get samples(): number {
+    return this.sampleSum;
+  }
+
+  line(raw: string, lineNumber: number): void {
+    let end = raw.length;
+    while (end > 0 && isBlank(raw.charCodeAt(end - 1))) end--;
+    if (end === 0) return;
+    const c0 = raw.charCodeAt(0);
+    if (c0 === HASH) return;
+    const parsed = parseCounts(raw, end, this.differential);
+    if (typeof parsed === 'string') {
+      this.bad(lineNumber, raw, parsed);
+      return;
+    }
+    if (this.differential === null) {
+      this.differential = !Number.isNaN(parsed.before);
+      if (this.differential) {
+        this.warnings.push({
+          line: lineNumber,
+          message: 'differential folded input ("stack before after"): the tree shows the second count',
+        });
+      }
+    }
+    const text = raw.indexOf('\0') >= 0 ? raw.replaceAll('\0', '\ufffd') : raw;
+    this.accepted++;
+    this.sampleSum += parsed.weight;
+    if (parsed.weight === 0) return;
+    const leaf = this.addStack(text, parsed.stackEnd);
+    this.builder.addSelf(leaf, parsed.weight, parsed.weight);
+  }
+
+  /** Adds the stack text[0..stackEnd) to the tree, reusing the previous line's common frames. */
+  private addStack(text: string, stackEnd: number): number {
+    // Common prefix with the previous stack, then back to a frame boundary.
+    const prev = this.prev;
+    const limit = Math.min(stackEnd, this.prevLen);
+    let common = 0;
+    while (common < limit && text.charCodeAt(common) === prev.charCodeAt(common)) common++;
+    let shared = 0;
+    const ends = this.prevEnds;
+    const atBoundary = common === stackEnd || text.charCodeAt(common) === SEMI;
+    while (shared < this.prevDepth && (ends[shared] < common || (ends[shared] === common && atBoundary))) shared++;
+
+    let node = shared > 0 ? this.prevNodes[shared - 1] : ROOT_NODE;
+    let depth = shared;
+    // Start of the first frame not shared; past the end when the whole stack is shared.
+    let start = 0;
+    if (shared > 0) start = ends[shared - 1] === stackEnd ? stackEnd + 1 : ends[shared - 1] + 1;
+    while (start <= stackEnd) {
+      let semi = text.indexOf(';', start);
+      if (semi < 0 || semi > stackEnd) semi = stackEnd;
+      const frame = this.internFrame(text, start, semi);
+      node = this.builder.child(node, frame);
+      if (depth === this.prevEnds.length) this.growPath();
+      this.prevEnds[depth] = semi;
+      this.prevNodes[depth] = node;
+      depth++;
+      start = semi + 1;
+    }
+    this.prev = text;
+    this.prevLen = stackEnd;
+    this.prevDepth = depth;
+    return node;
+  }
+
+  private internFrame(text: string, start: number, end: number): FrameIndex {
+    const key = text.slice(start, end);
+    let frame = this.frameOf.get(key);
+    if (frame === undefined) {
+      const flags = suffixFlags(text, start, end);
+      if (flags === FrameFlags.INLINED) this.inlined = true;
+      frame = this.frames.intern(flags === 0 ? key : key.slice(0, -4), flags);
+      this.frameOf.set(key, frame);
+    }
+    return frame;
+  }
+
+  private growPath(): void {
+    const ends = new Int32Array(this.prevEnds.length * 2);
+    ends.set(this.prevEnds);
+    this.prevEnds = ends;
+    const nodes = new Int32Array(this.prevNodes.length * 2);
+    nodes.set(this.prevNodes);
+    this.prevNodes = nodes;
+  }
+
+  private bad(lineNumber: number, text: string, reason: string): void {
+    this.skipped++;
+    if (!this.firstBad) this.firstBad = { line: lineNumber, text, reason };
+    if (this.skipped <= MAX_QUOTED) {
+      this.warnings.push({ line: lineNumber, message: `${reason}; skipped ${quoteInput(text)}` });
+    }
+  }
+
+  finish(): Profile {
+    if (this.accepted === 0 && this.firstBad) {
+      const { line, text, reason } = this.firstBad;
+      throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`);
+    }
+    const frames = this.frames.finish();
+    const { tree } = this.builder.finish(frames);
+    return {
+      frames,
+      tree,
+      meta: {
+        format: 'folded',
+        events: [],
+        event: null,
+        weightUnit: null,
+        samples: this.sampleSum,
+        hasInlineInfo: this.inlined,
+        skippedLines: this.skipped,
+        warnings: this.warnings,
+      },
+    };
+  }
+}
+
+/** The first line that is neither blank nor a '#' comment, and whether it is complete. */
+function firstContentLine(head: string): { text: string; complete: boolean } | null {
+  let start = 0;
+  while (start < head.length) {
+    let nl = head.indexOf('\n', start);
+    const complete = nl >= 0;
+    if (nl < 0) nl = head.length;
+    let end = nl;
+    while (end > start && (isBlank(head.charCodeAt(end - 1)) || head.charCodeAt(end - 1) === 13)) end--;
+    if (end > start && head.charCodeAt(start) !== HASH) return { text: head.slice(start, end), complete };
+    start = nl + 1;
+  }
+  return null;
+}
+
+function looksBinary(text: string): boolean {
+  let bad = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return true;
+    if ((c < 32 && c !== TAB && c !== 13) || c === 0xfffd) bad++;
+  }
+  return bad > 0 && bad * 20 > text.length;
+}
+
+function detect(head: string, atEnd: boolean): Detection {
+  const first = firstContentLine(head);
+  if (!first) return atEnd ? 'no' : 'need-more';
+  if (looksBinary(first.text)) return 'no';
+  if (!first.complete && !atEnd) {
+    // A first line longer than the detection window (a very deep stack) cannot be checked to its
+    // end; decide on its shape so far.
+    return first.text.length >= 4096 && first.text.includes(';') ? 'yes' : 'need-more';
+  }
+  const parsed = parseCounts(first.text, first.text.length, null);
+  if (typeof parsed === 'string') return 'no';
+  // A perf script header ends in "event:", never in a number; a single-line perf sample ends in
+  // "(dso)". What remains: text, then a count.
+  return 'yes';
+}
+
+export const foldedImporter: Importer = {
+  format: 'folded',
+  description: DESCRIPTION,
+  detect,
+  create(_options: ImportOptions): LineParser {
+    return new FoldedParser();
+  },
+};
