@@ -1,0 +1,33 @@
+import { useRef, useState, type ChangeEvent } from 'react';
+import { openFile } from '../../loading/client';
+import { PasteDialog } from './PasteDialog';
+
+const FILE_INPUT_ID = 'open-file-input';
+
+/** Opens the file picker of the header's file input (for buttons elsewhere, e.g. the demo banner). */
+export function openFilePicker(): void {
+  document.getElementById(FILE_INPUT_ID)?.click();
+}
+
+export function OpenControls() {
+  const [pasteOpen, setPasteOpen] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (file) void openFile(file);
+    // Let the same file be chosen again (e.g. after fixing it on disk).
+    event.target.value = '';
+  };
+  return (
+    <div className="shell-open">
+      <label className="btn btn-primary shell-file">
+        <input ref={input} id={FILE_INPUT_ID} type="file" className="visually-hidden" aria-label="Open file" onChange={onChange} />
+        <span aria-hidden="true">Open file…</span>
+      </label>
+      <button type="button" className="btn" onClick={() => setPasteOpen(true)}>
+        Paste…
+      </button>
+      {pasteOpen && <PasteDialog onClose={() => setPasteOpen(false)} />}
+    </div>
+  );
+}

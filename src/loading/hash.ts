@@ -1,0 +1,10 @@
+// `#profile=<url>` in the location hash: what to open at start-up and on hashchange. The hash may
+// carry other view state (the store's URL projection); only the `profile` parameter is ours.
+
+/** The raw (still relative, unchecked) profile URL in a location hash, or null. */
+export function profileFromHash(hash: string): string | null {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (body === '') return null;
+  const value = new URLSearchParams(body).get('profile');
+  return value === null || value.trim() === '' ? null : value.trim();
+}

@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { startLoadingController } from './loading/controller';
+import './styles/app.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('flameview: #root is missing from index.html');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);
+// After the first render is scheduled: the hash (or the demo) starts loading in the worker.
+startLoadingController();

@@ -1,0 +1,39 @@
+// The profile worker: a comlink facade over ProfileSession (src/core/session.ts). It reads the
+// File/Blob handle or fetches the URL itself, so no bytes of the recording touch the main thread,
+// and returns the snapshot's typed-array buffers by transfer, never by structured clone.
+
+import * as Comlink from 'comlink';
+import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session';
+import { toTransfer, type SnapshotWire } from '../src/core/snapshot';
+
+export type WorkerOpenResult = { ok: true; wire: SnapshotWire } | Extract<OpenResult, { ok: false }>;
+export type ProgressCallback = (progress: OpenProgress) => void;
+export type WorkerOpenOptions = Omit<OpenOptions, 'onProgress'>;
+
+const session = new ProfileSession();
+
+async function finish(onProgress: ProgressCallback, run: (options: { onProgress: ProgressCallback }) => Promise<OpenResult>): Promise<WorkerOpenResult> {
+  try {
+    // Progress messages are fire-and-forget: never wait for the page to acknowledge one.
+    const result = await run({ onProgress: (p) => void onProgress(p) });
+    if (!result.ok) return result;
+    const { wire, transfer } = toTransfer(result.snapshot);
+    return Comlink.transfer({ ok: true, wire }, transfer);
+  } finally {
+    (onProgress as Partial<Comlink.Remote<ProgressCallback>>)[Comlink.releaseProxy]?.();
+  }
+}
+
+const api = {
+  openBlob: (blob: Blob, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
+    finish(onProgress, (o) => session.openBlob(blob, { ...options, ...o })),
+  openUrl: (url: string, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
+    finish(onProgress, (o) => session.openUrl(url, { ...options, ...o })),
+  openText: (text: string, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
+    finish(onProgress, (o) => session.openText(text, { ...options, ...o })),
+  cancel: () => session.cancel(),
+};
+
+export type ProfileWorkerApi = typeof api;
+
+Comlink.expose(api);
