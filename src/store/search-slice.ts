@@ -9,7 +9,7 @@ type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', ne
 /** The message for an invalid pattern, or null when `new RegExp` accepts it. */
 export function patternError(pattern: string, caseInsensitive: boolean): string | null {
   try {
-    new RegExp(pattern, caseInsensitive ? 'iu' : 'u');
+    new RegExp(pattern, caseInsensitive ? 'i' : '');
     return null;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { frameName } from '../core/model/frame-table';
+import { profileFrom } from '../core/testing/tree-dsl';
+import { hitTest } from './hit-test';
+import { contentHeight, depthAtY, layoutFrames, rowTop, visibleDepths, type LayoutInput, type RowGeometry } from './layout';
+
+const profile = profileFrom(`
+  main;a;deep 6
+  main;b;tiny 2
+  other 2
+`);
+const tree = profile.tree;
+
+function rects(input: Partial<LayoutInput>) {
+  const out = layoutFrames({ tree, zoomNode: 0, viewport: { x0: 0, x1: 1 }, width: 100, minWidth: 0, minDepth: 0, maxDepth: 99, ...input });
+  const list: string[] = [];
+  for (let k = 0; k < out.count; k++) {
+    const n = out.node[k];
+    const name = n === 0 ? 'all' : frameName(profile.frames, tree.frame[n]);
+    list.push(`${name}@${out.depth[k]} ${+out.x[k].toFixed(3)}+${+out.w[k].toFixed(3)}${out.ancestor[k] ? ' anc' : ''}`);
+  }
+  return list;
+}
+
+const node = (path: string) => {
+  let n = 0;
+  for (const name of path.split(';')) {
+    let found = -1;
+    for (let c = n + 1; c < tree.end[n]; c = tree.end[c]) if (frameName(profile.frames, tree.frame[c]) === name) found = c;
+    n = found;
+  }
+  return n;
+};
+
+describe('layoutFrames', () => {
+  it('lays out the whole tree left-aligned by weight', () => {
+    expect(rects({})).toEqual([
+      'all@0 0+100',
+      'main@1 0+80',
+      'a@2 0+60',
+      'deep@3 0+60',
+      'b@2 60+20',
+      'tiny@3 60+20',
+      'other@1 80+20',
+    ]);
+  });
+
+  it('draws the zoomed node full width with its ancestors below', () => {
+    expect(rects({ zoomNode: node('main;b') })).toEqual(['main@1 0+100 anc', 'all@0 0+100 anc', 'b@2 0+100', 'tiny@3 0+100']);
+  });
+
+  it('applies the viewport and skips what is out of view', () => {
+    // Viewport [0.5, 1] of the root: 5 of 10 units over 100 px, 20 px per unit.
+    expect(rects({ viewport: { x0: 0.5, x1: 1 } })).toEqual([
+      'all@0 -100+200',
+      'main@1 -100+160',
+      'a@2 -100+120',
+      'deep@3 -100+120',
+      'b@2 20+40',
+      'tiny@3 20+40',
+      'other@1 60+40',
+    ]);
+    expect(rects({ viewport: { x0: 0, x1: 0.3 } })).toEqual(['all@0 0+333.333', 'main@1 0+266.667', 'a@2 0+200', 'deep@3 0+200']);
+  });
+
+  it('skips frames narrower than the minimum with their subtree, keeping their weight', () => {
+    expect(rects({ minWidth: 25 })).toEqual(['all@0 0+100', 'main@1 0+80', 'a@2 0+60', 'deep@3 0+60']);
+  });
+
+  it('emits only the visible depths', () => {
+    expect(rects({ minDepth: 2, maxDepth: 2 })).toEqual(['a@2 0+60', 'b@2 60+20']);
+  });
+
+  it('handles a 20,000-deep stack without recursion', () => {
+    const deep = profileFrom(Array.from({ length: 20000 }, (_, i) => `f${i}`).join(';') + ' 1');
+    const out = layoutFrames({ tree: deep.tree, zoomNode: 0, viewport: { x0: 0, x1: 1 }, width: 500, minWidth: 0.5, minDepth: 0, maxDepth: 1e9 });
+    expect(out.count).toBe(20001);
+  });
+});
+
+describe('rows and hit testing', () => {
+  const flame: RowGeometry = { orientation: 'flame', rows: 4, viewHeight: 100, scrollTop: 0, rowHeight: 17 };
+  const icicle: RowGeometry = { ...flame, orientation: 'icicle' };
+
+  it('puts the root at the bottom (flame) or the top (icicle)', () => {
+    expect(contentHeight(flame)).toBe(100);
+    expect(rowTop(flame, 0)).toBe(83);
+    expect(rowTop(flame, 3)).toBe(32);
+    expect(rowTop(icicle, 0)).toBe(0);
+    expect(depthAtY(flame, 99)).toBe(0);
+    expect(depthAtY(flame, 83)).toBe(0);
+    expect(depthAtY(flame, 82)).toBe(1);
+    expect(depthAtY(flame, 10)).toBe(-1);
+    expect(depthAtY(icicle, 16)).toBe(0);
+    expect(depthAtY(icicle, 17)).toBe(1);
+    expect(depthAtY(icicle, 90)).toBe(-1);
+  });
+
+  it('computes the visible depth range of a scrolled tall tree', () => {
+    const tall: RowGeometry = { orientation: 'icicle', rows: 100, viewHeight: 170, scrollTop: 170, rowHeight: 17 };
+    expect(visibleDepths(tall)).toEqual({ minDepth: 10, maxDepth: 20 });
+    const tallFlame: RowGeometry = { ...tall, orientation: 'flame', scrollTop: 0 };
+    // Content 1702 px: depth 99 at y 2..19, depth 90 at y 155..172 (partly visible).
+    expect(visibleDepths(tallFlame)).toEqual({ minDepth: 90, maxDepth: 99 });
+  });
+
+  it('hits what was drawn', () => {
+    const out = layoutFrames({ tree, zoomNode: 0, viewport: { x0: 0, x1: 1 }, width: 100, minWidth: 25, minDepth: 0, maxDepth: 99 });
+    const y = (d: number) => rowTop(flame, d) + 5;
+    expect(hitTest(out, flame, 10, y(0))).toBe(0);
+    expect(hitTest(out, flame, 79.9, y(1))).toBe(node('main'));
+    expect(hitTest(out, flame, 10, y(2))).toBe(node('main;a'));
+    expect(hitTest(out, flame, 65, y(2))).toBe(-1); // b is too narrow: skipped, not hit
+    expect(hitTest(out, flame, 90, y(1))).toBe(-1);
+    expect(hitTest(out, flame, 10, 5)).toBe(-1);
+    const ici = layoutFrames({ tree, zoomNode: 0, viewport: { x0: 0, x1: 1 }, width: 100, minWidth: 0, minDepth: 0, maxDepth: 99 });
+    expect(hitTest(ici, icicle, 90, 20)).toBe(node('other'));
+  });
+});

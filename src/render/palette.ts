@@ -1,0 +1,84 @@
+// Frame colours, deterministic by function name: the same name has the same colour in every
+// profile, view and session (no dependence on the profile's contents or order). A warm palette
+// like flamegraph.pl's "hot"; inlined frames aqua-tinted as flamegraph.pl draws `_[i]`, kernel
+// frames orange (`_[k]`), JIT frames green (`_[j]`). During a search, matches take a magenta
+// highlight (flamegraph.pl's) and the rest fade towards the background.
+
+import { FrameFlags } from '../core/model/types';
+
+export type Rgb = readonly [number, number, number];
+
+/** FNV-1a over UTF-16 code units: stable, fast, and spread well enough for three channels. */
+export function hashName(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  // Final avalanche so short names that differ in one character still land far apart.
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  return h >>> 0;
+}
+
+export function frameRgb(name: string, flags: number): Rgb {
+  const h = hashName(name);
+  const v1 = (h & 0xff) / 255;
+  const v2 = ((h >>> 8) & 0xff) / 255;
+  const v3 = ((h >>> 16) & 0xff) / 255;
+  if (flags & FrameFlags.INLINED) {
+    // aqua, lighter: reads as "part of the physical frame below".
+    return [Math.round(90 + 60 * v1), Math.round(200 + 40 * v2), Math.round(205 + 40 * v2)];
+  }
+  if (flags & FrameFlags.KERNEL) return [Math.round(200 + 55 * v1), Math.round(110 + 60 * v2), Math.round(20 * v3)];
+  if (flags & FrameFlags.JIT) return [Math.round(50 + 60 * v1), Math.round(190 + 55 * v2), Math.round(50 + 60 * v3)];
+  // hot: red to yellow.
+  return [Math.round(205 + 50 * v3), Math.round(230 * v1), Math.round(55 * v2)];
+}
+
+export const MATCH_RGB: Rgb = [230, 0, 230];
+
+/** Mixes a colour towards the background (amount 0..1). */
+export function fade(rgb: Rgb, background: Rgb, amount: number): Rgb {
+  return [0, 1, 2].map((i) => Math.round(rgb[i] + (background[i] - rgb[i]) * amount)) as unknown as Rgb;
+}
+
+export function css(rgb: Rgb): string {
+  return `rgb(${rgb[0]},${rgb[1]},${rgb[2]})`;
+}
+
+export interface Theme {
+  dark: boolean;
+  background: Rgb;
+  text: string;
+  /** Text on frames (frames keep their colours in both themes). */
+  frameText: string;
+  selection: string;
+  hover: string;
+}
+
+export const LIGHT: Theme = { dark: false, background: [255, 255, 255], text: '#222', frameText: '#000', selection: '#1565c0', hover: 'rgba(0,0,0,0.55)' };
+export const DARK: Theme = { dark: true, background: [24, 25, 28], text: '#ddd', frameText: '#000', selection: '#64b5f6', hover: 'rgba(255,255,255,0.8)' };
+
+/** Per-frame CSS colour strings, computed once per frame table and theme. */
+export class FrameColours {
+  private normal: (string | undefined)[] = [];
+  private dimmed: (string | undefined)[] = [];
+  constructor(
+    private readonly names: (frame: number) => string,
+    private readonly flags: Uint8Array,
+    private readonly theme: Theme,
+  ) {}
+
+  get(frame: number): string {
+    return (this.normal[frame] ??= css(frameRgb(this.names(frame), this.flags[frame])));
+  }
+
+  /** A non-matching frame during a search. */
+  dim(frame: number): string {
+    return (this.dimmed[frame] ??= css(fade(frameRgb(this.names(frame), this.flags[frame]), this.theme.background, this.theme.dark ? 0.75 : 0.7)));
+  }
+
+  static readonly match = css(MATCH_RGB);
+}
