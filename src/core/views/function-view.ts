@@ -48,7 +48,9 @@ function deriveFunctionView(profile: Profile): FunctionView {
   for (let i = 1; i < n; i++) {
     const p = tree.parent[i];
     const f = tree.frame[i];
-    if (frames.flags[f] & FrameFlags.INLINED) {
+    // An inlined frame with no physical frame above it (possible in folded input: `f_[i]` at
+    // the root) has nothing to merge into; it stays a frame so its weight stays visible.
+    if (frames.flags[f] & FrameFlags.INLINED && mapped[p] !== 0) {
       mapped[i] = mapped[p];
     } else {
       runPosition[i] = p > 0 && tree.frame[p] === f ? runPosition[p] + 1 : 0;
@@ -65,7 +67,8 @@ function deriveFunctionView(profile: Profile): FunctionView {
   for (let i = 1; i < n; i++) {
     const target = order[mapped[i]];
     toFunction[i] = target;
-    const physical = !(frames.flags[tree.frame[i]] & FrameFlags.INLINED) && tree.frame[i] === fnTree.frame[target];
+    const ownNode = !(frames.flags[tree.frame[i]] & FrameFlags.INLINED) || mapped[i] !== mapped[tree.parent[i]];
+    const physical = ownNode && tree.frame[i] === fnTree.frame[target];
     if (physical && tree.totalWeight[i] > best[target]) {
       best[target] = tree.totalWeight[i];
       toInline[target] = i;
