@@ -44,6 +44,11 @@ describe('folded export', () => {
     expect(collapseLines(p)).toEqual(['main;work 1', 'main;work;helper_[i];inner_[i] 4', 'main;work;helper_[i];leaf 2']);
   });
 
+  it('keeps an inlined frame that has no physical caller in the function view', () => {
+    const p = profileFrom('lonely_[i];leaf 2\nmain;x_[i] 1\n');
+    expect(collapseLines(p, { view: 'functions' })).toEqual(['lonely;leaf 2', 'main 1']);
+  });
+
   it('chooses the period or the sample weight', () => {
     const p = parseFolded('a;b 10\n');
     const tree = p.tree as { selfSamples: Float64Array };

@@ -23,7 +23,7 @@ export interface FoldedOptions {
   view?: ViewKind;
   /** 'period' (default): summed periods, as perf collapsers print; 'samples': sample counts. */
   weight?: 'period' | 'samples';
-  /** Suffix inlined frames with `_[i]` (default true). A physical frame never gets it. */
+  /** Suffix inlined frames with `_[i]` (default true; inline view only). A physical frame never gets it. */
   annotateInline?: boolean;
   /** Suffix kernel frames with `_[k]` (inferno's --kernel). */
   annotateKernel?: boolean;
@@ -104,7 +104,9 @@ export function collapseLines(profile: Profile, options: FoldedOptions = {}): st
 
 function frameLabels(profile: Profile, options: FoldedOptions): { text: string[]; astral: boolean } {
   const { frames } = profile;
-  const inline = options.annotateInline ?? true;
+  // In the function view every remaining frame is a function; a frame flagged INLINED there is
+  // one with no physical caller to merge into, and is shown as the function it stands for.
+  const inline = (options.annotateInline ?? true) && (options.view ?? 'inline') === 'inline';
   const tidy = options.fullNames ? rawName : tidyName;
   const text: string[] = new Array(frames.count);
   let astral = false;
