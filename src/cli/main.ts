@@ -11,14 +11,22 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 
 const commands: Record<string, () => Promise<Command>> = {
   collapse: async () => (await import('./collapse')).runCollapse,
+  serve: async () => (await import('./serve')).runServe,
+  diff: async () => (await import('./diff')).runDiff,
 };
 
-export const USAGE = `usage: flameview <command> [options]
+export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   open in the browser (FILE may be -)
+       flameview <command> [options]
 
 commands:
+  serve --store DIR [--port N] [--host ADDR] [--max-upload BYTES]
+      the team server: upload, list and open recordings (127.0.0.1 unless --host)
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
            [--kernel] [--jit] [--all] [--full-names] FILE|-
       print folded stacks, sorted bytewise
+  diff [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
+       [--full-names] [--normalize] A B
+      print "stack weightA weightB" lines (difffolded.pl format), sorted bytewise
 `;
 
 export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
@@ -29,6 +37,5 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
   }
   const load = commands[first];
   if (load) return (await load())(rest, io);
-  io.stderr.write(`flameview: unknown command '${first}'\n${USAGE}`);
-  return 2;
+  return (await import('./open')).runOpen(argv, io); // not a command: file names (./diff, --, -)
 }
