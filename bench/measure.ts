@@ -1,0 +1,78 @@
+// One measurement in a fresh process (spawned by bench/run.ts), so peak RSS belongs to one input.
+//
+//   node --import tsx bench/measure.ts engine|bare FILE
+//
+// engine: file → loadProfile (1 MiB read chunks) → makeSnapshot (function view derived), i.e. a
+// call tree with both views ready. bare: read the same file and count '\n' bytes, the floor any
+// streaming parser in Node sits on. Prints one JSON line on stdout.
+
+import { createReadStream, statSync } from 'node:fs';
+import { loadProfile } from '../src/core/import/load';
+import { makeSnapshot } from '../src/core/snapshot';
+
+export interface Measurement {
+  mode: 'engine' | 'bare';
+  bytes: number;
+  ms: number;
+  /** engine: time to the Profile, and the rest (function view + snapshot). */
+  loadMs?: number;
+  viewsMs?: number;
+  /** Peak resident set size of the whole process, and its size before the work started. */
+  maxRssMB: number;
+  startRssMB: number;
+  newlines?: number;
+  samples?: number;
+  inlineNodes?: number;
+  functionNodes?: number;
+  frames?: number;
+  maxDepth?: number;
+  skippedLines?: number;
+  warnings?: number;
+}
+
+const HWM = 1 << 20;
+
+async function bare(path: string): Promise<Partial<Measurement>> {
+  let newlines = 0;
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: HWM }) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) newlines++;
+  }
+  return { bytes, newlines };
+}
+
+async function engine(path: string, started: number): Promise<Partial<Measurement>> {
+  const bytes = statSync(path).size;
+  const profile = await loadProfile(createReadStream(path, { highWaterMark: HWM }) as AsyncIterable<Uint8Array>, { source: path });
+  const loaded = performance.now();
+  const snapshot = makeSnapshot(profile);
+  return {
+    bytes,
+    loadMs: loaded - started,
+    viewsMs: performance.now() - loaded,
+    samples: profile.meta.samples,
+    inlineNodes: snapshot.inline.nodeCount,
+    functionNodes: snapshot.functions?.nodeCount ?? snapshot.inline.nodeCount,
+    frames: snapshot.frames.count,
+    maxDepth: snapshot.inline.maxDepth,
+    skippedLines: profile.meta.skippedLines,
+    warnings: profile.meta.warnings.length,
+  };
+}
+
+async function main(): Promise<void> {
+  const [mode, path] = process.argv.slice(2);
+  if ((mode !== 'engine' && mode !== 'bare') || !path) throw new Error('usage: measure.ts engine|bare FILE');
+  const startRssMB = process.memoryUsage().rss / 2 ** 20;
+  const started = performance.now();
+  const result = mode === 'bare' ? await bare(path) : await engine(path, started);
+  const ms = performance.now() - started;
+  const m: Measurement = { mode, bytes: 0, ...result, ms, maxRssMB: process.resourceUsage().maxRSS / 1024, startRssMB };
+  process.stdout.write(JSON.stringify(m) + '\n');
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

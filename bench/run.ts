@@ -1,0 +1,208 @@
+// `npm run bench`: end-to-end engine throughput and peak memory on generated inputs, beside a
+// bare read-and-count-newlines pass over the same file.
+//
+//   npm run bench [-- --quick] [--runs N] [--sizes 5,50,200,1000] [--formats perf,folded]
+//                 [--seed N] [--cpu-prof]
+//
+// Every measurement runs in a fresh `node --import tsx bench/measure.ts` process, so each peak
+// RSS belongs to one input. Figures are medians of N runs (default 3); MB = 10^6 bytes. Results
+// go to the terminal and to bench/results/latest.json. --cpu-prof adds one extra engine run per
+// input under `node --cpu-prof` (profiles in bench/results/cpu/, summarised by cpu-summary.ts).
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureInput, MB, parseList, type BenchFormat } from './generate';
+import type { Measurement } from './measure';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS = join(ROOT, 'bench', 'results');
+
+/** Targets from issue 2 ("Performance"). */
+const TARGET_MBPS: Record<BenchFormat, number> = { perf: 250, folded: 400 };
+const TARGET_RSS_MB = 600;
+const RSS_TARGET_INPUT = { format: 'perf' as BenchFormat, sizeMB: 1000 };
+
+interface Row {
+  format: BenchFormat;
+  sizeMB: number;
+  path: string;
+  bytes: number;
+  runs: number;
+  engineSeconds: number;
+  engineMBps: number;
+  loadSeconds: number;
+  viewsSeconds: number;
+  peakRssMB: number;
+  startRssMB: number;
+  bareMBps: number;
+  /** engine throughput / bare throughput. */
+  ratio: number;
+  samples: number;
+  inlineNodes: number;
+  functionNodes: number;
+  frames: number;
+  maxDepth: number;
+  skippedLines: number;
+  targetMBps: number;
+  meetsThroughput: boolean;
+  rssTargetMB?: number;
+  meetsRss?: boolean;
+  all: { engine: Measurement[]; bare: Measurement[] };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function measure(mode: 'engine' | 'bare', path: string, cpuProfDir?: string): Promise<Measurement> {
+  const args = ['--import', 'tsx'];
+  if (cpuProfDir) args.push('--cpu-prof', '--cpu-prof-dir', cpuProfDir);
+  args.push(join(ROOT, 'bench', 'measure.ts'), mode, path);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()!) as Measurement);
+      else reject(new Error(`${mode} ${path}: exit ${code ?? signal}: ${err.trim().slice(-2000)}`));
+    });
+  });
+}
+
+function parseArgs(argv: string[]) {
+  const arg = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const quick = argv.includes('--quick');
+  return {
+    sizes: parseList(arg('--sizes'), quick ? ['5', '50'] : ['5', '50', '200', '1000']).map(Number),
+    formats: parseList(arg('--formats'), ['perf', 'folded']) as BenchFormat[],
+    runs: Math.max(1, Number(arg('--runs') ?? 3)),
+    seed: Number(arg('--seed') ?? 1),
+    cpuProf: argv.includes('--cpu-prof'),
+  };
+}
+
+const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+
+function table(rows: Row[]): string {
+  const head = ['input', 'MB', 'engine s', 'MB/s', 'target', 'peak RSS MB', 'bare MB/s', 'engine/bare', 'samples', 'nodes inline/fn', 'frames'];
+  const body = rows.map((r) => [
+    r.format,
+    fmt(r.bytes / MB, 1),
+    fmt(r.engineSeconds, 2),
+    fmt(r.engineMBps, 0),
+    `≥${r.targetMBps} ${r.meetsThroughput ? 'ok' : 'MISS'}`,
+    fmt(r.peakRssMB, 0) + (r.rssTargetMB ? ` (<${r.rssTargetMB} ${r.meetsRss ? 'ok' : 'MISS'})` : ''),
+    fmt(r.bareMBps, 0),
+    fmt(r.ratio, 2),
+    fmt(r.samples),
+    `${fmt(r.inlineNodes)}/${fmt(r.functionNodes)}`,
+    fmt(r.frames),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const loadBefore = loadavg();
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`runs per input: ${opts.runs} (medians), each in a fresh process; MB = 10^6 bytes\n`);
+  const rows: Row[] = [];
+  const cpuDir = join(RESULTS, 'cpu');
+  if (opts.cpuProf) mkdirSync(cpuDir, { recursive: true });
+  for (const format of opts.formats) {
+    for (const sizeMB of opts.sizes) {
+      const path = await ensureInput(format, sizeMB, opts.seed, (m) => console.log(m));
+      const engine: Measurement[] = [];
+      const bare: Measurement[] = [];
+      for (let r = 0; r < opts.runs; r++) {
+        bare.push(await measure('bare', path));
+        engine.push(await measure('engine', path));
+        const e = engine[engine.length - 1];
+        const b = bare[bare.length - 1];
+        console.log(`  ${format} ${sizeMB} MB run ${r + 1}: engine ${(e.ms / 1000).toFixed(2)} s (${fmt(e.bytes / MB / (e.ms / 1000))} MB/s, ${fmt(e.maxRssMB)} MB RSS), bare ${fmt(b.bytes / MB / (b.ms / 1000))} MB/s`);
+      }
+      if (opts.cpuProf) {
+        await measure('engine', path, cpuDir);
+        console.log(`  cpu profile written to ${cpuDir}`);
+      }
+      const e0 = engine[0];
+      const engineSeconds = median(engine.map((m) => m.ms)) / 1000;
+      const bareSeconds = median(bare.map((m) => m.ms)) / 1000;
+      const engineMBps = e0.bytes / MB / engineSeconds;
+      const bareMBps = e0.bytes / MB / bareSeconds;
+      const row: Row = {
+        format,
+        sizeMB,
+        path,
+        bytes: e0.bytes,
+        runs: opts.runs,
+        engineSeconds,
+        engineMBps,
+        loadSeconds: median(engine.map((m) => m.loadMs ?? 0)) / 1000,
+        viewsSeconds: median(engine.map((m) => m.viewsMs ?? 0)) / 1000,
+        peakRssMB: median(engine.map((m) => m.maxRssMB)),
+        startRssMB: median(engine.map((m) => m.startRssMB)),
+        bareMBps,
+        ratio: engineMBps / bareMBps,
+        samples: e0.samples ?? 0,
+        inlineNodes: e0.inlineNodes ?? 0,
+        functionNodes: e0.functionNodes ?? 0,
+        frames: e0.frames ?? 0,
+        maxDepth: e0.maxDepth ?? 0,
+        skippedLines: e0.skippedLines ?? 0,
+        targetMBps: TARGET_MBPS[format],
+        meetsThroughput: engineMBps >= TARGET_MBPS[format],
+        all: { engine, bare },
+      };
+      if (format === RSS_TARGET_INPUT.format && sizeMB === RSS_TARGET_INPUT.sizeMB) {
+        row.rssTargetMB = TARGET_RSS_MB;
+        row.meetsRss = row.peakRssMB < TARGET_RSS_MB;
+      }
+      rows.push(row);
+    }
+  }
+  const loadAfter = loadavg();
+  console.log('\n' + table(rows));
+  console.log(`\nengine = file → loadProfile → makeSnapshot (call tree + function view); bare = createReadStream + Buffer.indexOf(10) loop.`);
+  console.log(`peak RSS is the whole child process (node + tsx start at about ${fmt(median(rows.map((r) => r.startRssMB)))} MB).`);
+  console.log(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`);
+  mkdirSync(RESULTS, { recursive: true });
+  const out = join(RESULTS, 'latest.json');
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model,
+        loadBefore,
+        loadAfter,
+        options: opts,
+        targets: { mbps: TARGET_MBPS, peakRssMB: { ...RSS_TARGET_INPUT, below: TARGET_RSS_MB } },
+        rows: rows.map((r) => ({ ...r, path: r.path.slice(ROOT.length) })),
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  console.log(`wrote ${out}`);
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
