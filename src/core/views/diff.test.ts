@@ -227,3 +227,62 @@ describe('findSamePath / findNearestPath', () => {
     expect(findSamePath(side(A), 0, side(B))).toBe(0);
   });
 });
+
+describe('the rust-toyc A/B pair (optimize_module does twice the work in B)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { loadProfileFromText } = await import('../import/load');
+  const { functionView } = await import('./function-view');
+  const load = (name: string) => loadProfileFromText(readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url)));
+  const [runA, runB] = await Promise.all([load('rust-toyc.run-a.perf-script.txt'), load('rust-toyc.run-b.perf-script.txt')]);
+
+  it('inline view: optimize_module\'s share of the total rises from about 26 % to about 45 %', () => {
+    const row = functionDeltas(side(runA), side(runB)).find((r) => r.name === 'toyc::optimize_module')!;
+    expect(row.status).toBe('both');
+    // fixtures/README: 127 of 482 samples (26.3 %) → 342 of 752 (45.5 %).
+    expect(row.total.a).toBeCloseTo((100 * 127) / 482, 1);
+    expect(row.total.b).toBeCloseTo((100 * 342) / 752, 1);
+    const bySamples = functionDeltas(side(runA), side(runB), { norm: 'abs', weight: 'samples' }).find((r) => r.name === 'toyc::optimize_module')!;
+    expect([bySamples.total.a, bySamples.total.b]).toEqual([127, 342]);
+
+    // The same figures per path: the shape (B) nodes of optimize_module, with their A counterparts.
+    const d = diffTrees(side(runA), side(runB));
+    let a = 0;
+    let b = 0;
+    for (let n = 1; n < runB.tree.nodeCount; n++) {
+      if (frameName(runB.frames, runB.tree.frame[n]) !== 'toyc::optimize_module') continue;
+      const delta = nodeDelta(d, n, { norm: 'abs', weight: 'samples' });
+      a += delta.total.a;
+      b += delta.total.b;
+    }
+    // Paths only A has would be missed here; none of optimize_module's are.
+    expect(b).toBe(342);
+    expect(a).toBeGreaterThan(120);
+    expect(a).toBeLessThanOrEqual(127);
+  });
+
+  it('function view: optimize_module is merged into compile_module, which carries its growth', () => {
+    const fa = { tree: functionView(runA).tree, frames: runA.frames };
+    const fb = { tree: functionView(runB).tree, frames: runB.frames };
+    const abs = { norm: 'abs', weight: 'samples' } as const;
+    const rows = functionDeltas(fa, fb, abs);
+    expect(rows.find((r) => r.name === 'toyc::optimize_module')).toBeUndefined();
+    const compile = rows.find((r) => r.name === 'toyc::compile_module')!;
+    // optimize_module grew by 342 − 127 = 215 samples; in the function view that growth is
+    // compile_module's (which also holds lexing, parsing, lowering, … so it grows by more).
+    expect(compile.total.delta).toBeGreaterThanOrEqual(215);
+    expect(functionDeltas(fa, fb).find((r) => r.name === 'toyc::compile_module')!.total.delta).toBeGreaterThan(0);
+    // Every optimize_module node of the inline view lies inside a compile_module node.
+    const fv = functionView(runB);
+    for (let n = 1; n < runB.tree.nodeCount; n++) {
+      if (frameName(runB.frames, runB.tree.frame[n]) !== 'toyc::optimize_module') continue;
+      expect(frameName(runB.frames, fb.tree.frame[fv.toFunction[n]])).toBe('toyc::compile_module');
+    }
+    // In the differential tree shaped by B, compile_module's nodes carry that growth too.
+    const d = diffTrees(fa, fb);
+    let grown = 0;
+    for (let n = 1; n < fb.tree.nodeCount; n++) {
+      if (frameName(runB.frames, fb.tree.frame[n]) === 'toyc::compile_module') grown += nodeDelta(d, n, abs).total.delta;
+    }
+    expect(grown).toBeGreaterThanOrEqual(215);
+  });
+});
