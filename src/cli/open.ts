@@ -1,0 +1,288 @@
+// `flameview [--no-open] [--port N] FILE [FILE2]`, `… | flameview -`: opens recordings from the
+// terminal. Serves the built app and only the named files (each behind a random token) on
+// 127.0.0.1, then opens the browser on `#profile=/api/local/<token>` (two files: `&compare=`).
+//
+// - perf.data (magic PERFILE2) is turned into text by `perf script -i FILE`, streamed to a
+//   temporary file with a sample count in the terminal; stdin is spooled to a temporary file.
+// - Every input is checked before the server starts: a missing, unreadable or unrecognised file
+//   is one line on stderr and exit status 1, never a stack trace.
+// - Bare names of subcommands (`diff`, `svg`, …) that reach this point are not implemented yet;
+//   `./diff` or `-- diff` opens a file of that name.
+
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, rmSync } from 'node:fs';
+import { mkdtemp, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { importers } from '../core/import/registry';
+import { buildApp, type LocalFile } from '../server/app';
+import { ensureBuilt } from '../server/dist';
+import { ListenError, listen, parsePort, untilStopped } from '../server/lifecycle';
+import { isPerfData, readHead, sniffFile } from '../server/sniff';
+import type { CliIo } from './main';
+
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] FILE [FILE2]   (FILE may be -, for stdin)\n';
+/** Names that are subcommands, so never taken as file names without ./ or --. */
+export const RESERVED = ['collapse', 'serve', 'diff', 'svg'];
+
+/** An error the user sees as one line after "flameview: ". */
+class OpenError extends Error {}
+
+interface OpenArgs {
+  inputs: string[];
+  open: boolean;
+  port: number;
+}
+
+function parseArgs(args: string[]): OpenArgs {
+  const inputs: string[] = [];
+  let open = true;
+  let port = 0;
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (options && arg === '--') {
+      options = false;
+    } else if (options && arg === '--no-open') {
+      open = false;
+    } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
+      const v = arg === '--port' ? args[++i] : arg.slice(7);
+      const p = v === undefined ? null : parsePort(v);
+      if (p === null) throw new OpenError(`--port needs a port number (0-65535), found ${JSON.stringify(v ?? '')}`);
+      port = p;
+    } else if (options && arg.startsWith('-') && arg !== '-') {
+      throw new OpenError(`unknown option ${JSON.stringify(arg)}\n${OPEN_USAGE.trimEnd()}`);
+    } else {
+      if (options && inputs.length === 0 && RESERVED.includes(arg)) {
+        throw new OpenError(`'${arg}' is a command that is not available yet; to open a file named ${arg}, use ./${arg} or -- ${arg}`);
+      }
+      inputs.push(arg);
+    }
+  }
+  if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
+  if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
+  if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
+  return { inputs, open, port };
+}
+
+export async function runOpen(args: string[], io: CliIo): Promise<number> {
+  let temp: string | null = null;
+  const cleanup = () => {
+    if (temp) rmSync(temp, { recursive: true, force: true });
+    temp = null;
+  };
+  // Ctrl+C while perf script or stdin is still running: remove the partial files, then stop.
+  const interrupted = () => {
+    cleanup();
+    process.exit(130);
+  };
+  process.on('exit', cleanup);
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
+  const handlersOff = () => {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  };
+  try {
+    const parsed = parseArgs(args);
+    let made: Promise<string> | null = null;
+    const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
+    const files = new Map<string, LocalFile>();
+    const tokens: string[] = [];
+    for (const input of parsed.inputs) {
+      const file = await prepare(input, io, tempDir);
+      const token = randomBytes(16).toString('hex');
+      files.set(token, file);
+      tokens.push(token);
+    }
+    const distDir = await ensureBuilt(io.stderr);
+    const app = await buildApp({ distDir, localFiles: files });
+    const base = await listen(app, '127.0.0.1', parsed.port);
+    handlersOff();
+    const stopped = untilStopped(app, cleanup);
+    let url = `${base}/#profile=/api/local/${tokens[0]}`;
+    if (tokens[1]) url += `&compare=/api/local/${tokens[1]}`;
+    if (!parsed.open || !(await openBrowser(url))) {
+      io.stdout.write(`${url}\n`);
+    } else {
+      io.stderr.write(`flameview: opened ${url}\n`);
+    }
+    io.stderr.write('flameview: serving until Ctrl+C\n');
+    await stopped;
+    return 0;
+  } catch (e) {
+    cleanup();
+    if (e instanceof OpenError || e instanceof ListenError) {
+      io.stderr.write(`flameview: ${e.message}\n`);
+      return e instanceof OpenError && /^(unknown option|no file to open)/.test(e.message) ? 2 : 1;
+    }
+    io.stderr.write(`flameview: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+    return 1;
+  } finally {
+    handlersOff();
+    process.off('exit', cleanup);
+  }
+}
+
+/** Checks one input and returns the file to serve (the input itself, or a temporary file). */
+async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>): Promise<LocalFile> {
+  let path: string;
+  let name: string;
+  if (input === '-') {
+    if ((io.stdin as NodeJS.ReadStream).isTTY) {
+      throw new OpenError('-: stdin is a terminal; pipe a recording in, e.g. `perf script | flameview -`');
+    }
+    name = 'stdin';
+    path = join(await tempDir(), 'stdin');
+    try {
+      await pipeline(io.stdin, createWriteStream(path, { mode: 0o600 }));
+    } catch (e) {
+      throw new OpenError(`stdin: ${(e as Error).message}`);
+    }
+  } else {
+    path = resolve(input);
+    name = basename(input);
+    const s = await stat(path).catch((e: NodeJS.ErrnoException) => {
+      throw new OpenError(`${input}: ${describeFsError(e)}`);
+    });
+    if (s.isDirectory()) throw new OpenError(`${input}: is a directory`);
+  }
+  const label = input === '-' ? 'stdin' : input;
+  const head = await readHead(path, 16).catch((e: NodeJS.ErrnoException) => {
+    throw new OpenError(`${label}: ${describeFsError(e)}`);
+  });
+  if (isPerfData(head)) {
+    const out = join(await tempDir(), `${randomBytes(6).toString('hex')}.perf-script.txt`);
+    await perfScript(path, label, out, io);
+    path = out;
+    name = `${name}.txt`;
+  }
+  const sniffed = await sniffFile(path, importers).catch((e: NodeJS.ErrnoException) => {
+    throw new OpenError(`${label}: ${describeFsError(e)}`);
+  });
+  if (!sniffed.ok) throw new OpenError(`${label}: not a recording flameview reads: ${sniffed.reason}`);
+  return { path, name };
+}
+
+function describeFsError(e: NodeJS.ErrnoException): string {
+  switch (e.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    case 'ENOTDIR':
+      return 'no such file (a part of the path is not a directory)';
+    case 'ELOOP':
+      return 'too many symbolic links';
+    default:
+      return e.message;
+  }
+}
+
+/**
+ * Runs `perf script -i INPUT` into `out`, counting samples (perf script's unindented header
+ * lines) for a progress line on the terminal. perf prints inline frames by default when it can.
+ */
+function perfScript(input: string, label: string, out: string, io: CliIo): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('perf', ['script', '-i', input], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const sink = createWriteStream(out, { mode: 0o600 });
+    const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
+    let samples = 0;
+    let lineStart = true;
+    let lastShown = 0;
+    let stderrTail = '';
+    const show = (final: boolean) => {
+      const text = `flameview: perf script ${label}: ${samples} samples${final ? '' : '…'}`;
+      if (tty) io.stderr.write(`\r${text}${final ? '\n' : ''}`);
+      else if (final) io.stderr.write(`${text}\n`);
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (let i = 0; i < chunk.length; i++) {
+        const c = chunk[i];
+        if (lineStart && c !== 0x09 && c !== 0x20 && c !== 0x0a && c !== 0x23) samples++;
+        lineStart = c === 0x0a;
+      }
+      const now = Date.now();
+      if (now - lastShown > 200) {
+        lastShown = now;
+        show(false);
+      }
+    });
+    child.stdout.pipe(sink);
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4096);
+    });
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      sink.destroy();
+      if (e.code === 'ENOENT') {
+        reject(
+          new OpenError(
+            `${label} is a perf.data file and reading it needs perf, which is not installed ` +
+              `(Debian/Ubuntu: apt install linux-perf); or run \`perf script -i ${label} | flameview -\` where perf is`,
+          ),
+        );
+      } else reject(new OpenError(`cannot run perf: ${e.message}`));
+    });
+    let exitCode: number | null = null;
+    let exited = false;
+    let flushed = false;
+    const settle = () => {
+      if (!exited || !flushed) return;
+      if (exitCode !== 0) {
+        const last = stderrTail.trim().split('\n').filter(Boolean).pop() ?? `exit status ${exitCode}`;
+        if (tty) io.stderr.write('\n');
+        reject(new OpenError(`perf script failed on ${label}: ${last}`));
+        return;
+      }
+      show(true);
+      resolvePromise();
+    };
+    sink.on('finish', () => {
+      flushed = true;
+      settle();
+    });
+    sink.on('error', (e) => reject(new OpenError(`cannot write ${out}: ${e.message}`)));
+    child.on('close', (code, signal) => {
+      exited = true;
+      exitCode = code ?? (signal ? 128 : 1);
+      settle();
+    });
+  });
+}
+
+/** Opens the default browser; false when no opener could be started. */
+function openBrowser(url: string): Promise<boolean> {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]]
+        : ['xdg-open', [url]];
+  return new Promise((resolvePromise) => {
+    let done = false;
+    const finish = (ok: boolean) => {
+      if (!done) {
+        done = true;
+        resolvePromise(ok);
+      }
+    };
+    try {
+      const child = spawn(command, args, { stdio: 'ignore', detached: true });
+      child.on('error', () => finish(false));
+      child.on('exit', (code) => finish(code === 0));
+      // xdg-open may stay around as long as the browser; after a moment, count it as opened.
+      setTimeout(() => {
+        child.unref();
+        finish(true);
+      }, 3000).unref();
+    } catch {
+      finish(false);
+    }
+  });
+}

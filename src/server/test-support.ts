@@ -1,0 +1,85 @@
+// Helpers for the server and CLI tests: a tiny stand-in for the built app, recordings with
+// distinct bytes, and child processes of bin/flameview that are always killed afterwards.
+
+import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from './dist';
+
+export const BIN = join(REPO_ROOT, 'bin', 'flameview');
+export const FIXTURES = join(REPO_ROOT, 'fixtures');
+export const INDEX_HTML = '<!doctype html><title>flameview test app</title><script type="module" src="/assets/app.js"></script>\n';
+
+export function tempDir(prefix = 'flameview-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A minimal dist/ directory: index.html and one asset. */
+export function fixtureDist(): string {
+  const dir = tempDir('flameview-dist-');
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), INDEX_HTML);
+  writeFileSync(join(dir, 'assets', 'app.js'), 'export {};\n');
+  return dir;
+}
+
+/** Folded stacks whose bytes differ with `seed`, about `lines` lines long. */
+export function foldedRecording(seed: number, lines = 50): string {
+  let text = '';
+  for (let i = 0; i < lines; i++) text += `main;work_${seed};step_${i % 7};leaf_${(i * 31 + seed) % 13} ${1 + ((i * seed) % 9)}\n`;
+  return text;
+}
+
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const live = new Set<ChildProcessWithoutNullStreams>();
+
+/** Runs bin/flameview with node directly (so PATH may be restricted) and records it for killAll. */
+export function runCli(args: string[], options: SpawnOptionsWithoutStdio = {}): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, ...options });
+  live.add(child);
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+/** Waits until the child's stdout holds a line matching `pattern`; fails on exit or timeout. */
+export async function waitForLine(s: Spawned, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = s.stdout().split('\n').find((l) => pattern.test(l));
+    if (line) return line;
+    if (s.child.exitCode !== null || s.child.signalCode !== null) {
+      throw new Error(`flameview exited (${s.child.exitCode ?? s.child.signalCode}) before printing ${pattern}: ${s.stderr()}`);
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; stderr: ${s.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** SIGKILLs every child still running and waits for them to go. */
+export async function killAll(): Promise<void> {
+  const waits = [...live].map(
+    (child) =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('close', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  );
+  await Promise.all(waits);
+}
