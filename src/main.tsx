@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { startLoadingController } from './loading/controller';
+import { useStore } from './store/store';
 import './styles/app.css';
 
 const root = document.getElementById('root');
@@ -13,3 +14,6 @@ createRoot(root).render(
 );
 // After the first render is scheduled: the hash (or the demo) starts loading in the worker.
 startLoadingController();
+
+// A handle for the browser benchmark, the e2e tests and curious users in the console.
+(window as unknown as { flameview: unknown }).flameview = { store: useStore };

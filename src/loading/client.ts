@@ -69,6 +69,8 @@ export function reload(options: ReloadOptions): Promise<void> {
 
 async function open(input: Input, extra: Partial<WorkerOpenOptions> = {}): Promise<void> {
   const id = ++seq;
+  // Marks for the browser benchmark (bench/browser): open → worker answered → committed.
+  performance.mark('flameview:open', { detail: input.name });
   const store = useStore.getState();
   const total = input.kind === 'file' ? input.file.size : null;
   let shownTotal = total;
@@ -94,10 +96,12 @@ async function open(input: Input, extra: Partial<WorkerOpenOptions> = {}): Promi
     return;
   }
   if (id !== seq) return;
+  performance.mark('flameview:received', { detail: input.name });
   const s = useStore.getState();
   if (result.ok) {
     lastInput = input;
     s.finishLoading(fromTransfer(result.wire), input.name, sourceOf(input));
+    performance.mark('flameview:committed', { detail: input.name });
   } else if (result.error.kind === 'cancelled') {
     s.cancelLoading();
   } else {

@@ -15,7 +15,7 @@ export function DemoBanner() {
         <em>Inline frames</em> views.
       </p>
       <div className="shell-banner-actions">
-        <button type="button" className="btn btn-primary" onClick={openFilePicker}>
+        <button type="button" className="btn" onClick={openFilePicker}>
           Open your recording…
         </button>
         <button type="button" className="btn btn-quiet" onClick={() => setDismissed(true)} aria-label="Hide the demo notice">

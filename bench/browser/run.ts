@@ -1,0 +1,252 @@
+// The browser benchmark: the built app in Debian Chromium, driven by Playwright.
+//
+//   npx tsx bench/browser/run.ts [--sizes 200] [--no-build] [--skip-fixtures] [--runs N]
+//
+// For each input it reports
+// - navigation → drawn: `#profile=<url>` (the file served with Content-Length by a local server)
+//   until the flame graph's aria-busy turns "false" with the recording open, and the split of that
+//   time (worker answer, commit, first draw) from the app's performance marks;
+// - file input → drawn: the same file through "Open file" on an open page;
+// - the longest main-thread task during the load (PerformanceObserver 'longtask');
+// - the view toggle (click → drawn), median of a few;
+// - per-frame work while zooming (wheel zoom and click-zoom animations): the time spent in our
+//   rAF callbacks plus wheel/pointer handlers for each animation frame, p50 and p95 (not the frame
+//   interval, which the browser fixes at ~16.7 ms).
+// Results print as a table and go to bench/results/browser-latest.json.
+//
+// Generated inputs come from bench/generate.ts (cached in bench/data, gitignored).
+
+import { spawnSync } from 'node:child_process';
+import { createReadStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import { preview } from 'vite';
+import { ensureInput, parseList } from '../generate';
+import { INIT_SCRIPT, type PageProbe } from './probe';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RESULTS = join(ROOT, 'bench', 'results');
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FIXTURES = ['rust-toyc.perf-script.txt', 'sqlite.perf-script.txt', 'rust-toyc.run-b.perf-script.txt', 'rust-toyc.folded'];
+
+interface Row {
+  input: string;
+  bytes: number;
+  nodes: number;
+  navToDrawnMs: number;
+  workerMs: number;
+  commitMs: number;
+  firstDrawMs: number;
+  fileToDrawnMs: number;
+  longestTaskMs: number;
+  longTasks: number;
+  toggleMs: number | null;
+  frameP50Ms: number | null;
+  frameP95Ms: number | null;
+  frames: number;
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function serveFiles(files: Map<string, string>): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const name = decodeURIComponent((req.url ?? '/').slice(1).split('?')[0]);
+    const file = files.get(name);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    if (!file) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(statSync(file).size) });
+    createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    resolve({ server, origin: `http://127.0.0.1:${port}` });
+  }));
+}
+
+async function probe(page: Page): Promise<PageProbe> {
+  return page.evaluate(() => (window as unknown as { __probe: PageProbe }).__probe);
+}
+
+async function waitDrawn(page: Page, name: string, timeout = 180_000): Promise<void> {
+  await page.waitForFunction(
+    (n) => document.title.startsWith(n + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false',
+    name,
+    { timeout, polling: 50 },
+  );
+}
+
+function percentile(values: number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const median = (values: number[]) => percentile(values, 50);
+
+async function measureToggle(page: Page): Promise<number | null> {
+  const times: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const label = i % 2 === 0 ? 'Inline frames' : 'Functions';
+    const button = page.getByRole('button', { name: label, exact: true });
+    if ((await button.count()) === 0 || !(await button.isEnabled())) return null;
+    const ms = await page.evaluate(async (name) => {
+      const b = [...document.querySelectorAll('button')].find((x) => x.textContent?.trim() === name)!;
+      const container = document.querySelector('[aria-label="Flame graph"]')!;
+      const t0 = performance.now();
+      b.click();
+      // Drawn: aria-busy is "false" again after the click's frame.
+      for (;;) {
+        await new Promise((r) => requestAnimationFrame(r));
+        if (container.getAttribute('aria-busy') === 'false') return performance.now() - t0;
+      }
+    }, label);
+    times.push(ms);
+  }
+  return median(times);
+}
+
+async function measureZoom(page: Page): Promise<number[]> {
+  const box = await page.locator('[aria-label="Flame graph"]').boundingBox();
+  if (!box) return [];
+  await page.evaluate(() => (window as unknown as { __probe: PageProbe }).__probe.frameWork.splice(0));
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height * 0.75;
+  await page.mouse.move(cx, cy);
+  for (let i = 0; i < 40; i++) {
+    await page.mouse.wheel(0, i < 20 ? -120 : 120);
+    await page.waitForTimeout(16);
+  }
+  // Click-zoom animations: click a few frames low in the graph, then reset with Escape.
+  for (let i = 0; i < 4; i++) {
+    await page.mouse.click(box.x + box.width * (0.2 + i * 0.2), box.y + box.height - 40);
+    await page.waitForTimeout(320);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(320);
+  }
+  return page.evaluate(() => (window as unknown as { __probe: { frameWorkFlushed: number[] } }).__probe.frameWorkFlushed);
+}
+
+async function run(): Promise<void> {
+  const sizes = parseList(arg('--sizes'), ['200']).map(Number);
+  const runs = Number(arg('--runs') ?? 1);
+  if (!process.argv.includes('--no-build')) {
+    const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('vite build failed');
+  }
+  const inputs: { name: string; path: string }[] = [];
+  if (!process.argv.includes('--skip-fixtures')) for (const f of FIXTURES) inputs.push({ name: f, path: join(ROOT, 'fixtures', f) });
+  for (const size of sizes) {
+    const path = await ensureInput('perf', size, 1, (m) => console.error(m));
+    inputs.push({ name: basename(path), path });
+  }
+  const files = new Map(inputs.map((i) => [i.name, i.path]));
+  const data = await serveFiles(files);
+  const app = await preview({ root: ROOT, logLevel: 'warn', preview: { port: 4191, strictPort: false, open: false } });
+  const appUrl = app.resolvedUrls?.local[0] ?? 'http://localhost:4191/';
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const rows: Row[] = [];
+  try {
+    for (const input of inputs) {
+      for (let r = 0; r < runs; r++) {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+        await context.addInitScript(INIT_SCRIPT);
+        const page = await context.newPage();
+        const url = `${appUrl}#profile=${encodeURIComponent(`${data.origin}/${input.name}`)}`;
+        await page.goto(url);
+        await waitDrawn(page, input.name);
+        const nav = await probe(page);
+        const drawnAt = nav.drawn.find((d) => d.title.startsWith(input.name + ' ·'))?.t ?? NaN;
+        const mark = (n: string) => nav.marks.filter((m) => m.name === n).at(-1)?.t ?? NaN;
+        const open = mark('flameview:open');
+        const received = mark('flameview:received');
+        const committed = mark('flameview:committed');
+        const duringLoad = nav.longTasks.filter((t) => t.start >= open - 1 && t.start <= drawnAt);
+        const nodes = await page.evaluate(() => {
+          const s = (window as unknown as { flameview: { store: { getState(): { snapshot: { inline: { nodeCount: number } } | null } } } }).flameview.store.getState();
+          return s.snapshot?.inline.nodeCount ?? 0;
+        });
+        const toggleMs = await measureToggle(page);
+        const frames = await measureZoom(page);
+
+        // The same file through the file input, on a page that already shows the demo.
+        await page.goto(appUrl);
+        await waitDrawn(page, 'rust-toyc.perf-script.txt');
+        await page.evaluate(() => (window as unknown as { __probe: PageProbe }).__probe.reset());
+        await page.getByLabel('Open file').setInputFiles(input.path);
+        await waitDrawn(page, input.name);
+        const fp = await probe(page);
+        const fOpen = fp.marks.filter((m) => m.name === 'flameview:open').at(-1)?.t ?? NaN;
+        const fDrawn = fp.drawn.find((d) => d.title.startsWith(input.name + ' ·') && d.t >= fOpen)?.t ?? NaN;
+        const fileLong = fp.longTasks.filter((t) => t.start >= fOpen - 1 && t.start <= fDrawn);
+
+        const allLong = [...duringLoad, ...fileLong];
+        rows.push({
+          input: input.name,
+          bytes: statSync(input.path).size,
+          nodes,
+          navToDrawnMs: drawnAt,
+          workerMs: received - open,
+          commitMs: committed - received,
+          firstDrawMs: drawnAt - committed,
+          fileToDrawnMs: fDrawn - fOpen,
+          longestTaskMs: Math.max(0, ...allLong.map((t) => t.duration)),
+          longTasks: allLong.length,
+          toggleMs,
+          frameP50Ms: percentile(frames, 50),
+          frameP95Ms: percentile(frames, 95),
+          frames: frames.length,
+        });
+        console.error(`${input.name}: drawn ${drawnAt.toFixed(0)} ms after navigation`);
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await new Promise<void>((r) => app.httpServer.close(() => r()));
+    data.server.close();
+  }
+  print(rows);
+  mkdirSync(RESULTS, { recursive: true });
+  const env = { cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg(), date: new Date().toISOString() };
+  writeFileSync(join(RESULTS, 'browser-latest.json'), JSON.stringify({ env, rows }, null, 2));
+}
+
+function print(rows: Row[]): void {
+  const f = (v: number | null, d = 0) => (v === null || Number.isNaN(v) ? '–' : v.toFixed(d));
+  const head = ['input', 'MB', 'nodes', 'nav→drawn', 'worker', 'commit', 'draw', 'file→drawn', 'longest task', 'toggle', 'frame p50', 'frame p95'];
+  const lines = rows.map((r) => [
+    r.input,
+    (r.bytes / 1e6).toFixed(1),
+    String(r.nodes),
+    f(r.navToDrawnMs),
+    f(r.workerMs),
+    f(r.commitMs),
+    f(r.firstDrawMs),
+    f(r.fileToDrawnMs),
+    `${f(r.longestTaskMs)} (${r.longTasks})`,
+    f(r.toggleMs, 1),
+    f(r.frameP50Ms, 2),
+    f(r.frameP95Ms, 2),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(fmt(head));
+  for (const l of lines) console.log(fmt(l));
+  console.log('times in ms; MB = 10^6 bytes; longest task = longest main-thread task during the load (count of tasks > 50 ms)');
+  console.log('targets: 200 MB perf script drawn < 2500 ms; frame p95 < 8 ms; toggle < 150 ms; no task > 50 ms during load');
+}
+
+run().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
