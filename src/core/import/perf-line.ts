@@ -1,0 +1,273 @@
+// Scanners for the two kinds of `perf script` lines (see fixtures/README.md, "perf script line
+// formats observed"), written as charCodeAt loops over index ranges: no regex, no allocation.
+//
+//   sample header:  COMM [PID/]TID [[CPU]] TIME: [PERIOD] EVENT:[  ADDR SYM (DSO)]
+//   frame line:     ⇥ ADDR SYM[+0xOFF] [(DSO)]
+//
+// Invariants:
+// - a header is recognised from its TIME token (`digits.digits:` after whitespace) and read
+//   right to left from there: optional `[CPU]`, then `TID` or `PID/TID`, and everything before is
+//   COMM. So `toyc worker 1 13266 …` gives COMM `toyc worker 1` (perl and inferno stop at the first
+//   number and give `toyc worker`; that is deliberate).
+// - every field is returned as a half-open index range into the line; -1 marks an absent field.
+// - a frame's DSO is the last balanced `(…)` group that ends the line and follows a space, so
+//   symbols with parentheses (`FnOnce<()>`) and DSOs like `(/x.so (deleted))` both work.
+
+const SPACE = 32;
+const TAB = 9;
+const COLON = 58;
+const DOT = 46;
+const SLASH = 47;
+const LBRACKET = 91;
+const RBRACKET = 93;
+const LPAREN = 40;
+const RPAREN = 41;
+
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}
+
+/** Fields of a sample header line, as index ranges into the line. */
+export interface HeaderFields {
+  commStart: number;
+  commEnd: number;
+  /** -1 when the line has no `PID/` part (plain `perf script` prints only the TID). */
+  pidStart: number;
+  pidEnd: number;
+  tidStart: number;
+  tidEnd: number;
+  /** -1 when there is no period column (old perf). The text is not validated here. */
+  periodStart: number;
+  periodEnd: number;
+  /** The event as printed, without the colon that ends it: `cpu-clock:ppp`. */
+  eventStart: number;
+  eventEnd: number;
+  /** Start of a frame on the same line (a sample without call chain), or -1. */
+  restStart: number;
+}
+
+export function newHeaderFields(): HeaderFields {
+  return {
+    commStart: -1,
+    commEnd: -1,
+    pidStart: -1,
+    pidEnd: -1,
+    tidStart: -1,
+    tidEnd: -1,
+    periodStart: -1,
+    periodEnd: -1,
+    eventStart: -1,
+    eventEnd: -1,
+    restStart: -1,
+  };
+}
+
+/** Parses a sample header line into `out`. Returns false when the line is not one. */
+export function parseHeader(text: string, out: HeaderFields): boolean {
+  let from = 0;
+  for (;;) {
+    const colon = text.indexOf(':', from);
+    if (colon < 0) return false;
+    from = colon + 1;
+    if (matchBeforeTime(text, colon, out) && matchAfterTime(text, colon, out)) return true;
+  }
+}
+
+/** COMM [PID/]TID [[CPU]] before the TIME token that ends at `colon`. */
+function matchBeforeTime(text: string, colon: number, out: HeaderFields): boolean {
+  if (colon === 0 || !isDigit(text.charCodeAt(colon - 1))) return false;
+  let t = colon;
+  for (let c = text.charCodeAt(t - 1); t > 0 && (isDigit(c) || c === DOT); c = text.charCodeAt(t - 1)) t--;
+  if (t === 0 || !isBlank(text.charCodeAt(t - 1))) return false;
+  let j = t - 1;
+  while (j > 0 && isBlank(text.charCodeAt(j - 1))) j--;
+  if (j > 0 && text.charCodeAt(j - 1) === RBRACKET) {
+    let k = j - 1;
+    while (k > 0 && isDigit(text.charCodeAt(k - 1))) k--;
+    if (k === j - 1 || k === 0 || text.charCodeAt(k - 1) !== LBRACKET) return false;
+    k--;
+    if (k === 0 || !isBlank(text.charCodeAt(k - 1))) return false;
+    j = k;
+    while (j > 0 && isBlank(text.charCodeAt(j - 1))) j--;
+  }
+  const tidEnd = j;
+  let k = j;
+  while (k > 0 && isDigit(text.charCodeAt(k - 1))) k--;
+  if (k === tidEnd) return false;
+  out.tidStart = k;
+  out.tidEnd = tidEnd;
+  out.pidStart = -1;
+  out.pidEnd = -1;
+  if (k > 0 && text.charCodeAt(k - 1) === SLASH) {
+    const pidEnd = k - 1;
+    let m = pidEnd;
+    while (m > 0 && isDigit(text.charCodeAt(m - 1))) m--;
+    if (m === pidEnd) return false;
+    out.pidStart = m;
+    out.pidEnd = pidEnd;
+    k = m;
+  }
+  if (k === 0 || !isBlank(text.charCodeAt(k - 1))) return false;
+  let commEnd = k - 1;
+  while (commEnd > 0 && isBlank(text.charCodeAt(commEnd - 1))) commEnd--;
+  let commStart = 0;
+  while (commStart < commEnd && isBlank(text.charCodeAt(commStart))) commStart++;
+  if (commStart >= commEnd) return false;
+  out.commStart = commStart;
+  out.commEnd = commEnd;
+  return true;
+}
+
+/** [PERIOD] EVENT: and an optional same-line frame after the TIME token's colon. */
+function matchAfterTime(text: string, colon: number, out: HeaderFields): boolean {
+  const n = text.length;
+  let p = colon + 1;
+  while (p < n && isBlank(text.charCodeAt(p))) p++;
+  const a1 = p;
+  while (p < n && !isBlank(text.charCodeAt(p))) p++;
+  const b1 = p;
+  if (a1 === b1) return false;
+  if (text.charCodeAt(b1 - 1) === COLON) {
+    if (b1 - 1 === a1) return false;
+    out.periodStart = -1;
+    out.periodEnd = -1;
+    out.eventStart = a1;
+    out.eventEnd = b1 - 1;
+  } else {
+    while (p < n && isBlank(text.charCodeAt(p))) p++;
+    const a2 = p;
+    while (p < n && !isBlank(text.charCodeAt(p))) p++;
+    const b2 = p;
+    if (a2 === b2 || text.charCodeAt(b2 - 1) !== COLON || b2 - 1 === a2) return false;
+    out.periodStart = a1;
+    out.periodEnd = b1;
+    out.eventStart = a2;
+    out.eventEnd = b2 - 1;
+  }
+  while (p < n && isBlank(text.charCodeAt(p))) p++;
+  out.restStart = p < n ? p : -1;
+  return true;
+}
+
+/** The period as a number, or -1 when the text is not a non-negative integer. */
+export function parsePeriod(text: string, start: number, end: number): number {
+  if (start >= end || end - start > 20) return -1;
+  let v = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (!isDigit(c)) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
+/**
+ * An event without its perf modifiers: `cpu-clock:ppp` → `cpu-clock`, `cycles:u` → `cycles`.
+ * Tracepoints keep their full name (`sched:sched_switch`): only a suffix made of modifier letters
+ * is removed.
+ */
+export function eventBaseName(event: string): string {
+  const colon = event.lastIndexOf(':');
+  if (colon <= 0) return event;
+  const suffix = event.slice(colon + 1);
+  return /^[ukhIGHpPSDWeb]+$/.test(suffix) ? event.slice(0, colon) : event;
+}
+
+/** Fields of a frame line. */
+export interface FrameFields {
+  addrStart: number;
+  addrEnd: number;
+  /** The symbol, with any `+0x…` offset already excluded. May be empty (`addr (dso)`). */
+  symStart: number;
+  symEnd: number;
+  /** The text inside the DSO's parentheses, or -1 when the line has no `(dso)`. */
+  dsoStart: number;
+  dsoEnd: number;
+}
+
+export function newFrameFields(): FrameFields {
+  return { addrStart: -1, addrEnd: -1, symStart: -1, symEnd: -1, dsoStart: -1, dsoEnd: -1 };
+}
+
+/**
+ * Parses a frame line from `start` (leading blanks are skipped). Returns false when the text is
+ * not `ADDR SYMBOL…`: the address must be hexadecimal and followed by something.
+ */
+export function parseFrame(text: string, start: number, out: FrameFields): boolean {
+  const n = text.length;
+  let i = start;
+  while (i < n && isBlank(text.charCodeAt(i))) i++;
+  const addrStart = i;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (isBlank(c)) break;
+    if (!isHex(c)) return false;
+  }
+  if (i === addrStart || i === n) return false;
+  out.addrStart = addrStart;
+  out.addrEnd = i;
+  while (i < n && isBlank(text.charCodeAt(i))) i++;
+  const symStart = i;
+  let end = n;
+  while (end > symStart && (isBlank(text.charCodeAt(end - 1)) || text.charCodeAt(end - 1) === 13)) end--;
+  if (end === symStart) return false;
+  let symEnd = end;
+  out.dsoStart = -1;
+  out.dsoEnd = -1;
+  if (text.charCodeAt(end - 1) === RPAREN) {
+    let depth = 0;
+    let k = end - 1;
+    for (; k >= symStart; k--) {
+      const c = text.charCodeAt(k);
+      if (c === RPAREN) depth++;
+      else if (c === LPAREN && --depth === 0) break;
+    }
+    if (k >= symStart && (k === symStart || isBlank(text.charCodeAt(k - 1)))) {
+      out.dsoStart = k + 1;
+      out.dsoEnd = end - 1;
+      symEnd = k;
+      while (symEnd > symStart && isBlank(text.charCodeAt(symEnd - 1))) symEnd--;
+    }
+  }
+  out.symStart = symStart;
+  out.symEnd = stripOffset(text, symStart, symEnd);
+  return true;
+}
+
+/** End of the symbol without a trailing `+0x<hex>` offset. */
+function stripOffset(text: string, start: number, end: number): number {
+  if (end - start < 4) return end;
+  const plus = text.lastIndexOf('+0x', end - 4);
+  if (plus < start) return end;
+  for (let i = plus + 3; i < end; i++) if (!isHex(text.charCodeAt(i))) return end;
+  return plus;
+}
+
+/**
+ * Kernel DSOs as inferno decides (collapse/matcher.rs): `[kernel.kallsyms]`, any other `[…]`
+ * pseudo-DSO except `[unknown]` (so `[vdso]` too), `*.ko` modules, and `vmlinux` images.
+ */
+export function isKernelDso(dso: string): boolean {
+  if (dso === '[unknown]') return false;
+  if (dso.charCodeAt(0) === LBRACKET || dso.endsWith('.ko')) return true;
+  const vm = dso.lastIndexOf('vmlinux');
+  return vm >= 0 && /^[A-Za-z0-9._-]*$/.test(dso.slice(vm));
+}
+
+/** JIT code as inferno decides: perf map files (`/tmp/perf-PID.map`) and jitdump `jitted-*.so`. */
+export function isJitDso(dso: string): boolean {
+  return (dso.startsWith('/tmp/perf-') && dso.endsWith('.map')) || (dso.includes('/jitted-') && dso.endsWith('.so'));
+}
+
+/** `[basename]` of a DSO path: the name stackcollapse-perf.pl gives an `[unknown]` symbol. */
+export function dsoFallbackName(dso: string): string {
+  return '[' + dso.slice(dso.lastIndexOf('/') + 1) + ']';
+}

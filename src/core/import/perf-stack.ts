@@ -1,0 +1,266 @@
+// Turns the frame lines of one `perf script` sample into frame indices, leaf first, deciding
+// which frames are inlined. This is where the function view of a perf recording is decided.
+//
+// The rule (measured against `perf script --no-inline` twins, fixtures/README.md):
+// - an ADDRESS GROUP is a run of `(inlined)` lines closed by one non-inlined line with the same
+//   address, or ended by a change of address; the LAST line of each group is the physical frame
+//   (never flagged INLINED, even when perf printed it `(inlined)` because the DWARF name differs
+//   from the ELF symbol), every other line of the group is INLINED;
+// - a perf-map-agent chain `outer->mid->inner` is one group: `outer` physical, the rest inlined;
+// - repeated identical physical frames are kept (they are what the inline view shows and what
+//   the perl oracle prints). Whether a repeat is real recursion or addr2line printing the frame
+//   twice is decided per frame over the whole recording: a frame whose runs of consecutive
+//   repeats are ALWAYS of even length is "doubled" (see doubledFrames()); the function view
+//   halves its runs.
+//
+// Invariants: no allocation per frame line on the hot path except the symbol slice used as a
+// Map key; the stack buffer grows geometrically (10,000-deep stacks are fine); names are stored
+// as printed minus the `+0x…` offset, with NUL characters removed.
+
+import type { FrameTableBuilder } from '../model/frame-table';
+import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
+import { dsoFallbackName, isJitDso, isKernelDso, type FrameFields } from './perf-line';
+
+const UNKNOWN = '[unknown]';
+
+interface DsoInfo {
+  text: string;
+  flags: number;
+  module: StringIndex | -1;
+  inlined: boolean;
+  /** `[basename]`, the name of an `[unknown]` symbol in this DSO. */
+  fallback: StringIndex;
+}
+
+export class PerfStackAssembler {
+  /** Frames of the current sample, leaf first, in [0, depth). */
+  stack = new Int32Array(256);
+  depth = 0;
+  /** True once any frame was flagged INLINED. */
+  hasInlined = false;
+
+  private readonly frames: FrameTableBuilder;
+  // Symbol text (offset stripped) → entry: a chain of names, outermost first (length 1 unless
+  // the symbol is a `a->b` perf-map-agent inline chain).
+  private readonly entries = new Map<string, number>();
+  private entryStart = new Int32Array(1024);
+  private entryLength = new Int32Array(1024);
+  private chain = new Int32Array(1024);
+  private entryCount = 0;
+  private chainCount = 0;
+  // (name index * 8 + flags) → frame index + 1.
+  private frameCache = new Int32Array(8192);
+
+  private readonly dsos = new Map<string, DsoInfo>();
+  private lastDso: DsoInfo | null = null;
+  private readonly noDso: DsoInfo;
+
+  // The open address group: lines waiting for the line that closes it.
+  private pendingName = new Int32Array(64);
+  private pendingFlags = new Uint8Array(64);
+  private pendingModule = new Int32Array(64);
+  private pendingCount = 0;
+  private groupOpen = false;
+  private lastText = '';
+  private lastAddrStart = 0;
+  private lastAddrEnd = 0;
+
+  // Run statistics for doubled-frame detection, per frame: 1 = seen an odd run, 2 = an even one.
+  private runKinds = new Uint8Array(1024);
+
+  constructor(frames: FrameTableBuilder) {
+    this.frames = frames;
+    const unknown = frames.strings.intern(UNKNOWN);
+    this.noDso = { text: '', flags: 0, module: -1, inlined: false, fallback: unknown };
+  }
+
+  begin(): void {
+    this.depth = 0;
+    this.pendingCount = 0;
+    this.groupOpen = false;
+    this.lastText = '';
+  }
+
+  /** One frame line of the current sample. */
+  frame(text: string, f: FrameFields): void {
+    const dso = f.dsoStart < 0 ? this.noDso : this.dsoInfo(text, f.dsoStart, f.dsoEnd);
+    if (this.groupOpen && !this.sameAddress(text, f.addrStart, f.addrEnd)) this.closeGroup();
+    this.lastText = text;
+    this.lastAddrStart = f.addrStart;
+    this.lastAddrEnd = f.addrEnd;
+
+    const symLength = f.symEnd - f.symStart;
+    if (symLength === 0 || (symLength === UNKNOWN.length && text.startsWith(UNKNOWN, f.symStart))) {
+      this.push(dso.fallback, dso.flags, dso.module);
+    } else {
+      const raw = text.slice(f.symStart, f.symEnd);
+      let entry = this.entries.get(raw);
+      if (entry === undefined) entry = this.addEntry(raw);
+      const start = this.entryStart[entry];
+      // Innermost first, as perf prints inlined callees before their caller.
+      for (let i = start + this.entryLength[entry] - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module);
+    }
+    if (dso.inlined) this.groupOpen = true;
+    else this.closeGroup();
+  }
+
+  /** Ends the sample's frame lines; the frames are in stack[0, depth), leaf first. */
+  end(): number {
+    if (this.pendingCount > 0) this.closeGroup();
+    return this.depth;
+  }
+
+  /**
+   * Records the runs of identical consecutive frames of a whole root-first path (root, then
+   * stack[depth-1] … stack[0]), the way the function view sees them in the tree.
+   */
+  recordRuns(root: FrameIndex): void {
+    let prev = root;
+    let run = 1;
+    for (let i = this.depth - 1; i >= -1; i--) {
+      const f = i >= 0 ? this.stack[i] : -1;
+      if (f === prev) {
+        run++;
+        continue;
+      }
+      this.noteRun(prev, run);
+      prev = f;
+      run = 1;
+    }
+  }
+
+  /** Physical frames whose repeats only ever came in even runs: addr2line printed them twice. */
+  doubledFrames(): Int32Array {
+    const out: number[] = [];
+    const flags = this.frames;
+    for (let f = 0; f < flags.size; f++) {
+      if (f < this.runKinds.length && this.runKinds[f] === 2 && !(flags.flagsOf(f) & FrameFlags.INLINED)) out.push(f);
+    }
+    return Int32Array.from(out);
+  }
+
+  private noteRun(frame: FrameIndex, run: number): void {
+    if (frame >= this.runKinds.length) {
+      const grown = new Uint8Array(Math.max(frame + 1, this.runKinds.length * 2));
+      grown.set(this.runKinds);
+      this.runKinds = grown;
+    }
+    this.runKinds[frame] |= run % 2 === 1 ? 1 : 2;
+  }
+
+  private sameAddress(text: string, start: number, end: number): boolean {
+    const prev = this.lastText;
+    const ps = this.lastAddrStart;
+    if (this.lastAddrEnd - ps !== end - start) return false;
+    for (let i = 0; i < end - start; i++) if (prev.charCodeAt(ps + i) !== text.charCodeAt(start + i)) return false;
+    return true;
+  }
+
+  private push(name: StringIndex, flags: number, module: StringIndex | -1): void {
+    const n = this.pendingCount;
+    if (n === this.pendingName.length) {
+      this.pendingName = growInt(this.pendingName, n * 2);
+      this.pendingModule = growInt(this.pendingModule, n * 2);
+      const f = new Uint8Array(n * 2);
+      f.set(this.pendingFlags);
+      this.pendingFlags = f;
+    }
+    this.pendingName[n] = name;
+    this.pendingFlags[n] = flags;
+    this.pendingModule[n] = module;
+    this.pendingCount = n + 1;
+  }
+
+  private closeGroup(): void {
+    const n = this.pendingCount;
+    if (this.depth + n > this.stack.length) this.stack = growInt(this.stack, Math.max(this.stack.length * 2, this.depth + n));
+    for (let i = 0; i < n; i++) {
+      const flags = i < n - 1 ? this.pendingFlags[i] | FrameFlags.INLINED : this.pendingFlags[i];
+      this.stack[this.depth++] = this.frameOf(this.pendingName[i], flags, this.pendingModule[i]);
+    }
+    if (n > 1) this.hasInlined = true;
+    this.pendingCount = 0;
+    this.groupOpen = false;
+  }
+
+  private frameOf(name: StringIndex, flags: number, module: StringIndex | -1): FrameIndex {
+    const key = name * 8 + flags;
+    if (key >= this.frameCache.length) {
+      const grown = new Int32Array(Math.max(key + 1, this.frameCache.length * 2));
+      grown.set(this.frameCache);
+      this.frameCache = grown;
+    }
+    const cached = this.frameCache[key];
+    if (cached > 0) return cached - 1;
+    const frame = this.frames.internIndex(name, flags, flags & FrameFlags.INLINED ? -1 : module);
+    this.frameCache[key] = frame + 1;
+    return frame;
+  }
+
+  private dsoInfo(text: string, start: number, end: number): DsoInfo {
+    const last = this.lastDso;
+    if (last !== null && last.text.length === end - start && text.startsWith(last.text, start)) return last;
+    const dso = text.slice(start, end);
+    let info = this.dsos.get(dso);
+    if (info === undefined) {
+      const strings = this.frames.strings;
+      const inlined = dso === 'inlined';
+      const known = dso !== UNKNOWN && dso !== '' && !inlined;
+      info = {
+        text: dso,
+        flags: isKernelDso(dso) ? FrameFlags.KERNEL : isJitDso(dso) ? FrameFlags.JIT : 0,
+        module: known ? strings.intern(dso) : -1,
+        inlined,
+        fallback: strings.intern(known ? dsoFallbackName(dso) : UNKNOWN),
+      };
+      this.dsos.set(dso, info);
+    }
+    this.lastDso = info;
+    return info;
+  }
+
+  private addEntry(raw: string): number {
+    const clean = raw.indexOf('\u0000') >= 0 ? raw.replaceAll('\u0000', '') : raw;
+    const parts = splitInlineChain(clean);
+    const id = this.entryCount++;
+    if (id === this.entryStart.length) {
+      this.entryStart = growInt(this.entryStart, id * 2);
+      this.entryLength = growInt(this.entryLength, id * 2);
+    }
+    if (this.chainCount + parts.length > this.chain.length) {
+      this.chain = growInt(this.chain, Math.max(this.chain.length * 2, this.chainCount + parts.length));
+    }
+    this.entryStart[id] = this.chainCount;
+    this.entryLength[id] = parts.length;
+    const strings = this.frames.strings;
+    for (const part of parts) this.chain[this.chainCount++] = strings.intern(part.length > 0 ? part : UNKNOWN);
+    this.entries.set(raw, id);
+    return id;
+  }
+}
+
+/**
+ * Splits perf-map-agent's `outer->inner->innermost` inline syntax, outermost first. The `->` of
+ * C++ `operator->` does not split.
+ */
+export function splitInlineChain(name: string): string[] {
+  let arrow = name.indexOf('->');
+  if (arrow < 0) return [name];
+  const parts: string[] = [];
+  let start = 0;
+  while (arrow >= 0) {
+    if (arrow > start && !name.startsWith('operator', arrow - 8)) {
+      parts.push(name.slice(start, arrow));
+      start = arrow + 2;
+    }
+    arrow = name.indexOf('->', arrow + 2);
+  }
+  parts.push(name.slice(start));
+  return parts;
+}
+
+function growInt(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
