@@ -3,6 +3,9 @@ import { defineConfig } from '@playwright/test';
 // Browser tests run against the built app (vite build + vite preview) in Debian's Chromium.
 // Never `npx playwright install`: the browser is /usr/bin/chromium (apt-get install chromium).
 const PORT = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
+// Built apart from dist/ (under node_modules/.cache, already ignored by git) so a test run never
+// races a `vite build` of dist/ started by someone else, and each port gets its own copy.
+const OUT_DIR = `node_modules/.cache/flameview-e2e-${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,7 +34,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `npx vite build --logLevel warn && npx vite preview --port ${PORT} --strictPort`,
+    command: `npx vite build --logLevel warn --outDir ${OUT_DIR} --emptyOutDir && npx vite preview --port ${PORT} --strictPort --outDir ${OUT_DIR}`,
     url: `http://localhost:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
