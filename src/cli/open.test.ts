@@ -1,0 +1,181 @@
+// `bin/flameview [--no-open] FILE…`, spawned as a real process against a tiny stand-in app.
+
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, tempDir, waitForLine, type Spawned } from '../server/test-support';
+
+const URL_LINE = /^http:\/\/127\.0\.0\.1:\d+\/#profile=\/api\/local\/[0-9a-f]{32}(&compare=\/api\/local\/[0-9a-f]{32})?$/;
+const foldedPath = join(FIXTURES, 'rust-toyc.folded');
+const perfPath = join(FIXTURES, 'rust-toyc.perf-script.txt');
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await killAll();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function dist(): string {
+  const d = fixtureDist();
+  dirs.push(d);
+  return d;
+}
+
+function scratch(): string {
+  const d = tempDir();
+  dirs.push(d);
+  return d;
+}
+
+function open(args: string[], env: Record<string, string> = {}, cwd?: string): Spawned {
+  return runCli(args, { env: { ...process.env, FLAMEVIEW_DIST: dist(), ...env }, cwd });
+}
+
+/** The profile URLs of the link printed on stdout, resolved against its server. */
+async function served(s: Spawned): Promise<{ base: string; profiles: string[] }> {
+  const line = await waitForLine(s, URL_LINE);
+  const url = new URL(line);
+  const hash = new URLSearchParams(url.hash.slice(1));
+  const profiles = [hash.get('profile'), hash.get('compare')].filter((p): p is string => p !== null).map((p) => new URL(p, url).href);
+  return { base: url.origin, profiles };
+}
+
+async function bytes(url: string): Promise<Buffer> {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/octet-stream');
+  return Buffer.from(await res.arrayBuffer());
+}
+
+async function failure(s: Spawned): Promise<{ code: number | null; stderr: string }> {
+  const { code } = await s.exit;
+  return { code, stderr: s.stderr() };
+}
+
+describe('flameview FILE', () => {
+  it('--no-open prints only a URL that serves the app and the file', async () => {
+    const s = open(['--no-open', foldedPath]);
+    const { base, profiles } = await served(s);
+    expect(s.stdout()).toMatch(/^http:\S+\n$/); // nothing else on stdout
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await page.text()).toBe(INDEX_HTML);
+    expect(profiles).toHaveLength(1);
+    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath))).toBe(0);
+    // Only the named file: another token, or a path, is not served.
+    expect((await fetch(`${base}/api/local/${'0'.repeat(32)}`)).status).toBe(404);
+    expect((await fetch(`${base}/api/local/..%2f..%2fetc%2fpasswd`)).status).toBe(404);
+  });
+
+  it('two files give a comparison link; gzip is served as it is', async () => {
+    const gz = join(scratch(), 'b.perf-script.txt.gz');
+    writeFileSync(gz, gzipSync(readFileSync(perfPath)));
+    const s = open(['--no-open', foldedPath, gz]);
+    const { profiles } = await served(s);
+    expect(profiles).toHaveLength(2);
+    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath))).toBe(0);
+    expect(Buffer.compare(await bytes(profiles[1]), readFileSync(gz))).toBe(0);
+  });
+
+  it('reads stdin with -', async () => {
+    const s = open(['--no-open', '-']);
+    s.child.stdin.end(readFileSync(perfPath));
+    const { profiles } = await served(s);
+    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+  });
+
+  it('a missing file is one line and exit status 1', async () => {
+    const r = await failure(open(['--no-open', '/nonexistent/flameview/x.folded']));
+    expect(r).toEqual({ code: 1, stderr: 'flameview: /nonexistent/flameview/x.folded: no such file\n' });
+  });
+
+  it('an unreadable file or a directory is one line and exit status 1', async () => {
+    const dir = scratch();
+    const r = await failure(open(['--no-open', dir]));
+    expect(r).toEqual({ code: 1, stderr: `flameview: ${dir}: is a directory\n` });
+
+    // Root reads a chmod 000 file anyway, so run the CLI as nobody when the tests run as root.
+    const file = join(dir, 'secret.folded');
+    writeFileSync(file, 'main;a 1\n');
+    chmodSync(file, 0o000);
+    chmodSync(dir, 0o755);
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const s = runCli(['--no-open', file], { env: { ...process.env, FLAMEVIEW_DIST: dist(), HOME: dir }, cwd: dir, ...asNobody });
+    expect(await failure(s)).toEqual({ code: 1, stderr: `flameview: ${file}: permission denied\n` });
+  });
+
+  it('content that is not a recording is one line naming what was expected', async () => {
+    const svg = join(FIXTURES, 'rust-toyc.svg');
+    const r = await failure(open(['--no-open', svg]));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^flameview: \S+rust-toyc\.svg: not a recording flameview reads: expected perf script text or folded stacks.*found "<\?xml[^\n]*\n$/);
+  });
+
+  it('commands take precedence; ./NAME or -- NAME opens a file of that name', async () => {
+    const cwd = scratch();
+    writeFileSync(join(cwd, 'svg'), readFileSync(foldedPath));
+    const bare = await failure(open(['--no-open', 'svg'], {}, cwd));
+    expect(bare).toEqual({ code: 1, stderr: "flameview: 'svg' is a command that is not available yet; to open a file named svg, use ./svg or -- svg\n" });
+    for (const args of [['--no-open', './svg'], ['--no-open', '--', 'svg']]) {
+      const s = open(args, {}, cwd);
+      const { profiles } = await served(s);
+      expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath)), args.join(' ')).toBe(0);
+      s.child.kill('SIGTERM');
+      expect((await s.exit).code).toBe(0);
+    }
+    const unknown = await failure(open(['--bogus', foldedPath]));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^flameview: unknown option "--bogus"\nusage: /);
+  });
+});
+
+describe('flameview perf.data', () => {
+  /** A directory holding a stand-in `perf` (the real one needs a real recording). */
+  function fakePerf(body: string): string {
+    const bin = scratch();
+    writeFileSync(join(bin, 'perf'), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(bin, 'perf'), 0o755);
+    return bin;
+  }
+
+  function perfData(): string {
+    const file = join(scratch(), 'perf.data');
+    writeFileSync(file, Buffer.concat([Buffer.from('PERFILE2'), Buffer.alloc(1024)]));
+    return file;
+  }
+
+  it('runs perf script -i FILE, reports the samples, and serves the text', async () => {
+    const data = perfData();
+    const bin = fakePerf(`[ "$1" = script ] && [ "$2" = -i ] && [ "$3" = "${data}" ] || exit 9\necho 'perf: some warning' >&2\nexec /bin/cat '${perfPath}'`);
+    const s = open(['--no-open', data], { PATH: bin });
+    const { profiles } = await served(s);
+    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+    const headers = readFileSync(perfPath, 'utf8').split('\n').filter((l) => /^[^\s#]/.test(l)).length;
+    expect(headers).toBeGreaterThan(100);
+    expect(s.stderr()).toContain(`flameview: perf script ${data}: ${headers} samples\n`);
+  });
+
+  it('says so in one line when perf is not installed, or fails', async () => {
+    const data = perfData();
+    const missing = await failure(open(['--no-open', data], { PATH: scratch() }));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^flameview: \S+perf\.data is a perf\.data file and reading it needs perf, which is not installed .*\n$/);
+    expect(missing.stderr.split('\n')).toHaveLength(2);
+
+    const bin = fakePerf(`echo "incompatible file format" >&2\nexit 1`);
+    const broken = await failure(open(['--no-open', data], { PATH: bin }));
+    expect(broken).toEqual({ code: 1, stderr: `flameview: perf script failed on ${data}: incompatible file format\n` });
+  });
+
+  it('reads perf.data from stdin too', async () => {
+    const bin = fakePerf(`exec /bin/cat '${perfPath}'`);
+    const s = open(['--no-open', '-'], { PATH: bin });
+    s.child.stdin.end(Buffer.concat([Buffer.from('PERFILE2'), Buffer.alloc(64)]));
+    const { profiles } = await served(s);
+    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+  });
+});
+
