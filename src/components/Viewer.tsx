@@ -1,4 +1,50 @@
-// The viewer for an open recording (placeholder until the flame graph lands).
+// The viewer for an open recording: toolbar, search, zoom path, the flame graph, the selected
+// frame's details and the status bar. Starts the search controller and the page-wide keys
+// ("/" focuses the search, "?" toggles the shortcuts).
+
+import { useEffect } from 'react';
+import { startSearchController } from '../search/search-controller';
+import { useStore } from '../store/store';
+import '../styles/viewer.css';
+import { Breadcrumbs } from './Breadcrumbs';
+import { Details } from './Details';
+import { FlameGraph } from './FlameGraph';
+import { SEARCH_INPUT_ID, SearchBox } from './SearchBox';
+import { ShortcutsHelp } from './ShortcutsHelp';
+import { StatusBar } from './StatusBar';
+import { Toolbar } from './Toolbar';
+
 export function Viewer() {
-  return <div className="viewer" />;
+  useEffect(() => startSearchController(), []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isEditable(e.target)) return;
+      if (e.key === '/') {
+        e.preventDefault();
+        document.getElementById(SEARCH_INPUT_ID)?.focus();
+      } else if (e.key === '?') {
+        e.preventDefault();
+        useStore.getState().toggleShortcuts();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <div className="viewer">
+      <Toolbar />
+      <SearchBox />
+      <Breadcrumbs />
+      <FlameGraph />
+      <Details />
+      <StatusBar />
+      <ShortcutsHelp />
+    </div>
+  );
+}
+
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  const tag = target.tagName;
+  return target.isContentEditable || tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
 }

@@ -25,8 +25,9 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
       source,
       loading: null,
       error: null,
-      // A recording with inline information opens in the function view.
-      view: snapshot.functions ? 'functions' : 'inline',
+      // A recording opens in the function view (without inline information the two views are
+      // the same tree, snapshot.inline, and "Inline frames" is disabled).
+      view: 'functions',
       zoomNode: 0,
       viewport: { x0: 0, x1: 1 },
       selectedNode: -1,

@@ -48,9 +48,10 @@ describe('loading', () => {
     expect(after.source).toEqual({ kind: 'file' });
   });
 
-  it('opens a recording without inline information in the inline view', () => {
+  it('opens a recording without inline information in the function view (the same tree)', () => {
     useStore.getState().finishLoading(plain, 'p', { kind: 'paste' });
-    expect(useStore.getState().view).toBe('inline');
+    expect(useStore.getState().view).toBe('functions');
+    expect(treeOf(plain, 'functions')).toBe(plain.inline);
   });
 
   it('keeps the open recording when a load fails', () => {
@@ -96,10 +97,10 @@ describe('view toggle', () => {
     expect(s.zoomNode).toBe(nodeNamed('inline', 'main;parse'));
   });
 
-  it('refuses the function view without inline information', () => {
+  it('refuses the inline view without inline information', () => {
     useStore.getState().finishLoading(plain, 'p', { kind: 'paste' });
-    useStore.getState().setView('functions');
-    expect(useStore.getState().view).toBe('inline');
+    useStore.getState().setView('inline');
+    expect(useStore.getState().view).toBe('functions');
   });
 });
 
@@ -136,5 +137,28 @@ describe('zoom, selection, search', () => {
     expect(useStore.getState().search).toMatchObject({ status: 'done', matches: new Uint8Array([1]) });
     s.setCaseInsensitive(true);
     expect(useStore.getState().search).toMatchObject({ caseInsensitive: true, matches: null, status: 'searching' });
+  });
+});
+
+describe('frame info', async () => {
+  const { frameInfo, formatNs, formatPercent } = await import('./frame-info');
+  it('gives the figures of a frame, with the share of the zoom', () => {
+    const snap = inlined;
+    const tree = snap.inline;
+    // main 9 of 9; parse 7; lex_[i] 3 (nodes in DFS order, siblings by name)
+    const parse = 3; // 0 all, 1 main, 2 emit, 3 parse, 4 expr, 5 lex
+    const lex = 5;
+    const info = frameInfo(snap, 'inline', lex, parse)!;
+    expect(tree.totalWeight[parse]).toBe(7);
+    expect(info).toMatchObject({ name: 'lex', inlined: true, totalSamples: 3, selfSamples: 0, totalTime: null, module: null });
+    expect(info.ofProfile).toBeCloseTo(3 / 9, 12);
+    expect(info.ofZoom).toBeCloseTo(3 / 7, 12);
+    expect(frameInfo(snap, 'inline', 0, 0)).toMatchObject({ name: 'all', ofZoom: null, ofProfile: 1 });
+    expect(frameInfo(snap, 'inline', 99, 0)).toBeNull();
+  });
+  it('formats times and percentages', () => {
+    expect(formatNs(1_234_567)).toBe('1.2 ms');
+    expect(formatNs(2_500_000_000)).toBe('2.50 s');
+    expect(formatPercent(0.1234)).toBe('12.3%');
   });
 });

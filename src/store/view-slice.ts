@@ -11,7 +11,7 @@ type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', ne
 const FULL = { x0: 0, x1: 1 };
 
 export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
-  view: 'inline',
+  view: 'functions',
   orientation: 'flame',
   zoomNode: 0,
   viewport: FULL,
@@ -22,7 +22,7 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
     const s = get();
     if (s.view === view) return;
     if (!s.snapshot) return set({ view });
-    if (view === 'functions' && !s.snapshot.functions) return;
+    if (!s.snapshot.functions) return; // no inline information: only the function view
     set({
       view,
       zoomNode: mapNode(s.snapshot, s.zoomNode, s.view, view),

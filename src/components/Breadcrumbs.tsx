@@ -1,0 +1,44 @@
+// The zoom path from "all" to the zoomed frame; clicking a crumb zooms out to it.
+
+import { frameName } from '../core/model/frame-table';
+import { animateZoom } from '../render/zoom-animation';
+import { useStore } from '../store/store';
+import { ancestry, treeOf } from '../store/tree-helpers';
+
+const MAX_CRUMBS = 40;
+
+export function Breadcrumbs() {
+  const snapshot = useStore((s) => s.snapshot);
+  const view = useStore((s) => s.view);
+  const zoomNode = useStore((s) => s.zoomNode);
+  if (!snapshot) return null;
+  const tree = treeOf(snapshot, view);
+  const full = ancestry(tree, zoomNode);
+  // A 10,000-deep zoom would be 10,000 buttons: keep the head and the tail.
+  const hidden = full.length > MAX_CRUMBS ? full.length - MAX_CRUMBS : 0;
+  const path = hidden ? [...full.slice(0, 3), -1, ...full.slice(full.length - (MAX_CRUMBS - 3))] : full;
+  return (
+    <nav className="breadcrumbs" aria-label="Zoom path">
+      <ol>
+        {path.map((node, i) => {
+          if (node < 0) return <li key="gap">… {hidden} more …</li>;
+          const name = node === 0 ? 'all' : frameName(snapshot.frames, tree.frame[node]);
+          const last = i === path.length - 1;
+          return (
+            <li key={node}>
+              {last ? (
+                <span aria-current="location" title={name}>
+                  {name}
+                </span>
+              ) : (
+                <button type="button" className="crumb" title={name} onClick={() => animateZoom(node)}>
+                  {name}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,39 @@
+// The selected frame's figures in a polite live region, so keyboard and screen-reader users hear
+// where the selection went. "Copy name" copies the untrusted name as plain text.
+
+import { useMemo, useState } from 'react';
+import { frameInfo } from '../store/frame-info';
+import { useStore } from '../store/store';
+import { FrameFigures } from './FrameFigures';
+
+export function Details() {
+  const snapshot = useStore((s) => s.snapshot);
+  const view = useStore((s) => s.view);
+  const node = useStore((s) => s.selectedNode);
+  const zoomNode = useStore((s) => s.zoomNode);
+  const info = useMemo(() => (snapshot ? frameInfo(snapshot, view, node, zoomNode) : null), [snapshot, view, node, zoomNode]);
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = async () => {
+    if (!info) return;
+    try {
+      await navigator.clipboard.writeText(info.name);
+      setCopied(info.name);
+    } catch {
+      setCopied(null);
+    }
+  };
+  return (
+    <section className="frame-details" role="region" aria-label="Selected frame" aria-live="polite">
+      {info ? (
+        <>
+          <FrameFigures info={info} />
+          <button type="button" className="btn btn-small" onClick={copy}>
+            {copied === info.name ? 'Copied' : 'Copy name'}
+          </button>
+        </>
+      ) : (
+        <p className="muted">No frame selected. Click a frame, or focus the graph and press an arrow key.</p>
+      )}
+    </section>
+  );
+}

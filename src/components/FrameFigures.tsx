@@ -1,0 +1,30 @@
+// The figures of one frame, shared by the tooltip and the details region.
+
+import { formatPercent, formatWeight, type FrameInfo } from '../store/frame-info';
+
+export function FrameFigures({ info }: { info: FrameInfo }) {
+  const kind = [info.inlined && 'inlined', info.kernel && 'kernel', info.jit && 'JIT'].filter(Boolean).join(', ');
+  return (
+    <div className="frame-figures">
+      <div className="frame-name">
+        {info.name}
+        {kind && <span className={`frame-badge${info.inlined ? ' frame-badge-inlined' : ''}`}>{kind}</span>}
+      </div>
+      <dl>
+        {info.module && (
+          <>
+            <dt>Module</dt>
+            <dd className="frame-module">{info.module}</dd>
+          </>
+        )}
+        <dt>Total</dt>
+        <dd>
+          {formatWeight(info.totalSamples, info.totalTime)}, {formatPercent(info.ofProfile)} of all
+          {info.ofZoom !== null && `, ${formatPercent(info.ofZoom)} of zoom`}
+        </dd>
+        <dt>Self</dt>
+        <dd>{formatWeight(info.selfSamples, info.selfTime)}</dd>
+      </dl>
+    </div>
+  );
+}

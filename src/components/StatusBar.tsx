@@ -1,0 +1,42 @@
+// Format, event, samples, total weight, and the warnings (a button that shows their list).
+
+import { useStore } from '../store/store';
+import { formatCount, formatNs } from '../store/frame-info';
+import { treeOf } from '../store/tree-helpers';
+
+const FORMAT_NAMES: Record<string, string> = { 'perf-script': 'perf script', folded: 'folded stacks' };
+
+export function StatusBar() {
+  const snapshot = useStore((s) => s.snapshot);
+  const view = useStore((s) => s.view);
+  const open = useStore((s) => s.warningsOpen);
+  const toggle = useStore((s) => s.toggleWarnings);
+  if (!snapshot) return null;
+  const { meta } = snapshot;
+  const total = treeOf(snapshot, view).totalWeight[0];
+  const warnings = meta.warnings.length + (meta.skippedLines > 0 && meta.warnings.length === 0 ? 1 : 0);
+  return (
+    <footer className="status-bar">
+      <span>Format: {FORMAT_NAMES[meta.format] ?? meta.format}</span>
+      {meta.event && <span>Event: {meta.event}</span>}
+      <span>Samples: {formatCount(meta.samples)}</span>
+      <span>Total weight: {meta.weightUnit === 'nanoseconds' ? formatNs(total) : formatCount(total)}</span>
+      <button type="button" className="btn btn-small" aria-expanded={open} aria-controls="warnings-list" disabled={warnings === 0} onClick={() => toggle()}>
+        {warnings} {warnings === 1 ? 'warning' : 'warnings'}
+      </button>
+      {open && warnings > 0 && (
+        <div id="warnings-list" className="warnings" role="region" aria-label="Warnings">
+          {meta.skippedLines > 0 && <p>{formatCount(meta.skippedLines)} unparseable lines were skipped.</p>}
+          <ul>
+            {meta.warnings.map((w, i) => (
+              <li key={i}>
+                {w.line > 0 && <span className="muted">line {w.line}: </span>}
+                {w.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </footer>
+  );
+}

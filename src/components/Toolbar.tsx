@@ -1,0 +1,56 @@
+// View toggle (Functions / Inline frames), icicle switch, reset zoom, event picker, shortcuts.
+
+import { animateZoom } from '../render/zoom-animation';
+import { useStore } from '../store/store';
+import { EventPicker } from './EventPicker';
+
+export function Toolbar() {
+  const view = useStore((s) => s.view);
+  const hasInline = useStore((s) => s.snapshot?.functions != null);
+  const orientation = useStore((s) => s.orientation);
+  const zoomed = useStore((s) => s.zoomNode > 0 || s.viewport.x0 > 0 || s.viewport.x1 < 1);
+  const setView = useStore((s) => s.setView);
+  const setOrientation = useStore((s) => s.setOrientation);
+  const toggleShortcuts = useStore((s) => s.toggleShortcuts);
+  return (
+    <div className="toolbar" role="toolbar" aria-label="View">
+      <div className="segmented" role="group" aria-label="Frames">
+        <button
+          type="button"
+          className="btn seg"
+          aria-pressed={view === 'functions'}
+          onClick={() => setView('functions')}
+        >
+          Functions
+        </button>
+        <button
+          type="button"
+          className="btn seg"
+          aria-pressed={view === 'inline'}
+          disabled={!hasInline}
+          aria-describedby={hasInline ? undefined : 'no-inline-why'}
+          onClick={() => setView('inline')}
+        >
+          Inline frames
+        </button>
+      </div>
+      {!hasInline && (
+        <span id="no-inline-why" className="toolbar-note">
+          This recording has no inline-frame information, so both views are the same. Record with{' '}
+          <code>perf record --call-graph dwarf</code> to get inline frames.
+        </span>
+      )}
+      <button type="button" className="btn" aria-pressed={orientation === 'icicle'} onClick={() => setOrientation(orientation === 'icicle' ? 'flame' : 'icicle')}>
+        Icicle
+      </button>
+      <button type="button" className="btn" disabled={!zoomed} onClick={() => animateZoom(0)}>
+        Reset zoom
+      </button>
+      <EventPicker />
+      <div className="toolbar-spacer" />
+      <button type="button" className="btn" aria-keyshortcuts="?" onClick={() => toggleShortcuts()}>
+        Shortcuts
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+// The canvas flame graph renderer: no React. It subscribes to the store and redraws on the next
+// animation frame when what it shows changes (zoom, pan, hover, selection, search highlighting),
+// so none of those re-render components.
+//
+// Contract: the container's aria-busy is "true" from the moment a change is pending (or a load,
+// a search or a zoom animation is under way) until the frame showing it has been drawn, then
+// "false". The e2e tests wait on it instead of sleeping.
+//
+// DOM it drives: container (scrolls vertically) > canvas (sticky, the size of the visible area)
+// + spacer (makes the scroll height equal to the content height).
+
+import { shallow } from 'zustand/shallow';
+import type { CallTree } from '../core/model/call-tree';
+import type { ProfileSnapshot } from '../core/snapshot';
+import { useStore } from '../store/store';
+import { treeOf } from '../store/tree-helpers';
+import type { StoreState } from '../store/types';
+import { LabelFitter } from './labels';
+import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
+import { DARK, FrameColours, LIGHT, type Theme } from './palette';
+import { isAnimating } from './zoom-animation';
+
+const MIN_WIDTH = 0.5;
+const LABEL_MIN_WIDTH = 22;
+const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+
+const watched = (s: StoreState) => [
+  s.snapshot,
+  s.view,
+  s.orientation,
+  s.zoomNode,
+  s.viewport,
+  s.selectedNode,
+  s.hoverNode,
+  s.search.matches,
+  s.search.status,
+  s.loading !== null,
+];
+
+export class FlameRenderer {
+  readonly layout = new LayoutBuffer();
+  rows: RowGeometry = { orientation: 'flame', rows: 1, viewHeight: 0, scrollTop: 0, rowHeight: ROW_HEIGHT };
+  width = 0;
+  /** Time spent in the last draw (ms), for the benchmark. */
+  lastDrawMs = 0;
+
+  private readonly ctx: CanvasRenderingContext2D;
+  private frame = 0;
+  private theme: Theme = LIGHT;
+  private colours: FrameColours | null = null;
+  private coloursFor: ProfileSnapshot | null = null;
+  private labels: LabelFitter;
+  private readonly cleanups: (() => void)[] = [];
+  private lastOrientation: string | null = null;
+  private lastSnapshot: ProfileSnapshot | null = null;
+  private lastSelected = -1;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private readonly canvas: HTMLCanvasElement,
+    private readonly spacer: HTMLElement,
+  ) {
+    const ctx = canvas.getContext('2d', { alpha: false });
+    if (!ctx) throw new Error('flameview: canvas 2D is not available');
+    this.ctx = ctx;
+    this.labels = new LabelFitter(ctx, FONT);
+    this.cleanups.push(useStore.subscribe(watched, () => this.schedule(), { equalityFn: shallow }));
+    const resize = new ResizeObserver(() => this.schedule());
+    resize.observe(container);
+    this.cleanups.push(() => resize.disconnect());
+    const onScroll = () => this.schedule();
+    container.addEventListener('scroll', onScroll, { passive: true });
+    this.cleanups.push(() => container.removeEventListener('scroll', onScroll));
+    if (typeof matchMedia === 'function') {
+      const media = matchMedia('(prefers-color-scheme: dark)');
+      const onTheme = () => {
+        this.theme = media.matches ? DARK : LIGHT;
+        this.colours = null;
+        this.schedule();
+      };
+      onTheme();
+      media.addEventListener('change', onTheme);
+      this.cleanups.push(() => media.removeEventListener('change', onTheme));
+    }
+    this.schedule();
+  }
+
+  destroy(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    for (const c of this.cleanups) c();
+  }
+
+  /** Asks for a redraw on the next animation frame (coalesced). */
+  schedule(): void {
+    this.container.setAttribute('aria-busy', 'true');
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  /** The tree currently drawn, or null. */
+  tree(): CallTree | null {
+    const s = useStore.getState();
+    return s.snapshot ? treeOf(s.snapshot, s.view) : null;
+  }
+
+  private draw(): void {
+    const t0 = performance.now();
+    const s = useStore.getState();
+    const { snapshot } = s;
+    const width = this.container.clientWidth;
+    const viewHeight = this.container.clientHeight;
+    const dpr = window.devicePixelRatio || 1;
+    if (this.canvas.width !== Math.round(width * dpr) || this.canvas.height !== Math.round(viewHeight * dpr)) {
+      this.canvas.width = Math.round(width * dpr);
+      this.canvas.height = Math.round(viewHeight * dpr);
+      this.canvas.style.width = `${width}px`;
+      this.canvas.style.height = `${viewHeight}px`;
+      this.labels.reset();
+    }
+    const ctx = this.ctx;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const bg = this.theme.background;
+    ctx.fillStyle = `rgb(${bg[0]},${bg[1]},${bg[2]})`;
+    ctx.fillRect(0, 0, width, viewHeight);
+    this.width = width;
+    if (!snapshot) {
+      this.layout.count = 0;
+      this.finish(t0);
+      return;
+    }
+    const tree = treeOf(snapshot, s.view);
+    this.rows = { orientation: s.orientation, rows: tree.maxDepth + 1, viewHeight, scrollTop: 0, rowHeight: ROW_HEIGHT };
+    const content = contentHeight(this.rows);
+    this.spacer.style.height = `${Math.max(0, content - viewHeight)}px`;
+    this.keepScroll(s, snapshot, content, viewHeight);
+    this.rows.scrollTop = this.container.scrollTop;
+    const { minDepth, maxDepth } = visibleDepths(this.rows);
+    layoutFrames({ tree, zoomNode: s.zoomNode, viewport: s.viewport, width, minWidth: MIN_WIDTH, minDepth, maxDepth }, this.layout);
+    if (this.coloursFor !== snapshot || !this.colours) {
+      const { frames } = snapshot;
+      this.colours = new FrameColours((f) => frames.strings[frames.name[f]], frames.flags, this.theme);
+      this.coloursFor = snapshot;
+      this.labels.reset();
+    }
+    this.paint(ctx, snapshot, tree, s);
+    this.finish(t0);
+  }
+
+  /** Flame graphs open scrolled to the root (bottom); icicles to the top; the selection stays in view. */
+  private keepScroll(s: StoreState, snapshot: ProfileSnapshot, content: number, viewHeight: number): void {
+    if (this.lastOrientation !== s.orientation || this.lastSnapshot !== snapshot) {
+      this.container.scrollTop = s.orientation === 'flame' ? content - viewHeight : 0;
+      this.lastOrientation = s.orientation;
+      this.lastSnapshot = snapshot;
+    }
+    if (s.selectedNode !== this.lastSelected) {
+      this.lastSelected = s.selectedNode;
+      if (s.selectedNode >= 0) {
+        const tree = treeOf(snapshot, s.view);
+        const top = rowTop({ ...this.rows, scrollTop: 0 }, tree.depth[s.selectedNode]);
+        const st = this.container.scrollTop;
+        if (top < st) this.container.scrollTop = top;
+        else if (top + ROW_HEIGHT > st + viewHeight) this.container.scrollTop = top + ROW_HEIGHT - viewHeight;
+      }
+    }
+  }
+
+  private paint(ctx: CanvasRenderingContext2D, snapshot: ProfileSnapshot, tree: CallTree, s: StoreState): void {
+    const { frames } = snapshot;
+    const colours = this.colours!;
+    const matches = s.search.matches;
+    const L = this.layout;
+    const rows = this.rows;
+    ctx.font = FONT;
+    ctx.textBaseline = 'middle';
+    let selectedK = -1;
+    let hoverK = -1;
+    for (let k = 0; k < L.count; k++) {
+      const node = L.node[k];
+      const f = tree.frame[node];
+      const x = Math.max(L.x[k], -1);
+      const right = Math.min(L.x[k] + L.w[k], this.width + 1);
+      const w = right - x;
+      const y = rowTop(rows, L.depth[k]);
+      if (node === s.selectedNode) selectedK = k;
+      if (node === s.hoverNode) hoverK = k;
+      let colour: string;
+      if (f < 0) colour = matches ? '#c9c4bb' : '#d8d3ca';
+      else if (matches) colour = matches[f] ? FrameColours.match : colours.dim(f);
+      else colour = colours.get(f);
+      ctx.globalAlpha = L.ancestor[k] ? 0.6 : 1;
+      ctx.fillStyle = colour;
+      ctx.fillRect(x, y, w > 2 ? w - 1 : w, ROW_HEIGHT - 1);
+      if (w >= LABEL_MIN_WIDTH) {
+        const name = f < 0 ? 'all' : frames.strings[frames.name[f]];
+        const label = this.labels.fit(f < 0 ? -1 : f, name, w - 6);
+        if (label) {
+          ctx.fillStyle = this.theme.frameText;
+          ctx.fillText(label, Math.max(x, 0) + 3, y + ROW_HEIGHT / 2);
+        }
+      }
+    }
+    ctx.globalAlpha = 1;
+    if (hoverK >= 0) this.outline(ctx, hoverK, this.theme.hover, 1);
+    if (selectedK >= 0) this.outline(ctx, selectedK, this.theme.selection, 2);
+  }
+
+  private outline(ctx: CanvasRenderingContext2D, k: number, colour: string, lineWidth: number): void {
+    const L = this.layout;
+    const x = Math.max(L.x[k], 0);
+    const right = Math.min(L.x[k] + L.w[k], this.width);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = lineWidth;
+    const inset = lineWidth / 2;
+    ctx.strokeRect(x + inset, rowTop(this.rows, L.depth[k]) + inset, Math.max(1, right - x - 1 - lineWidth), ROW_HEIGHT - 1 - lineWidth);
+  }
+
+  private finish(t0: number): void {
+    this.lastDrawMs = performance.now() - t0;
+    const s = useStore.getState();
+    const busy = this.frame !== 0 || isAnimating() || s.loading !== null || s.search.status === 'searching';
+    this.container.setAttribute('aria-busy', busy ? 'true' : 'false');
+  }
+}

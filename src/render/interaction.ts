@@ -1,0 +1,90 @@
+// Mouse interaction on the flame graph: hover (into the store, drawn by the renderer), click to
+// select and zoom (animated), wheel to zoom around the cursor, drag to pan, double-click on empty
+// space to reset the zoom. Everything it hits comes from the renderer's last layout.
+
+import { useStore } from '../store/store';
+import type { FlameRenderer } from './flame-renderer';
+import { hitTest } from './hit-test';
+import { pan, wheelZoom } from './viewport';
+import { animateZoom, cancelZoomAnimation } from './zoom-animation';
+
+const DRAG_THRESHOLD = 4;
+
+export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElement, renderer: FlameRenderer): () => void {
+  let drag: { x: number; moved: boolean; pointer: number } | null = null;
+
+  const local = (e: MouseEvent) => {
+    const r = canvas.getBoundingClientRect();
+    return { x: e.clientX - r.left, y: e.clientY - r.top };
+  };
+  const nodeAt = (e: MouseEvent) => {
+    const p = local(e);
+    return hitTest(renderer.layout, renderer.rows, p.x, p.y);
+  };
+
+  const onMove = (e: PointerEvent) => {
+    const store = useStore.getState();
+    if (drag) {
+      const dx = e.clientX - drag.x;
+      if (!drag.moved && Math.abs(dx) < DRAG_THRESHOLD) return;
+      if (!drag.moved) cancelZoomAnimation();
+      drag.moved = true;
+      drag.x = e.clientX;
+      const next = pan({ zoomNode: store.zoomNode, viewport: store.viewport }, dx, renderer.width);
+      store.setViewport(next.zoomNode, next.viewport);
+      return;
+    }
+    const p = local(e);
+    const node = hitTest(renderer.layout, renderer.rows, p.x, p.y);
+    const c = container.getBoundingClientRect();
+    store.hover(node, node >= 0 ? { x: e.clientX - c.left, y: e.clientY - c.top } : null);
+  };
+  const onLeave = () => {
+    if (!drag) useStore.getState().hover(-1, null);
+  };
+  const onDown = (e: PointerEvent) => {
+    if (e.button !== 0) return;
+    drag = { x: e.clientX, moved: false, pointer: e.pointerId };
+  };
+  const onUp = (e: PointerEvent) => {
+    if (!drag) return;
+    const wasDrag = drag.moved;
+    drag = null;
+    if (e.button !== 0 || wasDrag) return;
+    const node = nodeAt(e);
+    if (node < 0) return;
+    useStore.getState().select(node);
+    animateZoom(node);
+  };
+  const onDouble = (e: MouseEvent) => {
+    if (nodeAt(e) < 0) animateZoom(0);
+  };
+  const onWheel = (e: WheelEvent) => {
+    if (e.shiftKey) return; // shift+wheel scrolls vertically
+    e.preventDefault();
+    cancelZoomAnimation();
+    const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaMode === 2 ? e.deltaY * 400 : e.deltaY;
+    const factor = Math.exp(Math.max(-300, Math.min(300, delta)) * 0.002);
+    const store = useStore.getState();
+    if (!store.snapshot || renderer.width <= 0) return;
+    const tree = renderer.tree();
+    if (!tree) return;
+    const next = wheelZoom(tree, { zoomNode: store.zoomNode, viewport: store.viewport }, local(e).x, renderer.width, factor);
+    store.setViewport(next.zoomNode, next.viewport);
+  };
+
+  canvas.addEventListener('pointermove', onMove);
+  canvas.addEventListener('pointerleave', onLeave);
+  canvas.addEventListener('pointerdown', onDown);
+  window.addEventListener('pointerup', onUp);
+  canvas.addEventListener('dblclick', onDouble);
+  container.addEventListener('wheel', onWheel, { passive: false });
+  return () => {
+    canvas.removeEventListener('pointermove', onMove);
+    canvas.removeEventListener('pointerleave', onLeave);
+    canvas.removeEventListener('pointerdown', onDown);
+    window.removeEventListener('pointerup', onUp);
+    canvas.removeEventListener('dblclick', onDouble);
+    container.removeEventListener('wheel', onWheel);
+  };
+}

@@ -1,0 +1,60 @@
+// Keyboard walking of the flame graph. ArrowUp goes to the heaviest child and ArrowDown to the
+// parent (swapped in icicle, where children are below), ArrowLeft/ArrowRight to the siblings,
+// Enter zooms to the selection, Escape zooms out one level.
+
+import type { CallTree } from '../core/model/call-tree';
+import type { NodeIndex } from '../core/model/types';
+import { useStore } from '../store/store';
+import { heaviestChild, nextSibling, previousSibling, treeOf } from '../store/tree-helpers';
+import type { Orientation } from '../store/types';
+import { animateZoom } from './zoom-animation';
+
+/** The node an arrow key moves the selection to, or -1 when it cannot move. */
+export function arrowTarget(tree: CallTree, orientation: Orientation, from: NodeIndex, key: string): NodeIndex {
+  const towardsChildren = orientation === 'flame' ? 'ArrowUp' : 'ArrowDown';
+  const towardsParent = orientation === 'flame' ? 'ArrowDown' : 'ArrowUp';
+  if (key === towardsChildren) return heaviestChild(tree, from);
+  if (key === towardsParent) return from > 0 ? tree.parent[from] : -1;
+  if (key === 'ArrowLeft') return previousSibling(tree, from);
+  if (key === 'ArrowRight') return nextSibling(tree, from);
+  return -1;
+}
+
+/** Whether `node` is drawn in the current zoom (inside the zoomed node, or one of its ancestors). */
+function visibleInZoom(tree: CallTree, node: NodeIndex, zoomNode: NodeIndex): boolean {
+  return (node >= zoomNode && node < tree.end[zoomNode]) || (node <= zoomNode && zoomNode < tree.end[node]);
+}
+
+/** Selects a node, zooming out to its parent when it is not drawn in the current zoom. */
+export function revealNode(node: NodeIndex): void {
+  const s = useStore.getState();
+  if (!s.snapshot || node < 0) return;
+  const tree = treeOf(s.snapshot, s.view);
+  s.select(node);
+  if (!visibleInZoom(tree, node, s.zoomNode)) animateZoom(node > 0 ? tree.parent[node] : 0);
+}
+
+/** Handles a key on the focused flame graph; returns true when it was used. */
+export function handleFlameKey(key: string): boolean {
+  const s = useStore.getState();
+  if (!s.snapshot) return false;
+  const tree = treeOf(s.snapshot, s.view);
+  if (key.startsWith('Arrow')) {
+    const from = s.selectedNode >= 0 ? s.selectedNode : s.zoomNode;
+    // The first arrow press selects the zoomed frame.
+    const target = s.selectedNode < 0 ? s.zoomNode : arrowTarget(tree, s.orientation, from, key);
+    if (target < 0) return true;
+    revealNode(target);
+    return true;
+  }
+  if (key === 'Enter') {
+    if (s.selectedNode >= 0) animateZoom(s.selectedNode);
+    return true;
+  }
+  if (key === 'Escape') {
+    if (s.zoomNode > 0) animateZoom(tree.parent[s.zoomNode]);
+    else if (s.viewport.x0 > 0 || s.viewport.x1 < 1) animateZoom(0);
+    return true;
+  }
+  return false;
+}

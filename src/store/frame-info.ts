@@ -1,0 +1,73 @@
+// The figures shown for a frame (tooltip and details): name, module, flags, weights, shares of
+// the profile and of the current zoom, and time when the weight unit is known. Pure.
+
+import { frameModule, frameName } from '../core/model/frame-table';
+import { FrameFlags, type NodeIndex } from '../core/model/types';
+import type { ProfileSnapshot } from '../core/snapshot';
+import { treeOf } from './tree-helpers';
+import type { ViewKind } from './types';
+
+export interface FrameInfo {
+  node: NodeIndex;
+  name: string;
+  module: string | null;
+  inlined: boolean;
+  kernel: boolean;
+  jit: boolean;
+  totalSamples: number;
+  selfSamples: number;
+  /** Formatted time ("12.3 ms") when the weight is in nanoseconds, else null. */
+  totalTime: string | null;
+  selfTime: string | null;
+  /** Shares, 0..1. */
+  ofProfile: number;
+  ofZoom: number | null;
+}
+
+export function frameInfo(snapshot: ProfileSnapshot, view: ViewKind, node: NodeIndex, zoomNode: NodeIndex): FrameInfo | null {
+  const tree = treeOf(snapshot, view);
+  if (node < 0 || node >= tree.nodeCount) return null;
+  const f = tree.frame[node];
+  const flags = f < 0 ? 0 : snapshot.frames.flags[f];
+  const ns = snapshot.meta.weightUnit === 'nanoseconds';
+  const root = tree.totalWeight[0];
+  const zoomTotal = tree.totalWeight[zoomNode];
+  const insideZoom = node >= zoomNode && node < tree.end[zoomNode];
+  return {
+    node,
+    name: f < 0 ? 'all' : frameName(snapshot.frames, f),
+    module: f < 0 ? null : frameModule(snapshot.frames, f),
+    inlined: (flags & FrameFlags.INLINED) !== 0,
+    kernel: (flags & FrameFlags.KERNEL) !== 0,
+    jit: (flags & FrameFlags.JIT) !== 0,
+    totalSamples: tree.totalSamples[node],
+    selfSamples: tree.selfSamples[node],
+    totalTime: ns ? formatNs(tree.totalWeight[node]) : null,
+    selfTime: ns ? formatNs(tree.selfWeight[node]) : null,
+    ofProfile: root > 0 ? tree.totalWeight[node] / root : 0,
+    ofZoom: zoomNode > 0 && insideZoom && zoomTotal > 0 ? tree.totalWeight[node] / zoomTotal : null,
+  };
+}
+
+/** Nanoseconds as "850 ns", "12.3 µs", "12.3 ms" or "1.23 s". */
+export function formatNs(ns: number): string {
+  if (ns < 1e3) return `${Math.round(ns)} ns`;
+  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
+  if (ns < 1e9) return `${(ns / 1e6).toFixed(1)} ms`;
+  return `${(ns / 1e9).toFixed(2)} s`;
+}
+
+const integer = new Intl.NumberFormat('en-US');
+
+export function formatCount(n: number): string {
+  return integer.format(Math.round(n));
+}
+
+export function formatPercent(share: number): string {
+  return `${(share * 100).toFixed(share < 0.001 && share > 0 ? 3 : 1)}%`;
+}
+
+/** "1,234 samples (12.3 ms)". */
+export function formatWeight(samples: number, time: string | null): string {
+  return `${formatCount(samples)} ${samples === 1 ? 'sample' : 'samples'}${time ? ` (${time})` : ''}`;
+}
