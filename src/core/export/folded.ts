@@ -49,9 +49,19 @@ export function foldedStacks(profile: Profile, options: FoldedOptions = {}): Fol
   prefix[0] = '';
   const raw: string[] = [];
   const rawWeight: number[] = [];
+  // inferno's tidy_java: under a process named java*, `Ljava/io/Foo;::bar` loses its 'L'.
+  let javaText: string[] | null = null;
+  let text = labels.text;
   for (let n = 1; n < tree.nodeCount; n++) {
     const d = tree.depth[n];
-    const label = labels.text[tree.frame[n]];
+    if (d === 1) {
+      text = labels.text;
+      if (!options.fullNames && frameName(profile.frames, tree.frame[n]).startsWith('java')) {
+        javaText ??= labels.text.map((t) => (t.charCodeAt(0) === 76 /* L */ && t.includes('/') ? t.slice(1) : t));
+        text = javaText;
+      }
+    }
+    const label = text[tree.frame[n]];
     const stack = d === 1 ? label : prefix[d - 1] + ';' + label;
     prefix[d] = stack;
     if (self[n] > 0) {
