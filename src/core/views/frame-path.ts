@@ -24,21 +24,24 @@ export interface FrameMapping {
 
 /** Maps the frames of `from` into the frame space of `to` by (name, flags). */
 export function mapFrames(from: FrameTable, to: FrameTable): FrameMapping {
-  // Name string → string index in `to`, for the strings `to` uses as frame names only.
-  const nameIndex = new Map<string, number>();
-  // (name string index * 8 + flags) → frame of `to`; flags take 3 bits (see frame-table.ts).
-  const byKey = new Map<number, FrameIndex>();
-  for (let f = 0; f < to.count; f++) {
-    const s = to.name[f];
-    nameIndex.set(to.strings[s], s);
-    byKey.set(s * 8 + to.flags[f], f);
+  if (from === to) return identityFrames(to);
+  // One string-keyed map (the costly kind) for the names of `to`: name → its first frame; the
+  // other frames of the same name (other flags) hang off it in a chain, usually of length 1.
+  const first = new Map<string, FrameIndex>();
+  const sameName = new Int32Array(to.count).fill(-1);
+  for (let f = to.count - 1; f >= 0; f--) {
+    const name = to.strings[to.name[f]];
+    const head = first.get(name);
+    if (head !== undefined) sameName[f] = head;
+    first.set(name, f);
   }
   const map = new Int32Array(from.count);
   let next = to.count;
   for (let f = 0; f < from.count; f++) {
-    const s = nameIndex.get(from.strings[from.name[f]]);
-    const found = s === undefined ? undefined : byKey.get(s * 8 + from.flags[f]);
-    map[f] = found === undefined ? next++ : found;
+    const want = from.flags[f];
+    let t = first.get(from.strings[from.name[f]]) ?? -1;
+    while (t >= 0 && to.flags[t] !== want) t = sameName[t];
+    map[f] = t >= 0 ? t : next++;
   }
   return { map, sharedCount: next };
 }

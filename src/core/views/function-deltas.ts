@@ -79,13 +79,16 @@ export function functionDeltas(a: DiffSide, b: DiffSide, options: DeltaOptions =
   for (let t = 0; t < wb.seen.length; t++) {
     if (wb.seen[t] && !matchedB[t]) rows.push(row(b.frames.strings[t], 'new', 0, wb.self[t], 0, wb.total[t]));
   }
-  rows.sort(
-    (x, y) =>
-      Math.abs(y.self.delta) - Math.abs(x.self.delta) ||
-      Math.abs(y.total.delta) - Math.abs(x.total.delta) ||
-      (x.name < y.name ? -1 : x.name > y.name ? 1 : 0),
-  );
-  return rows;
+  // Sort an index by precomputed keys: cheaper than a comparator reaching into row objects.
+  const selfKey = new Float64Array(rows.length);
+  const totalKey = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    selfKey[i] = Math.abs(rows[i].self.delta);
+    totalKey[i] = Math.abs(rows[i].total.delta);
+  }
+  const order = Array.from({ length: rows.length }, (_, i) => i);
+  order.sort((x, y) => selfKey[y] - selfKey[x] || totalKey[y] - totalKey[x] || (rows[x].name < rows[y].name ? -1 : rows[x].name > rows[y].name ? 1 : 0));
+  return order.map((i) => rows[i]);
 
   function row(name: string, status: FunctionDelta['status'], selfA: number, selfB: number, totA: number, totB: number): FunctionDelta {
     return {
