@@ -15,11 +15,13 @@
 //
 // Invariants: no allocation per frame line on the hot path except the symbol slice used as a
 // Map key; the stack buffer grows geometrically (10,000-deep stacks are fine); names are stored
-// as printed minus the `+0x…` offset, with NUL characters removed.
+// as printed minus the `+0x…` offset, with NUL characters removed (and half-demangled legacy
+// Rust names finished, see ./perf-rust-names.ts).
 
 import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import { dsoFallbackName, isJitDso, isKernelDso, type FrameFields } from './perf-line';
+import { fixRustLegacyName } from './perf-rust-names';
 
 const UNKNOWN = '[unknown]';
 
@@ -221,7 +223,7 @@ export class PerfStackAssembler {
 
   private addEntry(raw: string): number {
     const clean = raw.indexOf('\u0000') >= 0 ? raw.replaceAll('\u0000', '') : raw;
-    const parts = splitInlineChain(clean);
+    const parts = splitInlineChain(fixRustLegacyName(clean));
     const id = this.entryCount++;
     if (id === this.entryStart.length) {
       this.entryStart = growInt(this.entryStart, id * 2);
