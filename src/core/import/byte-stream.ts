@@ -53,6 +53,70 @@ export class GzipError extends Error {
   }
 }
 
+/**
+ * Streaming UTF-8 decoding with a fast path for pure-ASCII chunks, which is nearly every
+ * recording. Measured on Node 20 (bench/, 1 MiB chunks): a streaming TextDecoder runs at about
+ * 600 MB/s and was a third of the perf importer's profile; checking that a chunk is ASCII runs
+ * at about 6 GB/s and Node's Buffer turns an ASCII chunk into a one-byte string at about 2 GB/s.
+ * Buffer's `latin1Slice` is duck-typed, so the core imports nothing from Node; browsers (plain
+ * Uint8Array chunks) always take the TextDecoder path.
+ *
+ * Invariants: the output is exactly what one streaming TextDecoder('utf-8') gives for the whole
+ * input (a leading BOM is dropped, invalid bytes become U+FFFD): the first chunk always goes
+ * through the decoder (so its start-of-stream BOM handling is used up), and a chunk skips the
+ * decoder only when the decoder cannot be holding part of a character, i.e. the last byte it was
+ * given was ASCII.
+ */
+export class Utf8Decoder {
+  private readonly decoder = new TextDecoder('utf-8');
+  private started = false;
+  private pending = false;
+  /** True once the output contained U+FFFD (invalid input bytes, or a literal U+FFFD). */
+  sawReplacement = false;
+
+  decode(bytes: Uint8Array): string {
+    if (bytes.length === 0) return '';
+    const fast = (bytes as Partial<Latin1Slicer>).latin1Slice;
+    if (this.started && !this.pending && typeof fast === 'function' && isAscii(bytes)) {
+      return fast.call(bytes, 0, bytes.length);
+    }
+    this.started = true;
+    this.pending = bytes[bytes.length - 1] >= 0x80;
+    const text = this.decoder.decode(bytes, { stream: true });
+    if (!this.sawReplacement && text.includes('\ufffd')) this.sawReplacement = true;
+    return text;
+  }
+
+  /** Flushes a truncated last character (as U+FFFD). */
+  end(): string {
+    const text = this.decoder.decode();
+    if (text.includes('\ufffd')) this.sawReplacement = true;
+    this.pending = false;
+    return text;
+  }
+}
+
+interface Latin1Slicer {
+  latin1Slice(start: number, end: number): string;
+}
+
+/** Whether every byte is below 0x80; reads aligned 32-bit words where it can. */
+export function isAscii(bytes: Uint8Array): boolean {
+  const n = bytes.length;
+  let acc = 0;
+  let i = 0;
+  const head = Math.min(n, (4 - (bytes.byteOffset & 3)) & 3);
+  for (; i < head; i++) acc |= bytes[i];
+  const words = (n - i) >>> 2;
+  if (words > 0) {
+    const w = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    for (let j = 0; j < words; j++) acc |= w[j];
+    i += words * 4;
+  }
+  for (; i < n; i++) acc |= bytes[i];
+  return (acc & 0x80808080) === 0;
+}
+
 export interface LineSplitterEvents {
   line(text: string, lineNumber: number): void;
   /** A line longer than the limit was skipped. */

@@ -1,10 +1,10 @@
 // Entry point of the engine: bytes in (any chunking, gzip or not), Profile out.
 //
-// Flow: maybeGunzip → TextDecoder (streaming, invalid UTF-8 becomes U+FFFD and is reported once)
+// Flow: maybeGunzip → Utf8Decoder (streaming, invalid UTF-8 becomes U+FFFD and is reported once)
 // → head buffered until an importer says yes → LineSplitter → the importer's LineParser.
 
 import { ImportError, quoteInput, type Profile } from '../profile';
-import { GzipError, LineSplitter, maybeGunzip, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
+import { GzipError, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
 import type { ImportOptions, Importer, LineParser } from './importer';
 import { importers as defaultImporters } from './registry';
 
@@ -34,8 +34,7 @@ export class AbortedError extends Error {
 export async function loadProfile(source: AsyncIterable<Uint8Array>, options: LoadOptions = {}): Promise<Profile> {
   const importers = options.importers ?? defaultImporters;
   const counted = countBytes(source, options);
-  const decoder = new TextDecoder('utf-8');
-  let sawReplacement = false;
+  const decoder = new Utf8Decoder();
   let head = '';
   let parser: LineParser | null = null;
   let splitter: LineSplitter | null = null;
@@ -60,8 +59,7 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
 
   try {
     for await (const bytes of maybeGunzip(counted.stream)) {
-      const text = decoder.decode(bytes, { stream: true });
-      if (!sawReplacement && text.includes('\ufffd')) sawReplacement = true;
+      const text = decoder.decode(bytes);
       if (splitter) {
         (splitter as LineSplitter).push(text);
       } else {
@@ -74,7 +72,7 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     if (e instanceof GzipError) throw new ImportError('a gzip stream', 0, e.message, options.source);
     throw e;
   }
-  const tail = decoder.decode();
+  const tail = decoder.end();
   if (splitter) (splitter as LineSplitter).push(tail);
   else {
     head += tail;
@@ -95,7 +93,7 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     profile.meta.skippedLines++;
     warnings.push({ line: t.line, message: `line of ${t.length} characters is over the limit of ${maxLine}; skipped` });
   }
-  if (sawReplacement) {
+  if (decoder.sawReplacement) {
     warnings.push({ line: 0, message: 'the input is not valid UTF-8; invalid bytes were replaced with U+FFFD' });
   }
   return profile;
