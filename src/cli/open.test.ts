@@ -1,5 +1,6 @@
 // `bin/flameview [--no-open] FILE…`, spawned as a real process against a tiny stand-in app.
 
+import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -168,6 +169,18 @@ describe('flameview perf.data', () => {
     const bin = fakePerf(`echo "incompatible file format" >&2\nexit 1`);
     const broken = await failure(open(['--no-open', data], { PATH: bin }));
     expect(broken).toEqual({ code: 1, stderr: `flameview: perf script failed on ${data}: incompatible file format\n` });
+  });
+
+  it('converts a real perf.data with the real perf, when perf can record here', async (ctx) => {
+    const data = join(scratch(), 'perf.data');
+    const rec = spawnSync('perf', ['record', '-g', '-o', data, '--', '/bin/sh', '-c', 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'], { encoding: 'utf8' });
+    const captured = /\((\d+) samples\)/.exec(rec.stderr ?? '');
+    if (rec.status !== 0 || !captured) return ctx.skip(); // no perf, or no permission to record
+    const s = open(['--no-open', data]);
+    const { profiles } = await served(s);
+    const text = (await bytes(profiles[0])).toString('utf8');
+    expect(text).toMatch(/^sh\s+\d+\s+[\d.]+:\s+\d+ \S+:/);
+    expect(s.stderr()).toContain(`flameview: perf script ${data}: ${captured[1]} samples\n`);
   });
 
   it('reads perf.data from stdin too', async () => {

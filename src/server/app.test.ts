@@ -66,6 +66,10 @@ describe('flameview serve: upload and download', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toBe(INDEX_HTML);
     expect((await app.inject({ method: 'GET', url: `/p/${'0'.repeat(64)}` })).statusCode).toBe(404);
+    // The app's relative asset paths, as seen from /p/<id>.
+    const asset = await app.inject({ method: 'GET', url: '/p/assets/app.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body).toBe('export {};\n');
   });
 
   it('gives the same id and 200 for the same bytes, and keeps gzip bytes as uploaded', async () => {

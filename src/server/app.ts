@@ -7,6 +7,7 @@
 //   GET  /api/profiles         stored recordings, newest first
 //   GET  /api/profiles/<id>    the bytes as uploaded, as an attachment
 //   GET  /p/<id>               the app, which reads the id from the path
+//   GET  /p/<anything else>    the app's files, as at / (relative asset paths under /p/<id>)
 //
 // Invariants: SECURITY_HEADERS on every response (hooks plus the raw client-error path); request
 // bodies are streamed, never buffered; only ids matching ID_PATTERN and tokens minted by the CLI
@@ -50,6 +51,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: 0,
     forceCloseConnections: true,
     clientErrorHandler: rawClientError,
+    rewriteUrl: rewriteAppPath,
     // Bad URL encoding and over-long parameters are answered before any hook runs.
     frameworkErrors: (error, _request, reply) => {
       reply.headers(SECURITY_HEADERS);
@@ -179,6 +181,17 @@ function registerStore(app: FastifyInstance, store: ProfileStore, maxUpload: num
     const { id } = result.info;
     return reply.code(result.created ? 201 : 200).send({ id, url: `/p/${id}` });
   }
+}
+
+/**
+ * The app is built with a relative base (`./assets/…`), so on /p/<id> the browser asks for
+ * /p/assets/…, /p/favicon.svg, …: every /p/ path that is not a recording id is the app's own file
+ * at the root. (The static plugin still refuses `..` after the rewrite.)
+ */
+export function rewriteAppPath(request: { url?: string }): string {
+  const url = request.url ?? '/';
+  if (!url.startsWith('/p/') || /^\/p\/[0-9a-f]{64}(?:[?#]|$)/.test(url)) return url;
+  return url.slice(2);
 }
 
 /** Malformed HTTP never reaches fastify's hooks; answer it with the same headers. */
