@@ -209,7 +209,7 @@ export class PerfScriptParser implements LineParser {
     if (!this.kept) return;
     const stack = this.stack;
     const depth = stack.end();
-    stack.recordRuns(this.root);
+    stack.recordRuns();
     this.hook?.sample(this.root, stack.stack, depth, this.weight);
     this.addPath(stack.stack, depth);
     this.samples++;

@@ -9,9 +9,8 @@
 // - a perf-map-agent chain `outer->mid->inner` is one group: `outer` physical, the rest inlined;
 // - repeated identical physical frames are kept (they are what the inline view shows and what
 //   the perl oracle prints). Whether a repeat is real recursion or addr2line printing the frame
-//   twice is decided per frame over the whole recording: a frame whose runs of consecutive
-//   repeats are ALWAYS of even length is "doubled" (see doubledFrames()); the function view
-//   halves its runs.
+//   twice is decided over the whole recording from the lengths of the runs of repeats per
+//   (frame, address) (./perf-runs.ts); the function view halves the runs of doubled frames.
 //
 // Invariants: no allocation per frame line on the hot path except the symbol slice used as a
 // Map key; the stack buffer grows geometrically (10,000-deep stacks are fine); names are stored
@@ -22,6 +21,7 @@ import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import { dsoFallbackName, isJitDso, isKernelDso, type FrameFields } from './perf-line';
 import { fixRustLegacyName } from './perf-rust-names';
+import { addressHash, RunStats } from './perf-runs';
 
 const UNKNOWN = '[unknown]';
 
@@ -67,8 +67,9 @@ export class PerfStackAssembler {
   private lastAddrStart = 0;
   private lastAddrEnd = 0;
 
-  // Run statistics for doubled-frame detection, per frame: 1 = seen an odd run, 2 = an even one.
-  private runKinds = new Uint8Array(1024);
+  /** Hash of each stack entry's return address, parallel to `stack`. */
+  private address = new Int32Array(256);
+  private readonly runs = new RunStats();
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
@@ -113,41 +114,42 @@ export class PerfStackAssembler {
   }
 
   /**
-   * Records the runs of identical consecutive frames of a whole root-first path (root, then
-   * stack[depth-1] … stack[0]), the way the function view sees them in the tree.
+   * Records the runs of identical consecutive physical lines (same frame, same address) of the
+   * sample just ended. An inlined frame between two equal physical frames breaks the run, as it
+   * does in the function view.
    */
-  recordRuns(root: FrameIndex): void {
-    let prev = root;
-    let run = 1;
-    for (let i = this.depth - 1; i >= -1; i--) {
-      const f = i >= 0 ? this.stack[i] : -1;
-      if (f === prev) {
+  recordRuns(): void {
+    const stack = this.stack;
+    const address = this.address;
+    let prevFrame = -1;
+    let prevAddress = 0;
+    let run = 0;
+    for (let i = this.depth - 1; i >= 0; i--) {
+      const f = stack[i];
+      const a = address[i];
+      if (f === prevFrame && a === prevAddress) {
         run++;
         continue;
       }
-      this.noteRun(prev, run);
-      prev = f;
-      run = 1;
+      if (run > 0) this.runs.note(prevFrame, prevAddress, run);
+      if (this.frames.flagsOf(f) & FrameFlags.INLINED) {
+        prevFrame = -1;
+        run = 0;
+      } else {
+        prevFrame = f;
+        prevAddress = a;
+        run = 1;
+      }
     }
+    if (run > 0) this.runs.note(prevFrame, prevAddress, run);
   }
 
-  /** Physical frames whose repeats only ever came in even runs: addr2line printed them twice. */
+  /**
+   * Physical frames that addr2line printed twice (see ./perf-runs.ts). Only inline-mode output
+   * has the artefact, so a recording without inlined frames has none.
+   */
   doubledFrames(): Int32Array {
-    const out: number[] = [];
-    const flags = this.frames;
-    for (let f = 0; f < flags.size; f++) {
-      if (f < this.runKinds.length && this.runKinds[f] === 2 && !(flags.flagsOf(f) & FrameFlags.INLINED)) out.push(f);
-    }
-    return Int32Array.from(out);
-  }
-
-  private noteRun(frame: FrameIndex, run: number): void {
-    if (frame >= this.runKinds.length) {
-      const grown = new Uint8Array(Math.max(frame + 1, this.runKinds.length * 2));
-      grown.set(this.runKinds);
-      this.runKinds = grown;
-    }
-    this.runKinds[frame] |= run % 2 === 1 ? 1 : 2;
+    return this.hasInlined ? this.runs.doubledFrames() : new Int32Array(0);
   }
 
   private sameAddress(text: string, start: number, end: number): boolean {
@@ -175,9 +177,16 @@ export class PerfStackAssembler {
 
   private closeGroup(): void {
     const n = this.pendingCount;
-    if (this.depth + n > this.stack.length) this.stack = growInt(this.stack, Math.max(this.stack.length * 2, this.depth + n));
+    if (this.depth + n > this.stack.length) {
+      const size = Math.max(this.stack.length * 2, this.depth + n);
+      this.stack = growInt(this.stack, size);
+      this.address = growInt(this.address, size);
+    }
+    // Every line of a group has the address of the last line read (see frame()).
+    const address = addressHash(this.lastText, this.lastAddrStart, this.lastAddrEnd);
     for (let i = 0; i < n; i++) {
       const flags = i < n - 1 ? this.pendingFlags[i] | FrameFlags.INLINED : this.pendingFlags[i];
+      this.address[this.depth] = address;
       this.stack[this.depth++] = this.frameOf(this.pendingName[i], flags, this.pendingModule[i]);
     }
     if (n > 1) this.hasInlined = true;
