@@ -5,7 +5,6 @@
 // reported on stderr), 1 the input cannot be read or is not a recording (one line on stderr,
 // never a stack trace), 2 usage error.
 
-import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -47,7 +46,9 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
       },
     });
   } catch (e) {
-    return usageError(io, e instanceof Error ? e.message : String(e));
+    const message = e instanceof Error ? e.message : String(e);
+    const unknown = /^Unknown option '([^']*)'/.exec(message);
+    return usageError(io, unknown ? `unknown option '${unknown[1]}'` : message);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -107,7 +108,9 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     fullNames: Boolean(values['full-names']),
   };
   if (profile.tree.totalSamples[0] === 0 && profile.tree.totalWeight[0] === 0) {
-    io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
+    if (!profile.meta.warnings.some((w) => w.message.includes('no samples'))) {
+      io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
+    }
     return 0;
   }
   return writeChunks(io.stdout, foldedChunks(profile, options));
@@ -127,21 +130,32 @@ function reportWarnings(io: CliIo, source: string, profile: Profile): void {
 /** Writes with backpressure; a closed pipe (e.g. `| head`) ends the output quietly. */
 async function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): Promise<number> {
   let closed = false;
-  const onError = (e: NodeJS.ErrnoException) => {
+  // Kept after we return: an EPIPE can be reported after the last write, and an unhandled
+  // 'error' event would print a stack trace.
+  out.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') closed = true;
-  };
-  out.on('error', onError);
-  try {
-    for (const chunk of chunks) {
-      if (closed) break;
-      if (!out.write(chunk)) {
-        await Promise.race([once(out, 'drain'), once(out, 'close')]);
-      }
-    }
-  } finally {
-    out.off('error', onError);
+    else throw e;
+  });
+  for (const chunk of chunks) {
+    if (closed) break;
+    if (!out.write(chunk)) await drained(out);
   }
   return 0;
+}
+
+/** Resolves on 'drain', 'close' or 'error' (events.once would reject on 'error'). */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', done);
+  });
 }
 
 function usageError(io: CliIo, message: string): number {
