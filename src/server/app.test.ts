@@ -3,7 +3,9 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { request } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from './app';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { ProfileStore } from './store';
@@ -256,6 +258,56 @@ describe('flameview serve: upload and download', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(7);
     expect(committed(dir)).toHaveLength(2);
+  });
+
+  it('drops an upload whose client goes away mid-body, quietly', async () => {
+    const { app, dir } = await setup();
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const stderr = vi.spyOn(process.stderr, 'write');
+    try {
+      const req = request(`${url}/api/profiles`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' } });
+      req.on('error', () => undefined);
+      req.write(foldedRecording(10, 500));
+      const incoming = join(dir, '.incoming');
+      for (let i = 0; i < 400 && readdirSync(incoming).length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(readdirSync(incoming)).toHaveLength(1);
+      req.destroy();
+      for (let i = 0; i < 400 && readdirSync(incoming).length > 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(readdirSync(incoming)).toEqual([]);
+      expect(committed(dir)).toEqual([]);
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it('answers If-None-Match with 304 and HEAD without a body', async () => {
+    const { app } = await setup();
+    const { id } = (await upload(app, foldedRecording(11))).json();
+    const first = await app.inject({ method: 'GET', url: `/api/profiles/${id}` });
+    expect(first.headers.etag).toBe(`"${id}"`);
+    const again = await app.inject({ method: 'GET', url: `/api/profiles/${id}`, headers: { 'if-none-match': `"${id}"` } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const head = await app.inject({ method: 'HEAD', url: `/api/profiles/${id}` });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(foldedRecording(11).length));
+  });
+
+  it('answers malformed HTTP with the same security headers', async () => {
+    const { app } = await setup();
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GARBAGE / NOT-HTTP\r\n\r\n'));
+      let text = '';
+      socket.setEncoding('utf8').on('data', (d: string) => (text += d));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain(`content-security-policy: ${CONTENT_SECURITY_POLICY}\r\n`);
+    expect(raw).toContain('x-content-type-options: nosniff\r\n');
   });
 
   it('puts the CSP and nosniff on every response', async () => {

@@ -177,6 +177,8 @@ function registerStore(app: FastifyInstance, store: ProfileStore, maxUpload: num
       },
     });
     if (result.kind === 'too-large') return tooLarge();
+    if (result.kind === 'interrupted') return fail(reply.header('connection', 'close'), 400, 'the upload was interrupted');
+    if (result.kind === 'no-space') return fail(reply, 507, 'the server is out of disk space');
     if (result.kind === 'rejected') return fail(reply, 415, `not a recording flameview reads: ${result.reason}`);
     const { id } = result.info;
     return reply.code(result.created ? 201 : 200).send({ id, url: `/p/${id}` });

@@ -33,7 +33,11 @@ export interface RecordingInfo {
 export type PutResult =
   | { kind: 'stored'; info: RecordingInfo; created: boolean }
   | { kind: 'too-large'; limit: number }
-  | { kind: 'rejected'; reason: string };
+  | { kind: 'rejected'; reason: string }
+  /** The client went away before the end of the body. */
+  | { kind: 'interrupted' }
+  /** ENOSPC / EDQUOT while writing. */
+  | { kind: 'no-space' };
 
 export interface PutOptions {
   name: string;
@@ -45,6 +49,12 @@ export interface PutOptions {
 export class UploadTooLarge extends Error {
   constructor(readonly limit: number) {
     super(`upload exceeds ${limit} bytes`);
+  }
+}
+
+export class UploadInterrupted extends Error {
+  constructor() {
+    super('the upload was interrupted');
   }
 }
 
@@ -99,6 +109,9 @@ export class ProfileStore {
           body.resume();
           return { kind: 'too-large', limit: e.limit };
         }
+        if (e instanceof UploadInterrupted) return { kind: 'interrupted' };
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC' || code === 'EDQUOT') return { kind: 'no-space' };
         throw e;
       }
       await fsyncPath(temp);
@@ -183,8 +196,8 @@ export class ProfileStore {
  * away mid-body fails the meter, so the upload is abandoned and its temporary file removed.
  */
 function feed(body: Readable, meter: Transform): void {
-  const abandon = (e?: Error) => {
-    if (!meter.destroyed) meter.destroy(e ?? new Error('the upload was interrupted'));
+  const abandon = () => {
+    if (!meter.destroyed) meter.destroy(new UploadInterrupted());
   };
   body.once('error', abandon);
   body.once('aborted', () => abandon());
