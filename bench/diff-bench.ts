@@ -69,8 +69,8 @@ function deriveB(a: DiffSide): DiffSide {
   return { tree: builder.finish(table).tree, frames: table };
 }
 
-/** A new identity for the same columns, so diffTrees' memo does not answer from its cache. */
-const fresh = (s: DiffSide): DiffSide => ({ tree: { ...s.tree } as CallTree, frames: s.frames as FrameTable });
+/** New identities for the same columns, so the memos (diff, frame mapping) do not answer. */
+const fresh = (s: DiffSide): DiffSide => ({ tree: { ...s.tree } as CallTree, frames: { ...s.frames } as FrameTable });
 
 function median(xs: number[]): number {
   const s = [...xs].sort((x, y) => x - y);

@@ -173,6 +173,23 @@ describe('flameview diff on small inputs', () => {
   });
 });
 
+describe('flameview diff on perf script inputs of different events', () => {
+  const sample = (event: string, period: number, fn: string) =>
+    `toyc 17559   678.130161: ${String(period).padStart(10)} ${event}: \n\t           22e4b ${fn}+0x1eb (/build/rust/toyc)\n\t           11111 main+0x10 (/build/rust/toyc)\n\n`;
+  const A = tempFile('a.perf.txt', sample('cpu-clock:ppp', 2004008, 'work') + sample('cpu-clock:ppp', 2004008, 'work'));
+  const B = tempFile('b.perf.txt', sample('cycles:u', 5000, 'work') + sample('cycles:u', 7000, 'other(int)'));
+
+  it('warns that the weights may not compare, and --samples compares sample counts', async () => {
+    const periods = await run([A, B]);
+    expect(periods.code).toBe(0);
+    expect(periods.err).toMatch(/warning: A's event is cpu-clock:ppp but B's is cycles:u/);
+    expect(periods.out).toBe('toyc;main;other 0 7000\ntoyc;main;work 4008016 5000\n');
+    const samples = await run(['--samples', A, B]);
+    expect(samples.err).toBe('');
+    expect(samples.out).toBe('toyc;main;other 0 1\ntoyc;main;work 2 1\n');
+  });
+});
+
 describe('flameview diff errors', () => {
   it('usage errors exit 2 with the usage text', async () => {
     for (const args of [[], ['one'], ['a', 'b', 'c'], ['--view', 'flat', 'a', 'b'], ['--bogus', 'a', 'b'], ['-', '-']]) {

@@ -67,6 +67,11 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   const split = values.tid ? 'tid' : values.pid ? 'pid' : 'process';
   const [a, b] = await Promise.all(positionals.map((file) => loadInput(file, io, { event: values.event, split })));
   if (!a || !b) return 1;
+  if (a.meta.event !== null && b.meta.event !== null && a.meta.event !== b.meta.event && !values.samples) {
+    io.stderr.write(
+      `flameview: warning: A's event is ${a.meta.event} but B's is ${b.meta.event}; their weights may not be comparable (--samples compares sample counts)\n`,
+    );
+  }
 
   const options: FoldedOptions = {
     view,

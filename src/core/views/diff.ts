@@ -73,16 +73,21 @@ function computeDiff(a: DiffSide, b: DiffSide, shape: DiffShape): TreeDiff {
   const sKey = sharedFrames(s, shape === 'B' ? null : frameMap.map);
   const oKey = sharedFrames(o, shape === 'B' ? frameMap.map : null);
 
-  // Open-addressing table of the other tree's nodes keyed by (parent, shared frame).
+  // Open-addressing table of the other tree's nodes keyed by (parent, shared frame). Each slot
+  // holds [parent, frame, node] side by side, so a probe touches one cache line, not three arrays.
   const on = o.nodeCount;
   let size = 16;
   while (size < on * 2) size *= 2;
   const mask = size - 1;
-  const slots = new Int32Array(size).fill(-1);
+  const slots = new Int32Array(size * 3).fill(-1);
   for (let n = 1; n < on; n++) {
-    let slot = hashPair(o.parent[n], oKey[n]) & mask;
-    while (slots[slot] !== -1) slot = (slot + 1) & mask;
-    slots[slot] = n;
+    const parent = o.parent[n];
+    const key = oKey[n];
+    let slot = hashPair(parent, key) & mask;
+    while (slots[slot * 3] !== -1) slot = (slot + 1) & mask;
+    slots[slot * 3] = parent;
+    slots[slot * 3 + 1] = key;
+    slots[slot * 3 + 2] = n;
   }
 
   const sn = s.nodeCount;
@@ -106,10 +111,11 @@ function computeDiff(a: DiffSide, b: DiffSide, shape: DiffShape): TreeDiff {
     if (p >= 0) {
       const key = sKey[n];
       for (let slot = hashPair(p, key) & mask; ; slot = (slot + 1) & mask) {
-        const c = slots[slot];
-        if (c === -1) break;
-        if (o.parent[c] === p && oKey[c] === key) {
-          m = c;
+        const at = slot * 3;
+        const sp = slots[at];
+        if (sp === -1) break;
+        if (sp === p && slots[at + 1] === key) {
+          m = slots[at + 2];
           break;
         }
       }

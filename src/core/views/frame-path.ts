@@ -22,8 +22,18 @@ export interface FrameMapping {
   sharedCount: number;
 }
 
-/** Maps the frames of `from` into the frame space of `to` by (name, flags). */
+const mappings = new WeakMap<FrameTable, WeakMap<FrameTable, FrameMapping>>();
+
+/** Maps the frames of `from` into the frame space of `to` by (name, flags); memoised. */
 export function mapFrames(from: FrameTable, to: FrameTable): FrameMapping {
+  let inner = mappings.get(from);
+  if (!inner) mappings.set(from, (inner = new WeakMap()));
+  let mapping = inner.get(to);
+  if (!mapping) inner.set(to, (mapping = computeMapping(from, to)));
+  return mapping;
+}
+
+function computeMapping(from: FrameTable, to: FrameTable): FrameMapping {
   if (from === to) return identityFrames(to);
   // One string-keyed map (the costly kind) for the names of `to`: name → its first frame; the
   // other frames of the same name (other flags) hang off it in a chain, usually of length 1.
