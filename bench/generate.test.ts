@@ -45,6 +45,19 @@ describe('bench generator', () => {
     expect(stats.maxGroups).toBeGreaterThanOrEqual(300);
   });
 
+  it('folded: sorted unique stacks (as a collapser prints them), _[i]/_[k] markers, some fractional counts', async () => {
+    const { text, stats } = await generate('folded', 1_000_000, 3);
+    const lines = text.trimEnd().split('\n');
+    expect(lines.length).toBe(stats.lines);
+    const stacks = lines.map((l) => l.slice(0, l.lastIndexOf(' ')));
+    expect(new Set(stacks).size).toBe(stacks.length);
+    expect([...stacks].sort()).toEqual(stacks);
+    expect(text).toMatch(/^toyc_cgu\.\d;clone3;start_thread;/m);
+    expect(text).toMatch(/_\[i\];/);
+    expect(text).toMatch(/;entry_SYSCALL_64_after_hwframe_\[k\];/);
+    expect(lines.some((l) => /\d\.\d+$/.test(l))).toBe(true);
+  });
+
   it.skipIf(!importersExist).each(['perf', 'folded'] as const)('%s: loads with loadProfile, nothing skipped, totals match', async (format) => {
     const { loadProfileFromText } = await import('../src/core/import/load');
     const { makeSnapshot } = await import('../src/core/snapshot');

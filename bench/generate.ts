@@ -21,7 +21,8 @@ import { learnProgram, walk, type Group, type ProgramModel } from './model';
 import { Rng } from './prng';
 
 /** Bump when the output for a given seed changes, so stale cached files are not reused. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
+const FOLDED_BLOCK_BYTES = 32 * 1024 * 1024;
 export const MB = 1_000_000;
 export type BenchFormat = 'perf' | 'folded';
 
@@ -207,7 +208,8 @@ function perfSample(model: ProgramModel, rng: Rng, stack: number[]): string {
   return out;
 }
 
-function foldedLine(model: ProgramModel, rng: Rng, t: Thread, stack: number[], stats: GenerateStats): string {
+/** The folded stack text of a sample: `comm;outer;…;leaf`, inlined frames marked `_[i]`, kernel `_[k]`. */
+function foldedStack(model: ProgramModel, t: Thread, stack: number[]): string {
   let out = t.comm.replace(/ /g, '_');
   const hashes = pathHashes(stack);
   for (let i = 0; i < stack.length; i++) {
@@ -219,12 +221,17 @@ function foldedLine(model: ProgramModel, rng: Rng, t: Thread, stack: number[], s
       out += ';' + name + (j < g.lines.length - 1 ? '_[i]' : g.kernel ? '_[k]' : '');
     }
   }
+  return out;
+}
+
+/** A skewed sample count times the period; 1 % of them fractional (folded counts may be). */
+function foldedCount(rng: Rng, t: Thread): number {
   const u = rng.float();
   const k = 1 + Math.floor(u * u * u * 60);
-  const count = rng.chance(0.01) ? `${k}.${rng.range(1, 99)}` : String(k * t.period);
-  stats.weight += Number(count);
-  return `${out} ${count}\n`;
+  return rng.chance(0.01) ? k + rng.range(1, 99) / 100 : k * t.period;
 }
+
+const formatCount = (n: number): string => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(2))));
 
 const PERF_HEADER_BLOCK = [
   '# ========',
@@ -250,13 +257,30 @@ export async function writeInput(sink: (chunk: string) => void | Promise<void>, 
   const stats: GenerateStats = { bytes: 0, samples: 0, lines: 0, maxGroups: 0, weight: 0 };
   let buf = options.format === 'perf' ? PERF_HEADER_BLOCK : '';
   let micros = rng.range(100, 900) * 1e6;
+  // Folded output comes in sorted blocks of unique stacks: each block is what a collapser
+  // (stackcollapse-perf.pl, inferno, `flameview collapse`) prints, so neighbouring lines share
+  // long prefixes as in real folded files; the whole file is several such outputs concatenated,
+  // which bounds the generator's memory.
+  const block = new Map<string, number>();
+  let blockBytes = 0;
+  const emitBlock = async (): Promise<void> => {
+    for (const key of [...block.keys()].sort()) {
+      const count = formatCount(block.get(key)!);
+      stats.weight += Number(count);
+      stats.lines++;
+      buf += `${key} ${count}\n`;
+      if (buf.length >= 1 << 20) await flush();
+    }
+    block.clear();
+    blockBytes = 0;
+  };
   const flush = async (): Promise<void> => {
     stats.bytes += Buffer.byteLength(buf);
     const chunk = buf;
     buf = '';
     await sink(chunk);
   };
-  while (stats.bytes + buf.length < options.bytes) {
+  while (stats.bytes + buf.length + blockBytes < options.bytes) {
     const t = threads[rng.pickCumulative(cum, total)];
     const model = models[t.program];
     // Sample 200 is always a deep one, so even the smallest input has a deep stack.
@@ -271,11 +295,15 @@ export async function writeInput(sink: (chunk: string) => void | Promise<void>, 
       for (let i = 0; i < body.length; i = body.indexOf('\n', i) + 1) stats.lines++;
       stats.lines += 2;
     } else {
-      buf += foldedLine(model, rng, t, stack, stats);
-      stats.lines++;
+      const key = foldedStack(model, t, stack);
+      const old = block.get(key);
+      block.set(key, (old ?? 0) + foldedCount(rng, t));
+      if (old === undefined) blockBytes += key.length + 12;
+      if (blockBytes >= Math.min(FOLDED_BLOCK_BYTES, options.bytes - stats.bytes - buf.length)) await emitBlock();
     }
     if (buf.length >= 1 << 20) await flush();
   }
+  if (block.size > 0) await emitBlock();
   if (buf.length > 0) await flush();
   return stats;
 }

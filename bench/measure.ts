@@ -14,6 +14,8 @@ export interface Measurement {
   mode: 'engine' | 'bare';
   bytes: number;
   ms: number;
+  /** CPU time of the whole process (all threads, incl. GC helpers) over the same span. */
+  cpuMs: number;
   /** engine: time to the Profile, and the rest (function view + snapshot). */
   loadMs?: number;
   viewsMs?: number;
@@ -65,10 +67,13 @@ async function main(): Promise<void> {
   const [mode, path] = process.argv.slice(2);
   if ((mode !== 'engine' && mode !== 'bare') || !path) throw new Error('usage: measure.ts engine|bare FILE');
   const startRssMB = process.memoryUsage().rss / 2 ** 20;
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   const result = mode === 'bare' ? await bare(path) : await engine(path, started);
   const ms = performance.now() - started;
-  const m: Measurement = { mode, bytes: 0, ...result, ms, maxRssMB: process.resourceUsage().maxRSS / 1024, startRssMB };
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const m: Measurement = { mode, bytes: 0, ...result, ms, cpuMs, maxRssMB: process.resourceUsage().maxRSS / 1024, startRssMB };
   process.stdout.write(JSON.stringify(m) + '\n');
 }
 
