@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fixturePath, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { fixturePath, gotoAndWait, openBytes, openFixture, traceMainThread, waitForIdle } from './helpers';
 
 const recordingName = (page: Page) => page.getByTestId('recording-name');
 
@@ -66,6 +66,10 @@ test.describe('opening recordings', () => {
     await page.evaluate(() => (location.hash = '#profile=e2e-fixtures/sqlite.folded'));
     await expect(recordingName(page)).toHaveText('sqlite.folded');
     await waitForIdle(page);
+    // Opening a file drops `profile` from the hash, so a reload does not reopen the URL.
+    await openFixture(page, 'rust-toyc.fp.folded');
+    await expect(recordingName(page)).toHaveText('rust-toyc.fp.folded');
+    await expect.poll(() => page.evaluate(() => location.hash)).not.toContain('profile=');
   });
 
   test('#profile= that cannot be fetched says so and suggests the CLI', async ({ page }) => {
@@ -198,27 +202,22 @@ test.describe('opening recordings', () => {
 
   test('the main thread stays responsive while a 20 MB file loads', async ({ page }) => {
     await gotoAndWait(page);
-    await page.evaluate(() => {
-      const w = window as unknown as { __longTasks: number[] };
-      w.__longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
-      }).observe({ type: 'longtask' });
-    });
     const file = bigPerfScript(20);
     const started = Date.now();
-    await openFixture(page, file);
-    await expect(recordingName(page)).toHaveText(path.basename(file), { timeout: 60_000 });
-    await waitForIdle(page, 60_000);
+    const tasks = await traceMainThread(page, async () => {
+      await openFixture(page, file);
+      await expect(recordingName(page)).toHaveText(path.basename(file), { timeout: 60_000 });
+      await waitForIdle(page, 60_000);
+    });
     const elapsed = Date.now() - started;
-    const tasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
-    const longest = Math.max(0, ...tasks);
-    console.log(`20 MB perf script: drawn in ${elapsed} ms; long tasks: ${tasks.length}, longest ${longest.toFixed(0)} ms`);
-    test.info().annotations.push({ type: 'longest-task-ms', description: longest.toFixed(0) });
-    // Loading runs in the worker; what remains on the main thread is receiving the buffers and
-    // drawing. On a loaded 2-core CI box a stray task can exceed 50 ms; set
-    // FLAMEVIEW_STRICT_LONGTASK=1 to make the budget a hard assertion.
-    if (process.env.FLAMEVIEW_STRICT_LONGTASK) expect(longest).toBeLessThanOrEqual(50);
-    else expect(longest).toBeLessThan(250);
+    const line =
+      `20 MB perf script: drawn in ${elapsed} ms; ${tasks.tasks} main-thread tasks, longest ${tasks.longestCpuMs.toFixed(1)} ms CPU ` +
+      `(${tasks.longestWallMs.toFixed(0)} ms wall), ${tasks.overBudget} over 50 ms CPU`;
+    console.log(line);
+    test.info().annotations.push({ type: 'main-thread', description: line });
+    // Loading runs in the worker; the main thread only receives buffers and draws. The budget is
+    // on CPU time, as wall time on a shared 2-core machine includes waiting for a core.
+    expect(tasks.tasks).toBeGreaterThan(0);
+    expect(tasks.longestCpuMs).toBeLessThanOrEqual(50);
   });
 });

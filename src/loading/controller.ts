@@ -3,7 +3,7 @@
 
 import { useStore } from '../store/store';
 import { openDemo, openText, openUrl, reload } from './client';
-import { profileFromHash } from './hash';
+import { profileFromHash, withProfile } from './hash';
 
 let started = false;
 
@@ -30,12 +30,35 @@ export function startLoadingController(win: Window = window): void {
     void openText(text);
   });
 
+  // Keep `#profile=` in step with what is open, so a reload or a shared link reopens it: set for
+  // a URL opened some other way (a dropped link), removed once a file, paste or the demo opens.
+  useStore.subscribe(
+    (s) => s.source,
+    (source) => {
+      if (!source) return;
+      const profile = source.kind === 'url' ? (source.url ?? null) : null;
+      const current = profileFromHash(win.location.hash);
+      if (profile === null ? current === null : current !== null && sameUrl(current, profile, win.document.baseURI)) return;
+      lastProfile = profile;
+      const hash = withProfile(win.location.hash, profile);
+      win.history.replaceState(win.history.state, '', hash === '' ? win.location.pathname + win.location.search : hash);
+    },
+  );
+
   useStore.subscribe(
     (s) => s.reloadRequest,
     (request) => {
       if (request) void reload(request.options);
     },
   );
+}
+
+function sameUrl(a: string, b: string, base: string): boolean {
+  try {
+    return new URL(a, base).href === new URL(b, base).href;
+  } catch {
+    return false;
+  }
 }
 
 function isEditable(target: EventTarget | null): boolean {

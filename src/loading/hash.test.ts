@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileFromHash } from './hash';
+import { profileFromHash, withProfile } from './hash';
 
 describe('profileFromHash', () => {
   it('reads the profile parameter', () => {
@@ -11,5 +11,15 @@ describe('profileFromHash', () => {
     expect(profileFromHash('#')).toBeNull();
     expect(profileFromHash('#view=inline')).toBeNull();
     expect(profileFromHash('#profile=')).toBeNull();
+  });
+});
+
+describe('withProfile', () => {
+  it('sets, replaces and removes the profile parameter, keeping the others', () => {
+    expect(withProfile('', 'http://h/p.txt')).toBe('#profile=http%3A%2F%2Fh%2Fp.txt');
+    expect(withProfile('#view=functions&profile=a', 'b')).toBe('#view=functions&profile=b');
+    expect(withProfile('#view=functions&profile=a', null)).toBe('#view=functions');
+    expect(withProfile('#profile=a', null)).toBe('');
+    expect(profileFromHash(withProfile('#x=1', 'https://h/a b&c.txt'))).toBe('https://h/a b&c.txt');
   });
 });

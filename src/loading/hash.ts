@@ -8,3 +8,13 @@ export function profileFromHash(hash: string): string | null {
   const value = new URLSearchParams(body).get('profile');
   return value === null || value.trim() === '' ? null : value.trim();
 }
+
+/** The hash with the profile parameter set to `url` (or removed when null), other parameters kept. */
+export function withProfile(hash: string, url: string | null): string {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  const params = new URLSearchParams(body);
+  if (url === null) params.delete('profile');
+  else params.set('profile', url);
+  const text = params.toString();
+  return text === '' ? '' : `#${text}`;
+}
