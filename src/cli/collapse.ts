@@ -5,7 +5,6 @@
 // reported on stderr), 1 the input cannot be read or is not a recording (one line on stderr,
 // never a stack trace), 2 usage error.
 
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { foldedChunks, type FoldedOptions } from '../core/export/folded';
@@ -76,7 +75,8 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
         io.stderr.write(`flameview: ${file}: is a directory\n`);
         return 1;
       }
-      input = createReadStream('', { fd: handle.fd, highWaterMark: 1 << 20 });
+      // The stream owns the handle and closes it at the end (or on error).
+      input = handle.createReadStream({ highWaterMark: 1 << 20 });
     } catch (e) {
       io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
       return 1;
