@@ -276,4 +276,4 @@ export function deltaColumn(
   return { delta, maxAbs };
 }
 
-export { functionDeltas, type FunctionDelta } from './function-deltas';
+export { functionDeltas, functionTable, type FunctionDelta, type FunctionTable } from './function-deltas';

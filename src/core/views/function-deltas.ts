@@ -9,6 +9,8 @@
 // - every function with a node in A or B has one row; status says whether it is in both runs,
 //   only in B ('new') or only in A ('gone').
 // - rows are sorted by |self Δ|, then |total Δ|, then name; iterative walk, O(nodes + names).
+// - the raw weights (functionTable) are memoised by tree identity; rows depend on the
+//   normalisation and are rebuilt per call.
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
@@ -51,51 +53,96 @@ function functionWeights(tree: CallTree, frames: FrameTable, samples: boolean): 
   return { self, total, seen };
 }
 
-/** One row per function name of A or B, heaviest change of self weight first. */
-export function functionDeltas(a: DiffSide, b: DiffSide, options: DeltaOptions = {}): FunctionDelta[] {
-  const norm = options.norm ?? 'pct';
-  const samples = (options.weight ?? 'period') === 'samples';
+/** Raw per-function weights of both runs, one entry per name of A or B (columns). */
+export interface FunctionTable {
+  names: string[];
+  /** 0 both, 1 new (only B), 2 gone (only A). */
+  status: Uint8Array;
+  selfA: Float64Array;
+  selfB: Float64Array;
+  totalA: Float64Array;
+  totalB: Float64Array;
+  /** Root totals of A and B. */
+  rootA: number;
+  rootB: number;
+}
+
+const STATUS: readonly FunctionDelta['status'][] = ['both', 'new', 'gone'];
+const tables = new WeakMap<CallTree, WeakMap<CallTree, { period?: FunctionTable; samples?: FunctionTable }>>();
+
+/** The per-function weights of A and B; memoised by tree identity, so a switch of normalisation is cheap. */
+export function functionTable(a: DiffSide, b: DiffSide, weight: 'period' | 'samples' = 'period'): FunctionTable {
+  let inner = tables.get(a.tree);
+  if (!inner) tables.set(a.tree, (inner = new WeakMap()));
+  let entry = inner.get(b.tree);
+  if (!entry) inner.set(b.tree, (entry = {}));
+  return (entry[weight] ??= computeTable(a, b, weight === 'samples'));
+}
+
+function computeTable(a: DiffSide, b: DiffSide, samples: boolean): FunctionTable {
   const wa = functionWeights(a.tree, a.frames, samples);
   const wb = functionWeights(b.tree, b.frames, samples);
-  const totalA = samples ? a.tree.totalSamples[0] : a.tree.totalWeight[0];
-  const totalB = samples ? b.tree.totalSamples[0] : b.tree.totalWeight[0];
-
   const bIndex = new Map<string, number>();
   for (let s = 0; s < wb.seen.length; s++) if (wb.seen[s]) bIndex.set(b.frames.strings[s], s);
 
-  const rows: FunctionDelta[] = [];
+  const names: string[] = [];
+  const status: number[] = [];
+  const selfA: number[] = [];
+  const selfB: number[] = [];
+  const totalA: number[] = [];
+  const totalB: number[] = [];
+  const push = (name: string, st: number, sa: number, sb: number, ta: number, tb: number) => {
+    names.push(name);
+    status.push(st);
+    selfA.push(sa);
+    selfB.push(sb);
+    totalA.push(ta);
+    totalB.push(tb);
+  };
   const matchedB = new Uint8Array(wb.seen.length);
   for (let s = 0; s < wa.seen.length; s++) {
     if (!wa.seen[s]) continue;
     const name = a.frames.strings[s];
     const t = bIndex.get(name);
-    if (t === undefined) {
-      rows.push(row(name, 'gone', wa.self[s], 0, wa.total[s], 0));
-    } else {
+    if (t === undefined) push(name, 2, wa.self[s], 0, wa.total[s], 0);
+    else {
       matchedB[t] = 1;
-      rows.push(row(name, 'both', wa.self[s], wb.self[t], wa.total[s], wb.total[t]));
+      push(name, 0, wa.self[s], wb.self[t], wa.total[s], wb.total[t]);
     }
   }
   for (let t = 0; t < wb.seen.length; t++) {
-    if (wb.seen[t] && !matchedB[t]) rows.push(row(b.frames.strings[t], 'new', 0, wb.self[t], 0, wb.total[t]));
+    if (wb.seen[t] && !matchedB[t]) push(b.frames.strings[t], 1, 0, wb.self[t], 0, wb.total[t]);
   }
-  // Sort an index by precomputed keys: cheaper than a comparator reaching into row objects.
-  const selfKey = new Float64Array(rows.length);
-  const totalKey = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    selfKey[i] = Math.abs(rows[i].self.delta);
-    totalKey[i] = Math.abs(rows[i].total.delta);
-  }
-  const order = Array.from({ length: rows.length }, (_, i) => i);
-  order.sort((x, y) => selfKey[y] - selfKey[x] || totalKey[y] - totalKey[x] || (rows[x].name < rows[y].name ? -1 : rows[x].name > rows[y].name ? 1 : 0));
-  return order.map((i) => rows[i]);
+  return {
+    names,
+    status: Uint8Array.from(status),
+    selfA: Float64Array.from(selfA),
+    selfB: Float64Array.from(selfB),
+    totalA: Float64Array.from(totalA),
+    totalB: Float64Array.from(totalB),
+    rootA: samples ? a.tree.totalSamples[0] : a.tree.totalWeight[0],
+    rootB: samples ? b.tree.totalSamples[0] : b.tree.totalWeight[0],
+  };
+}
 
-  function row(name: string, status: FunctionDelta['status'], selfA: number, selfB: number, totA: number, totB: number): FunctionDelta {
-    return {
-      name,
-      status,
-      self: compare(selfA, selfB, totalA, totalB, norm),
-      total: compare(totA, totB, totalA, totalB, norm),
-    };
+/** One row per function name of A or B, heaviest change of self weight first. */
+export function functionDeltas(a: DiffSide, b: DiffSide, options: DeltaOptions = {}): FunctionDelta[] {
+  const norm = options.norm ?? 'pct';
+  const t = functionTable(a, b, options.weight ?? 'period');
+  const n = t.names.length;
+  // Sort an index by precomputed keys: cheaper than a comparator reaching into row objects.
+  const rows: FunctionDelta[] = new Array(n);
+  const selfKey = new Float64Array(n);
+  const totalKey = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const self = compare(t.selfA[i], t.selfB[i], t.rootA, t.rootB, norm);
+    const total = compare(t.totalA[i], t.totalB[i], t.rootA, t.rootB, norm);
+    rows[i] = { name: t.names[i], status: STATUS[t.status[i]], self, total };
+    selfKey[i] = Math.abs(self.delta);
+    totalKey[i] = Math.abs(total.delta);
   }
+  const names = t.names;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((x, y) => selfKey[y] - selfKey[x] || totalKey[y] - totalKey[x] || (names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0));
+  return order.map((i) => rows[i]);
 }
