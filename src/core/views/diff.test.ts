@@ -3,7 +3,7 @@ import { profileFrom } from '../testing/tree-dsl';
 import { frameName } from '../model/frame-table';
 import { pathOf } from '../model/call-tree';
 import type { Profile } from '../profile';
-import { deltaColumn, diffTotals, diffTrees, functionDeltas, nodeDelta, type DiffSide } from './diff';
+import { deltaColumn, diffTotals, diffTrees, functionDeltaOf, functionDeltas, nodeDelta, type DiffSide } from './diff';
 import { findNearestPath, findSamePath, mapFrames } from './frame-path';
 
 const side = (p: Profile): DiffSide => ({ tree: p.tree, frames: p.frames });
@@ -241,6 +241,10 @@ describe('the rust-toyc A/B pair (optimize_module does twice the work in B)', as
     // fixtures/README: 127 of 482 samples (26.3 %) → 342 of 752 (45.5 %).
     expect(row.total.a).toBeCloseTo((100 * 127) / 482, 1);
     expect(row.total.b).toBeCloseTo((100 * 342) / 752, 1);
+    // The tooltip's function figures: the same, looked up by name.
+    const one = functionDeltaOf(side(runA), side(runB), 'toyc::optimize_module')!;
+    expect(one.total).toEqual(row.total);
+    expect(functionDeltaOf(side(runA), side(runB), 'no such function')).toBeNull();
     const bySamples = functionDeltas(side(runA), side(runB), { norm: 'abs', weight: 'samples' }).find((r) => r.name === 'toyc::optimize_module')!;
     expect([bySamples.total.a, bySamples.total.b]).toEqual([127, 342]);
 

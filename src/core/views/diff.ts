@@ -276,4 +276,4 @@ export function deltaColumn(
   return { delta, maxAbs };
 }
 
-export { functionDeltas, functionTable, type FunctionDelta, type FunctionTable } from './function-deltas';
+export { functionDeltaOf, functionDeltas, functionTable, type FunctionDelta, type FunctionTable } from './function-deltas';

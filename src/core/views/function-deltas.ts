@@ -146,3 +146,29 @@ export function functionDeltas(a: DiffSide, b: DiffSide, options: DeltaOptions =
   order.sort((x, y) => selfKey[y] - selfKey[x] || totalKey[y] - totalKey[x] || (names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0));
   return order.map((i) => rows[i]);
 }
+
+const indexes = new WeakMap<FunctionTable, Map<string, number>>();
+
+/**
+ * The comparison for one function name (all its call sites; recursion once), or null when
+ * neither run has it. For tooltips: a frame that occurs on several paths (one per thread, say)
+ * shows each path's share, and this gives the function's share of the whole run.
+ */
+export function functionDeltaOf(a: DiffSide, b: DiffSide, name: string, options: DeltaOptions = {}): FunctionDelta | null {
+  const t = functionTable(a, b, options.weight ?? 'period');
+  let index = indexes.get(t);
+  if (!index) {
+    index = new Map();
+    for (let i = 0; i < t.names.length; i++) index.set(t.names[i], i);
+    indexes.set(t, index);
+  }
+  const i = index.get(name);
+  if (i === undefined) return null;
+  const norm = options.norm ?? 'pct';
+  return {
+    name,
+    status: STATUS[t.status[i]],
+    self: compare(t.selfA[i], t.selfB[i], t.rootA, t.rootB, norm),
+    total: compare(t.totalA[i], t.totalB[i], t.rootA, t.rootB, norm),
+  };
+}
