@@ -7,7 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, tempDir, waitForLine, type Spawned } from '../server/test-support';
 
-const URL_LINE = /^http:\/\/127\.0\.0\.1:\d+\/#profile=\/api\/local\/[0-9a-f]{32}(&compare=\/api\/local\/[0-9a-f]{32})?$/;
+const LOCAL = String.raw`\/api\/local\/[0-9a-f]{32}\/[A-Za-z0-9._-]+`;
+const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?$`);
 const foldedPath = join(FIXTURES, 'rust-toyc.folded');
 const perfPath = join(FIXTURES, 'rust-toyc.perf-script.txt');
 
@@ -65,7 +66,9 @@ describe('flameview FILE', () => {
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(await page.text()).toBe(INDEX_HTML);
     expect(profiles).toHaveLength(1);
+    expect(profiles[0]).toMatch(/\/rust-toyc\.folded$/); // the name, for the page to show
     expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath))).toBe(0);
+    expect(Buffer.compare(await bytes(profiles[0].replace(/\/[^/]+$/, '')), readFileSync(foldedPath))).toBe(0);
     // Only the named file: another token, or a path, is not served.
     expect((await fetch(`${base}/api/local/${'0'.repeat(32)}`)).status).toBe(404);
     expect((await fetch(`${base}/api/local/..%2f..%2fetc%2fpasswd`)).status).toBe(404);

@@ -1,6 +1,6 @@
 // `flameview [--no-open] [--port N] FILE [FILE2]`, `… | flameview -`: opens recordings from the
 // terminal. Serves the built app and only the named files (each behind a random token) on
-// 127.0.0.1, then opens the browser on `#profile=/api/local/<token>` (two files: `&compare=`).
+// 127.0.0.1, then opens the browser on `#profile=/api/local/<token>/<name>` (two files: `&compare=`).
 //
 // - perf.data (magic PERFILE2) is turned into text by `perf script -i FILE`, streamed to a
 //   temporary file with a sample count in the terminal; stdin is spooled to a temporary file.
@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { importers } from '../core/import/registry';
-import { buildApp, type LocalFile } from '../server/app';
+import { buildApp, localFilePath, type LocalFile } from '../server/app';
 import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parsePort, untilStopped } from '../server/lifecycle';
 import { isPerfData, readHead, sniffFile } from '../server/sniff';
@@ -90,20 +90,21 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     let made: Promise<string> | null = null;
     const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
     const files = new Map<string, LocalFile>();
-    const tokens: string[] = [];
+    const paths: string[] = [];
     for (const input of parsed.inputs) {
       const file = await prepare(input, io, tempDir);
       const token = randomBytes(16).toString('hex');
       files.set(token, file);
-      tokens.push(token);
+      paths.push(localFilePath(token, file.name));
     }
     const distDir = await ensureBuilt(io.stderr);
     const app = await buildApp({ distDir, localFiles: files });
     const base = await listen(app, '127.0.0.1', parsed.port);
     handlersOff();
     const stopped = untilStopped(app, cleanup);
-    let url = `${base}/#profile=/api/local/${tokens[0]}`;
-    if (tokens[1]) url += `&compare=/api/local/${tokens[1]}`;
+    // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
+    let url = `${base}/#profile=${paths[0]}`;
+    if (paths[1]) url += `&compare=${paths[1]}`;
     if (!parsed.open || !(await openBrowser(url))) {
       io.stdout.write(`${url}\n`);
     } else {

@@ -337,3 +337,13 @@ describe('flameview serve: upload and download', () => {
     expect(ok.headers['content-type']).toMatch(/^text\/html/);
   });
 });
+
+describe('local file paths (flameview FILE)', () => {
+  it('carry the name in URL-safe characters only', async () => {
+    const { localFilePath } = await import('./app');
+    expect(localFilePath('ab', 'perf.data.txt')).toBe('/api/local/ab/perf.data.txt');
+    expect(localFilePath('ab', 'a b&c#d%e;f<img>.folded')).toBe('/api/local/ab/a_b_c_d_e_f_img_.folded');
+    expect(localFilePath('ab', '..')).toBe('/api/local/ab/_');
+    expect(localFilePath('ab', '')).toBe('/api/local/ab');
+  });
+});

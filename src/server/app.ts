@@ -2,7 +2,7 @@
 // with app.inject() or a real listen on 127.0.0.1:0).
 //
 //   GET  /, /assets/…          the built app (dist/)
-//   GET  /api/local/<token>    a file named on the command line (open mode only)
+//   GET  /api/local/<token>[/<name>]  a file named on the command line (open mode only)
 //   POST /api/profiles         upload a recording (store mode only) → 201/200 {id, url}
 //   GET  /api/profiles         stored recordings, newest first
 //   GET  /api/profiles/<id>    the bytes as uploaded, as an attachment
@@ -101,7 +101,8 @@ function fail(reply: FastifyReply, status: number, message: string): FastifyRepl
 }
 
 function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile>): void {
-  app.get<{ Params: { token: string } }>('/api/local/:token', async (request, reply) => {
+  // The optional last segment is only the file's name, for the page to show; the token decides.
+  const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
     const file = files.get(request.params.token);
     if (!file) return fail(reply, 404, 'not found');
     let size: number;
@@ -116,7 +117,15 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
       .header('content-disposition', attachmentDisposition(file.name, 'recording'))
       .header('cache-control', 'no-store')
       .send(createReadStream(file.path));
-  });
+  };
+  app.get('/api/local/:token', handler);
+  app.get('/api/local/:token/:name', handler);
+}
+
+/** The path a local file is served at: its token, then its name reduced to URL-safe characters. */
+export function localFilePath(token: string, name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 100);
+  return `/api/local/${token}${safe ? `/${safe}` : ''}`;
 }
 
 function registerStore(app: FastifyInstance, store: ProfileStore, maxUpload: number, importers: readonly Importer[]): void {
