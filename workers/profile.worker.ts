@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session';
 import { toTransfer, type SnapshotWire } from '../src/core/snapshot';
 
-export type WorkerOpenResult = { ok: true; wire: SnapshotWire } | Extract<OpenResult, { ok: false }>;
+export type WorkerOpenResult = { ok: true; wire: SnapshotWire; name?: string } | Extract<OpenResult, { ok: false }>;
 export type ProgressCallback = (progress: OpenProgress) => void;
 export type WorkerOpenOptions = Omit<OpenOptions, 'onProgress'>;
 
@@ -18,7 +18,7 @@ async function finish(onProgress: ProgressCallback, run: (options: { onProgress:
     const result = await run({ onProgress: (p) => void onProgress(p) });
     if (!result.ok) return result;
     const { wire, transfer } = toTransfer(result.snapshot);
-    return Comlink.transfer({ ok: true, wire }, transfer);
+    return Comlink.transfer({ ok: true, wire, name: result.name }, transfer);
   } finally {
     (onProgress as Partial<Comlink.Remote<ProgressCallback>>)[Comlink.releaseProxy]?.();
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checkProfileUrl, ProfileSession, type OpenProgress } from './session';
+import { checkProfileUrl, dispositionName, ProfileSession, type OpenProgress } from './session';
 import { fromTransfer, toTransfer } from './snapshot';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/${name}`, import.meta.url));
@@ -146,6 +146,13 @@ describe('ProfileSession', () => {
     expect(events.at(-1)).toMatchObject({ bytesRead: body.length, totalBytes: body.length });
   });
 
+  it('takes the name the server gives in Content-Disposition', async () => {
+    const fakeFetch = (async () =>
+      new Response('a;b 1\n', { headers: { 'content-disposition': `attachment; filename="x.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9.folded` } })) as unknown as typeof fetch;
+    const r = await new ProfileSession({ fetch: fakeFetch }).openUrl('http://h/api/profiles/abc', { name: 'abc' });
+    expect(r.ok && r.name).toBe('résumé.folded');
+  });
+
   it('explains a network/CORS failure and suggests the CLI', async () => {
     const fakeFetch = (async () => {
       throw new TypeError('Failed to fetch');
@@ -184,5 +191,17 @@ describe('checkProfileUrl', () => {
   });
   it('rejects a malformed absolute URL', () => {
     expect(checkProfileUrl('http://[bad').ok).toBe(false);
+  });
+});
+
+describe('dispositionName', () => {
+  it('prefers filename*, falls back to filename, strips paths and control characters', () => {
+    expect(dispositionName(`attachment; filename="a_b.txt"; filename*=UTF-8''a%20b.txt`)).toBe('a b.txt');
+    expect(dispositionName('attachment; filename="perf \\"x\\".txt"')).toBe('perf "x".txt');
+    expect(dispositionName('attachment; filename=plain.txt')).toBe('plain.txt');
+    expect(dispositionName(`attachment; filename*=UTF-8''..%2F..%2Fetc%2Fpasswd`)).toBe('passwd');
+    expect(dispositionName('attachment; filename="a\u0007b"')).toBe('ab');
+    expect(dispositionName('attachment')).toBeNull();
+    expect(dispositionName(null)).toBeNull();
   });
 });

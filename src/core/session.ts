@@ -30,7 +30,8 @@ export interface OpenError {
   message: string;
 }
 
-export type OpenResult = { ok: true; snapshot: ProfileSnapshot } | { ok: false; error: OpenError };
+/** name: the file name the server gave (Content-Disposition), when it gave one. */
+export type OpenResult = { ok: true; snapshot: ProfileSnapshot; name?: string } | { ok: false; error: OpenError };
 
 export interface OpenOptions extends Pick<ImportOptions, 'event' | 'split'> {
   /** Shown in messages: the file name or URL. */
@@ -107,7 +108,9 @@ export class ProfileSession {
     }
     if (!response.body) return { ok: false, error: { kind: 'http', message: `Could not fetch ${checked.url}: the response has no body` } };
     const body = response.body;
-    return this.run(() => readStream(body), contentLength(response), options, signal);
+    const served = dispositionName(response.headers.get('content-disposition'));
+    const result = await this.run(() => readStream(body), contentLength(response), served ? { ...options, name: served } : options, signal);
+    return result.ok && served ? { ...result, name: served } : result;
   }
 
   private begin(): AbortSignal {
@@ -205,6 +208,28 @@ function contentLength(response: Response): number | null {
   if (encoding && encoding !== 'identity') return null;
   const n = Number(response.headers.get('content-length'));
   return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/** The file name in a Content-Disposition header (RFC 6266: filename* preferred), or null. */
+export function dispositionName(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended) {
+    try {
+      return cleanName(decodeURIComponent(extended[1].trim()));
+    } catch {
+      // fall through to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/.exec(header);
+  if (!plain) return null;
+  return cleanName((plain[1] ?? plain[2] ?? '').replace(/\\(.)/g, '$1').trim());
+}
+
+function cleanName(name: string): string | null {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
+  return clean === '' ? null : clean;
 }
 
 /** Passes the chunks through, failing with PerfDataError when the first bytes are perf.data's magic. */

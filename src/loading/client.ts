@@ -27,6 +27,15 @@ let lastInput: Input | null = null;
 function worker(): Comlink.Remote<ProfileWorkerApi> {
   if (!api) {
     const w = new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: 'profile' });
+    // A worker that cannot start (blocked by a Content-Security-Policy, a failed download) would
+    // leave every call pending forever: fail the load and start afresh next time.
+    w.addEventListener('error', (event) => {
+      event.preventDefault();
+      w.terminate();
+      api = null;
+      seq++;
+      useStore.getState().failLoading(`The loading worker stopped: ${event.message || 'it could not be started'}`);
+    });
     api = Comlink.wrap<ProfileWorkerApi>(w);
   }
   return api;
@@ -99,9 +108,10 @@ async function open(input: Input, extra: Partial<WorkerOpenOptions> = {}): Promi
   performance.mark('flameview:received', { detail: input.name });
   const s = useStore.getState();
   if (result.ok) {
-    lastInput = input;
-    s.finishLoading(fromTransfer(result.wire), input.name, sourceOf(input));
-    performance.mark('flameview:committed', { detail: input.name });
+    const name = result.name ?? input.name;
+    lastInput = { ...input, name };
+    s.finishLoading(fromTransfer(result.wire), name, sourceOf(input));
+    performance.mark('flameview:committed', { detail: name });
   } else if (result.error.kind === 'cancelled') {
     s.cancelLoading();
   } else {

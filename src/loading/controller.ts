@@ -1,9 +1,9 @@
-// Start-up and page-wide triggers for loading: the location hash (`#profile=<url>`, else the
-// demo), hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
+// Start-up and page-wide triggers for loading: the location hash (`#profile=<url>`), else a
+// stored recording's /p/<id> path, else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
 
 import { useStore } from '../store/store';
 import { openDemo, openText, openUrl, reload } from './client';
-import { profileFromHash, withProfile } from './hash';
+import { profileFromHash, profileFromPath, withProfile } from './hash';
 
 let started = false;
 
@@ -11,7 +11,10 @@ export function startLoadingController(win: Window = window): void {
   if (started) return;
   started = true;
   let lastProfile = profileFromHash(win.location.hash);
+  const fromPath = profileFromPath(win.location.pathname);
+  const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
   if (lastProfile !== null) void openUrl(lastProfile);
+  else if (pathUrl !== null) void openUrl(pathUrl);
   else void openDemo();
 
   win.addEventListener('hashchange', () => {
@@ -36,7 +39,8 @@ export function startLoadingController(win: Window = window): void {
     (s) => s.source,
     (source) => {
       if (!source) return;
-      const profile = source.kind === 'url' ? (source.url ?? null) : null;
+      // The recording named by the path needs no hash; anything else opened replaces it there.
+      const profile = source.kind === 'url' && source.url !== pathUrl ? (source.url ?? null) : null;
       const current = profileFromHash(win.location.hash);
       if (profile === null ? current === null : current !== null && sameUrl(current, profile, win.document.baseURI)) return;
       lastProfile = profile;

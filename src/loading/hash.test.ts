@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileFromHash, withProfile } from './hash';
+import { profileFromHash, profileFromPath, withProfile } from './hash';
 
 describe('profileFromHash', () => {
   it('reads the profile parameter', () => {
@@ -21,5 +21,18 @@ describe('withProfile', () => {
     expect(withProfile('#view=functions&profile=a', null)).toBe('#view=functions');
     expect(withProfile('#profile=a', null)).toBe('');
     expect(profileFromHash(withProfile('#x=1', 'https://h/a b&c.txt'))).toBe('https://h/a b&c.txt');
+  });
+});
+
+describe('profileFromPath', () => {
+  const id = 'ab'.repeat(32);
+  it('maps /p/<id> to the stored bytes', () => {
+    expect(profileFromPath(`/p/${id}`)).toBe(`/api/profiles/${id}`);
+    expect(profileFromPath(`/base/p/${id}/`)).toBe(`/base/api/profiles/${id}`);
+  });
+  it('ignores anything else', () => {
+    expect(profileFromPath('/')).toBeNull();
+    expect(profileFromPath('/p/xyz')).toBeNull();
+    expect(profileFromPath(`/p/${id}/assets/x.js`)).toBeNull();
   });
 });
