@@ -9,6 +9,8 @@ const OUT_DIR = `node_modules/.cache/flameview-e2e-${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
+  // Per port, like the build: a concurrent run on another port must not delete our artifacts.
+  outputDir: `test-results/port-${PORT}`,
   timeout: 60_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
