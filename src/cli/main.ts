@@ -12,6 +12,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const commands: Record<string, () => Promise<Command>> = {
   collapse: async () => (await import('./collapse')).runCollapse,
   serve: async () => (await import('./serve')).runServe,
+  'serve-demo': async () => (await import('./serve')).runServeDemo,
   diff: async () => (await import('./diff')).runDiff,
 };
 

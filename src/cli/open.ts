@@ -105,7 +105,10 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
     let url = `${base}/#profile=${paths[0]}`;
     if (paths[1]) url += `&compare=${paths[1]}`;
-    if (!parsed.open || !(await openBrowser(url))) {
+    if (!parsed.open) {
+      io.stdout.write(`${url}\n`);
+    } else if (!(await openBrowser(url))) {
+      io.stderr.write('flameview: could not start a browser; open this link:\n');
       io.stdout.write(`${url}\n`);
     } else {
       io.stderr.write(`flameview: opened ${url}\n`);
@@ -258,7 +261,7 @@ function perfScript(input: string, label: string, out: string, io: CliIo): Promi
 }
 
 /** Opens the default browser; false when no opener could be started. */
-function openBrowser(url: string): Promise<boolean> {
+export function openBrowser(url: string): Promise<boolean> {
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url]]

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import { parseBytes } from '../server/lifecycle';
-import { tempDir } from '../server/test-support';
+import { INDEX_HTML, fixtureDist, killAll, runCli, tempDir, waitForLine } from '../server/test-support';
 import { main } from './main';
 
 const dirs: string[] = [];
-afterEach(() => {
+afterEach(async () => {
+  await killAll();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
@@ -66,4 +67,15 @@ it('parses byte sizes with binary suffixes', () => {
   expect(parseBytes('10MiB')).toBe(10 * 1024 ** 2);
   expect(parseBytes('1.5g')).toBeNull();
   expect(parseBytes('')).toBeNull();
+});
+
+it('serve-demo (npm start) serves the app alone, and stops cleanly on SIGTERM', async () => {
+  const dist = fixtureDist();
+  dirs.push(dist);
+  const s = runCli(['serve-demo', '--no-open', '--port', '0'], { env: { ...process.env, FLAMEVIEW_DIST: dist } });
+  const url = await waitForLine(s, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  expect(await (await fetch(url)).text()).toBe(INDEX_HTML);
+  expect((await fetch(`${url}api/profiles`)).status).toBe(404); // no store, no uploads
+  s.child.kill('SIGTERM');
+  expect((await s.exit).code).toBe(0);
 });

@@ -7,6 +7,7 @@ import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parseBytes, parsePort, untilStopped } from '../server/lifecycle';
 import { ProfileStore } from '../server/store';
 import type { CliIo } from './main';
+import { openBrowser } from './open';
 
 export const SERVE_USAGE = 'usage: flameview serve --store DIR [--port N] [--host ADDR] [--max-upload BYTES]\n';
 export const DEFAULT_SERVE_PORT = 8080;
@@ -99,4 +100,42 @@ function describeError(e: unknown, dir: string): string {
   if (err.code === 'ENOTDIR' || err.code === 'EEXIST') return `${dir}: not a directory`;
   if (err.code === 'EROFS') return `${dir}: read-only file system`;
   return err.message ?? String(e);
+}
+
+/**
+ * `flameview serve-demo [--port N] [--no-open]` (what `npm start` runs): the built app alone on
+ * 127.0.0.1:4173, which opens the embedded demo recording when no link names another.
+ */
+export async function runServeDemo(args: string[], io: CliIo): Promise<number> {
+  let port = 4173;
+  let open = true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--no-open') {
+      open = false;
+      continue;
+    }
+    if (arg === '--port') {
+      const p = parsePort(args[++i] ?? '');
+      if (p !== null) {
+        port = p;
+        continue;
+      }
+    }
+    io.stderr.write(`flameview serve-demo: unexpected ${JSON.stringify(args[i] ?? '')}\nusage: flameview serve-demo [--port N] [--no-open]\n`);
+    return 2;
+  }
+  try {
+    const app = await buildApp({ distDir: await ensureBuilt(io.stderr) });
+    const url = `${await listen(app, '127.0.0.1', port)}/`;
+    const stopped = untilStopped(app);
+    if (!open || !(await openBrowser(url))) io.stdout.write(`${url}\n`);
+    else io.stderr.write(`flameview: opened ${url}\n`);
+    io.stderr.write('flameview: serving the app until Ctrl+C\n');
+    await stopped;
+    return 0;
+  } catch (e) {
+    io.stderr.write(`flameview serve-demo: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
 }
