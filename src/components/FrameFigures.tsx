@@ -7,7 +7,7 @@ export function FrameFigures({ info }: { info: FrameInfo }) {
   return (
     <div className="frame-figures">
       <div className="frame-name">
-        {info.name}
+        <span className="frame-name-text">{info.name}</span>
         {kind && <span className={`frame-badge${info.inlined ? ' frame-badge-inlined' : ''}`}>{kind}</span>}
       </div>
       <dl>

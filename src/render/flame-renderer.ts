@@ -54,6 +54,10 @@ export class FlameRenderer {
   private lastOrientation: string | null = null;
   private lastSnapshot: ProfileSnapshot | null = null;
   private lastSelected = -1;
+  /** Flame orientation: how far (px) the view is scrolled up from the bottom of the content. */
+  private fromBottom = 0;
+  /** content height - view height, at the last draw. */
+  private scrollable = 0;
 
   constructor(
     private readonly container: HTMLElement,
@@ -68,7 +72,11 @@ export class FlameRenderer {
     const resize = new ResizeObserver(() => this.schedule());
     resize.observe(container);
     this.cleanups.push(() => resize.disconnect());
-    const onScroll = () => this.schedule();
+    const onScroll = () => {
+      // Flame graphs keep their distance from the bottom (the root) across resizes.
+      this.fromBottom = Math.max(0, this.scrollable - container.scrollTop);
+      this.schedule();
+    };
     container.addEventListener('scroll', onScroll, { passive: true });
     this.cleanups.push(() => container.removeEventListener('scroll', onScroll));
     if (typeof matchMedia === 'function') {
@@ -152,10 +160,16 @@ export class FlameRenderer {
 
   /** Flame graphs open scrolled to the root (bottom); icicles to the top; the selection stays in view. */
   private keepScroll(s: StoreState, snapshot: ProfileSnapshot, content: number, viewHeight: number): void {
+    this.scrollable = Math.max(0, content - viewHeight);
     if (this.lastOrientation !== s.orientation || this.lastSnapshot !== snapshot) {
-      this.container.scrollTop = s.orientation === 'flame' ? content - viewHeight : 0;
+      this.fromBottom = 0;
+      if (s.orientation === 'icicle') this.container.scrollTop = 0;
       this.lastOrientation = s.orientation;
       this.lastSnapshot = snapshot;
+    }
+    if (s.orientation === 'flame') {
+      const want = Math.max(0, this.scrollable - this.fromBottom);
+      if (Math.abs(this.container.scrollTop - want) >= 1) this.container.scrollTop = want;
     }
     if (s.selectedNode !== this.lastSelected) {
       this.lastSelected = s.selectedNode;

@@ -1,0 +1,219 @@
+// The viewer against the fixtures' folded oracles: the view toggle keeps the zoom, totals and
+// zoom paths match FlameGraph's output, search figures match, click/keyboard zoom, icicle, and
+// untrusted names render as text.
+
+import { expect, test, type Page } from '@playwright/test';
+import { gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { formatNs, heaviestPath, matchedShare, pct, perlTidy, readFolded, totalOf } from './viewer-oracle';
+
+const functionsOracle = readFolded('rust-toyc.no-inline.folded');
+const inlineOracle = readFolded('rust-toyc.folded');
+
+const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
+const details = (page: Page) => page.getByRole('region', { name: 'Selected frame' });
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Zoom path' }).getByRole('listitem');
+const frameName = (page: Page) => details(page).locator('.frame-name-text');
+/** The zoom path as the oracle spells names (see perlTidy). */
+const tidyCrumbs = async (page: Page) => (await crumbs(page).allTextContents()).map(perlTidy);
+const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Matched|Searching|Search timed)/ });
+
+async function openToyc(page: Page) {
+  await gotoAndWait(page);
+  await openFixture(page, 'rust-toyc.perf-script.txt');
+  await expect(page.getByTestId('recording-name')).toHaveText('rust-toyc.perf-script.txt');
+  await waitForIdle(page);
+}
+
+/** Focuses the graph and walks `steps` heaviest children up from the root with the keyboard. */
+async function walkHeaviest(page: Page, steps: number) {
+  await graph(page).focus();
+  await page.keyboard.press('ArrowUp'); // the first arrow selects the zoomed frame ("all")
+  await expect(details(page)).toContainText('all');
+  for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowUp');
+  await waitForIdle(page);
+}
+
+test.describe('viewer', () => {
+  test('keyboard walk, totals and zoom path match the oracle; the view toggle keeps the zoom', async ({ page }) => {
+    await openToyc(page);
+    const functions = page.getByRole('button', { name: 'Functions' });
+    const inline = page.getByRole('button', { name: 'Inline frames' });
+    await expect(functions).toHaveAttribute('aria-pressed', 'true');
+    await expect(inline).toHaveAttribute('aria-pressed', 'false');
+    await expect(inline).toBeEnabled();
+
+    const depth = 8;
+    const path = heaviestPath(functionsOracle, depth);
+    await walkHeaviest(page, depth);
+    expect(perlTidy(await frameName(page).innerText())).toBe(path[depth - 1]);
+    await expect(details(page)).toContainText(`(${formatNs(totalOf(functionsOracle, path))})`);
+
+    await page.keyboard.press('Enter');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveCount(depth + 1);
+    expect(await tidyCrumbs(page)).toEqual(['all', ...path]);
+    await page.screenshot({ path: '/tmp/flameview-viewer-zoomed-functions.png' });
+
+    await inline.click();
+    await waitForIdle(page);
+    await expect(inline).toHaveAttribute('aria-pressed', 'true');
+    const inlinePath = (await tidyCrumbs(page)).slice(1);
+    // The same physical frame, now reached through its inlined callers: a real path of the inline
+    // oracle ending in the same function, at least as deep as the function path.
+    expect(inlinePath.at(-1)).toBe(path.at(-1));
+    expect(inlinePath.length).toBeGreaterThanOrEqual(path.length);
+    expect(totalOf(inlineOracle, inlinePath)).toBeGreaterThan(0);
+    expect(perlTidy(await frameName(page).innerText())).toBe(path[depth - 1]);
+    await expect(details(page)).toContainText(`(${formatNs(totalOf(inlineOracle, inlinePath))})`);
+    await page.screenshot({ path: '/tmp/flameview-viewer-zoomed-inline.png' });
+
+    await functions.click();
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveCount(depth + 1);
+    expect(await tidyCrumbs(page)).toEqual(['all', ...path]);
+
+    // Escape zooms out one level; a breadcrumb zooms out to it.
+    await graph(page).focus();
+    await page.keyboard.press('Escape');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveCount(depth);
+    expect(await tidyCrumbs(page)).toEqual(['all', ...path.slice(0, -1)]);
+    await crumbs(page).nth(2).getByRole('button').click();
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveCount(3);
+    expect(await tidyCrumbs(page)).toEqual(['all', ...path.slice(0, 2)]);
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all']);
+  });
+
+  test('the inline view walks the inline oracle', async ({ page }) => {
+    await openToyc(page);
+    await page.getByRole('button', { name: 'Inline frames' }).click();
+    await waitForIdle(page);
+    const depth = 12;
+    const path = heaviestPath(inlineOracle, depth);
+    await walkHeaviest(page, depth);
+    expect(perlTidy(await frameName(page).innerText())).toBe(path[depth - 1]);
+    await expect(details(page)).toContainText(`(${formatNs(totalOf(inlineOracle, path))})`);
+  });
+
+  test('regex search: Matched agrees with the folded oracle, in the profile and in the zoom', async ({ page }) => {
+    await openToyc(page);
+    const pattern = 'toyc::(lex|parse)';
+    const re = new RegExp(pattern);
+    await page.getByRole('searchbox', { name: 'Search' }).fill(pattern);
+    await waitForIdle(page);
+    await expect(summary(page)).toHaveText(`Matched: ${pct(matchedShare(functionsOracle, re))}`);
+    await page.screenshot({ path: '/tmp/flameview-viewer-search.png' });
+
+    await page.getByRole('button', { name: 'Inline frames' }).click();
+    await waitForIdle(page);
+    await expect(summary(page)).toHaveText(`Matched: ${pct(matchedShare(inlineOracle, re))}`);
+
+    // Zoomed: the share of the zoom follows.
+    await page.getByRole('button', { name: 'Functions' }).click();
+    const path = heaviestPath(functionsOracle, 10);
+    await walkHeaviest(page, 10);
+    await page.keyboard.press('Enter');
+    await waitForIdle(page);
+    await expect(summary(page)).toHaveText(
+      `Matched: ${pct(matchedShare(functionsOracle, re))} (${pct(matchedShare(functionsOracle, re, path))} of zoom)`,
+    );
+
+    // Case: an upper-case pattern matches only with "Ignore case".
+    await page.getByRole('searchbox', { name: 'Search' }).fill('TOYC::LEX');
+    await waitForIdle(page);
+    await expect(summary(page)).toHaveText(/^Matched: 0\.0%/);
+    await page.getByLabel('Ignore case').check();
+    await waitForIdle(page);
+    await expect(summary(page)).toHaveText(new RegExp(`^Matched: ${pct(matchedShare(functionsOracle, /TOYC::LEX/i)).replace('.', '\\.')}`));
+
+    // Next match moves the selection to a matching frame.
+    await page.getByRole('button', { name: 'Next match' }).click();
+    await waitForIdle(page);
+    await expect(frameName(page)).toHaveText(/toyc::lex/i);
+  });
+
+  test('an invalid pattern is an inline message; a catastrophic one times out without freezing', async ({ page }) => {
+    await gotoAndWait(page);
+    const long = 'a'.repeat(40) + 'b';
+    await openBytes(page, 'redos.folded', Buffer.from(`main;${long} 5\nmain;other 3\n`));
+    await waitForIdle(page);
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.fill('(unclosed');
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid pattern' })).toBeVisible();
+    await search.fill('(a+)+$');
+    await expect(summary(page)).toHaveText(/Search timed out/, { timeout: 10_000 });
+    // The page still answers.
+    await page.getByRole('button', { name: 'Icicle' }).click();
+    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
+    await search.fill('oth');
+    await waitForIdle(page);
+    await expect(summary(page)).toHaveText('Matched: 37.5%');
+  });
+
+  test('click zooms to a frame; icicle puts the root on top', async ({ page }) => {
+    await openToyc(page);
+    const box = (await graph(page).boundingBox())!;
+    // The row above "all" at the bottom of the flame graph holds "toyc" across the full width.
+    // The row above "all" holds the threads; toyc_cgu.0 covers the left half.
+    await page.mouse.click(box.x + box.width / 4, box.y + box.height - 17 - 8);
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'toyc_cgu.0']);
+    await expect(frameName(page)).toHaveText('toyc_cgu.0');
+    // A second click, on the frame above it, zooms further.
+    const box2 = (await graph(page).boundingBox())!;
+    await page.mouse.click(box2.x + box2.width / 2, box2.y + box2.height - 17 * 2 - 8);
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'toyc_cgu.0', 'clone3']);
+
+    await page.getByRole('button', { name: 'Icicle' }).click();
+    await waitForIdle(page);
+    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
+    const b = (await graph(page).boundingBox())!;
+    await page.mouse.move(b.x + b.width / 2, b.y + 8);
+    await expect(page.getByRole('tooltip')).toContainText('all');
+    await page.mouse.move(b.x + b.width / 2, b.y + 17 + 8);
+    await expect(page.getByRole('tooltip')).toContainText('toyc_cgu.0');
+    await page.screenshot({ path: '/tmp/flameview-viewer-icicle.png' });
+  });
+
+  test('a frame named like HTML renders as text', async ({ page }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await gotoAndWait(page);
+    const evil = '<img src=x onerror=alert(1)>';
+    await openBytes(page, 'evil.folded', Buffer.from(`main;${evil};leaf 5\nmain;safe 3\n`));
+    await waitForIdle(page);
+    await walkHeaviest(page, 2);
+    await expect(frameName(page)).toHaveText(evil);
+    await page.keyboard.press('Enter');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'main', evil]);
+    const box = (await graph(page).boundingBox())!;
+    await page.mouse.move(box.x + 100, box.y + box.height - 17 * 2 - 8);
+    await expect(page.getByRole('tooltip')).toContainText(evil);
+    await expect(page.locator('img[src="x"]')).toHaveCount(0);
+    expect(dialogs).toEqual([]);
+    await page.screenshot({ path: '/tmp/flameview-viewer-evil.png' });
+
+    // Double-click on the empty space above the flames resets the zoom.
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + 20);
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all']);
+  });
+
+  test('without inline information, "Inline frames" is disabled and says why', async ({ page }) => {
+    await gotoAndWait(page);
+    await openFixture(page, 'rust-toyc.no-inline.folded');
+    await waitForIdle(page);
+    const inline = page.getByRole('button', { name: 'Inline frames' });
+    await expect(inline).toBeDisabled();
+    await expect(inline).toHaveAccessibleDescription(/no inline-frame information/);
+    await expect(page.getByRole('button', { name: 'Functions' })).toHaveAttribute('aria-pressed', 'true');
+  });
+});
