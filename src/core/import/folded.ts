@@ -181,8 +181,7 @@ class RawNameCache {
   add(key: string, text: string, start: number, end: number, frame: FrameIndex): void {
     const id = this.keys.length;
     const h = RawNameCache.hash(text, start, end);
-    // Keep a flat copy: a slice would pin the whole line (or input chunk) it came from.
-    this.keys.push(flatCopy(key));
+    this.keys.push(key);
     this.hashes.push(h);
     if (id === this.frames.length) {
       const grown = new Int32Array(id * 2);
@@ -302,8 +301,10 @@ class FoldedParser implements LineParser {
     if (cached >= 0) return cached;
     const flags = suffixFlags(text, start, end);
     if (flags === FrameFlags.INLINED) this.inlined = true;
-    const frame = this.frames.intern(flags === 0 ? key : key.slice(0, -4), flags);
-    this.names.add(key, text, start, end, frame);
+    // Copies, so that the tables do not pin the input chunk each name was sliced from.
+    const own = flatCopy(key);
+    const frame = this.frames.intern(flags === 0 ? own : flatCopy(own.slice(0, -4)), flags);
+    this.names.add(own, text, start, end, frame);
     return frame;
   }
 
@@ -363,14 +364,17 @@ function firstContentLine(head: string): { text: string; complete: boolean } | n
   return null;
 }
 
+/** NUL, several control characters, or mostly undecodable bytes: not a text recording. */
 function looksBinary(text: string): boolean {
-  let bad = 0;
+  let controls = 0;
+  let replaced = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0) return true;
-    if ((c < 32 && c !== TAB && c !== 13) || c === 0xfffd) bad++;
+    if (c < 32 && c !== TAB && c !== 13) controls++;
+    else if (c === 0xfffd) replaced++;
   }
-  return bad > 0 && bad * 20 > text.length;
+  return controls * 20 > text.length || replaced * 4 > text.length;
 }
 
 function detect(head: string, atEnd: boolean): Detection {
