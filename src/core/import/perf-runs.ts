@@ -13,7 +13,7 @@
 //                               longer knows addresses, never halves real recursion seen so far)
 //
 // Invariants: one open-addressing table in typed arrays (no allocation per line); addresses are
-// reduced to a 32-bit hash of their text (a collision can only merge two keys' evidence).
+// the importer's interned address ids.
 
 import type { FrameIndex } from '../model/types';
 
@@ -29,7 +29,7 @@ export class RunStats {
   private mask = 4095;
   private count = 0;
 
-  /** Notes a run of `length` identical consecutive physical lines of (frame, address hash). */
+  /** Notes a run of `length` identical consecutive physical lines of (frame, address id). */
   note(frame: FrameIndex, address: number, length: number): void {
     const kind = length === 1 ? RUN_ONE : length % 2 === 0 ? RUN_EVEN : RUN_ODD_LONG;
     let slot = hash(frame, address) & this.mask;
@@ -80,13 +80,6 @@ export class RunStats {
       this.kinds[slot] = oldKinds[i];
     }
   }
-}
-
-/** FNV-1a of text[start, end), as a 32-bit integer. */
-export function addressHash(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h | 0;
 }
 
 function hash(a: number, b: number): number {

@@ -122,10 +122,7 @@ export class PerfScriptParser implements LineParser {
           if (isBlankLine(text)) this.endSample();
           return;
         }
-        if (parseFrame(text, 0, this.frameFields)) {
-          this.stack.frame(text, this.frameFields);
-          return;
-        }
+        if (this.stack.frameLine(text)) return;
         if (isBlankLine(text)) {
           this.endSample();
           return;

@@ -12,27 +12,30 @@
 //   twice is decided over the whole recording from the lengths of the runs of repeats per
 //   (frame, address) (./perf-runs.ts); the function view halves the runs of doubled frames.
 //
-// Invariants: no allocation per frame line on the hot path except the symbol slice used as a
-// Map key; the stack buffer grows geometrically (10,000-deep stacks are fine); names are stored
+// Invariants: a frame line seen before costs one Map lookup of the whole line (a line repeats
+// every time its return address does; up to 2^18 distinct lines are remembered), no allocation; the stack buffer grows geometrically (10,000-deep stacks are fine); names are stored
 // as printed minus the `+0x…` offset, with NUL characters removed (and half-demangled legacy
 // Rust names finished, see ./perf-rust-names.ts).
 
 import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
-import { dsoFallbackName, isJitDso, isKernelDso, type FrameFields } from './perf-line';
+import { dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
 import { fixRustLegacyName } from './perf-rust-names';
-import { addressHash, RunStats } from './perf-runs';
+import { RunStats } from './perf-runs';
 
 const UNKNOWN = '[unknown]';
 
 interface DsoInfo {
-  text: string;
   flags: number;
   module: StringIndex | -1;
   inlined: boolean;
   /** `[basename]`, the name of an `[unknown]` symbol in this DSO. */
-  fallback: StringIndex;
+  fallback: string;
 }
+
+/** Distinct frame lines remembered whole (a line repeats every time its return address does). */
+const LINE_CACHE_LIMIT = 1 << 18;
+const SCRATCH_LINE = 0;
 
 export class PerfStackAssembler {
   /** Frames of the current sample, leaf first, in [0, depth). */
@@ -42,6 +45,17 @@ export class PerfStackAssembler {
   hasInlined = false;
 
   private readonly frames: FrameTableBuilder;
+  private readonly fields = newFrameFields();
+
+  // Frame line text → line id; per line id: address id, name entry, DSO id. Id 0 is a scratch
+  // slot for lines that are not cached (cache full, or a frame on a header line).
+  private readonly lines = new Map<string, number>();
+  private lineAddress = new Int32Array(4096);
+  private lineEntry = new Int32Array(4096);
+  private lineDso = new Int32Array(4096);
+  private lineCount = 1;
+  private readonly addresses = new Map<string, number>();
+
   // Symbol text (offset stripped) → entry: a chain of names, outermost first (length 1 unless
   // the symbol is a `a->b` perf-map-agent inline chain).
   private readonly entries = new Map<string, number>();
@@ -53,9 +67,8 @@ export class PerfStackAssembler {
   // (name index * 8 + flags) → frame index + 1.
   private frameCache = new Int32Array(8192);
 
-  private readonly dsos = new Map<string, DsoInfo>();
-  private lastDso: DsoInfo | null = null;
-  private readonly noDso: DsoInfo;
+  private readonly dsoIds = new Map<string, number>();
+  private readonly dsos: DsoInfo[] = [];
 
   // The open address group: lines waiting for the line that closes it.
   private pendingName = new Int32Array(64);
@@ -63,48 +76,77 @@ export class PerfStackAssembler {
   private pendingModule = new Int32Array(64);
   private pendingCount = 0;
   private groupOpen = false;
-  private lastText = '';
-  private lastAddrStart = 0;
-  private lastAddrEnd = 0;
+  private lastAddress = -1;
 
-  /** Hash of each stack entry's return address, parallel to `stack`. */
+  /** Address id of each stack entry, parallel to `stack`. */
   private address = new Int32Array(256);
   private readonly runs = new RunStats();
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
-    const unknown = frames.strings.intern(UNKNOWN);
-    this.noDso = { text: '', flags: 0, module: -1, inlined: false, fallback: unknown };
+    this.dsos.push({ flags: 0, module: -1, inlined: false, fallback: UNKNOWN });
   }
 
   begin(): void {
     this.depth = 0;
     this.pendingCount = 0;
     this.groupOpen = false;
-    this.lastText = '';
+    this.lastAddress = -1;
   }
 
-  /** One frame line of the current sample. */
-  frame(text: string, f: FrameFields): void {
-    const dso = f.dsoStart < 0 ? this.noDso : this.dsoInfo(text, f.dsoStart, f.dsoEnd);
-    if (this.groupOpen && !this.sameAddress(text, f.addrStart, f.addrEnd)) this.closeGroup();
-    this.lastText = text;
-    this.lastAddrStart = f.addrStart;
-    this.lastAddrEnd = f.addrEnd;
-
-    const symLength = f.symEnd - f.symStart;
-    if (symLength === 0 || (symLength === UNKNOWN.length && text.startsWith(UNKNOWN, f.symStart))) {
-      this.push(dso.fallback, dso.flags, dso.module);
-    } else {
-      const raw = text.slice(f.symStart, f.symEnd);
-      let entry = this.entries.get(raw);
-      if (entry === undefined) entry = this.addEntry(raw);
-      const start = this.entryStart[entry];
-      // Innermost first, as perf prints inlined callees before their caller.
-      for (let i = start + this.entryLength[entry] - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module);
+  /** A whole frame line of the current sample. Returns false when the line is not a frame. */
+  frameLine(text: string): boolean {
+    let id = this.lines.get(text);
+    if (id === undefined) {
+      if (!parseFrame(text, 0, this.fields)) return false;
+      const cache = this.lineCount < LINE_CACHE_LIMIT;
+      id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
+      if (cache) this.lines.set(text, id);
     }
+    this.add(id);
+    return true;
+  }
+
+  /** A frame already parsed into `f` (the frame of a single-line sample). */
+  frame(text: string, f: FrameFields): void {
+    this.add(this.describe(text, f, SCRATCH_LINE));
+  }
+
+  private add(line: number): void {
+    const address = this.lineAddress[line];
+    if (this.groupOpen && address !== this.lastAddress) this.closeGroup();
+    this.lastAddress = address;
+    const dso = this.dsos[this.lineDso[line]];
+    const entry = this.lineEntry[line];
+    const start = this.entryStart[entry];
+    // Innermost first, as perf prints inlined callees before their caller.
+    for (let i = start + this.entryLength[entry] - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module);
     if (dso.inlined) this.groupOpen = true;
     else this.closeGroup();
+  }
+
+  /** Fills line slot `line` from the parsed fields. */
+  private describe(text: string, f: FrameFields, line: number): number {
+    if (line >= this.lineAddress.length) {
+      const size = this.lineAddress.length * 2;
+      this.lineAddress = growInt(this.lineAddress, size);
+      this.lineEntry = growInt(this.lineEntry, size);
+      this.lineDso = growInt(this.lineDso, size);
+    }
+    const addressText = text.slice(f.addrStart, f.addrEnd);
+    let address = this.addresses.get(addressText);
+    if (address === undefined) {
+      address = this.addresses.size;
+      this.addresses.set(addressText, address);
+    }
+    const dsoId = f.dsoStart < 0 ? 0 : this.dsoId(text.slice(f.dsoStart, f.dsoEnd));
+    const symLength = f.symEnd - f.symStart;
+    const unknown = symLength === 0 || (symLength === UNKNOWN.length && text.startsWith(UNKNOWN, f.symStart));
+    const raw = unknown ? this.dsos[dsoId].fallback : text.slice(f.symStart, f.symEnd);
+    this.lineAddress[line] = address;
+    this.lineEntry[line] = this.entries.get(raw) ?? this.addEntry(raw);
+    this.lineDso[line] = dsoId;
+    return line;
   }
 
   /** Ends the sample's frame lines; the frames are in stack[0, depth), leaf first. */
@@ -152,14 +194,6 @@ export class PerfStackAssembler {
     return this.hasInlined ? this.runs.doubledFrames() : new Int32Array(0);
   }
 
-  private sameAddress(text: string, start: number, end: number): boolean {
-    const prev = this.lastText;
-    const ps = this.lastAddrStart;
-    if (this.lastAddrEnd - ps !== end - start) return false;
-    for (let i = 0; i < end - start; i++) if (prev.charCodeAt(ps + i) !== text.charCodeAt(start + i)) return false;
-    return true;
-  }
-
   private push(name: StringIndex, flags: number, module: StringIndex | -1): void {
     const n = this.pendingCount;
     if (n === this.pendingName.length) {
@@ -182,8 +216,8 @@ export class PerfStackAssembler {
       this.stack = growInt(this.stack, size);
       this.address = growInt(this.address, size);
     }
-    // Every line of a group has the address of the last line read (see frame()).
-    const address = addressHash(this.lastText, this.lastAddrStart, this.lastAddrEnd);
+    // Every line of a group has the address of the last line read (see add()).
+    const address = this.lastAddress;
     for (let i = 0; i < n; i++) {
       const flags = i < n - 1 ? this.pendingFlags[i] | FrameFlags.INLINED : this.pendingFlags[i];
       this.address[this.depth] = address;
@@ -208,26 +242,21 @@ export class PerfStackAssembler {
     return frame;
   }
 
-  private dsoInfo(text: string, start: number, end: number): DsoInfo {
-    const last = this.lastDso;
-    if (last !== null && last.text.length === end - start && text.startsWith(last.text, start)) return last;
-    const dso = text.slice(start, end);
-    let info = this.dsos.get(dso);
-    if (info === undefined) {
-      const strings = this.frames.strings;
+  private dsoId(dso: string): number {
+    let id = this.dsoIds.get(dso);
+    if (id === undefined) {
       const inlined = dso === 'inlined';
       const known = dso !== UNKNOWN && dso !== '' && !inlined;
-      info = {
-        text: dso,
+      id = this.dsos.length;
+      this.dsos.push({
         flags: isKernelDso(dso) ? FrameFlags.KERNEL : isJitDso(dso) ? FrameFlags.JIT : 0,
-        module: known ? strings.intern(dso) : -1,
+        module: known ? this.frames.strings.intern(dso) : -1,
         inlined,
-        fallback: strings.intern(known ? dsoFallbackName(dso) : UNKNOWN),
-      };
-      this.dsos.set(dso, info);
+        fallback: known ? dsoFallbackName(dso) : UNKNOWN,
+      });
+      this.dsoIds.set(dso, id);
     }
-    this.lastDso = info;
-    return info;
+    return id;
   }
 
   private addEntry(raw: string): number {
