@@ -44,6 +44,11 @@ describe('ProfileSession', () => {
     expect(r.ok && r.snapshot.inline.totalWeight[0]).toBe(4);
   });
 
+  it('refuses an empty file instead of replacing the open recording with nothing', async () => {
+    const r = await new ProfileSession().openBlob(blobOf(new Uint8Array(0)), { name: 'empty.txt' });
+    expect(!r.ok && r.error).toEqual({ kind: 'import', message: 'empty.txt: the file is empty' });
+  });
+
   it('survives the transfer round trip', async () => {
     const r = await new ProfileSession().openText('main;a_[i];b 2\nmain;c 1\n', { name: 'x' });
     if (!r.ok) throw new Error(r.error.message);

@@ -135,8 +135,9 @@ export class ProfileSession {
       last = t;
       onProgress(latest);
     };
+    const seen = { bytes: 0 };
     try {
-      const profile = await loadProfile(sniffPerfData(source(), name, signal), {
+      const profile = await loadProfile(sniffPerfData(source(), name, signal, seen), {
         event: options.event,
         split: options.split,
         source: name,
@@ -147,6 +148,8 @@ export class ProfileSession {
         },
       });
       if (signal.aborted) return cancelled();
+      // An empty file would replace the open recording with nothing: say so instead.
+      if (seen.bytes === 0) return { ok: false, error: { kind: 'import', message: `${name}: the file is empty` } };
       report(true);
       const snapshot = makeSnapshot(profile);
       if (signal.aborted) return cancelled();
@@ -233,12 +236,13 @@ function cleanName(name: string): string | null {
 }
 
 /** Passes the chunks through, failing with PerfDataError when the first bytes are perf.data's magic. */
-async function* sniffPerfData(source: AsyncIterable<Uint8Array>, name: string, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+async function* sniffPerfData(source: AsyncIterable<Uint8Array>, name: string, signal: AbortSignal, seen: { bytes: number }): AsyncGenerator<Uint8Array> {
   const need = 8;
   let head = new Uint8Array(0);
   let decided = false;
   for await (const chunk of source) {
     if (signal.aborted) throw new AbortedError();
+    seen.bytes += chunk.length;
     if (decided) {
       yield chunk;
       continue;
