@@ -110,7 +110,9 @@ for (let r = -1; r < RUNS; r++) {
 }
 const fmt = (xs: number[]) => xs.map((t) => t.toFixed(1)).join(', ');
 console.log(`trees: A ${a.tree.nodeCount} nodes / ${a.frames.count} frames, B ${b.tree.nodeCount} nodes / ${b.frames.count} frames; ${check}`);
-console.log(`diffTrees: median ${median(diffTimes).toFixed(1)} ms wall, ${median(diffCpu).toFixed(1)} ms CPU, of ${RUNS} runs (wall ${fmt(diffTimes)})`);
+console.log(
+  `diffTrees: median ${median(diffTimes).toFixed(1)} ms wall (min ${Math.min(...diffTimes).toFixed(1)}), ${median(diffCpu).toFixed(1)} ms CPU, of ${RUNS} runs (wall ${fmt(diffTimes)})`,
+);
 console.log(`diffTrees + deltaColumn + functionDeltas: median ${median(allTimes).toFixed(1)} ms wall (${fmt(allTimes)})`);
 console.log(`normalisation switch (deltaColumn + functionDeltas, memoised diff and weights): median ${median(switchTimes).toFixed(1)} ms wall`);
 const budget = 200;
