@@ -70,10 +70,13 @@ export function foldedStacks(profile: Profile, options: FoldedOptions = {}): Fol
     }
   }
 
-  const order = Array.from({ length: raw.length }, (_, i) => i);
-  if (labels.astral) order.sort((a, b) => compareUtf8(raw[a], raw[b]));
-  else order.sort((a, b) => (raw[a] < raw[b] ? -1 : raw[a] > raw[b] ? 1 : 0));
+  const compare = labels.astral ? compareUtf8 : compareUnits;
+  // The depth-first order of a tree whose siblings are sorted by name is usually already the
+  // line order; one pass checks that (and flattens each stack once, which printing needs anyway).
+  if (isStrictlyAscending(raw, compare)) return { stacks: raw, weights: Float64Array.from(rawWeight) };
 
+  const order = Array.from({ length: raw.length }, (_, i) => i);
+  order.sort((a, b) => compare(raw[a], raw[b]));
   const stacks: string[] = [];
   const weights: number[] = [];
   for (const i of order) {
@@ -87,18 +90,32 @@ export function foldedStacks(profile: Profile, options: FoldedOptions = {}): Fol
   return { stacks, weights: Float64Array.from(weights) };
 }
 
+function compareUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isStrictlyAscending(xs: string[], compare: (a: string, b: string) => number): boolean {
+  for (let i = 1; i < xs.length; i++) if (compare(xs[i - 1], xs[i]) >= 0) return false;
+  return true;
+}
+
 /** The folded text as chunks of whole lines (about 64 KiB each), for streaming writers. */
 export function* foldedChunks(profile: Profile, options: FoldedOptions = {}): Generator<string> {
   const { stacks, weights } = foldedStacks(profile, options);
-  let chunk = '';
+  // Parts joined once per chunk: `chunk +=` would build a rope that is flattened again on write.
+  const parts: string[] = [];
+  let size = 0;
   for (let i = 0; i < stacks.length; i++) {
-    chunk += stacks[i] + ' ' + formatWeight(weights[i]) + '\n';
-    if (chunk.length >= 65536) {
-      yield chunk;
-      chunk = '';
+    const line = stacks[i] + ' ' + formatWeight(weights[i]) + '\n';
+    parts.push(line);
+    size += line.length;
+    if (size >= 65536) {
+      yield parts.join('');
+      parts.length = 0;
+      size = 0;
     }
   }
-  if (chunk.length > 0) yield chunk;
+  if (size > 0) yield parts.join('');
 }
 
 /** Writes the folded text through `write`, chunk by chunk. */
