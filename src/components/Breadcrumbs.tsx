@@ -1,5 +1,6 @@
 // The zoom path from "all" to the zoomed frame; clicking a crumb zooms out to it.
 
+import { useLayoutEffect, useRef } from 'react';
 import { frameName } from '../core/model/frame-table';
 import { animateZoom } from '../render/zoom-animation';
 import { useStore } from '../store/store';
@@ -8,9 +9,14 @@ import { ancestry, treeOf } from '../store/tree-helpers';
 const MAX_CRUMBS = 40;
 
 export function Breadcrumbs() {
+  const list = useRef<HTMLOListElement>(null);
   const snapshot = useStore((s) => s.snapshot);
   const view = useStore((s) => s.view);
   const zoomNode = useStore((s) => s.zoomNode);
+  // One line that scrolls: keep the zoomed frame (the end) in view.
+  useLayoutEffect(() => {
+    if (list.current) list.current.scrollLeft = list.current.scrollWidth;
+  }, [snapshot, view, zoomNode]);
   if (!snapshot) return null;
   const tree = treeOf(snapshot, view);
   const full = ancestry(tree, zoomNode);
@@ -19,7 +25,7 @@ export function Breadcrumbs() {
   const path = hidden ? [...full.slice(0, 3), -1, ...full.slice(full.length - (MAX_CRUMBS - 3))] : full;
   return (
     <nav className="breadcrumbs" aria-label="Zoom path">
-      <ol>
+      <ol ref={list}>
         {path.map((node, i) => {
           if (node < 0) return <li key="gap">… {hidden} more …</li>;
           const name = node === 0 ? 'all' : frameName(snapshot.frames, tree.frame[node]);
