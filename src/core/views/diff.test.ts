@@ -290,3 +290,50 @@ describe('the rust-toyc A/B pair (optimize_module does twice the work in B)', as
     expect(grown).toBeGreaterThanOrEqual(215);
   });
 });
+
+describe('diffTrees against a brute-force path match (property)', async () => {
+  const fc = (await import('fast-check')).default;
+  const frameArb = fc.tuple(fc.constantFrom('a', 'b', 'c', 'd'), fc.boolean()).map(([n, i]) => (i ? `${n}_[i]` : n));
+  const stackArb = fc.tuple(fc.array(frameArb, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 5 }));
+  const profileArb = fc.array(stackArb, { maxLength: 12 }).map((stacks) => profileFrom(stacks.map(([s, w]) => `${s.join(';')} ${w}`).join('\n')));
+
+  const byPath = (p: Profile) => {
+    const m = new Map<string, number>();
+    for (let n = 1; n < p.tree.nodeCount; n++) m.set(pathText(p, n), n);
+    return m;
+  };
+
+  it('matches exactly the nodes whose frame path exists in the other tree, with its weights', () => {
+    fc.assert(
+      fc.property(profileArb, profileArb, fc.constantFrom('A', 'B'), (a, b, shape) => {
+        const d = diffTrees(side(a), side(b), shape as 'A' | 'B');
+        const [s, o] = shape === 'B' ? [b, a] : [a, b];
+        const oPaths = byPath(o);
+        const sPaths = byPath(s);
+        for (let n = 1; n < s.tree.nodeCount; n++) {
+          const expected = oPaths.get(pathText(s, n)) ?? -1;
+          expect(d.match[n]).toBe(expected);
+          if (expected >= 0) {
+            expect(d.otherTotal[n]).toBe(o.tree.totalWeight[expected]);
+            expect(d.otherSelf[n]).toBe(o.tree.selfWeight[expected]);
+          } else expect(d.otherTotal[n]).toBeNaN();
+        }
+        // Topmost nodes present in one tree only.
+        const topmost = (p: Profile, other: Map<string, number>) =>
+          [...byPath(p)].filter(([path, n]) => !other.has(path) && (p.tree.parent[n] === 0 || other.has(pathText(p, p.tree.parent[n])))).map(([, n]) => n).sort();
+        const onlyS = topmost(s, oPaths);
+        const onlyO = topmost(o, sPaths);
+        const [onlyA, onlyB] = shape === 'B' ? [onlyO, onlyS] : [onlyS, onlyO];
+        expect([...d.onlyInA].sort()).toEqual(onlyA);
+        expect([...d.onlyInB].sort()).toEqual(onlyB);
+        // Weights that vanish from the shape are exactly those of the other tree's only-in roots.
+        let gone = 0;
+        for (const n of shape === 'B' ? d.onlyInA : d.onlyInB) gone += o.tree.totalWeight[n];
+        let matched = 0;
+        for (let n = 1; n < s.tree.nodeCount; n++) if (d.match[n] >= 0) matched += o.tree.selfWeight[d.match[n]];
+        expect(matched + gone).toBe(o.tree.totalWeight[0]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
