@@ -20,8 +20,8 @@
 //
 // Speed: no regex and no split per line. Consecutive lines of sorted folded text share long
 // prefixes, so the parser compares each line with the previous one and reuses the tree path of
-// the common whole frames; only the differing tail is interned (a Map keyed by the raw frame
-// text, suffix included) and looked up in the builder.
+// the common whole frames; only the differing tail is interned (a hash table keyed by the raw
+// frame text, suffix included) and looked up in the builder.
 
 import { FrameTableBuilder } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
@@ -236,7 +236,11 @@ class FoldedParser implements LineParser {
 
   line(raw: string, lineNumber: number): void {
     let end = raw.length;
-    while (end > 0 && isBlank(raw.charCodeAt(end - 1))) end--;
+    while (end > 0) {
+      const c = raw.charCodeAt(end - 1);
+      if (!isBlank(c) && c !== 13) break;
+      end--;
+    }
     if (end === 0) return;
     const c0 = raw.charCodeAt(0);
     if (c0 === HASH) return;
