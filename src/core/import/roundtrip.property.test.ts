@@ -6,6 +6,7 @@ import type { Profile } from '../profile';
 import { dumpTree } from '../testing/tree-dsl';
 import { functionView } from '../views/function-view';
 import { foldedImporter } from './folded';
+import { loadProfile } from './load';
 
 function parseLines(lines: string[]): Profile {
   const parser = foldedImporter.create({});
@@ -79,6 +80,29 @@ describe('folded round trip (property)', () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe('folded through the whole engine (property)', () => {
+  it('any chunking of the bytes, LF or CRLF, gives the same profile as the bare parser', async () => {
+    await fc.assert(
+      fc.asyncProperty(entries, fc.boolean(), fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 8 }), async (es, crlf, sizes) => {
+        const lines = es.map(([f, w]) => `${f.join(';')} ${w}`);
+        const bytes = new TextEncoder().encode(lines.join(crlf ? '\r\n' : '\n') + (crlf ? '\r\n' : '\n'));
+        async function* chunks() {
+          for (let i = 0, k = 0; i < bytes.length; k++) {
+            const size = sizes[k % sizes.length];
+            yield bytes.slice(i, i + size);
+            i += size;
+          }
+        }
+        const loaded = await loadProfile(chunks());
+        expect(loaded.meta.format).toBe('folded');
+        expect(loaded.meta.skippedLines).toBe(0);
+        expect(collapseLines(loaded, ALL_ANNOTATIONS)).toEqual(collapseLines(parseLines(lines), ALL_ANNOTATIONS));
+      }),
+      { numRuns: 150 },
     );
   });
 });
