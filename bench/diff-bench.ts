@@ -8,7 +8,8 @@
 // table numbered in a different order (so matching has to go by name, not by index).
 // Prints the median of the runs for diffTrees alone (the budget: under 200 ms) and for what the
 // UI computes when a comparison opens (diffTrees + deltaColumn + functionDeltas) and on a
-// normalisation switch. Pass --single-threaded to node to keep GC threads out of the CPU figure.
+// normalisation switch. `node --single-threaded --expose-gc --import tsx bench/diff-bench.ts`
+// keeps GC threads out of the CPU figure and collects between runs.
 
 import { parseArgs } from 'node:util';
 import { FrameTableBuilder, frameName, type FrameTable } from '../src/core/model/frame-table';
@@ -89,6 +90,8 @@ let check = '';
 for (let r = -1; r < RUNS; r++) {
   const fa = fresh(a);
   const fb = fresh(b);
+  // With node --expose-gc, start each run without the previous run's garbage.
+  (globalThis as { gc?: () => void }).gc?.();
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   const d = diffTrees(fa, fb);
@@ -111,7 +114,7 @@ for (let r = -1; r < RUNS; r++) {
 const fmt = (xs: number[]) => xs.map((t) => t.toFixed(1)).join(', ');
 console.log(`trees: A ${a.tree.nodeCount} nodes / ${a.frames.count} frames, B ${b.tree.nodeCount} nodes / ${b.frames.count} frames; ${check}`);
 console.log(
-  `diffTrees: median ${median(diffTimes).toFixed(1)} ms wall (min ${Math.min(...diffTimes).toFixed(1)}), ${median(diffCpu).toFixed(1)} ms CPU, of ${RUNS} runs (wall ${fmt(diffTimes)})`,
+  `diffTrees: median ${median(diffTimes).toFixed(1)} ms wall (min ${Math.min(...diffTimes).toFixed(1)}), ${median(diffCpu).toFixed(1)} ms CPU (min ${Math.min(...diffCpu).toFixed(1)}), of ${RUNS} runs (wall ${fmt(diffTimes)})`,
 );
 console.log(`diffTrees + deltaColumn + functionDeltas: median ${median(allTimes).toFixed(1)} ms wall (${fmt(allTimes)})`);
 console.log(`normalisation switch (deltaColumn + functionDeltas, memoised diff and weights): median ${median(switchTimes).toFixed(1)} ms wall`);
