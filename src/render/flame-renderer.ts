@@ -193,29 +193,39 @@ export class FlameRenderer {
     ctx.textBaseline = 'middle';
     let selectedK = -1;
     let hoverK = -1;
+    let lastColour = '';
+    let lastAlpha = 1;
+    // Pass 1: rectangles (fillStyle only changes when the colour does).
     for (let k = 0; k < L.count; k++) {
       const node = L.node[k];
       const f = tree.frame[node];
       const x = Math.max(L.x[k], -1);
-      const right = Math.min(L.x[k] + L.w[k], this.width + 1);
-      const w = right - x;
-      const y = rowTop(rows, L.depth[k]);
+      const w = Math.min(L.x[k] + L.w[k], this.width + 1) - x;
       if (node === s.selectedNode) selectedK = k;
       if (node === s.hoverNode) hoverK = k;
       let colour: string;
       if (f < 0) colour = matches ? '#c9c4bb' : '#d8d3ca';
       else if (matches) colour = matches[f] ? FrameColours.match : colours.dim(f);
       else colour = colours.get(f);
-      ctx.globalAlpha = L.ancestor[k] ? 0.6 : 1;
-      ctx.fillStyle = colour;
-      ctx.fillRect(x, y, w > 2 ? w - 1 : w, ROW_HEIGHT - 1);
-      if (w >= LABEL_MIN_WIDTH) {
-        const name = f < 0 ? 'all' : frames.strings[frames.name[f]];
-        const label = this.labels.fit(f < 0 ? -1 : f, name, w - 6);
-        if (label) {
-          ctx.fillStyle = this.theme.frameText;
-          ctx.fillText(label, Math.max(x, 0) + 3, y + ROW_HEIGHT / 2);
-        }
+      const alpha = L.ancestor[k] ? 0.6 : 1;
+      if (alpha !== lastAlpha) ctx.globalAlpha = lastAlpha = alpha;
+      if (colour !== lastColour) ctx.fillStyle = lastColour = colour;
+      ctx.fillRect(x, rowTop(rows, L.depth[k]), w > 2 ? w - 1 : w, ROW_HEIGHT - 1);
+    }
+    // Pass 2: labels, in one colour.
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = this.theme.frameText;
+    for (let k = 0; k < L.count; k++) {
+      const x = Math.max(L.x[k], 0);
+      const w = Math.min(L.x[k] + L.w[k], this.width) - x;
+      if (w < LABEL_MIN_WIDTH) continue;
+      const f = tree.frame[L.node[k]];
+      const name = f < 0 ? 'all' : frames.strings[frames.name[f]];
+      const label = this.labels.fit(f, name, w - 6);
+      if (label) {
+        if (L.ancestor[k]) ctx.globalAlpha = 0.75;
+        ctx.fillText(label, x + 3, rowTop(rows, L.depth[k]) + ROW_HEIGHT / 2);
+        if (L.ancestor[k]) ctx.globalAlpha = 1;
       }
     }
     ctx.globalAlpha = 1;
