@@ -200,6 +200,12 @@ describe('flameview diff errors', () => {
     }
   });
 
+  it('--open points to `flameview A B`', async () => {
+    const { code, err } = await run(['--open', RUN_A, RUN_B]);
+    expect(code).toBe(2);
+    expect(err).toContain('`flameview A B` opens the comparison in the browser');
+  });
+
   it('--help prints the usage and exits 0', async () => {
     const { code, out } = await run(['--help']);
     expect(code).toBe(0);

@@ -34,6 +34,9 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
 const MAX_WARNINGS = 5;
 
 export async function runDiff(args: string[], io: CliIo): Promise<number> {
+  if (args.includes('--open')) {
+    return usageError(io, '--open is not part of this command: `flameview A B` opens the comparison in the browser');
+  }
   let parsed;
   try {
     parsed = parseArgs({
