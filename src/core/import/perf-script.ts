@@ -19,7 +19,7 @@ import { TreeBuilder } from '../model/tree-builder';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../model/types';
 import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../profile';
 import type { Detection, ImportOptions, Importer, LineParser } from './importer';
-import { eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod } from './perf-line';
+import { detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod } from './perf-line';
 import { PerfStackAssembler } from './perf-stack';
 
 const TAB = 9;
@@ -254,7 +254,7 @@ export class PerfScriptParser implements LineParser {
     }
     let summary = this.events.find((e) => e.name === name);
     if (!summary) {
-      summary = { name, samples: 0 };
+      summary = { name: detach(name), samples: 0 };
       this.events.push(summary);
     }
     summary.samples++;
@@ -266,7 +266,7 @@ export class PerfScriptParser implements LineParser {
       if (this.chosenBase === null) this.chosenBase = base;
       kept = base === this.chosenBase;
     }
-    if (kept) this.keptNames.add(name);
+    if (kept) this.keptNames.add(summary.name);
     this.lastEventKept = kept;
     return kept;
   }
@@ -285,8 +285,8 @@ export class PerfScriptParser implements LineParser {
       let name = parts[0].replaceAll(' ', '_');
       if (parts.length === 2) name += `-${parts[1]}`;
       else if (parts.length === 3) name += `-${parts[1]}/${parts[2]}`;
-      frame = this.frames.intern(name, 0);
-      this.roots.set(key, frame);
+      frame = this.frames.intern(detach(name), 0);
+      this.roots.set(detach(key), frame);
     }
     return frame;
   }

@@ -19,7 +19,7 @@
 
 import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
-import { dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
+import { detach, dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats } from './perf-runs';
 
@@ -101,7 +101,7 @@ export class PerfStackAssembler {
       if (!parseFrame(text, 0, this.fields)) return false;
       const cache = this.lineCount < LINE_CACHE_LIMIT;
       id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
-      if (cache) this.lines.set(text, id);
+      if (cache) this.lines.set(detach(text), id);
     }
     this.add(id);
     return true;
@@ -137,7 +137,7 @@ export class PerfStackAssembler {
     let address = this.addresses.get(addressText);
     if (address === undefined) {
       address = this.addresses.size;
-      this.addresses.set(addressText, address);
+      this.addresses.set(detach(addressText), address);
     }
     const dsoId = f.dsoStart < 0 ? 0 : this.dsoId(text.slice(f.dsoStart, f.dsoEnd));
     const symLength = f.symEnd - f.symStart;
@@ -242,9 +242,10 @@ export class PerfStackAssembler {
     return frame;
   }
 
-  private dsoId(dso: string): number {
-    let id = this.dsoIds.get(dso);
+  private dsoId(sliced: string): number {
+    let id = this.dsoIds.get(sliced);
     if (id === undefined) {
+      const dso = detach(sliced);
       const inlined = dso === 'inlined';
       const known = dso !== UNKNOWN && dso !== '' && !inlined;
       id = this.dsos.length;
@@ -273,8 +274,8 @@ export class PerfStackAssembler {
     this.entryStart[id] = this.chainCount;
     this.entryLength[id] = parts.length;
     const strings = this.frames.strings;
-    for (const part of parts) this.chain[this.chainCount++] = strings.intern(part.length > 0 ? part : UNKNOWN);
-    this.entries.set(raw, id);
+    for (const part of parts) this.chain[this.chainCount++] = strings.intern(part.length > 0 ? detach(part) : UNKNOWN);
+    this.entries.set(detach(raw), id);
     return id;
   }
 }
