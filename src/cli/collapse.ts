@@ -98,6 +98,10 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   }
 
   reportWarnings(io, source, profile);
+  if (profile.meta.format === 'folded') {
+    const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);
+    if (ignored.length > 0) io.stderr.write(`flameview: ${source}: note: ${ignored.join(', ')} ignored: the input is already folded\n`);
+  }
 
   const options: FoldedOptions = {
     view,
