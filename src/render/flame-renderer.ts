@@ -212,9 +212,9 @@ export class FlameRenderer {
       if (colour !== lastColour) ctx.fillStyle = lastColour = colour;
       ctx.fillRect(x, rowTop(rows, L.depth[k]), w > 2 ? w - 1 : w, ROW_HEIGHT - 1);
     }
-    // Pass 2: labels, in one colour.
+    // Pass 2: labels (dimmed frames of a dark theme are dark, so their text is light).
     ctx.globalAlpha = 1;
-    ctx.fillStyle = this.theme.frameText;
+    let textColour = (ctx.fillStyle = this.theme.frameText);
     for (let k = 0; k < L.count; k++) {
       const x = Math.max(L.x[k], 0);
       const w = Math.min(L.x[k] + L.w[k], this.width) - x;
@@ -223,6 +223,8 @@ export class FlameRenderer {
       const name = f < 0 ? 'all' : frames.strings[frames.name[f]];
       const label = this.labels.fit(f, name, w - 6);
       if (label) {
+        const colour = matches && f >= 0 && !matches[f] ? this.theme.dimText : this.theme.frameText;
+        if (colour !== textColour) ctx.fillStyle = textColour = colour;
         if (L.ancestor[k]) ctx.globalAlpha = 0.75;
         ctx.fillText(label, x + 3, rowTop(rows, L.depth[k]) + ROW_HEIGHT / 2);
         if (L.ancestor[k]) ctx.globalAlpha = 1;

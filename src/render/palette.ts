@@ -54,12 +54,14 @@ export interface Theme {
   text: string;
   /** Text on frames (frames keep their colours in both themes). */
   frameText: string;
+  /** Text on frames dimmed by a search. */
+  dimText: string;
   selection: string;
   hover: string;
 }
 
-export const LIGHT: Theme = { dark: false, background: [255, 255, 255], text: '#222', frameText: '#000', selection: '#1565c0', hover: 'rgba(0,0,0,0.55)' };
-export const DARK: Theme = { dark: true, background: [24, 25, 28], text: '#ddd', frameText: '#000', selection: '#64b5f6', hover: 'rgba(255,255,255,0.8)' };
+export const LIGHT: Theme = { dark: false, background: [255, 255, 255], text: '#222', frameText: '#000', dimText: '#555', selection: '#1565c0', hover: 'rgba(0,0,0,0.55)' };
+export const DARK: Theme = { dark: true, background: [24, 25, 28], text: '#ddd', frameText: '#000', dimText: '#c8c8c8', selection: '#64b5f6', hover: 'rgba(255,255,255,0.8)' };
 
 /** Per-frame CSS colour strings, computed once per frame table and theme. */
 export class FrameColours {
