@@ -6,8 +6,10 @@
 // Why not repeat one fixture: a repeated file gives the importer the same few hundred stacks
 // over and over, so every lookup hits a warm cache and the tree stops growing. Here each sample
 // is drawn from a skewed pool of call paths (hot paths recur, as in real profiles) and a third of
-// them branch off into fresh Markov walks; every frame line gets its own address and offset, the
-// sample times advance, and a few samples recurse thousands of frames deep.
+// them branch off into fresh Markov walks; addresses vary as in real recordings (a fresh leaf
+// instruction per sample, return addresses per call site, see frameOffset), names of generic
+// frames vary with the path (see namesFor), sample times advance, and a few samples recurse
+// thousands of frames deep.
 //
 // Invariants: output is a pure function of (format, size, seed, GENERATOR_VERSION); it is
 // streamed in ~1 MB chunks, never built as one string; a file in bench/data is only written
@@ -21,7 +23,7 @@ import { learnProgram, walk, type Group, type ProgramModel } from './model';
 import { Rng } from './prng';
 
 /** Bump when the output for a given seed changes, so stale cached files are not reused. */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION: Record<BenchFormat, number> = { perf: 3, folded: 2 };
 const FOLDED_BLOCK_BYTES = 32 * 1024 * 1024;
 export const MB = 1_000_000;
 export type BenchFormat = 'perf' | 'folded';
@@ -186,6 +188,22 @@ function perfHeader(t: Thread, micros: number): string {
   return `${t.comm} ${who} ${padStart(time, 12)}: ${padStart(String(t.period), 10)} cpu-clock:ppp: \n`;
 }
 
+/**
+ * The offset of a frame's address in its function. The sampled leaf is any instruction: a fresh
+ * random offset per sample. A caller's address is a return address, fixed by the call site: one
+ * per (caller, callee) pair, and a second one a quarter of the time (two calls of the same
+ * function). So, as in real recordings (fixtures: about 10 % distinct frame lines, saturating
+ * with length), caller lines repeat and leaf lines vary.
+ */
+function frameOffset(g: Group, stack: number[], i: number, rng: Rng): number {
+  const span = g.maxOffset + 64;
+  if (i === stack.length - 1) return rng.int(span);
+  let h = Math.imul(stack[i] ^ 0x5bd1e995, 0x9e3779b1) ^ Math.imul(stack[i + 1] + 1, 0x85ebca6b);
+  if (rng.chance(0.25)) h = Math.imul(h ^ 0x27d4eb2d, 0xc2b2ae35);
+  h ^= h >>> 13;
+  return (h >>> 0) % span;
+}
+
 function perfSample(model: ProgramModel, rng: Rng, stack: number[]): string {
   let out = '';
   const hashes = pathHashes(stack);
@@ -196,7 +214,7 @@ function perfSample(model: ProgramModel, rng: Rng, stack: number[]): string {
       for (const l of g.lines) out += `\t${addr} ${l.name} (${l.dso})\n`;
       continue;
     }
-    const off = rng.int(g.maxOffset + 64);
+    const off = frameOffset(g, stack, i, rng);
     const addr = padStart(hexAddress(g, off), 16);
     const offText = off.toString(16);
     const names = namesFor(model, g, hashes[i]);
@@ -310,7 +328,7 @@ export async function writeInput(sink: (chunk: string) => void | Promise<void>, 
 
 export function inputPath(format: BenchFormat, sizeMB: number, seed: number): string {
   const ext = format === 'perf' ? 'perf-script.txt' : 'folded';
-  return join(DATA_DIR, `${format}-${sizeMB}MB-seed${seed}-v${GENERATOR_VERSION}.${ext}`);
+  return join(DATA_DIR, `${format}-${sizeMB}MB-seed${seed}-v${GENERATOR_VERSION[format]}.${ext}`);
 }
 
 /** The cached input for (format, size, seed), generated when missing. */
