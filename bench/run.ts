@@ -7,14 +7,15 @@
 // Every measurement runs in a fresh `node --import tsx bench/measure.ts` process, so each peak
 // RSS belongs to one input. Figures are medians of N runs (default 3); MB = 10^6 bytes. Results
 // go to the terminal and to bench/results/latest.json. --cpu-prof adds one extra engine run per
-// input under `node --cpu-prof` (profiles in bench/results/cpu/, summarised by cpu-summary.ts).
+// input under `node --cpu-prof` (profiles in bench/data/cpu-profiles/, which git ignores;
+// summarise one with `npx tsx bench/cpu-summary.ts FILE`).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureInput, MB, parseList, type BenchFormat } from './generate';
+import { DATA_DIR, ensureInput, MB, parseList, type BenchFormat } from './generate';
 import type { Measurement } from './measure';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
   console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`runs per input: ${opts.runs} (medians), each in a fresh process; MB = 10^6 bytes\n`);
   const rows: Row[] = [];
-  const cpuDir = join(RESULTS, 'cpu');
+  const cpuDir = join(DATA_DIR, 'cpu-profiles');
   if (opts.cpuProf) mkdirSync(cpuDir, { recursive: true });
   for (const format of opts.formats) {
     for (const sizeMB of opts.sizes) {
