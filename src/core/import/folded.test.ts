@@ -83,6 +83,12 @@ describe('folded importer: parsing', () => {
     }
   });
 
+  it('names the source in that error', () => {
+    const parser = foldedImporter.create({ source: 'x.folded' });
+    parser.line('a;b oops', 1);
+    expect(() => parser.finish()).toThrow(/^x\.folded: line 1: expected folded stacks/);
+  });
+
   it('gives an empty profile for empty input', () => {
     const p = parse('');
     expect(p.tree.nodeCount).toBe(1);

@@ -230,6 +230,8 @@ class FoldedParser implements LineParser {
   private prevEnds = new Int32Array(256);
   private prevNodes = new Int32Array(256);
 
+  constructor(private readonly source?: string) {}
+
   get samples(): number {
     return this.sampleSum;
   }
@@ -332,7 +334,7 @@ class FoldedParser implements LineParser {
   finish(): Profile {
     if (this.accepted === 0 && this.firstBad) {
       const { line, text, reason } = this.firstBad;
-      throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`);
+      throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`, this.source);
     }
     const frames = this.frames.finish();
     const { tree } = this.builder.finish(frames);
@@ -401,7 +403,7 @@ export const foldedImporter: Importer = {
   format: 'folded',
   description: DESCRIPTION,
   detect,
-  create(_options: ImportOptions): LineParser {
-    return new FoldedParser();
+  create(options: ImportOptions): LineParser {
+    return new FoldedParser(options.source);
   },
 };
