@@ -1,8 +1,15 @@
 // The formats flameview reads, in the order detection asks them. Chosen by content, never by
 // file name.
 
-import type { Importer } from './importer';
+import type { BytesImporter, Importer } from './importer';
 import { perfScriptImporter } from './perf-script';
 import { foldedImporter } from './folded';
+import { pprofImporter } from './pprof';
+import { svgImporter } from './svg';
 
-export const importers: readonly Importer[] = [perfScriptImporter, foldedImporter];
+export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, foldedImporter];
+
+/** Whole-input formats (binary or one JSON document), asked before the line-based ones. */
+export const bytesImporters: readonly BytesImporter[] = [
+  pprofImporter,
+];
