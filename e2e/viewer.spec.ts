@@ -215,7 +215,52 @@ test.describe('viewer', () => {
     await waitForIdle(page);
     const inline = page.getByRole('button', { name: 'Inline frames' });
     await expect(inline).toBeDisabled();
-    await expect(inline).toHaveAccessibleDescription(/no inline-frame information/);
+    await expect(inline).toHaveAccessibleDescription(/No inline-frame information/);
     await expect(page.getByRole('button', { name: 'Functions' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  test('the status bar shows the format, samples and warnings', async ({ page }) => {
+    await gotoAndWait(page);
+    await openBytes(page, 'warn.folded', Buffer.from('main;a 3\nmain;b 2\nthis line has no count\nmain;c 1\n'));
+    await expect(page.getByTestId('recording-name')).toHaveText('warn.folded');
+    await waitForIdle(page);
+    const status = page.locator('footer');
+    await expect(status).toContainText('Format: folded stacks');
+    await expect(status).toContainText('Samples: 6');
+    await status.getByRole('button', { name: '1 warning' }).click();
+    const list = page.getByRole('region', { name: 'Warnings' });
+    await expect(list).toContainText('line 3');
+    await expect(list).toContainText('1 unparseable line was skipped.');
+  });
+
+  test('wheel zooms around the cursor, drag pans, double-click on empty space resets', async ({ page }) => {
+    await gotoAndWait(page);
+    await openBytes(page, 'wide.folded', Buffer.from('main;a;x 4\nmain;b;y 4\nother 2\n'));
+    await expect(page.getByTestId('recording-name')).toHaveText('wide.folded');
+    await waitForIdle(page);
+    const reset = page.getByRole('button', { name: 'Reset zoom' });
+    await expect(reset).toBeDisabled();
+    const box = (await graph(page).boundingBox())!;
+    const row = (d: number) => box.y + box.height - 17 * d - 8;
+    await page.mouse.move(box.x + box.width * 0.2, row(1));
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+    await waitForIdle(page);
+    await expect(reset).toBeEnabled();
+    // Zoomed in around x = 20 %, "a" (0-40 %) now covers the point under the cursor and beyond.
+    await page.mouse.move(box.x + box.width * 0.9, row(2));
+    await expect(page.getByRole('tooltip').locator('.frame-name-text')).toHaveText('a');
+    // Dragging left shows what is to the right: "b".
+    await page.mouse.move(box.x + box.width * 0.9, row(2));
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.1, row(2), { steps: 5 });
+    await page.mouse.up();
+    await waitForIdle(page);
+    await page.mouse.move(box.x + box.width * 0.9, row(2) + 1);
+    await expect(page.getByRole('tooltip').locator('.frame-name-text')).toHaveText('b');
+    await page.screenshot({ path: '/tmp/flameview-viewer-wheel.png' });
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + 20);
+    await waitForIdle(page);
+    await expect(reset).toBeDisabled();
+    await expect(crumbs(page)).toHaveText(['all']);
   });
 });

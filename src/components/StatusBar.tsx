@@ -26,7 +26,12 @@ export function StatusBar() {
       </button>
       {open && warnings > 0 && (
         <div id="warnings-list" className="warnings" role="region" aria-label="Warnings">
-          {meta.skippedLines > 0 && <p>{formatCount(meta.skippedLines)} unparseable lines were skipped.</p>}
+          {meta.skippedLines > 0 && (
+            <p>
+              {meta.skippedLines === 1 ? '1 unparseable line was skipped.' : `${formatCount(meta.skippedLines)} unparseable lines were skipped.`}
+              {meta.skippedLines > meta.warnings.length && meta.warnings.length > 0 && ' The first ones:'}
+            </p>
+          )}
           <ul>
             {meta.warnings.map((w, i) => (
               <li key={i}>

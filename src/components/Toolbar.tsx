@@ -34,12 +34,6 @@ export function Toolbar() {
           Inline frames
         </button>
       </div>
-      {!hasInline && (
-        <span id="no-inline-why" className="toolbar-note">
-          This recording has no inline-frame information, so both views are the same. Record with{' '}
-          <code>perf record --call-graph dwarf</code> to get inline frames.
-        </span>
-      )}
       <button type="button" className="btn" aria-pressed={orientation === 'icicle'} onClick={() => setOrientation(orientation === 'icicle' ? 'flame' : 'icicle')}>
         Icicle
       </button>
@@ -47,6 +41,12 @@ export function Toolbar() {
         Reset zoom
       </button>
       <EventPicker />
+      {!hasInline && (
+        <span id="no-inline-why" className="toolbar-note">
+          No inline-frame information in this recording, so both views are the same (record with{' '}
+          <code>--call-graph dwarf</code> to get inline frames).
+        </span>
+      )}
       <div className="toolbar-spacer" />
       <button type="button" className="btn" aria-keyshortcuts="?" onClick={() => toggleShortcuts()}>
         Shortcuts
