@@ -4,7 +4,7 @@
 import type { CallTree } from './model/call-tree';
 import type { FrameTable } from './model/frame-table';
 
-export type FormatId = 'perf-script' | 'folded';
+export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg';
 
 export interface ImportWarning {
   /** 1-based line number in the (decompressed) input, or 0 when it concerns no single line. */

@@ -32,3 +32,17 @@ export interface Importer {
   detect(head: string, atEnd: boolean): Detection;
   create(options: ImportOptions): LineParser;
 }
+
+/**
+ * A format that needs the whole input before it can build anything: binary protobuf (pprof) or
+ * one JSON document (Chrome .cpuprofile and trace, speedscope). loadProfile asks these first,
+ * on the first bytes after gunzip; see ./whole-input.ts.
+ */
+export interface BytesImporter {
+  readonly format: FormatId;
+  readonly description: string;
+  /** Looks at the first bytes (after gunzip); atEnd is true when `head` is the whole input. */
+  detectBytes(head: Uint8Array, atEnd: boolean): Detection;
+  /** Parses the whole input. Throws ImportError on input it cannot read. */
+  parseBytes(bytes: Uint8Array, options: ImportOptions): Profile;
+}

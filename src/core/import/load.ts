@@ -5,8 +5,9 @@
 
 import { ImportError, quoteInput, type Profile } from '../profile';
 import { GzipError, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
-import type { ImportOptions, Importer, LineParser } from './importer';
-import { importers as defaultImporters } from './registry';
+import type { BytesImporter, ImportOptions, Importer, LineParser } from './importer';
+import { bytesImporters as defaultBytesImporters, importers as defaultImporters } from './registry';
+import { wholeInput, type WholeInputOptions } from './whole-input';
 
 /** How much decoded text detection may look at before it must decide. */
 const DETECT_LIMIT = 64 * 1024;
@@ -27,11 +28,13 @@ export interface LoadProgress {
   samples: number;
 }
 
-export interface LoadOptions extends ImportOptions {
+export interface LoadOptions extends ImportOptions, WholeInputOptions {
   onProgress?: (progress: LoadProgress) => void;
   signal?: AbortSignal;
   maxLineChars?: number;
   importers?: readonly Importer[];
+  /** Whole-input formats (pprof, JSON), asked first; see ./whole-input.ts. */
+  bytesImporters?: readonly BytesImporter[];
 }
 
 export class AbortedError extends Error {
@@ -67,8 +70,9 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     head = '';
   };
 
+  const whole = wholeInput(maybeGunzip(counted.stream), options.bytesImporters ?? defaultBytesImporters, options, counted.bytes);
   try {
-    for await (const bytes of maybeGunzip(counted.stream)) {
+    for await (const bytes of whole.text) {
       for (let at = 0; at < bytes.length; at += DECODE_PIECE) {
         const text = decoder.decode(bytes.length <= DECODE_PIECE ? bytes : bytes.subarray(at, at + DECODE_PIECE));
         if (splitter) {
@@ -84,6 +88,8 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     if (e instanceof GzipError) throw new ImportError('a gzip stream', 0, e.message, options.source);
     throw e;
   }
+  const claimed = whole.profile();
+  if (claimed) return claimed;
   const tail = decoder.end();
   if (splitter) (splitter as LineSplitter).push(tail);
   else {
