@@ -3,6 +3,8 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -186,18 +188,53 @@ test.describe('opening recordings', () => {
     await waitForIdle(page);
   });
 
-  test('a slow load shows progress and Cancel keeps the open recording', async ({ page }) => {
-    await gotoAndWait(page);
-    await openFixture(page, bigPerfScript(60));
-    const bar = page.getByRole('group', { name: 'Loading' });
-    await expect(bar).toBeVisible();
-    await expect(bar).toContainText(/MB of \d+ MB · [\d,]+ samples/);
-    await page.screenshot({ path: '/tmp/flameview-loading.png' });
-    await bar.getByRole('button', { name: 'Cancel' }).click();
-    await expect(bar).toHaveCount(0);
-    await expect(recordingName(page)).toHaveText('rust-toyc.perf-script.txt');
-    await expect(page.getByRole('alert')).toHaveCount(0);
-    await waitForIdle(page);
+  test('a slow load shows progress and Cancel keeps the open recording (and closes the connection)', async ({ page }) => {
+    // A server that trickles a large perf script: 64 KB every 25 ms, with a Content-Length.
+    const one = readFileSync(fixturePath('rust-toyc.perf-script.txt'));
+    const total = one.length * 40;
+    let closedEarly = false;
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(total), 'access-control-allow-origin': '*' });
+      let sent = 0;
+      const timer = setInterval(() => {
+        const n = Math.min(65536, total - sent);
+        const chunk = Buffer.alloc(n);
+        for (let i = 0; i < n; i++) chunk[i] = one[(sent + i) % one.length];
+        res.write(chunk);
+        sent += n;
+        if (sent >= total) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 25);
+      res.on('close', () => {
+        clearInterval(timer);
+        if (sent < total) closedEarly = true;
+      });
+      req.resume();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await gotoAndWait(page);
+      await page.evaluate((url) => (location.hash = `#profile=${encodeURIComponent(url)}`), `http://127.0.0.1:${port}/slow.perf-script.txt`);
+      const bar = page.getByRole('group', { name: 'Loading' });
+      await expect(bar).toBeVisible();
+      await expect(bar).toContainText('slow.perf-script.txt');
+      await expect(bar).toContainText(/[\d.]+ (KB|MB) of 7[\d.]* MB · [\d,]+ samples/);
+      await expect(page.getByRole('progressbar', { name: 'Loading slow.perf-script.txt' })).toBeVisible();
+      await page.screenshot({ path: '/tmp/flameview-loading.png' });
+      await bar.getByRole('button', { name: 'Cancel' }).click();
+      await expect(bar).toHaveCount(0);
+      await expect(recordingName(page)).toHaveText('rust-toyc.perf-script.txt');
+      await expect(page.getByRole('alert')).toHaveCount(0);
+      await waitForIdle(page);
+      // Cancel reaches the worker's fetch: the server sees the connection closed before the end.
+      await expect.poll(() => closedEarly).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   test('the main thread stays responsive while a 20 MB file loads', async ({ page }) => {
