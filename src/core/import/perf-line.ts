@@ -280,3 +280,18 @@ export function dsoFallbackName(dso: string): string {
 export function detach(s: string): string {
   return (' ' + s).slice(1);
 }
+
+/** A line that starts with a blank: 0 blank, 1 frame candidate (a hex token, then a blank), 2 other. */
+export function classifyIndented(text: string): 0 | 1 | 2 {
+  const n = text.length;
+  let i = 0;
+  while (i < n && (isBlank(text.charCodeAt(i)) || text.charCodeAt(i) === 13)) i++;
+  if (i === n) return 0;
+  const start = i;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (isBlank(c)) return i > start ? 1 : 2;
+    if (!isHex(c)) return 2;
+  }
+  return 2;
+}

@@ -19,7 +19,7 @@ import { TreeBuilder } from '../model/tree-builder';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../model/types';
 import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../profile';
 import type { Detection, ImportOptions, Importer, LineParser } from './importer';
-import { detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod } from './perf-line';
+import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod } from './perf-line';
 import { PerfStackAssembler } from './perf-stack';
 
 const TAB = 9;
@@ -117,25 +117,18 @@ export class PerfScriptParser implements LineParser {
     }
     const c = text.charCodeAt(0);
     if (c === TAB || c === SPACE) {
+      const kind = classifyIndented(text);
       if (this.inSample) {
-        if (!this.kept) {
-          if (isBlankLine(text)) this.endSample();
-          return;
-        }
-        if (this.stack.frameLine(text)) return;
-        if (isBlankLine(text)) {
-          this.endSample();
-          return;
-        }
-        if (parseHeader(text, this.header)) {
+        if (kind === 0) this.endSample();
+        else if (!this.kept) return;
+        else if (kind === 1) this.stack.queue(text, lineNumber);
+        else if (parseHeader(text, this.header)) {
           this.endSample();
           this.startSample(text, lineNumber);
-          return;
-        }
-        this.skip(lineNumber, `a frame line "ADDRESS SYMBOL (DSO)"`, text);
+        } else this.skip(lineNumber, `a frame line "ADDRESS SYMBOL (DSO)"`, text);
         return;
       }
-      if (isBlankLine(text)) return;
+      if (kind === 0) return;
       if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
       else this.skip(lineNumber, 'a sample header line before frame lines', text);
       return;
@@ -205,7 +198,7 @@ export class PerfScriptParser implements LineParser {
     this.inSample = false;
     if (!this.kept) return;
     const stack = this.stack;
-    const depth = stack.end();
+    const depth = stack.end(this.badFrame);
     stack.recordRuns();
     this.hook?.sample(this.root, stack.stack, depth, this.weight);
     this.addPath(stack.stack, depth);
@@ -303,6 +296,9 @@ export class PerfScriptParser implements LineParser {
     return 'nanoseconds';
   }
 
+  private readonly badFrame = (lineNumber: number, text: string): void =>
+    this.skip(lineNumber, `a frame line "ADDRESS SYMBOL (DSO)"`, text);
+
   private skip(lineNumber: number, expected: string, text: string): void {
     this.skippedLines++;
     this.quote(lineNumber, `expected ${expected}, found ${quoteInput(text)}; line skipped`);
@@ -313,7 +309,8 @@ export class PerfScriptParser implements LineParser {
   }
 
   private summaryWarnings(): ImportWarning[] {
-    const warnings = this.warnings.slice();
+    // Bad frame lines are found when their sample ends, so quoted lines are put back in order.
+    const warnings = this.warnings.slice().sort((a, b) => a.line - b.line);
     if (this.quoted > MAX_QUOTED) {
       warnings.push({ line: 0, message: `${this.quoted - MAX_QUOTED} more problem lines were not quoted` });
     }
@@ -330,12 +327,4 @@ export class PerfScriptParser implements LineParser {
     }
     return warnings;
   }
-}
-
-function isBlankLine(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== SPACE && c !== TAB && c !== 13) return false;
-  }
-  return true;
 }

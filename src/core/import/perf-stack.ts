@@ -78,6 +78,15 @@ export class PerfStackAssembler {
   private groupOpen = false;
   private lastAddress = -1;
 
+  // Frame lines of the current sample, and of the previous one (see resolveQueue()).
+  private queueLines: string[] = [];
+  private queueNumbers = new Int32Array(256);
+  private queueIds = new Int32Array(256);
+  private queued = 0;
+  private prevLines: string[] = [];
+  private prevIds = new Int32Array(256);
+  private prevQueued = 0;
+
   /** Address id of each stack entry, parallel to `stack`. */
   private address = new Int32Array(256);
   private readonly runs = new RunStats();
@@ -92,19 +101,69 @@ export class PerfStackAssembler {
     this.pendingCount = 0;
     this.groupOpen = false;
     this.lastAddress = -1;
+    this.queued = 0;
   }
 
-  /** A whole frame line of the current sample. Returns false when the line is not a frame. */
-  frameLine(text: string): boolean {
-    let id = this.lines.get(text);
-    if (id === undefined) {
-      if (!parseFrame(text, 0, this.fields)) return false;
-      const cache = this.lineCount < LINE_CACHE_LIMIT;
-      id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
-      if (cache) this.lines.set(detach(text), id);
+  /**
+   * Queues a frame line of the current sample (a line that starts with blanks and a hexadecimal
+   * token). Lines are resolved in end(), when the sample's bottom is known.
+   */
+  queue(text: string, lineNumber: number): void {
+    const n = this.queued;
+    if (n === this.queueNumbers.length) {
+      this.queueNumbers = growInt(this.queueNumbers, n * 2);
+      this.queueIds = growInt(this.queueIds, n * 2);
     }
-    this.add(id);
-    return true;
+    this.queueLines[n] = text;
+    this.queueNumbers[n] = lineNumber;
+    this.queued = n + 1;
+  }
+
+  /**
+   * Resolves the queued lines and assembles the stack; lines that are not frames go to `bad`.
+   * Consecutive samples mostly share their outermost frames, which perf prints last: that shared
+   * tail is matched against the previous sample by string equality (a memory compare), and only
+   * the lines above it are looked up in the line table.
+   */
+  private resolveQueue(bad: (lineNumber: number, text: string) => void): void {
+    const n = this.queued;
+    const lines = this.queueLines;
+    const ids = this.queueIds;
+    const prevLines = this.prevLines;
+    const prevIds = this.prevIds;
+    let shared = 0;
+    for (let p = this.prevQueued - 1, i = n - 1; i >= 0 && p >= 0; i--, p--) {
+      const id = prevIds[p];
+      if (id <= SCRATCH_LINE || lines[i] !== prevLines[p]) break;
+      ids[i] = id;
+      shared++;
+    }
+    for (let i = 0; i < n; i++) {
+      let id: number;
+      if (i < n - shared) {
+        const text = lines[i];
+        const cached = this.lines.get(text);
+        if (cached !== undefined) id = cached;
+        else if (!parseFrame(text, 0, this.fields)) {
+          bad(this.queueNumbers[i], text);
+          ids[i] = -1;
+          continue;
+        } else {
+          const cache = this.lineCount < LINE_CACHE_LIMIT;
+          id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
+          if (cache) this.lines.set(detach(text), id);
+        }
+        ids[i] = id;
+      } else id = ids[i];
+      this.add(id);
+    }
+    // This sample's lines become the previous sample's; the old arrays are reused.
+    this.prevLines = lines;
+    this.prevIds = ids;
+    this.prevQueued = n;
+    this.queueLines = prevLines;
+    this.queueIds = prevIds.length >= this.queueNumbers.length ? prevIds : growInt(prevIds, this.queueNumbers.length);
+    this.queued = 0;
   }
 
   /** A frame already parsed into `f` (the frame of a single-line sample). */
@@ -150,7 +209,9 @@ export class PerfStackAssembler {
   }
 
   /** Ends the sample's frame lines; the frames are in stack[0, depth), leaf first. */
-  end(): number {
+  end(bad: (lineNumber: number, text: string) => void): number {
+    if (this.queued > 0) this.resolveQueue(bad);
+    else this.prevQueued = 0;
     if (this.pendingCount > 0) this.closeGroup();
     return this.depth;
   }
