@@ -55,6 +55,42 @@ describe('perf script properties', () => {
     );
   });
 
+  it('reads back recordings whose samples share frames and tails (cached lines, reused tails)', () => {
+    const pool = ['main', 'std::vector<int>::push_back(int const&)', 'run_loop', 'parse', 'a (b) c', 'hash_one'];
+    const pooled = fc.record({
+      comm: fc.constantFrom('app', 'app worker 1'),
+      period: fc.integer({ min: 1, max: 1000 }),
+      frames: fc.array(fc.nat(pool.length - 1), { minLength: 1, maxLength: 10 }),
+      junk: fc.option(fc.nat(9), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(pooled, { minLength: 1, maxLength: 25 }), (samples) => {
+        const lines: string[] = [];
+        const expected = new Map<string, number>();
+        let skipped = 0;
+        for (const s of samples) {
+          lines.push(`${s.comm} 7   1.5: ${s.period} cycles: `);
+          s.frames.forEach((f, i) => {
+            if (s.junk === i) {
+              lines.push('\t   1234 '); // an address without symbol: skipped, the sample is kept
+              skipped++;
+            }
+            lines.push(`\t${(0x400 + f).toString(16)} ${pool[f]}+0x${f} (/bin/app)`);
+          });
+          lines.push('');
+          const stack = [s.comm.replaceAll(' ', '_'), ...s.frames.map((f) => pool[f]).reverse()].join(';');
+          expected.set(stack, (expected.get(stack) ?? 0) + s.period);
+        }
+        const p = parseLines(lines);
+        expect(p.meta.samples).toBe(samples.length);
+        expect(p.meta.skippedLines).toBe(skipped);
+        const want = [...expected].map(([stack, w]) => `${stack} ${w}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        expect(collapseLines(p, { fullNames: true })).toEqual(want);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('never throws on junk mixed into a recording, and keeps the valid samples', () => {
     const junk = fc.oneof(
       fc.string({ maxLength: 80 }),
