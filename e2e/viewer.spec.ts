@@ -25,11 +25,11 @@ async function openToyc(page: Page) {
 }
 
 /** Focuses the graph and walks `steps` heaviest children up from the root with the keyboard. */
-async function walkHeaviest(page: Page, steps: number) {
+async function walkHeaviest(page: Page, steps: number, key: 'ArrowUp' | 'ArrowDown' = 'ArrowUp') {
   await graph(page).focus();
-  await page.keyboard.press('ArrowUp'); // the first arrow selects the zoomed frame ("all")
+  await page.keyboard.press(key); // the first arrow selects the zoomed frame ("all")
   await expect(details(page)).toContainText('all');
-  for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowUp');
+  for (let i = 0; i < steps; i++) await page.keyboard.press(key);
   await waitForIdle(page);
 }
 
@@ -262,5 +262,36 @@ test.describe('viewer', () => {
     await waitForIdle(page);
     await expect(reset).toBeDisabled();
     await expect(crumbs(page)).toHaveText(['all']);
+  });
+
+  test('the view state is a link: view, orientation, search and zoom come from and go to the hash', async ({ page }) => {
+    await gotoAndWait(page, './#v=1&view=inline&orient=icicle&q=Parser');
+    await expect(page.getByRole('button', { name: 'Inline frames' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('Parser');
+    await expect(summary(page)).toHaveText(/^Matched: \d+\.\d%$/);
+    await page.getByRole('button', { name: 'Functions' }).click();
+    await walkHeaviest(page, 3, 'ArrowDown'); // icicle: children are below
+    await page.keyboard.press('Enter');
+    await waitForIdle(page);
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#v=1&orient=icicle&zoom=\d+&q=Parser$/);
+    const link = page.url();
+    const path = await crumbs(page).allTextContents();
+    // The same link in a fresh page lands on the same zoom.
+    await page.goto('about:blank');
+    await gotoAndWait(page, link);
+    await expect(crumbs(page)).toHaveText(path);
+  });
+
+  test('a catastrophic pattern arriving in a link does not freeze the page', async ({ page }) => {
+    const body = `main;${'a'.repeat(40)}b 5\nmain;other 3\n`;
+    await page.route('**/redos.folded', (route) => route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain' } }));
+    await page.goto('./#profile=redos.folded&v=1&q=' + encodeURIComponent('(a+)+$'));
+    await expect(page.getByTestId('recording-name')).toHaveText('redos.folded');
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('(a+)+$');
+    await expect(summary(page)).toHaveText(/Search timed out/, { timeout: 10_000 });
+    await waitForIdle(page);
+    await page.getByRole('button', { name: 'Icicle' }).click();
+    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
   });
 });

@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { startSearchController } from '../search/search-controller';
 import { useStore } from '../store/store';
+import { startUrlSync } from '../store/url-state';
 import '../styles/viewer.css';
 import { Breadcrumbs } from './Breadcrumbs';
 import { Details } from './Details';
@@ -16,6 +17,7 @@ import { Toolbar } from './Toolbar';
 
 export function Viewer() {
   useEffect(() => startSearchController(), []);
+  useEffect(() => startUrlSync(), []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || isEditable(e.target)) return;
