@@ -188,6 +188,30 @@ test.describe('opening recordings', () => {
     await waitForIdle(page);
   });
 
+  test('picking another event reads the same recording again for that event', async ({ page }) => {
+    const block = (event: string, fn: string, t: number) =>
+      `prog 100 ${t.toFixed(3)}: 1 ${event}: \n\t401000 ${fn}+0x10 (/bin/prog)\n\t401100 main+0x20 (/bin/prog)\n\n`;
+    let text = '';
+    for (let i = 0; i < 6; i++) text += block('cycles', 'alpha', i) + block('instructions', 'beta', i + 0.5);
+    await gotoAndWait(page);
+    await openBytes(page, 'two-events.perf-script.txt', Buffer.from(text), 'text/plain');
+    await expect(recordingName(page)).toHaveText('two-events.perf-script.txt');
+    await waitForIdle(page);
+    const picker = page.getByLabel('Event');
+    await expect(picker).toHaveValue('cycles');
+    const stacks = () => page.evaluate(() => {
+      const s = (window as unknown as { flameview: { store: { getState(): { snapshot: { frames: { strings: string[] } } | null } } } }).flameview.store.getState();
+      return s.snapshot?.frames.strings ?? [];
+    });
+    expect(await stacks()).toContain('alpha');
+    await picker.selectOption('instructions');
+    await expect(picker).toHaveValue('instructions');
+    await waitForIdle(page);
+    expect(await stacks()).toContain('beta');
+    expect(await stacks()).not.toContain('alpha');
+    await expect(recordingName(page)).toHaveText('two-events.perf-script.txt');
+  });
+
   test('a slow load shows progress and Cancel keeps the open recording (and closes the connection)', async ({ page }) => {
     // A server that trickles a large perf script: 64 KB every 25 ms, with a Content-Length.
     const one = readFileSync(fixturePath('rust-toyc.perf-script.txt'));
