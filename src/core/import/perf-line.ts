@@ -284,6 +284,9 @@ export function detach(s: string): string {
 /** A line that starts with a blank: 0 blank, 1 frame candidate (a hex token, then a blank), 2 other. */
 export function classifyIndented(text: string): 0 | 1 | 2 {
   const n = text.length;
+  // perf prints frames as TAB + the address right-aligned in 16 columns + a space: check the
+  // column where that layout puts the space (parseFrame validates the rest later).
+  if (n > 18 && text.charCodeAt(0) === TAB && text.charCodeAt(17) === SPACE && isHex(text.charCodeAt(16))) return 1;
   let i = 0;
   while (i < n && (isBlank(text.charCodeAt(i)) || text.charCodeAt(i) === 13)) i++;
   if (i === n) return 0;
