@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve')).runServe,
   'serve-demo': async () => (await import('./serve')).runServeDemo,
   diff: async () => (await import('./diff')).runDiff,
+  svg: async () => (await import('./svg')).runSvg,
 };
 
 export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   open in the browser (FILE may be -)
@@ -28,6 +29,9 @@ commands:
   diff [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
        [--full-names] [--normalize] A B
       print "stack weightA weightB" lines (difffolded.pl format), sorted bytewise
+  svg [--view functions|inline] [--width 1200] [--min-width 0.1] [--title T]
+      [--search REGEX] FILE|-
+      write a standalone interactive flame graph SVG to stdout
 `;
 
 export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {

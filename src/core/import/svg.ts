@@ -242,6 +242,7 @@ export function buildProfile(scan: SvgFrames): Profile {
         selfSamples = scan.fvSelfSamples[i];
       }
     }
+    if (own && Number.isNaN(scan.fvSamples[i])) selfSamples = self; // samples equal the weights
     if (self < 0) {
       if (self < -1e-6 * Math.abs(scan.total[i])) negative++;
       self = 0;
