@@ -5,6 +5,7 @@ import type { BytesImporter, Importer } from './importer';
 import { perfScriptImporter } from './perf-script';
 import { foldedImporter } from './folded';
 import { pprofImporter } from './pprof';
+import { cpuprofileImporter } from './chrome-cpuprofile';
 import { svgImporter } from './svg';
 
 export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, foldedImporter];
@@ -12,4 +13,5 @@ export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, 
 /** Whole-input formats (binary or one JSON document), asked before the line-based ones. */
 export const bytesImporters: readonly BytesImporter[] = [
   pprofImporter,
+  cpuprofileImporter,
 ];
