@@ -102,7 +102,7 @@ function clean(name: string): string {
 
 export function buildCpuProfile(
   input: CpuProfileInput,
-  options: ImportOptions,
+  _options: ImportOptions,
   format: FormatId,
   events: EventSummary[],
   event: string | null,
