@@ -57,6 +57,8 @@ describe('detect', () => {
     expect(detectPerfScript('\u0000\u0001ELF 1 2.3: x:\n', false)).toBe('no');
     expect(detectPerfScript('\ufffd\ufffd 1 2.3: x:\n', false)).toBe('no');
     expect(detectPerfScript('comm 1 2.5: abc cpu-clock:\n', false)).toBe('no');
+    expect(detectPerfScript('<text>main 12 1.5: 3 cycles:</text>\n', false)).toBe('no');
+    expect(detectPerfScript('{"a 12 1.5: 3 cycles:": 1}\n', false)).toBe('no');
     expect(perfScriptImporter.detect('', true)).toBe('no');
   });
 });

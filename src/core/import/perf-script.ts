@@ -54,7 +54,9 @@ export function detectPerfScript(head: string, atEnd: boolean): Detection {
     const line = head.slice(pos, nl > pos && head.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
     pos = nl + 1;
     if (line.trim() === '' || line.charCodeAt(0) === HASH) continue;
-    if (line.includes('\u0000') || line.includes('\ufffd')) return 'no';
+    // Markup, JSON and binary data are never perf script, whatever digits and colons they hold.
+    const first = line.trimStart().charCodeAt(0);
+    if (first === 60 /* < */ || first === 123 /* { */ || line.includes('\u0000') || line.includes('\ufffd')) return 'no';
     if (!parseHeader(line, fields)) return 'no';
     const periodOk = fields.periodStart < 0 || parsePeriod(line, fields.periodStart, fields.periodEnd) >= 0;
     return periodOk ? 'yes' : 'no';
