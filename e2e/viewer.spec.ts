@@ -85,6 +85,13 @@ test.describe('viewer', () => {
     await page.getByRole('button', { name: 'Reset zoom' }).click();
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all']);
+
+    // The process picker lists the root's children and zooms to one.
+    const processes = page.getByLabel('Process');
+    const label = (await processes.locator('option', { hasText: 'toyc_cgu.1' }).textContent())!;
+    await processes.selectOption({ label });
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'toyc_cgu.1']);
   });
 
   test('the inline view walks the inline oracle', async ({ page }) => {

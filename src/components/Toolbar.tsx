@@ -3,6 +3,7 @@
 import { animateZoom } from '../render/zoom-animation';
 import { useStore } from '../store/store';
 import { EventPicker } from './EventPicker';
+import { ProcessPicker } from './ProcessPicker';
 
 export function Toolbar() {
   const view = useStore((s) => s.view);
@@ -41,6 +42,7 @@ export function Toolbar() {
         Reset zoom
       </button>
       <EventPicker />
+      <ProcessPicker />
       {!hasInline && (
         <span id="no-inline-why" className="toolbar-note">
           No inline-frame information in this recording, so both views are the same (record with{' '}
