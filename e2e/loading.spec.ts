@@ -165,6 +165,16 @@ test.describe('opening recordings', () => {
       document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
     });
     await expect(recordingName(page)).toHaveText('pasted text');
+
+    // A pasted link is fetched rather than parsed.
+    await serveFixtures(page);
+    await page.evaluate((url) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', ` ${url}\n`);
+      document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+    }, new URL('e2e-fixtures/sqlite.folded', page.url()).href);
+    await expect(recordingName(page)).toHaveText('sqlite.folded');
+    await waitForIdle(page);
   });
 
   test('dropping a file anywhere shows the overlay and opens it', async ({ page }) => {

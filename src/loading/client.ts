@@ -49,6 +49,13 @@ export function openText(text: string): Promise<void> {
   return open({ kind: 'paste', text, name: 'pasted text' });
 }
 
+/** Pasted text: a lone http(s) link is fetched, anything else is read as a recording. */
+export function openPasted(text: string): Promise<void> {
+  const trimmed = text.trim();
+  if (/^https?:\/\/\S+$/i.test(trimmed)) return openUrl(trimmed);
+  return openText(text);
+}
+
 /** Opens a URL typed or linked by the user; relative URLs resolve against the page. */
 export function openUrl(raw: string, base = document.baseURI): Promise<void> {
   const checked = checkProfileUrl(raw, base);

@@ -2,7 +2,7 @@
 // stored recording's /p/<id> path, else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
 
 import { useStore } from '../store/store';
-import { openDemo, openText, openUrl, reload } from './client';
+import { openDemo, openPasted, openUrl, reload } from './client';
 import { profileFromHash, profileFromPath, withProfile } from './hash';
 
 let started = false;
@@ -30,7 +30,7 @@ export function startLoadingController(win: Window = window): void {
     const text = event.clipboardData?.getData('text/plain') ?? '';
     if (text.trim() === '') return;
     event.preventDefault();
-    void openText(text);
+    void openPasted(text);
   });
 
   // Keep `#profile=` in step with what is open, so a reload or a shared link reopens it: set for

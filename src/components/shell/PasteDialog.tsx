@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { openText } from '../../loading/client';
+import { openPasted } from '../../loading/client';
 
 /** A modal with a textarea for pasted `perf script` output or folded stacks. */
 export function PasteDialog({ onClose }: { onClose: () => void }) {
@@ -12,7 +12,7 @@ export function PasteDialog({ onClose }: { onClose: () => void }) {
   }, []);
   const load = () => {
     if (text.trim() === '') return;
-    void openText(text);
+    void openPasted(text);
     onClose();
   };
   return (
@@ -26,7 +26,7 @@ export function PasteDialog({ onClose }: { onClose: () => void }) {
       >
         <h2 id="paste-title">Paste a recording</h2>
         <p className="shell-muted">
-          The output of <code>perf script</code>, or folded stacks (<code>a;b;c 42</code> per line).
+          The output of <code>perf script</code>, folded stacks (<code>a;b;c 42</code> per line), or an http(s) link to a recording.
         </p>
         <textarea
           aria-label="Recording text"
