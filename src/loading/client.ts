@@ -21,7 +21,7 @@ type Input =
 
 let api: Comlink.Remote<ProfileWorkerApi> | null = null;
 let seq = 0;
-/** What is open (or opening), so a reload (another event) can read it again. */
+/** What is open, so a reload (another event) can read it again. */
 let lastInput: Input | null = null;
 
 function worker(): Comlink.Remote<ProfileWorkerApi> {
@@ -29,14 +29,16 @@ function worker(): Comlink.Remote<ProfileWorkerApi> {
     const w = new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: 'profile' });
     // A worker that cannot start (blocked by a Content-Security-Policy, a failed download) would
     // leave every call pending forever: fail the load and start afresh next time.
+    const remote = Comlink.wrap<ProfileWorkerApi>(w);
     w.addEventListener('error', (event) => {
       event.preventDefault();
       w.terminate();
+      if (api !== remote) return;
       api = null;
       seq++;
       useStore.getState().failLoading(`The loading worker stopped: ${event.message || 'it could not be started'}`);
     });
-    api = Comlink.wrap<ProfileWorkerApi>(w);
+    api = remote;
   }
   return api;
 }
