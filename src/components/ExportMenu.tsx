@@ -1,0 +1,102 @@
+// Export menu: the current view as a standalone interactive SVG (what `flameview svg` writes), the
+// flame graph canvas as PNG at device resolution, or folded stacks (what `flameview collapse`
+// prints). The files are made by pure helpers in src/export-ui; this component only dispatches.
+
+import { useEffect, useRef, useState } from 'react';
+import { downloadBlob, flameCanvasPng } from '../export-ui/download';
+import { exportFileName, foldedParts, svgParts } from '../export-ui/export-files';
+import { useStore } from '../store/store';
+
+type Kind = 'svg' | 'png' | 'folded';
+
+export function ExportMenu() {
+  const snapshot = useStore((s) => s.snapshot);
+  const view = useStore((s) => s.view);
+  const name = useStore((s) => s.name);
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', close);
+    document.addEventListener('pointerdown', close);
+    return () => {
+      document.removeEventListener('keydown', close);
+      document.removeEventListener('pointerdown', close);
+    };
+  }, [open]);
+
+  const run = async (kind: Kind) => {
+    setOpen(false);
+    if (!snapshot) return;
+    const file = exportFileName(name, view, kind);
+    try {
+      if (kind === 'svg') {
+        downloadBlob(new Blob(svgParts(snapshot, view, name ?? 'Flame Graph'), { type: 'image/svg+xml' }), file);
+      } else if (kind === 'folded') {
+        downloadBlob(new Blob(foldedParts(snapshot, view), { type: 'text/plain;charset=utf-8' }), file);
+      } else {
+        const png = await flameCanvasPng();
+        if (!png) throw new Error('the flame graph is not drawn yet');
+        downloadBlob(png, file);
+      }
+      setNote(null);
+    } catch (e) {
+      setNote(`Export failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+
+  return (
+    <div className="export-menu" ref={box} style={{ position: 'relative', display: 'inline-block' }}>
+      <button
+        type="button"
+        className="btn"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        disabled={!snapshot}
+        onClick={() => setOpen(!open)}
+      >
+        Export
+      </button>
+      {open && (
+        <div
+          role="menu"
+          aria-label="Export"
+          style={{
+            position: 'absolute',
+            zIndex: 20,
+            top: '100%',
+            right: 0,
+            display: 'flex',
+            flexDirection: 'column',
+            minWidth: '14em',
+            padding: 4,
+            background: 'var(--panel-bg, #fff)',
+            border: '1px solid rgba(127,127,127,0.4)',
+            borderRadius: 4,
+            boxShadow: '0 2px 8px rgba(0,0,0,0.2)',
+          }}
+        >
+          <button type="button" role="menuitem" className="btn" onClick={() => void run('svg')}>
+            SVG (interactive)
+          </button>
+          <button type="button" role="menuitem" className="btn" onClick={() => void run('png')}>
+            PNG image
+          </button>
+          <button type="button" role="menuitem" className="btn" onClick={() => void run('folded')}>
+            Folded stacks
+          </button>
+        </div>
+      )}
+      {note && (
+        <span role="status" className="toolbar-note">
+          {note}
+        </span>
+      )}
+    </div>
+  );
+}
