@@ -3,6 +3,7 @@
 import { animateZoom } from '../render/zoom-animation';
 import { useStore } from '../store/store';
 import { EventPicker } from './EventPicker';
+import { ExportMenu } from './ExportMenu';
 import { ProcessPicker } from './ProcessPicker';
 
 export function Toolbar() {
@@ -50,6 +51,7 @@ export function Toolbar() {
         </span>
       )}
       <div className="toolbar-spacer" />
+      <ExportMenu />
       <button type="button" className="btn" aria-keyshortcuts="?" onClick={() => toggleShortcuts()}>
         Shortcuts
       </button>
