@@ -6,6 +6,7 @@ import { perfScriptImporter } from './perf-script';
 import { foldedImporter } from './folded';
 import { pprofImporter } from './pprof';
 import { cpuprofileImporter } from './chrome-cpuprofile';
+import { speedscopeImporter } from './speedscope';
 import { svgImporter } from './svg';
 
 export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, foldedImporter];
@@ -13,5 +14,6 @@ export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, 
 /** Whole-input formats (binary or one JSON document), asked before the line-based ones. */
 export const bytesImporters: readonly BytesImporter[] = [
   pprofImporter,
+  speedscopeImporter,
   cpuprofileImporter,
 ];
