@@ -17,7 +17,7 @@ import { treeOf } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
-import { DARK, FrameColours, LIGHT, type Theme } from './palette';
+import { COLOUR_COUNT, DARK, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme } from './palette';
 import { isAnimating } from './zoom-animation';
 
 const MIN_WIDTH = 0.5;
@@ -54,6 +54,10 @@ export class FlameRenderer {
   private lastOrientation: string | null = null;
   private lastSnapshot: ProfileSnapshot | null = null;
   private lastSelected = -1;
+  // Scratch for grouping rects by colour (see paint).
+  private colourOf = new Int32Array(1024);
+  private order = new Int32Array(1024);
+  private readonly counts = new Int32Array(COLOUR_COUNT + 1);
   /** Flame orientation: how far (px) the view is scrolled up from the bottom of the content. */
   private fromBottom = 0;
   /** content height - view height, at the last draw. */
@@ -193,24 +197,50 @@ export class FlameRenderer {
     ctx.textBaseline = 'middle';
     let selectedK = -1;
     let hoverK = -1;
-    let lastColour = '';
-    let lastAlpha = 1;
-    // Pass 1: rectangles (fillStyle only changes when the colour does).
-    for (let k = 0; k < L.count; k++) {
+    const n = L.count;
+    if (this.colourOf.length < n) {
+      this.colourOf = new Int32Array(n * 2);
+      this.order = new Int32Array(n * 2);
+    }
+    const colourOf = this.colourOf;
+    const order = this.order;
+    const counts = this.counts;
+    counts.fill(0);
+    // Pass 1: rectangles, grouped by colour (counting sort of the rect indices) so each colour is
+    // one fillStyle and one fill of a path of rects. Ancestors of the zoom are drawn faded first.
+    for (let k = 0; k < n; k++) {
       const node = L.node[k];
       const f = tree.frame[node];
-      const x = Math.max(L.x[k], -1);
-      const w = Math.min(L.x[k] + L.w[k], this.width + 1) - x;
       if (node === s.selectedNode) selectedK = k;
       if (node === s.hoverNode) hoverK = k;
-      let colour: string;
-      if (f < 0) colour = matches ? '#c9c4bb' : '#d8d3ca';
-      else if (matches) colour = matches[f] ? FrameColours.match : colours.dim(f);
-      else colour = colours.get(f);
-      const alpha = L.ancestor[k] ? 0.6 : 1;
-      if (alpha !== lastAlpha) ctx.globalAlpha = lastAlpha = alpha;
-      if (colour !== lastColour) ctx.fillStyle = lastColour = colour;
-      ctx.fillRect(x, rowTop(rows, L.depth[k]), w > 2 ? w - 1 : w, ROW_HEIGHT - 1);
+      const id = f < 0 ? ROOT_COLOUR : matches ? (matches[f] ? MATCH_COLOUR : colours.dimId(f)) : colours.id(f);
+      if (L.ancestor[k]) {
+        colourOf[k] = -1;
+        ctx.globalAlpha = 0.6;
+        ctx.fillStyle = colours.cssOf(id);
+        ctx.fillRect(0, rowTop(rows, L.depth[k]), this.width, ROW_HEIGHT - 1);
+        ctx.globalAlpha = 1;
+      } else {
+        colourOf[k] = id;
+        counts[id + 1]++;
+      }
+    }
+    for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+    for (let k = 0; k < n; k++) if (colourOf[k] >= 0) order[counts[colourOf[k]]++] = k;
+    const total = counts[counts.length - 1];
+    const width = this.width;
+    for (let i = 0; i < total; ) {
+      const id = colourOf[order[i]];
+      ctx.fillStyle = colours.cssOf(id);
+      ctx.beginPath();
+      for (; i < total && colourOf[order[i]] === id; i++) {
+        const k = order[i];
+        const x = L.x[k] < -1 ? -1 : L.x[k];
+        const right = L.x[k] + L.w[k];
+        const w = (right > width + 1 ? width + 1 : right) - x;
+        ctx.rect(x, rowTop(rows, L.depth[k]), w > 2 ? w - 1 : w, ROW_HEIGHT - 1);
+      }
+      ctx.fill();
     }
     // Pass 2: labels (dimmed frames of a dark theme are dark, so their text is light).
     ctx.globalAlpha = 1;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameFlags } from '../core/model/types';
-import { FrameColours, LIGHT, frameRgb, hashName } from './palette';
+import { FrameColours, LIGHT, MATCH_COLOUR, SHADES, frameRgb, hashName } from './palette';
 
 describe('palette', () => {
   it('is deterministic by name and independent of the frame index', () => {
@@ -9,6 +9,17 @@ describe('palette', () => {
     const b = new FrameColours((f) => (f === 1 ? 'main' : 'x'), new Uint8Array([0, 0]), LIGHT);
     expect(a.get(0)).toBe(b.get(1));
     expect(hashName('a')).not.toBe(hashName('b'));
+  });
+
+  it('maps frames to colour ids by family and shade, dimmed ids after them', () => {
+    const flags = new Uint8Array([0, FrameFlags.INLINED, 0]);
+    const names = ['main', 'main', 'other'];
+    const c = new FrameColours((f) => names[f], flags, LIGHT);
+    expect(c.id(0)).not.toBe(c.id(1));
+    expect(c.cssOf(c.id(0))).toBe(c.get(0));
+    expect(c.dimId(0)).toBeGreaterThanOrEqual(4 * SHADES);
+    expect(c.dimId(0)).toBeLessThan(MATCH_COLOUR);
+    expect(c.cssOf(c.dimId(0))).not.toBe(c.get(0));
   });
 
   it('keeps ordinary frames warm (red dominant, little blue)', () => {

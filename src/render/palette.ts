@@ -22,8 +22,21 @@ export function hashName(name: string): number {
   return h >>> 0;
 }
 
+/** Shades per hue family. Few enough to batch the canvas fills by colour, many enough to vary. */
+export const SHADES = 128;
+
+/** The shade (0..SHADES-1) of a name: its colour within its family. */
+export function shadeOf(name: string): number {
+  return hashName(name) % SHADES;
+}
+
 export function frameRgb(name: string, flags: number): Rgb {
-  const h = hashName(name);
+  return shadeRgb(shadeOf(name), flags);
+}
+
+/** A shade's colour: three channel values spread by multiplicative hashing of the shade. */
+export function shadeRgb(shade: number, flags: number): Rgb {
+  const h = Math.imul(shade + 1, 0x9e3779b1) >>> 0;
   const v1 = (h & 0xff) / 255;
   const v2 = ((h >>> 8) & 0xff) / 255;
   const v3 = ((h >>> 16) & 0xff) / 255;
@@ -63,24 +76,62 @@ export interface Theme {
 export const LIGHT: Theme = { dark: false, background: [255, 255, 255], text: '#222', frameText: '#000', dimText: '#555', selection: '#1565c0', hover: 'rgba(0,0,0,0.55)' };
 export const DARK: Theme = { dark: true, background: [24, 25, 28], text: '#ddd', frameText: '#000', dimText: '#c8c8c8', selection: '#64b5f6', hover: 'rgba(255,255,255,0.8)' };
 
-/** Per-frame CSS colour strings, computed once per frame table and theme. */
+/** The hue family of a frame: 0 ordinary, 1 inlined, 2 kernel, 3 JIT. */
+function family(flags: number): number {
+  if (flags & FrameFlags.INLINED) return 1;
+  if (flags & FrameFlags.KERNEL) return 2;
+  if (flags & FrameFlags.JIT) return 3;
+  return 0;
+}
+
+/**
+ * Colour ids for the renderer: one per (family, shade), dimmed variants after them, then the
+ * search highlight and the root. The renderer groups rectangles by id and fills each group as
+ * one path, so a frame costs a rect() call, not a fillStyle change and a fill.
+ */
+export const COLOUR_COUNT = 4 * SHADES * 2 + 2;
+export const MATCH_COLOUR = 4 * SHADES * 2;
+export const ROOT_COLOUR = MATCH_COLOUR + 1;
+
 export class FrameColours {
-  private normal: (string | undefined)[] = [];
-  private dimmed: (string | undefined)[] = [];
+  private readonly ids: Int16Array;
+  private readonly css: string[] = [];
+
   constructor(
     private readonly names: (frame: number) => string,
     private readonly flags: Uint8Array,
-    private readonly theme: Theme,
-  ) {}
+    theme: Theme,
+  ) {
+    this.ids = new Int16Array(flags.length).fill(-1);
+    for (let fam = 0; fam < 4; fam++) {
+      const flag = [0, FrameFlags.INLINED, FrameFlags.KERNEL, FrameFlags.JIT][fam];
+      for (let shade = 0; shade < SHADES; shade++) {
+        const rgb = shadeRgb(shade, flag);
+        this.css[fam * SHADES + shade] = css(rgb);
+        this.css[4 * SHADES + fam * SHADES + shade] = css(fade(rgb, theme.background, theme.dark ? 0.75 : 0.7));
+      }
+    }
+    this.css[MATCH_COLOUR] = css(MATCH_RGB);
+    this.css[ROOT_COLOUR] = theme.dark ? '#b9b4ab' : '#d8d3ca';
+  }
+
+  /** The colour id of a frame (computed once per frame). */
+  id(frame: number): number {
+    let id = this.ids[frame];
+    if (id < 0) id = this.ids[frame] = family(this.flags[frame]) * SHADES + shadeOf(this.names(frame));
+    return id;
+  }
+
+  /** The id of a frame that does not match a search. */
+  dimId(frame: number): number {
+    return 4 * SHADES + this.id(frame);
+  }
+
+  cssOf(id: number): string {
+    return this.css[id];
+  }
 
   get(frame: number): string {
-    return (this.normal[frame] ??= css(frameRgb(this.names(frame), this.flags[frame])));
+    return this.css[this.id(frame)];
   }
-
-  /** A non-matching frame during a search. */
-  dim(frame: number): string {
-    return (this.dimmed[frame] ??= css(fade(frameRgb(this.names(frame), this.flags[frame]), this.theme.background, this.theme.dark ? 0.75 : 0.7)));
-  }
-
-  static readonly match = css(MATCH_RGB);
 }
