@@ -12,10 +12,13 @@
 //   twice is decided over the whole recording from the lengths of the runs of repeats per
 //   (frame, address) (./perf-runs.ts); the function view halves the runs of doubled frames.
 //
-// Invariants: a frame line seen before costs one Map lookup of the whole line (a line repeats
-// every time its return address does; up to 2^18 distinct lines are remembered), no allocation; the stack buffer grows geometrically (10,000-deep stacks are fine); names are stored
-// as printed minus the `+0x…` offset, with NUL characters removed (and half-demangled legacy
-// Rust names finished, see ./perf-rust-names.ts).
+// Invariants: frame lines are resolved when their sample ends; the tail a sample shares with
+// the previous one (the outermost frames, printed last) is matched by string equality, any other
+// line seen before costs one Map lookup of the whole line (up to 2^18 distinct lines are
+// remembered), and only a new line is parsed; no allocation per repeated line; buffers grow
+// geometrically (10,000-deep stacks are fine); names are stored as printed minus the `+0x…`
+// offset, with NUL characters removed (and half-demangled legacy Rust names finished, see
+// ./perf-rust-names.ts); strings kept are copies, never views into the input (see detach()).
 
 import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
