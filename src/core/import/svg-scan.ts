@@ -7,16 +7,21 @@
 // and the first <svg …> tag. Everything else (script, style, text, defs) is skipped.
 //
 // Invariants:
-// - memory is bounded by the frames found (one row of columns each) plus a pending buffer that
-//   never holds more than MAX_PENDING_LINES lines: a frame element spans a handful of lines in
-//   every known writer, so a longer unmatched stretch is dropped;
+// - memory is bounded by the frames found (one row of columns each, at most MAX_FRAMES, beyond
+//   which the input is an ImportError) plus a pending buffer that never holds more than
+//   MAX_PENDING_LINES lines or MAX_PENDING_CHARS characters: a frame element spans a handful of
+//   lines in every known writer, so a longer unmatched stretch is dropped; scanning work is
+//   linear in the input (each line is rescanned at most MAX_PENDING_LINES times);
 // - names are XML-decoded (&amp; &lt; &gt; &quot; &apos; and numeric references); a title whose
 //   figures cannot be read is reported (line and quoted text), never guessed;
 // - regexes are linear (negated classes only), so hostile input cannot backtrack.
 
-import { quoteInput, type ImportWarning } from '../profile';
+import { ImportError, quoteInput, type ImportWarning } from '../profile';
 
-const MAX_PENDING_LINES = 32;
+const MAX_PENDING_LINES = 12;
+const MAX_PENDING_CHARS = 4 * 1024 * 1024;
+/** About 2 GB of flamegraph.pl SVG; columns for this many frames take about 1 GB. */
+export const MAX_FRAMES = 8_000_000;
 const MAX_WARNINGS = 20;
 
 /** Scanned frames as columns, in document order. */
@@ -85,6 +90,9 @@ export class SvgScanner {
   private pendingLines = 0;
   private seenSvg = false;
 
+  /** `source` names the input in errors. */
+  constructor(private readonly source?: string) {}
+
   line(text: string, lineNumber: number): void {
     const out = this.out;
     out.lines = lineNumber;
@@ -129,7 +137,7 @@ export class SvgScanner {
     }
     let lines = 1;
     for (let i = rest.indexOf('\n'); i >= 0; i = rest.indexOf('\n', i + 1)) lines++;
-    if (lines > MAX_PENDING_LINES) {
+    if (lines > MAX_PENDING_LINES || rest.length > MAX_PENDING_CHARS) {
       // No frame element is this long: whatever opened it was not a frame.
       this.pending = '';
       this.pendingLines = 0;
@@ -141,6 +149,9 @@ export class SvgScanner {
 
   private addFrame(gAttrs: string, rawTitle: string, rectAttrs: string, lineNumber: number): void {
     const out = this.out;
+    if (out.count >= MAX_FRAMES) {
+      throw new ImportError(`a flamegraph SVG of at most ${MAX_FRAMES.toLocaleString('en-US')} frames`, lineNumber, 'more frames', this.source);
+    }
     const title = decodeXml(rawTitle);
     const m = TITLE_RE.exec(title);
     if (!m) return this.warn(lineNumber, `frame title without a count "(N samples, P%)": ${quoteInput(title)}`);

@@ -45,8 +45,10 @@ export const svgImporter: Importer = {
 };
 
 class SvgParser implements LineParser {
-  private readonly scanner = new SvgScanner();
-  constructor(private readonly options: ImportOptions) {}
+  private readonly scanner: SvgScanner;
+  constructor(private readonly options: ImportOptions) {
+    this.scanner = new SvgScanner(options.source);
+  }
 
   line(text: string, lineNumber: number): void {
     this.scanner.line(text, lineNumber);

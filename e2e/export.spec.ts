@@ -1,0 +1,118 @@
+// Export menu: folded stacks of the current view, the standalone SVG (opened again in Chromium:
+// zoom, search, hostile names stay text), and the PNG of the canvas at device resolution.
+
+import { expect, test, type Page } from '@playwright/test';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'flameview-export-'));
+
+async function exportAs(page: Page, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks'): Promise<{ name: string; file: string }> {
+  await page.getByRole('button', { name: 'Export' }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: item }).click();
+  const d = await download;
+  const file = path.join(tmp, d.suggestedFilename());
+  await d.saveAs(file);
+  return { name: d.suggestedFilename(), file };
+}
+
+async function openToyc(page: Page) {
+  await gotoAndWait(page);
+  await openFixture(page, 'rust-toyc.perf-script.txt');
+  await expect(page.getByTestId('recording-name')).toHaveText('rust-toyc.perf-script.txt');
+  await waitForIdle(page);
+}
+
+test.describe('export', () => {
+  test('folded stacks of the current view', async ({ page }) => {
+    await openToyc(page);
+    const fn = await exportAs(page, 'Folded stacks');
+    expect(fn.name).toBe('rust-toyc.perf-script-functions.folded.txt');
+    const fnText = readFileSync(fn.file, 'utf8');
+    // The function view has no _[i] frames; its total is the recording's.
+    expect(fnText).not.toContain('_[i]');
+    const total = (t: string) => t.trim().split('\n').reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+    expect(total(fnText)).toBe(1066132256);
+
+    await page.getByRole('button', { name: 'Inline frames' }).click();
+    await waitForIdle(page);
+    const inl = await exportAs(page, 'Folded stacks');
+    expect(inl.name).toBe('rust-toyc.perf-script-inline.folded.txt');
+    const inlText = readFileSync(inl.file, 'utf8');
+    expect(inlText).toContain('_[i]');
+    expect(total(inlText)).toBe(1066132256);
+  });
+
+  test('SVG: downloads with the title, opens standalone, zooms and searches', async ({ page }) => {
+    await openToyc(page);
+    const svg = await exportAs(page, 'SVG (interactive)');
+    expect(svg.name).toBe('rust-toyc.perf-script-functions.svg');
+    const text = readFileSync(svg.file, 'utf8');
+    expect(text).toContain('<text id="title" x="600" y="24">rust-toyc.perf-script.txt</text>');
+    expect(text).toContain('fv:view="functions"');
+
+    const copy = path.join(tmp, 'opened.svg');
+    copyFileSync(svg.file, copy);
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto('file://' + copy);
+    await expect(page.locator('#title')).toHaveText('rust-toyc.perf-script.txt');
+    await page.screenshot({ path: '/tmp/flameview-export-svg.png' });
+
+    // Click a frame: it fills the width, Reset Zoom appears, and resets.
+    const frame = page.locator('g.f', { has: page.locator('title', { hasText: /^toyc::compile_module / }) }).first();
+    await frame.locator('rect').click();
+    await expect(page.locator('#unzoom')).not.toHaveClass('hide');
+    await expect(frame.locator('rect')).toHaveAttribute('width', '1180.0');
+    await page.screenshot({ path: '/tmp/flameview-export-svg-zoomed.png' });
+    await page.locator('#unzoom').click();
+    await expect(page.locator('#unzoom')).toHaveClass('hide');
+
+    // Search through the prompt.
+    page.once('dialog', (d) => void d.accept('^toyc::compile_module$'));
+    await page.locator('#search').click();
+    await expect(page.locator('#matched')).toHaveText(/^Matched: \d+(\.\d)?%$/);
+    await expect(page.locator('rect[fill="rgb(230,0,230)"]').first()).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test('SVG of hostile names: text only, no script runs', async ({ page }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await gotoAndWait(page);
+    const evil = '<img src=x onerror=alert(1)>';
+    await openBytes(page, 'evil.folded', Buffer.from(`main;${evil};leaf 5\nmain;safe 3\n`));
+    await waitForIdle(page);
+    const svg = await exportAs(page, 'SVG (interactive)');
+    const text = readFileSync(svg.file, 'utf8');
+    expect(text).not.toContain('<img');
+    const copy = path.join(tmp, 'evil.svg');
+    writeFileSync(copy, text);
+    await page.goto('file://' + copy);
+    const frame = page.locator('g.f', { has: page.locator('title', { hasText: evil }) });
+    await expect(frame).toHaveCount(1);
+    await frame.locator('rect').hover();
+    await expect(page.locator('#details')).toHaveText(`Function: ${evil} (5 samples, 62.50%)`);
+    await frame.locator('rect').click();
+    await expect(page.locator('img')).toHaveCount(0);
+    expect(dialogs).toEqual([]);
+  });
+
+  test('PNG at device resolution', async ({ page }) => {
+    await openToyc(page);
+    const png = await exportAs(page, 'PNG image');
+    expect(png.name).toBe('rust-toyc.perf-script-functions.png');
+    const bytes = readFileSync(png.file);
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    const width = bytes.readUInt32BE(16);
+    const canvasWidth = await page.locator('canvas.flame-canvas').evaluate((c: HTMLCanvasElement) => c.width);
+    expect(width).toBe(canvasWidth);
+    expect(width).toBeGreaterThan(0);
+  });
+});
