@@ -10,6 +10,7 @@ import { frameName } from '../model/frame-table';
 import { ImportError, type Profile } from '../profile';
 import { dumpTree } from '../testing/tree-dsl';
 import { cpuprofileImporter } from './chrome-cpuprofile';
+import { functionTotals } from './chrome-function-totals';
 import type { ImportOptions } from './importer';
 import { loadProfileFromText } from './load';
 
@@ -18,23 +19,6 @@ const NODE = readFileSync(DIR + 'node.cpuprofile');
 
 function load(input: string | Uint8Array, options: ImportOptions = {}): Promise<Profile> {
   return loadProfileFromText(input, options);
-}
-
-/** Per function name: [samples, weight] of the stacks that contain it (counted once per stack). */
-export function functionTotals(profile: Profile): Map<string, [number, number]> {
-  const { tree, frames } = profile;
-  const out = new Map<string, [number, number]>();
-  for (let n = 1; n < tree.nodeCount; n++) {
-    const name = frameName(frames, tree.frame[n]);
-    let nested = false;
-    for (let a = tree.parent[n]; a > 0; a = tree.parent[a]) if (frameName(frames, tree.frame[a]) === name) nested = true;
-    if (nested) continue;
-    const t = out.get(name) ?? [0, 0];
-    t[0] += tree.totalSamples[n];
-    t[1] += tree.totalWeight[n];
-    out.set(name, t);
-  }
-  return out;
 }
 
 describe('cpuprofile: a profile written by node --cpu-prof', () => {

@@ -6,6 +6,7 @@ import { perfScriptImporter } from './perf-script';
 import { foldedImporter } from './folded';
 import { pprofImporter } from './pprof';
 import { cpuprofileImporter } from './chrome-cpuprofile';
+import { chromeTraceImporter } from './chrome-trace';
 import { speedscopeImporter } from './speedscope';
 import { svgImporter } from './svg';
 
@@ -15,5 +16,6 @@ export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, 
 export const bytesImporters: readonly BytesImporter[] = [
   pprofImporter,
   speedscopeImporter,
+  chromeTraceImporter,
   cpuprofileImporter,
 ];

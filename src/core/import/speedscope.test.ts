@@ -11,6 +11,7 @@ import { ImportError, type Profile } from '../profile';
 import { dumpTree } from '../testing/tree-dsl';
 import type { ImportOptions } from './importer';
 import { loadProfileFromText } from './load';
+import { functionTotals } from './chrome-function-totals';
 import { speedscopeImporter } from './speedscope';
 
 const DIR = fileURLToPath(new URL('../../../fixtures/interchange/', import.meta.url));
@@ -18,19 +19,6 @@ const read = (name: string) => readFileSync(DIR + name);
 
 function load(input: string | Uint8Array, options: ImportOptions = {}): Promise<Profile> {
   return loadProfileFromText(input, options);
-}
-
-/** Per function name: the weight of the stacks that contain it (counted once per stack). */
-function functionWeights(profile: Profile): Map<string, number> {
-  const { tree, frames } = profile;
-  const out = new Map<string, number>();
-  for (let n = 1; n < tree.nodeCount; n++) {
-    const name = frameName(frames, tree.frame[n]);
-    let nested = false;
-    for (let a = tree.parent[n]; a > 0; a = tree.parent[a]) if (frameName(frames, tree.frame[a]) === name) nested = true;
-    if (!nested) out.set(name, (out.get(name) ?? 0) + tree.totalWeight[n]);
-  }
-  return out;
 }
 
 const file = (profiles: unknown[], frames: unknown[] = [{ name: 'a' }, { name: 'b' }]) =>
@@ -45,7 +33,7 @@ describe('speedscope: a file exported by speedscope 1.25.0', () => {
     expect(profile.meta.weightUnit).toBe('nanoseconds');
     const oracle = readFileSync(DIR + 'node.speedscope.totals.txt', 'utf8').trim().split('\n');
     expect(oracle.length).toBeGreaterThan(50);
-    const ours = [...functionWeights(profile)].map(([name, w]) => `${Math.round(w / 1000)}\t${name}`);
+    const ours = [...functionTotals(profile)].map(([name, [, w]]) => `${Math.round(w / 1000)}\t${name}`);
     expect(ours.sort()).toEqual(oracle.sort());
   });
 });
