@@ -301,4 +301,18 @@ test.describe('viewer', () => {
     await page.getByRole('button', { name: 'Icicle' }).click();
     await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
   });
+
+  test('"?" lists the shortcuts and "/" focuses the search', async ({ page }) => {
+    await gotoAndWait(page);
+    await graph(page).focus();
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('Heaviest child');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(graph(page)).toBeFocused();
+    await page.keyboard.press('/');
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toBeFocused();
+  });
 });

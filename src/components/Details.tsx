@@ -12,14 +12,15 @@ export function Details() {
   const node = useStore((s) => s.selectedNode);
   const zoomNode = useStore((s) => s.zoomNode);
   const info = useMemo(() => (snapshot ? frameInfo(snapshot, view, node, zoomNode) : null), [snapshot, view, node, zoomNode]);
-  const [copied, setCopied] = useState<string | null>(null);
+  const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
   const copy = async () => {
     if (!info) return;
     try {
       await navigator.clipboard.writeText(info.name);
-      setCopied(info.name);
+      setCopied({ name: info.name, ok: true });
     } catch {
-      setCopied(null);
+      // No clipboard (e.g. a plain-http page): say so rather than fail silently.
+      setCopied({ name: info.name, ok: false });
     }
   };
   return (
@@ -28,7 +29,7 @@ export function Details() {
         <>
           <FrameFigures info={info} />
           <button type="button" className="btn btn-small" onClick={copy}>
-            {copied === info.name ? 'Copied' : 'Copy name'}
+            {copied?.name === info.name ? (copied.ok ? 'Copied' : 'Copy failed: select the name above') : 'Copy name'}
           </button>
         </>
       ) : (

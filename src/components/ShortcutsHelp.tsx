@@ -21,7 +21,11 @@ export function ShortcutsHelp() {
   const toggle = useStore((s) => s.toggleShortcuts);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (open) ref.current?.focus();
+    if (!open) return;
+    // Focus the list while open, and give focus back to where it was when it closes.
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    ref.current?.focus();
+    return () => previous?.focus();
   }, [open]);
   if (!open) return null;
   return (

@@ -45,6 +45,8 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
   const onDown = (e: PointerEvent) => {
     if (e.button !== 0) return;
     drag = { x: e.clientX, moved: false, pointer: e.pointerId };
+    // Keep receiving moves while the drag leaves the canvas.
+    canvas.setPointerCapture?.(e.pointerId);
   };
   const onUp = (e: PointerEvent) => {
     if (!drag) return;
