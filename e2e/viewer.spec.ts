@@ -315,4 +315,26 @@ test.describe('viewer', () => {
     await page.keyboard.press('/');
     await expect(page.getByRole('searchbox', { name: 'Search' })).toBeFocused();
   });
+
+  test('the event picker reloads the recording for another event', async ({ page }) => {
+    await gotoAndWait(page);
+    const sample = (t: number, period: number, event: string, frames: string[]) =>
+      `prog 100 ${t.toFixed(6)}: ${period} ${event}: \n` + frames.map((f, i) => `\t    ${(i + 1).toString(16)} ${f}+0x1 (/bin/prog)\n`).join('') + '\n';
+    let text = '';
+    for (let i = 0; i < 6; i++) text += sample(1 + i / 1000, 1000, 'cpu-clock:ppp', ['clock_leaf', 'main', '_start']);
+    for (let i = 0; i < 3; i++) text += sample(2 + i / 1000, 7, 'cycles', ['cycles_leaf', 'main', '_start']);
+    await openBytes(page, 'two-events.perf-script.txt', Buffer.from(text));
+    await expect(page.getByTestId('recording-name')).toHaveText('two-events.perf-script.txt');
+    await waitForIdle(page);
+    const status = page.locator('footer');
+    await expect(status).toContainText('Event: cpu-clock');
+    const picker = page.getByLabel('Event');
+    await expect(picker.locator('option')).toHaveCount(2);
+    const cycles = (await picker.locator('option', { hasText: 'cycles' }).textContent())!;
+    await picker.selectOption({ label: cycles });
+    await expect(status).toContainText('Event: cycles');
+    await waitForIdle(page);
+    await walkHeaviest(page, 4);
+    await expect(frameName(page)).toHaveText('cycles_leaf');
+  });
 });
