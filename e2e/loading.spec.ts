@@ -54,6 +54,7 @@ test.describe('opening recordings', () => {
     await expect(recordingName(page)).toHaveText('sqlite.perf-script.txt');
     await waitForIdle(page);
     await expect(page).toHaveTitle('sqlite.perf-script.txt · flameview');
+    await expect(page.getByRole('status', { name: 'Recording' })).toHaveText(/^Opened sqlite\.perf-script\.txt: [\d,]+ samples$/);
     await expect(page.getByRole('region', { name: 'Demo recording' })).toHaveCount(0);
     await expect(page.getByRole('alert')).toHaveCount(0);
   });

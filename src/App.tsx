@@ -4,6 +4,7 @@ import { DropZone } from './components/shell/DropZone';
 import { EmptyState } from './components/shell/EmptyState';
 import { ErrorAlert } from './components/shell/ErrorAlert';
 import { Header } from './components/shell/Header';
+import { LoadAnnouncer } from './components/shell/LoadAnnouncer';
 import { LoadingBar } from './components/shell/LoadingBar';
 import { useStore } from './store/store';
 
@@ -19,6 +20,7 @@ export function App() {
       </div>
       <main className="shell-main">{hasRecording ? <Viewer /> : <EmptyState />}</main>
       <DropZone />
+      <LoadAnnouncer />
     </div>
   );
 }
