@@ -337,4 +337,25 @@ test.describe('viewer', () => {
     await walkHeaviest(page, 4);
     await expect(frameName(page)).toHaveText('cycles_leaf');
   });
+
+  test.describe('on a HiDPI screen', () => {
+    test.use({ deviceScaleFactor: 2 });
+    test('the canvas has two device pixels per CSS pixel and follows resizes', async ({ page }) => {
+      await gotoAndWait(page);
+      const size = () =>
+        page.evaluate(() => {
+          const c = document.querySelector<HTMLCanvasElement>('[aria-label="Flame graph"] canvas')!;
+          return { w: c.width, h: c.height, cssW: c.clientWidth, cssH: c.clientHeight };
+        });
+      let s = await size();
+      expect(s.w).toBe(s.cssW * 2);
+      expect(s.h).toBe(s.cssH * 2);
+      await page.setViewportSize({ width: 900, height: 700 });
+      await expect.poll(async () => (await size()).cssW).toBeLessThan(900);
+      await waitForIdle(page);
+      s = await size();
+      expect(s.w).toBe(s.cssW * 2);
+      await page.screenshot({ path: '/tmp/flameview-viewer-hidpi.png' });
+    });
+  });
 });
