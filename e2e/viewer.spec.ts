@@ -358,4 +358,25 @@ test.describe('viewer', () => {
       await page.screenshot({ path: '/tmp/flameview-viewer-hidpi.png' });
     });
   });
+
+  test('walking up a deep stack scrolls the selection into view', async ({ page }) => {
+    await gotoAndWait(page);
+    const stack = Array.from({ length: 80 }, (_, i) => `f${i}`).join(';');
+    await openBytes(page, 'deep.folded', Buffer.from(`${stack} 3\nother 1\n`));
+    await expect(page.getByTestId('recording-name')).toHaveText('deep.folded');
+    await waitForIdle(page);
+    const scroll = () => graph(page).evaluate((el) => ({ top: el.scrollTop, max: el.scrollHeight - el.clientHeight }));
+    const before = await scroll();
+    expect(before.max).toBeGreaterThan(0);
+    expect(before.top).toBe(before.max); // a flame graph opens at its root (the bottom)
+    await walkHeaviest(page, 60);
+    await expect(frameName(page)).toHaveText('f59');
+    const after = await scroll();
+    const view = await graph(page).evaluate((el) => el.clientHeight);
+    // The row of depth 60 starts 61 rows above the bottom of the content; it must be in view.
+    const rowTop = after.max + view - 61 * 17;
+    expect(after.top).toBeLessThanOrEqual(rowTop);
+    expect(after.top + view).toBeGreaterThanOrEqual(rowTop + 17);
+    expect(after.top).toBeLessThan(before.top);
+  });
 });

@@ -62,6 +62,7 @@ export class FlameRenderer {
   private fromBottom = 0;
   /** content height - view height, at the last draw. */
   private scrollable = 0;
+  private spacerHeight = '';
 
   constructor(
     private readonly container: HTMLElement,
@@ -147,7 +148,9 @@ export class FlameRenderer {
     const tree = treeOf(snapshot, s.view);
     this.rows = { orientation: s.orientation, rows: tree.maxDepth + 1, viewHeight, scrollTop: 0, rowHeight: ROW_HEIGHT };
     const content = contentHeight(this.rows);
-    this.spacer.style.height = `${Math.max(0, content - viewHeight)}px`;
+    const spacer = `${Math.max(0, content - viewHeight)}px`;
+    // Only touch the style when it changes: a write per frame would invalidate layout per frame.
+    if (spacer !== this.spacerHeight) this.spacer.style.height = this.spacerHeight = spacer;
     this.keepScroll(s, snapshot, content, viewHeight);
     this.rows.scrollTop = this.container.scrollTop;
     const { minDepth, maxDepth } = visibleDepths(this.rows);
@@ -183,6 +186,7 @@ export class FlameRenderer {
         const st = this.container.scrollTop;
         if (top < st) this.container.scrollTop = top;
         else if (top + ROW_HEIGHT > st + viewHeight) this.container.scrollTop = top + ROW_HEIGHT - viewHeight;
+        this.fromBottom = Math.max(0, this.scrollable - this.container.scrollTop);
       }
     }
   }
