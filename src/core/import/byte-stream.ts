@@ -13,7 +13,16 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
   let first = await iterator.next();
   while (!first.done && first.value.length === 0) first = await iterator.next();
   if (first.done) return;
-  const head = first.value;
+  let head = first.value;
+  // The magic is two bytes: a one-byte first chunk must not hide it (stdin may deliver one).
+  while (head.length < 2) {
+    const r = await iterator.next();
+    if (r.done) break;
+    const joined = new Uint8Array(head.length + r.value.length);
+    joined.set(head);
+    joined.set(r.value, head.length);
+    head = joined;
+  }
   if (!(head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1])) {
     yield head;
     for (let r = await iterator.next(); !r.done; r = await iterator.next()) yield r.value;

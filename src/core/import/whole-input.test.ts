@@ -48,11 +48,13 @@ describe('whole-input formats through loadProfile', () => {
     });
   }
 
-  it('one-byte chunks of a pprof profile give the same tree', async () => {
+  it('one-byte chunks of a pprof profile, raw or gzipped, give the same tree', async () => {
     const bytes = gunzipSync(readFileSync(DIR + 'go-cpu.pb.gz'));
     const a = await loadProfileFromText(bytes);
     const b = await loadChunked(bytes, 1);
     expect(collapseLines(b)).toEqual(collapseLines(a));
+    const c = await loadChunked(readFileSync(DIR + 'go-cpu.pb.gz'), 1);
+    expect(collapseLines(c)).toEqual(collapseLines(a));
   });
 
   it('an input over the cap is an ImportError naming the format, read no further', async () => {
