@@ -42,8 +42,9 @@ interface Row {
   startRssMB: number;
   bareMBps: number;
   bareCpuMBps: number;
-  /** engine throughput / bare throughput. */
+  /** engine throughput / bare throughput, by wall time and by CPU time. */
   ratio: number;
+  cpuRatio: number;
   samples: number;
   inlineNodes: number;
   functionNodes: number;
@@ -99,7 +100,7 @@ function parseArgs(argv: string[]) {
 const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 function table(rows: Row[]): string {
-  const head = ['input', 'MB', 'engine s', 'MB/s', 'target', 'MB/cpu-s', 'peak RSS MB', 'bare MB/s', 'bare MB/cpu-s', 'engine/bare', 'samples', 'nodes inline/fn', 'frames'];
+  const head = ['input', 'MB', 'engine s', 'MB/s', 'target', 'MB/cpu-s', 'peak RSS MB', 'bare MB/s', 'bare MB/cpu-s', 'engine/bare', '(cpu)', 'samples', 'nodes inline/fn', 'frames'];
   const body = rows.map((r) => [
     r.format,
     fmt(r.bytes / MB, 1),
@@ -111,6 +112,7 @@ function table(rows: Row[]): string {
     fmt(r.bareMBps, 0),
     fmt(r.bareCpuMBps, 0),
     fmt(r.ratio, 2),
+    fmt(r.cpuRatio, 2),
     fmt(r.samples),
     `${fmt(r.inlineNodes)}/${fmt(r.functionNodes)}`,
     fmt(r.frames),
@@ -167,6 +169,7 @@ async function main(): Promise<void> {
         bareMBps,
         bareCpuMBps,
         ratio: engineMBps / bareMBps,
+        cpuRatio: engineCpuMBps / bareCpuMBps,
         samples: e0.samples ?? 0,
         inlineNodes: e0.inlineNodes ?? 0,
         functionNodes: e0.functionNodes ?? 0,
