@@ -29,6 +29,11 @@ async function openToyc(page: Page) {
 test.describe('export', () => {
   test('folded stacks of the current view', async ({ page }) => {
     await openToyc(page);
+    await page.getByRole('button', { name: 'Export' }).click();
+    await expect(page.getByRole('menu', { name: 'Export' })).toBeVisible();
+    await page.screenshot({ path: '/tmp/flameview-export-menu.png' });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu', { name: 'Export' })).toHaveCount(0);
     const fn = await exportAs(page, 'Folded stacks');
     expect(fn.name).toBe('rust-toyc.perf-script-functions.folded.txt');
     const fnText = readFileSync(fn.file, 'utf8');

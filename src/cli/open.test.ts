@@ -112,10 +112,12 @@ describe('flameview FILE', () => {
   });
 
   it('content that is not a recording is one line naming what was expected', async () => {
-    const svg = join(FIXTURES, 'rust-toyc.svg');
+    // A picture, not a flame graph (flame graph SVGs are recordings flameview opens).
+    const svg = join(scratch(), 'picture.svg');
+    writeFileSync(svg, '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>\n');
     const r = await failure(open(['--no-open', svg]));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^flameview: \S+rust-toyc\.svg: not a recording flameview reads: expected perf script text or folded stacks.*found "<\?xml[^\n]*\n$/);
+    expect(r.stderr).toMatch(/^flameview: \S+picture\.svg: not a recording flameview reads: expected perf script text or .*folded stacks.*found "<\?xml[^\n]*\n$/);
   });
 
   it('commands take precedence; ./NAME or -- NAME opens a file of that name', async () => {

@@ -69,7 +69,7 @@ describe('flameview svg', () => {
     expect(missing.stderr).toMatch(/no-such-file: cannot read: no such file\n$/);
     const notFlame = await run(['-'], '<?xml version="1.0"?>\n<svg><rect x="1" y="1" width="2"/></svg>\n');
     expect(notFlame.code).toBe(1);
-    expect(notFlame.stderr).toBe('flameview: <stdin>: expected flamegraph SVG (frames as <g><title>name (N samples, P%)</title><rect …/></g>), found an SVG without flame graph frames\n');
+    expect(notFlame.stderr).toMatch(/^flameview: <stdin>: line 1: expected perf script text or flamegraph SVG or .*, found "<\?xml version=\\"1.0\\"\?>"\n$/);
   });
 
   it('bin/flameview svg writes to stdout (spawned)', async () => {

@@ -108,7 +108,8 @@ describe('flameview serve: upload and download', () => {
 
   it('refuses content that is not a recording with 415, whatever the Content-Type says', async () => {
     const { app, dir } = await setup();
-    const svg = readFileSync(join(FIXTURES, 'rust-toyc.svg'));
+    // A picture, not a flame graph (flame graph SVGs are recordings, accepted below).
+    const svg = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>\n');
     const cases: [string, Uint8Array | string, string][] = [
       ['svg', svg, 'image/svg+xml'],
       ['json', '{"a": 1}\n', 'application/json'],

@@ -255,10 +255,22 @@ describe('geometry', () => {
 
 describe('detection and bad input', () => {
   it('detect()', () => {
-    expect(svgImporter.detect('<?xml version="1.0" standalone="no"?>\n<!DOCTYPE svg PUBLIC "x">\n<svg version="1.1">', false)).toBe('yes');
-    expect(svgImporter.detect('<svg xmlns="http://www.w3.org/2000/svg">', false)).toBe('yes');
+    const head = (path: string) => read(path).slice(0, 4096);
+    expect(svgImporter.detect(head('rust-toyc.svg'), false)).toBe('yes');
+    expect(svgImporter.detect(head(join(INFERNO, 'inverted/inverted.svg')), false)).toBe('yes');
+    expect(svgImporter.detect(head(join(INFERNO, 'empty/empty.svg')), false)).toBe('yes');
+    expect(svgImporter.detect('<svg xmlns="http://www.w3.org/2000/svg" xmlns:fv="urn:flameview:svg:1">', false)).toBe('yes');
     expect(svgImporter.detect('<?xml version="1.0"?>\n', false)).toBe('need-more');
     expect(svgImporter.detect('<?xml version="1.0"?>\n<html></html>\n', true)).toBe('no');
+    // An SVG without a flame graph writer's mark is not a recording.
+    expect(svgImporter.detect('<svg xmlns="http://www.w3.org/2000/svg"><circle r="1"/></svg>\n', true)).toBe('no');
+    expect(svgImporter.detect('<svg xmlns="http://www.w3.org/2000/svg">\n', false)).toBe('need-more');
+    expect(svgImporter.detect('<svg>\n' + ' '.repeat(40000), false)).toBe('no');
+    expect(svgImporter.detect('<svg>\n<g >\n<title>main (1 samples, 100%)</title><rect x="0" y="0" width="1"/>\n', false)).toBe('yes');
+    // Linear on hostile heads.
+    const t0 = performance.now();
+    svgImporter.detect('<svg>\n' + '<g><title>'.repeat(3000) + ' ('.repeat(20000), false);
+    expect(performance.now() - t0).toBeLessThan(500);
     expect(svgImporter.detect('main;a 1\n', false)).toBe('no');
     expect(svgImporter.detect('perf 123 [000] 1.0: cpu-clock:\n', false)).toBe('no');
   });
@@ -266,7 +278,15 @@ describe('detection and bad input', () => {
   it('an SVG that is not a flame graph is an ImportError naming the format', async () => {
     const text = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg">\n<g><rect x="1" y="2" width="3" height="4"/></g>\n</svg>\n';
     await expect(loadProfileFromText(text, { source: 'pic.svg' })).rejects.toThrow(ImportError);
-    await expect(loadProfileFromText(text, { source: 'pic.svg' })).rejects.toThrow(/pic\.svg: expected flamegraph SVG .*found an SVG without flame graph frames/);
+    await expect(loadProfileFromText(text, { source: 'pic.svg' })).rejects.toThrow(/pic\.svg: line 1: expected .*flamegraph SVG.*, found "<\?xml/);
+    // Detected as a flame graph (by its mark) but holding no frames: named by the SVG importer.
+    const marked = '<?xml version="1.0"?>\n<svg xmlns:fg="http://github.com/jonhoo/inferno">\n</svg>\n';
+    const empty = await loadProfileFromText(marked);
+    expect(empty.meta.warnings.map((w) => w.message)).toContain('the flame graph has no frames: no samples');
+    const p = svgImporter.create({ source: 'x.svg' });
+    p.line('<svg>', 1);
+    p.line('</svg>', 2);
+    expect(() => p.finish()).toThrow(/x\.svg: expected flamegraph SVG \(frames as .*found an SVG without flame graph frames/);
   });
 
   it('a truncated SVG is an ImportError naming the format and the last line', async () => {
@@ -285,7 +305,7 @@ describe('detection and bad input', () => {
 
   it('hostile text: long unmatched stretches stay bounded and fast', async () => {
     const junk = '<g>' + '<'.repeat(1000) + '\n';
-    const text = '<?xml version="1.0"?>\n<svg><!-- flamegraph -->\n' + junk.repeat(20000) + '</svg>\n';
+    const text = '<?xml version="1.0"?>\n<svg><!-- Flame graph stack visualization -->\n' + junk.repeat(20000) + '</svg>\n';
     const t0 = performance.now();
     const p = await loadProfileFromText(text);
     expect(performance.now() - t0).toBeLessThan(5000);

@@ -24,6 +24,7 @@ import type { Detection, Importer, ImportOptions, LineParser } from './importer'
 import { attr, SvgScanner, type SvgFrames } from './svg-scan';
 
 export const SVG_DESCRIPTION = 'flamegraph SVG';
+const FLAMEGRAPH_MARK = /Flame graph stack visualization|xmlns:fg=|urn:flameview|class="func_g"|<g\b[^>]*>\s*<title>[^<]*%\)<\/title>/;
 const MAX_WARNINGS = 20;
 
 const SUFFIX_FLAGS: Record<string, number> = { '_[i]': FrameFlags.INLINED, '_[k]': FrameFlags.KERNEL, '_[j]': FrameFlags.JIT };
@@ -32,12 +33,15 @@ export const svgImporter: Importer = {
   format: 'svg',
   description: SVG_DESCRIPTION,
   detect(head: string, atEnd: boolean): Detection {
+    // An SVG document whose head carries a flame graph writer's mark: flamegraph.pl's and
+    // inferno's comment, inferno's fg: namespace, flameview's namespace, or frame elements.
+    // Other SVGs are not recordings (the server refuses them; loading names what was expected).
     const start = head.replace(/^\ufeff?\s*/, '');
     if (start === '') return atEnd ? 'no' : 'need-more';
-    if (start.startsWith('<svg')) return 'yes';
-    if (!start.startsWith('<?xml') && !start.startsWith('<!DOCTYPE svg') && !start.startsWith('<!--')) return 'no';
-    if (/<svg[\s>]/.test(start)) return 'yes';
-    return atEnd || head.length > 32 * 1024 ? 'no' : 'need-more';
+    if (!/^<(?:\?xml|!DOCTYPE svg|!--|svg[\s>])/.test(start)) return 'no';
+    const svgAt = start.search(/<svg[\s>]/);
+    if (svgAt >= 0 && FLAMEGRAPH_MARK.test(start)) return 'yes';
+    return atEnd || head.length >= 32 * 1024 ? 'no' : 'need-more';
   },
   create(options: ImportOptions): LineParser {
     return new SvgParser(options);
