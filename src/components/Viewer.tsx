@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import { startSearchController } from '../search/search-controller';
 import { useStore } from '../store/store';
-import { startUrlSync } from '../store/url-state';
+import { startUrlSync } from '../store/url-sync';
 import '../styles/viewer.css';
 import { Breadcrumbs } from './Breadcrumbs';
 import { Details } from './Details';
