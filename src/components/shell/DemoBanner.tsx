@@ -10,9 +10,8 @@ export function DemoBanner() {
   return (
     <section className="shell-banner" aria-label="Demo recording">
       <p>
-        <strong>Demo recording:</strong> a Rust toy compiler (lexer, parser, optimiser, bytecode interpreter) recorded with{' '}
-        <code>perf record --call-graph dwarf</code>. Most of its frames are inlined: compare the <em>Functions</em> and{' '}
-        <em>Inline frames</em> views.
+        <strong>Demo recording:</strong> a Rust toy compiler profiled with <code>perf record --call-graph dwarf</code>, heavy on inlined
+        frames: compare the <em>Functions</em> and <em>Inline frames</em> views.
       </p>
       <div className="shell-banner-actions">
         <button type="button" className="btn" onClick={openFilePicker}>
