@@ -5,7 +5,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { spawnSync } from 'node:child_process';
+import { REPO_ROOT, fixturePath, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'flameview-export-'));
 
@@ -107,6 +108,41 @@ test.describe('export', () => {
     await frame.locator('rect').click();
     await expect(page.locator('img')).toHaveCount(0);
     expect(dialogs).toEqual([]);
+  });
+
+  test('a flamegraph.pl SVG opens in the viewer, and exports again', async ({ page }) => {
+    await gotoAndWait(page);
+    await openFixture(page, 'rust-toyc-functions.svg');
+    await expect(page.getByTestId('recording-name')).toHaveText('rust-toyc-functions.svg');
+    await waitForIdle(page);
+    await expect(page.locator('footer')).toContainText('Format: svg');
+    const folded = await exportAs(page, 'Folded stacks');
+    const lines = readFileSync(folded.file, 'utf8').trim().split('\n');
+    expect(lines.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)).toBe(1066132256);
+    await page.screenshot({ path: '/tmp/flameview-open-svg.png' });
+  });
+
+  test('bin/flameview svg --search: the SVG opens with the matches highlighted', async ({ page }) => {
+    const svg = path.join(tmp, 'searched.svg');
+    const r = spawnSync(path.join(REPO_ROOT, 'bin/flameview'), ['svg', '--view', 'inline', '--search', '^toyc::compile_module$', fixturePath('rust-toyc.perf-script.txt')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    writeFileSync(svg, r.stdout);
+    await page.goto('file://' + svg);
+    // The oracle: the share of the folded stacks (inline view) with a matching frame.
+    const lines = readFileSync(fixturePath('rust-toyc.folded'), 'utf8').trim().split('\n');
+    let matched = 0;
+    let total = 0;
+    for (const l of lines) {
+      const at = l.lastIndexOf(' ');
+      const w = Number(l.slice(at + 1));
+      total += w;
+      if (l.slice(0, at).split(';').some((f) => /^toyc::compile_module$/.test(f.replace(/_\[i\]$/, '')))) matched += w;
+    }
+    await expect(page.locator('#matched')).toHaveText(`Matched: ${((100 * matched) / total).toFixed(1)}%`);
+    await expect(page.locator('#search')).toHaveText('Reset Search');
+    await page.locator('#search').click();
+    await expect(page.locator('#matched')).toHaveText(' ');
+    await expect(page.locator('rect[fill="rgb(230,0,230)"]')).toHaveCount(0);
   });
 
   test('PNG at device resolution', async ({ page }) => {

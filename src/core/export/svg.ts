@@ -50,6 +50,8 @@ const FONT_WIDTH = 0.59;
 const YPAD_TOP = FONT_SIZE * 4;
 const YPAD_BOTTOM = FONT_SIZE * 2 + 10;
 const CHUNK = 64 * 1024;
+/** The root's neutral fill, as the viewer's light theme draws "all" (render/palette.ts). */
+const ROOT_FILL = 'rgb(216,211,202)';
 
 /** The view the viewer opens with: functions when the recording carries inline information. */
 export function defaultView(meta: ProfileMeta): ViewKind {
@@ -107,7 +109,7 @@ export function* svgChunks(input: SvgInput, options: SvgOptions = {}): Generator
     let fill: string;
     if (d === 0) {
       name = 'all';
-      fill = css(frameRgb('all', 0));
+      fill = ROOT_FILL;
     } else {
       name = labels[f] ??= frameName(frames, f);
       flags = frames.flags[f];
