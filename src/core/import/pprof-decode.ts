@@ -40,11 +40,11 @@ export interface PprofProfile {
   /** [type, unit] string indices per sample type. */
   sampleTypes: Array<[number, number]>;
   /** Location ids of every sample, leaf first, concatenated; sample i is locs[locStart[i]..locStart[i+1]). */
-  locs: number[];
-  locStart: number[];
+  locs: Float64Array;
+  locStart: Float64Array;
   /** Values of every sample, concatenated; sample i is values[valueStart[i]..valueStart[i+1]). */
-  values: number[];
-  valueStart: number[];
+  values: Float64Array;
+  valueStart: Float64Array;
   locations: Map<number, PprofLocation>;
   functions: Map<number, PprofFunction>;
   /** Mapping id → filename string index. */
@@ -53,21 +53,76 @@ export interface PprofProfile {
   defaultSampleType: number;
 }
 
+/**
+ * A growing column of numbers. Pushing millions of ids onto a JS array was measured 10-20x slower
+ * than the varint decoding itself (13 MB profile, 8M varints: ~2 s against ~0.1 s).
+ */
+class Column {
+  data = new Float64Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) this.grow();
+    this.data[this.length++] = v;
+  }
+  grow(): void {
+    const next = new Float64Array(this.data.length * 2);
+    next.set(this.data);
+    this.data = next;
+  }
+  finish(): Float64Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+interface SampleColumns {
+  locs: Column;
+  locStart: Column;
+  values: Column;
+  valueStart: Column;
+}
+
+function sampleColumns(): SampleColumns {
+  const c = { locs: new Column(), locStart: new Column(), values: new Column(), valueStart: new Column() };
+  c.locStart.push(0);
+  c.valueStart.push(0);
+  return c;
+}
+
 const decodeUtf8 = (bytes: Uint8Array) => utf8.decode(bytes);
 const utf8 = new TextDecoder('utf-8');
 
-function num(v: bigint | string): number {
-  return Number(v);
+/**
+ * One varint as a number. Ids and values nearly always fit in four varint bytes (28 bits), which
+ * the reader's uint32() decodes without allocating; longer ones are re-read as 64-bit (a bigint
+ * or string from the library) so nothing is truncated.
+ */
+function varint(r: BinaryReader, signed: boolean): number {
+  const start = r.pos;
+  const v = r.uint32();
+  if (r.pos - start < 5) return v;
+  r.pos = start;
+  return Number(signed ? r.int64() : r.uint64());
 }
 
 /** Reads a repeated scalar field that may be packed (LEN) or not (one varint). */
-function readRepeated(r: BinaryReader, wire: WireType, out: number[], signed: boolean): void {
+function readRepeated(r: BinaryReader, wire: WireType, out: Column, signed: boolean): void {
   if (wire === WireType.LengthDelimited) {
     const end = r.uint32() + r.pos;
     if (end > r.len) throw new Error('packed field runs past the end');
-    while (r.pos < end) out.push(num(signed ? r.int64() : r.uint64()));
+    // The column's array and length in locals: the hottest loop of the decoder.
+    let data = out.data;
+    let n = out.length;
+    while (r.pos < end) {
+      if (n === data.length) {
+        out.length = n;
+        out.grow();
+        data = out.data;
+      }
+      data[n++] = varint(r, signed);
+    }
+    out.length = n;
   } else if (wire === WireType.Varint) {
-    out.push(num(signed ? r.int64() : r.uint64()));
+    out.push(varint(r, signed));
   } else {
     throw new Error(`wire type ${wire} for a repeated integer`);
   }
@@ -79,12 +134,13 @@ function sub(r: BinaryReader): BinaryReader {
 
 export function decodePprof(bytes: Uint8Array, source?: string): PprofProfile {
   const r = new BinaryReader(bytes, decodeUtf8);
+  const columns = sampleColumns();
   const p: PprofProfile = {
     sampleTypes: [],
-    locs: [],
-    locStart: [0],
-    values: [],
-    valueStart: [0],
+    locs: new Float64Array(0),
+    locStart: new Float64Array(0),
+    values: new Float64Array(0),
+    valueStart: new Float64Array(0),
     locations: new Map(),
     functions: new Map(),
     mappings: new Map(),
@@ -100,9 +156,13 @@ export function decodePprof(bytes: Uint8Array, source?: string): PprofProfile {
         case 1:
           p.sampleTypes.push(decodeValueType(sub(r)));
           break;
-        case 2:
-          decodeSample(sub(r), p);
+        case 2: {
+          if (wire !== WireType.LengthDelimited) throw new Error(`wire type ${wire} for a sample`);
+          const end = r.uint32() + r.pos;
+          if (end > r.len) throw new Error('sample runs past the end');
+          decodeSample(r, end, columns);
           break;
+        }
         case 3: {
           const [id, filename] = decodeMapping(sub(r));
           p.mappings.set(id, filename);
@@ -122,7 +182,7 @@ export function decodePprof(bytes: Uint8Array, source?: string): PprofProfile {
           p.strings.push(r.string());
           break;
         case 14:
-          p.defaultSampleType = wire === WireType.Varint ? num(r.int64()) : (r.skip(wire, field), 0);
+          p.defaultSampleType = wire === WireType.Varint ? varint(r, true) : (r.skip(wire, field), 0);
           break;
         default:
           r.skip(wire, field);
@@ -133,6 +193,10 @@ export function decodePprof(bytes: Uint8Array, source?: string): PprofProfile {
     const why = e instanceof Error ? e.message : String(e);
     throw new ImportError(PPROF_DESCRIPTION, 0, `invalid protobuf in the field at byte ${at} (${why})`, source);
   }
+  p.locs = columns.locs.finish();
+  p.locStart = columns.locStart.finish();
+  p.values = columns.values.finish();
+  p.valueStart = columns.valueStart.finish();
   return p;
 }
 
@@ -141,20 +205,22 @@ function decodeValueType(r: BinaryReader): [number, number] {
   let unit = 0;
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
-    if (field === 1 && wire === WireType.Varint) type = num(r.int64());
-    else if (field === 2 && wire === WireType.Varint) unit = num(r.int64());
+    if (field === 1 && wire === WireType.Varint) type = varint(r, true);
+    else if (field === 2 && wire === WireType.Varint) unit = varint(r, true);
     else r.skip(wire, field);
   }
   return [type, unit];
 }
 
-function decodeSample(r: BinaryReader, p: PprofProfile): void {
-  while (r.pos < r.len) {
+/** Reads a Sample in place, from r.pos up to `end` (no sub-reader per sample). */
+function decodeSample(r: BinaryReader, end: number, p: SampleColumns): void {
+  while (r.pos < end) {
     const [field, wire] = r.tag();
     if (field === 1) readRepeated(r, wire, p.locs, false);
     else if (field === 2) readRepeated(r, wire, p.values, true);
     else r.skip(wire, field);
   }
+  if (r.pos !== end) throw new Error('a sample field runs past the end of the sample');
   p.locStart.push(p.locs.length);
   p.valueStart.push(p.values.length);
 }
@@ -164,8 +230,8 @@ function decodeMapping(r: BinaryReader): [number, number] {
   let filename = 0;
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
-    if (field === 1 && wire === WireType.Varint) id = num(r.uint64());
-    else if (field === 5 && wire === WireType.Varint) filename = num(r.int64());
+    if (field === 1 && wire === WireType.Varint) id = varint(r, false);
+    else if (field === 5 && wire === WireType.Varint) filename = varint(r, true);
     else r.skip(wire, field);
   }
   return [id, filename];
@@ -176,9 +242,9 @@ function decodeLocation(r: BinaryReader): [number, PprofLocation] {
   const location: PprofLocation = { mapping: 0, address: 0, functions: [] };
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
-    if (field === 1 && wire === WireType.Varint) id = num(r.uint64());
-    else if (field === 2 && wire === WireType.Varint) location.mapping = num(r.uint64());
-    else if (field === 3 && wire === WireType.Varint) location.address = num(r.uint64());
+    if (field === 1 && wire === WireType.Varint) id = varint(r, false);
+    else if (field === 2 && wire === WireType.Varint) location.mapping = varint(r, false);
+    else if (field === 3 && wire === WireType.Varint) location.address = varint(r, false);
     else if (field === 4 && wire === WireType.LengthDelimited) location.functions.push(decodeLine(sub(r)));
     else r.skip(wire, field);
   }
@@ -189,7 +255,7 @@ function decodeLine(r: BinaryReader): number {
   let fn = 0;
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
-    if (field === 1 && wire === WireType.Varint) fn = num(r.uint64());
+    if (field === 1 && wire === WireType.Varint) fn = varint(r, false);
     else r.skip(wire, field);
   }
   return fn;
@@ -201,10 +267,10 @@ function decodeFunction(r: BinaryReader): [number, PprofFunction] {
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
     if (wire !== WireType.Varint) r.skip(wire, field);
-    else if (field === 1) id = num(r.uint64());
-    else if (field === 2) fn.name = num(r.int64());
-    else if (field === 3) fn.systemName = num(r.int64());
-    else if (field === 4) fn.filename = num(r.int64());
+    else if (field === 1) id = varint(r, false);
+    else if (field === 2) fn.name = varint(r, true);
+    else if (field === 3) fn.systemName = varint(r, true);
+    else if (field === 4) fn.filename = varint(r, true);
     else r.skip(wire, field);
   }
   return [id, fn];
@@ -244,7 +310,7 @@ export function looksLikePprof(head: Uint8Array, atEnd: boolean): boolean {
           decodeValueType(body);
           sawCore = true;
         } else if (field === 2) {
-          decodeSample(body, { locs: [], locStart: [], values: [], valueStart: [] } as unknown as PprofProfile);
+          decodeSample(body, body.len, sampleColumns());
           sawCore = true;
         } else if (field >= 3 && field <= 6) {
           sawCore = true;

@@ -184,6 +184,18 @@ describe('pprof: hand-made profiles', () => {
     expect(collapseLines(bySamples).sort()).toEqual(['0x1004 1', 'main;b;c_[i] 1', 'main;do_syscall 2']);
   });
 
+  it('reads ids past 28 bits and 2^32 exactly, and values of several bytes', async () => {
+    const big = 2 ** 40 + 3;
+    const spec: Spec = {
+      samples: [{ locs: [big, 2 ** 31 + 1], values: [1, 1e12] }],
+      locations: { [big]: [1, [3]], [2 ** 31 + 1]: [1, [2 ** 35]] },
+      functions: { 3: 'leaf', [2 ** 35]: 'root' },
+      mappings: { 1: '/bin/app' },
+    };
+    const profile = await load(encode(spec));
+    expect(collapseLines(profile)).toEqual(['root;leaf 1000000000000']);
+  });
+
   it('honours default_sample_type', async () => {
     const profile = await load(encode({ ...SMALL, defaultType: 'samples' }));
     expect(profile.meta.event).toBe('samples/count');
