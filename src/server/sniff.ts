@@ -11,7 +11,9 @@ import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { GZIP_MAGIC } from '../core/import/byte-stream';
 import type { Importer } from '../core/import/importer';
-import { quoteInput } from '../core/profile';
+import { bytesImporters } from '../core/import/registry';
+import { pickBytesImporter } from '../core/import/whole-input';
+import { ImportError, quoteInput } from '../core/profile';
 
 export const DETECT_BYTES = 64 * 1024;
 /** perf's binary format: `perf script` must turn it into text first. */
@@ -96,6 +98,14 @@ export async function sniffFile(path: string, importers: readonly Importer[]): P
     atEnd = raw.length <= DETECT_BYTES;
   }
   if (!atEnd) bytes = bytes.subarray(0, DETECT_BYTES);
+  // Whole-input formats (pprof, Chrome/speedscope JSON) are asked first, as loadProfile does.
+  try {
+    const whole = pickBytesImporter(bytesImporters, bytes, atEnd);
+    if (whole) return { ok: true, format: whole.format, gzip };
+  } catch (e) {
+    if (e instanceof ImportError) return { ok: false, reason: `expected ${e.expected}, found ${e.found}` };
+    throw e;
+  }
   return sniffText(new TextDecoder('utf-8').decode(bytes, { stream: !atEnd }), atEnd, importers, gzip);
 }
 
