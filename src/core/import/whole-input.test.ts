@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collapseLines } from '../export/folded';
 import { ImportError, type FormatId, type Profile } from '../profile';
@@ -123,4 +124,33 @@ describe('the text formats are untouched', () => {
       for (const importer of bytesImporters) expect(importer.detectBytes(head, false), `${importer.format} on ${name}`).toBe('no');
     }
   });
+});
+
+describe('mutated inputs: an ImportError or a profile, never another exception or a hang', () => {
+  const cases: Array<[string, Uint8Array]> = [
+    ['pprof', gunzipSync(readFileSync(DIR + 'go-cpu.pb.gz'))],
+    ['cpuprofile', readFileSync(DIR + 'node.cpuprofile')],
+    ['speedscope', readFileSync(DIR + 'speedscope-evented.json')],
+  ];
+  for (const [name, original] of cases) {
+    it(name, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.nat(original.length - 1), fc.nat(255)), { minLength: 1, maxLength: 8 }),
+          fc.nat(original.length),
+          async (edits, cut) => {
+            const bytes = original.slice(0, Math.max(cut, 16));
+            for (const [at, value] of edits) if (at < bytes.length) bytes[at] = value;
+            try {
+              const p = await loadProfileFromText(bytes);
+              expect(p.tree.nodeCount).toBeGreaterThan(0);
+            } catch (e) {
+              if (!(e instanceof ImportError)) throw e;
+            }
+          },
+        ),
+        { numRuns: 150, seed: 42 },
+      );
+    });
+  }
 });
