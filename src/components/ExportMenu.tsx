@@ -81,7 +81,7 @@ export function ExportMenu() {
             boxShadow: '0 2px 8px rgba(0,0,0,0.2)',
           }}
         >
-          <button type="button" role="menuitem" className="btn" onClick={() => void run('svg')}>
+          <button type="button" role="menuitem" className="btn" autoFocus onClick={() => void run('svg')}>
             SVG (interactive)
           </button>
           <button type="button" role="menuitem" className="btn" onClick={() => void run('png')}>
