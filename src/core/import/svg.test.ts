@@ -204,6 +204,12 @@ describe('inferno SVGs', () => {
   });
 });
 
+function dumpOf(p: Profile): string {
+  const lines: string[] = [];
+  for (let n = 1; n < p.tree.nodeCount; n++) lines.push(`${'  '.repeat(p.tree.depth[n] - 1)}${frameName(p.frames, p.tree.frame[n])} ${p.tree.totalWeight[n]}/${p.tree.selfWeight[n]}`);
+  return lines.join('\n');
+}
+
 function checkFrameCount(profile: Profile, svg: SvgFrames): boolean {
   // Every SVG frame except "all" is one node (or merged into a same-named sibling).
   const nonRoot = svg.name.filter((n, i) => !(n === 'all' && svg.w[i] === Math.max(...svg.w))).length;
@@ -231,6 +237,25 @@ describe('geometry', () => {
     }
     expect(lines.join('\n')).toBe('main 10/1\n  a 6/4\n    c 2/2\n  b_[i] 3/3');
     expect(p.meta.hasInlineInfo).toBe(true);
+  });
+
+  it('tolerates link wrappers, single quotes, attributes in any order and frames split over lines', async () => {
+    const text = [
+      '<?xml version="1.0"?>',
+      '<svg><!-- Flame graph stack visualization -->',
+      '<g class="func_g"><a xlink:href="https://example.com/all"><title>all (7 ns, 100%)</title><rect y=\'40\' x=\'0\' width=\'70\'/></a></g>',
+      '<g',
+      '  class="func_g">',
+      '<title>a&amp;b (7 ns, 100%)</title>',
+      '<rect height="15" width="70" x="0"',
+      '  y="24" />',
+      '</g>',
+      '</svg>',
+    ].join('\r\n');
+    const p = await loadProfileFromText(text);
+    expect(p.meta.warnings).toEqual([]);
+    expect(p.meta.weightUnit).toBe('nanoseconds');
+    expect(dumpOf(p)).toBe('a&b 7/7');
   });
 
   it('icicle (root at the top) and no "all" frame', async () => {
