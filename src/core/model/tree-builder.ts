@@ -13,19 +13,31 @@ import { ROOT_NODE, type FrameIndex, type NodeIndex } from './types';
 const EMPTY = -1;
 
 export class TreeBuilder {
-  private parent = new Int32Array(1024);
-  private frame = new Int32Array(1024);
-  private firstChild = new Int32Array(1024);
-  private nextSibling = new Int32Array(1024);
-  private selfWeight = new Float64Array(1024);
-  private selfSamples = new Float64Array(1024);
+  private parent: Int32Array;
+  private frame: Int32Array;
+  private firstChild: Int32Array;
+  private nextSibling: Int32Array;
+  private selfWeight: Float64Array;
+  private selfSamples: Float64Array;
   private count = 1;
 
   // Hash slots hold node indices; the key of a slot is (parent[node], frame[node]).
-  private slots = new Int32Array(4096).fill(EMPTY);
-  private mask = 4095;
+  private slots: Int32Array;
+  private mask: number;
 
-  constructor() {
+  /** `capacity`: expected node count (a derived tree knows its bound), to skip the regrowth. */
+  constructor(capacity = 1024) {
+    const size = Math.max(1024, capacity + 1);
+    this.parent = new Int32Array(size);
+    this.frame = new Int32Array(size);
+    this.firstChild = new Int32Array(size);
+    this.nextSibling = new Int32Array(size);
+    this.selfWeight = new Float64Array(size);
+    this.selfSamples = new Float64Array(size);
+    let slots = 4096;
+    while (slots < size * 2 + 2) slots *= 2;
+    this.slots = new Int32Array(slots).fill(EMPTY);
+    this.mask = slots - 1;
     this.parent[0] = -1;
     this.frame[0] = -1;
     this.firstChild[0] = EMPTY;
