@@ -67,7 +67,7 @@ export function calleesTree(tree: CallTree, frames: FrameTable, name: StringInde
 
 function computeCallees(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {
   const n = tree.nodeCount;
-  const builder = new TreeBuilder();
+  const builder = new TreeBuilder(n);
   const mapped = new Int32Array(n).fill(-1);
   const root = canonicalFrame(frames, name);
   let fNode = -1;

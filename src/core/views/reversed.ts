@@ -29,7 +29,7 @@ export function reversedTree(tree: CallTree, frames: FrameTable): CallTree {
 }
 
 function computeReversed(tree: CallTree, frames: FrameTable): CallTree {
-  const builder = new TreeBuilder();
+  const builder = new TreeBuilder(tree.nodeCount);
   // Root self (a sample with an empty stack) stays at the root.
   builder.addSelf(0, tree.selfWeight[0], tree.selfSamples[0]);
   for (let i = 1; i < tree.nodeCount; i++) {

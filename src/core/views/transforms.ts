@@ -97,7 +97,7 @@ export function applyTransform(tree: CallTree, frames: FrameTable, t: Transform)
 export function dropFrames(tree: CallTree, frames: FrameTable, drop: Uint8Array): DerivedTree {
   const n = tree.nodeCount;
   if (!touches(tree, drop)) return identityResult(tree);
-  const builder = new TreeBuilder();
+  const builder = new TreeBuilder(tree.nodeCount);
   const mapped = new Int32Array(n);
   builder.addSelf(0, tree.selfWeight[0], tree.selfSamples[0]);
   for (let i = 1; i < n; i++) {
@@ -120,7 +120,7 @@ export function collapseRecursion(tree: CallTree, frames: FrameTable, collapse: 
     any = p > 0 && collapse[frame[i]] === 1 && frames.name[frame[p]] === frames.name[frame[i]];
   }
   if (!any) return identityResult(tree);
-  const builder = new TreeBuilder();
+  const builder = new TreeBuilder(tree.nodeCount);
   const mapped = new Int32Array(n);
   builder.addSelf(0, tree.selfWeight[0], tree.selfSamples[0]);
   for (let i = 1; i < n; i++) {

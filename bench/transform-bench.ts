@@ -1,0 +1,132 @@
+// Benchmark of the analysis views on a synthetic 1,000,000-node call tree: each transform
+// (budget: under 300 ms), the function table, callers/callees of a hot function and the
+// reversed tree.
+//
+//   npx tsx bench/transform-bench.ts [--nodes 1000000] [--runs 5] [--seed 1]
+//
+// The tree is grown like a profile (deep chains, a Zipf-like frame pool, 10 % of the frames
+// kernel frames, 2 % `[unknown]`-style names, 5 % direct recursion). Each measurement gets a
+// fresh tree object (same arrays) so the memoisation by identity never answers. Prints the
+// median and the fastest wall time and the median CPU time (process.cpuUsage: user + system,
+// which on a loaded machine is closer to what the code costs than the wall clock).
+
+import { parseArgs } from 'node:util';
+import type { CallTree } from '../src/core/model/call-tree';
+import { FrameTableBuilder, type FrameTable } from '../src/core/model/frame-table';
+import { TreeBuilder } from '../src/core/model/tree-builder';
+import { FrameFlags } from '../src/core/model/types';
+import { callersTree, calleesTree } from '../src/core/views/butterfly';
+import { functionTable, sortRows } from '../src/core/views/function-table';
+import { reversedTree } from '../src/core/views/reversed';
+import { applyTransform, applyTransforms, nameIndex, type Transform } from '../src/core/views/transforms';
+import { Rng } from './prng';
+
+const { values } = parseArgs({
+  options: {
+    nodes: { type: 'string', default: '1000000' },
+    runs: { type: 'string', default: '5' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const NODES = Number(values.nodes);
+const RUNS = Number(values.runs);
+const rng = new Rng(Number(values.seed));
+
+function build(target: number): { tree: CallTree; frames: FrameTable } {
+  const frames = new FrameTableBuilder();
+  const pool = Math.max(100, Math.round(target / 50));
+  const ids = new Int32Array(pool);
+  for (let i = 0; i < pool; i++) {
+    const r = rng.float();
+    if (r < 0.1) ids[i] = frames.intern(`kernel_function_${i}`, FrameFlags.KERNEL);
+    else if (r < 0.12) ids[i] = frames.intern(`[lib${i}.so]`, 0);
+    else ids[i] = frames.intern(`crate::module${i % 97}::function_${i}`, rng.float() < 0.6 ? FrameFlags.INLINED : 0);
+  }
+  const builder = new TreeBuilder();
+  let last = 0;
+  while (builder.nodeCount < target) {
+    const parent = rng.float() < 0.75 ? last : Math.floor(rng.float() * builder.nodeCount);
+    const recurse = parent > 0 && rng.float() < 0.05;
+    const frame = recurse ? builder.frameOf(parent) : ids[Math.floor(pool * rng.float() ** 3)];
+    last = builder.child(parent, frame);
+    builder.addSelf(last, 1 + Math.floor(rng.float() * 1000), 1);
+  }
+  const table = frames.finish();
+  return { tree: builder.finish(table).tree, frames: table };
+}
+
+interface Figure {
+  wall: number[];
+  cpu: number[];
+}
+
+function measure(run: () => void): Figure {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    run();
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall, cpu };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const t0 = performance.now();
+const { tree, frames } = build(NODES);
+const fresh = (): CallTree => ({ ...tree });
+console.log(`tree: ${tree.nodeCount} nodes, ${frames.count} frames, max depth ${tree.maxDepth}; built in ${(performance.now() - t0).toFixed(0)} ms`);
+
+// The hottest function by total (what a user would focus on or open callers/callees of).
+const table = functionTable(tree, frames);
+const hot = table.name[sortRows(table, frames, { by: 'total' })[1]];
+const hotName = frames.strings[hot];
+const mid = table.name[sortRows(table, frames, { by: 'self' })[5]];
+const midName = frames.strings[mid];
+
+const cases: [string, () => unknown][] = [
+  ['focus:HOT', () => applyTransform(fresh(), frames, { kind: 'focus', name: hotName })],
+  ['merge:MID', () => applyTransform(fresh(), frames, { kind: 'merge', name: midName })],
+  ['rec (all)', () => applyTransform(fresh(), frames, { kind: 'rec', name: null })],
+  ['rec:MID', () => applyTransform(fresh(), frames, { kind: 'rec', name: midName })],
+  ['hide:kernel', () => applyTransform(fresh(), frames, { kind: 'hide', what: 'kernel' })],
+  ['hide:unknown', () => applyTransform(fresh(), frames, { kind: 'hide', what: 'unknown' })],
+  [
+    'chain of 3 (hide:kernel, hide:unknown, rec)',
+    () =>
+      applyTransforms(fresh(), frames, [
+        { kind: 'hide', what: 'kernel' },
+        { kind: 'hide', what: 'unknown' },
+        { kind: 'rec', name: null },
+      ] satisfies Transform[]),
+  ],
+  ['functionTable', () => functionTable(fresh(), frames)],
+  ['functionTable + sort by total', () => sortRows(functionTable(fresh(), frames), frames, { by: 'total' })],
+  ['calleesTree(HOT)', () => calleesTree(fresh(), frames, hot)],
+  ['callersTree(HOT)', () => callersTree(fresh(), frames, hot)],
+  ['reversedTree', () => reversedTree(fresh(), frames)],
+];
+
+console.log(`HOT = ${hotName} (total ${((100 * table.totalWeight[table.rowOfName[hot]]) / table.rootWeight).toFixed(1)} %), MID = ${midName}`);
+console.log(`name lookup: nameIndex ${nameIndex(frames, hotName) === hot ? 'ok' : 'MISMATCH'}`);
+console.log('case'.padEnd(46) + 'median ms'.padStart(10) + 'min ms'.padStart(9) + 'cpu ms'.padStart(9) + '  result nodes');
+for (const [name, run] of cases) {
+  let out: unknown;
+  const fig = measure(() => {
+    out = run();
+  });
+  const nodes =
+    out && typeof out === 'object' && 'tree' in out ? (out as { tree: CallTree }).tree.nodeCount : out && typeof out === 'object' && 'nodeCount' in out ? (out as CallTree).nodeCount : '';
+  console.log(
+    name.padEnd(46) +
+      median(fig.wall).toFixed(0).padStart(10) +
+      Math.min(...fig.wall).toFixed(0).padStart(9) +
+      median(fig.cpu).toFixed(0).padStart(9) +
+      `  ${nodes}`,
+  );
+}
