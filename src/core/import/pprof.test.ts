@@ -62,6 +62,7 @@ describe('pprof: a Go CPU profile (runtime/pprof, go1.19)', () => {
     expect(profile.meta.events.map((e) => e.name)).toEqual(['samples/count', 'cpu/nanoseconds']);
     expect(profile.meta.event).toBe('cpu/nanoseconds');
     expect(profile.meta.weightUnit).toBe('nanoseconds');
+    expect(profile.meta.events.map((e) => e.samples)).toEqual([profile.meta.samples, profile.meta.samples]);
     const { tree } = profile;
     expect(tree.totalWeight[0]).toBe(tree.totalSamples[0] * 10_000_000);
     expect(profile.meta.samples).toBe(tree.totalSamples[0]);
@@ -177,8 +178,8 @@ describe('pprof: hand-made profiles', () => {
     expect(profile.frames.flags[k]).toBe(FrameFlags.KERNEL);
     expect(profile.meta.samples).toBe(3);
     expect(profile.meta.events).toEqual([
-      { name: 'samples/count', samples: 3 },
-      { name: 'cpu/nanoseconds', samples: 2 },
+      { name: 'samples/count', samples: 4 },
+      { name: 'cpu/nanoseconds', samples: 3 },
     ]);
     const bySamples = await load(encode(SMALL), { event: 'samples/count' });
     expect(collapseLines(bySamples).sort()).toEqual(['0x1004 1', 'main;b;c_[i] 1', 'main;do_syscall 2']);

@@ -9,7 +9,7 @@
 // - No synthetic root: pprof records no process name; the outermost function is at depth 1.
 // - Sample type (pprof's -sample_index): options.event names one, by `type` or `type/unit`;
 //   by default default_sample_type, else the last one, as pprof does. meta.events lists all of
-//   them as `type/unit` with the number of samples that have a non-zero value.
+//   them as `type/unit` with the samples (as counted below) of the records where it is non-zero.
 // - Weight is the chosen value, scaled to nanoseconds for time units (meta.weightUnit
 //   'nanoseconds'); the sample count is the `samples/count` value when the profile has one (Go CPU
 //   profiles do), the chosen value when its unit is `count`, else one per sample record. Records
@@ -121,10 +121,10 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
       problem(`a sample has ${v1 - v0} values for ${typeCount} sample types`);
       continue;
     }
-    for (let t = 0; t < typeCount; t++) if (p.values[v0 + t] !== 0) events[t].samples++;
+    const count = sampleColumn >= 0 ? p.values[v0 + sampleColumn] : 1;
+    for (let t = 0; t < typeCount; t++) if (p.values[v0 + t] !== 0) events[t].samples += count;
     const value = p.values[v0 + chosen];
     if (value === 0) continue;
-    const count = sampleColumn >= 0 ? p.values[v0 + sampleColumn] : 1;
     stack.length = 0;
     for (let l = p.locStart[s + 1] - 1; l >= p.locStart[s]; l--) {
       const chain = chainOf(p.locs[l]);
