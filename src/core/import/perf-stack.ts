@@ -14,7 +14,7 @@
 //
 // Invariants: frame lines are resolved when their sample ends; the tail a sample shares with
 // the previous one (the outermost frames, printed last) is matched by string equality, any other
-// line seen before costs one Map lookup of the whole line (up to 2^18 distinct lines are
+// line seen before costs one lookup in a sampled-hash table (./perf-line-cache.ts) (up to 2^18 distinct lines are
 // remembered), and only a new line is parsed; no allocation per repeated line; buffers grow
 // geometrically (10,000-deep stacks are fine); names are stored as printed minus the `+0x…`
 // offset, with NUL characters removed (and half-demangled legacy Rust names finished, see
@@ -23,6 +23,7 @@
 import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import { detach, dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
+import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats } from './perf-runs';
 
@@ -52,7 +53,7 @@ export class PerfStackAssembler {
 
   // Frame line text → line id; per line id: address id, name entry, DSO id. Id 0 is a scratch
   // slot for lines that are not cached (cache full, or a frame on a header line).
-  private readonly lines = new Map<string, number>();
+  private readonly lines = new LineCache();
   private lineAddress = new Int32Array(4096);
   private lineEntry = new Int32Array(4096);
   private lineDso = new Int32Array(4096);
@@ -146,7 +147,7 @@ export class PerfStackAssembler {
       if (i < n - shared) {
         const text = lines[i];
         const cached = this.lines.get(text);
-        if (cached !== undefined) id = cached;
+        if (cached >= 0) id = cached;
         else if (!parseFrame(text, 0, this.fields)) {
           bad(this.queueNumbers[i], text);
           ids[i] = -1;
