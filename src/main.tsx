@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { startCompareController } from './compare/compare-client';
 import { startLoadingController } from './loading/controller';
 import { useStore } from './store/store';
 import './styles/app.css';
@@ -14,6 +15,8 @@ createRoot(root).render(
 );
 // After the first render is scheduled: the hash (or the demo) starts loading in the worker.
 startLoadingController();
+// `#compare=` loads the second recording in a worker of its own, in parallel.
+startCompareController();
 
 // A handle for the browser benchmark, the e2e tests and curious users in the console.
 (window as unknown as { flameview: unknown }).flameview = { store: useStore };

@@ -2,29 +2,46 @@
 // interaction are plain classes attached once; this component never re-renders on zoom, pan,
 // hover or search.
 
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { FlameRenderer } from '../render/flame-renderer';
+import type { FlameSource } from '../render/flame-source';
 import { attachInteraction } from '../render/interaction';
 import { handleFlameKey } from '../render/keyboard';
 import { Tooltip } from './Tooltip';
 
-export function FlameGraph() {
+export interface FlameGraphProps {
+  /** Accessible name; "Flame graph" for the main graph. */
+  label?: string;
+  /** Another source than the store's main graph (the comparison views); keys are then not handled. */
+  source?: FlameSource;
+  /** Replaces the main tooltip. */
+  tooltip?: ReactNode;
+  /** Called with the renderer once it exists (and null when it goes), e.g. for a test hook. */
+  onRenderer?: (renderer: FlameRenderer | null) => void;
+}
+
+export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer }: FlameGraphProps = {}) {
+  const uid = useId();
+  const helpId = source ? `flame-graph-help${uid.replace(/[^a-zA-Z0-9_-]/g, '')}` : 'flame-graph-help';
   const container = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const spacer = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (!container.current || !canvas.current || !spacer.current) return;
-    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current);
+    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source);
     const detach = attachInteraction(container.current, canvas.current, renderer);
+    onRenderer?.(renderer);
     return () => {
+      onRenderer?.(null);
       detach();
       renderer.destroy();
     };
-  }, []);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one renderer per mounted graph and source
+  }, [source]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || source) return;
     if (handleFlameKey(e.key)) e.preventDefault();
   };
 
@@ -34,9 +51,9 @@ export function FlameGraph() {
         ref={container}
         className="flame-graph"
         role="application"
-        aria-label="Flame graph"
+        aria-label={label}
         aria-roledescription="flame graph"
-        aria-describedby="flame-graph-help"
+        aria-describedby={helpId}
         aria-busy="true"
         tabIndex={0}
         onKeyDown={onKeyDown}
@@ -44,11 +61,11 @@ export function FlameGraph() {
         <canvas ref={canvas} className="flame-canvas" aria-hidden="true" />
         <div ref={spacer} className="flame-spacer" />
       </div>
-      <p id="flame-graph-help" className="visually-hidden">
+      <p id={helpId} className="visually-hidden">
         Arrow keys move the selection between frames, Enter zooms to it, Escape zooms out. The selected frame is described
         under the graph. Press question mark for all shortcuts.
       </p>
-      <Tooltip />
+      {tooltip ?? <Tooltip />}
     </div>
   );
 }

@@ -9,33 +9,16 @@
 // DOM it drives: container (scrolls vertically) > canvas (sticky, the size of the visible area)
 // + spacer (makes the scroll height equal to the content height).
 
-import { shallow } from 'zustand/shallow';
 import type { CallTree } from '../core/model/call-tree';
-import type { ProfileSnapshot } from '../core/snapshot';
-import { useStore } from '../store/store';
-import { treeOf } from '../store/tree-helpers';
-import type { StoreState } from '../store/types';
+import type { FrameTable } from '../core/model/frame-table';
+import { mainSource, type FlameSource, type FlameState } from './flame-source';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
 import { COLOUR_COUNT, DARK, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme } from './palette';
-import { isAnimating } from './zoom-animation';
 
 const MIN_WIDTH = 0.5;
 const LABEL_MIN_WIDTH = 22;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
-
-const watched = (s: StoreState) => [
-  s.snapshot,
-  s.view,
-  s.orientation,
-  s.zoomNode,
-  s.viewport,
-  s.selectedNode,
-  s.hoverNode,
-  s.search.matches,
-  s.search.status,
-  s.loading !== null,
-];
 
 export class FlameRenderer {
   readonly layout = new LayoutBuffer();
@@ -48,16 +31,17 @@ export class FlameRenderer {
   private frame = 0;
   private theme: Theme = LIGHT;
   private colours: FrameColours | null = null;
-  private coloursFor: ProfileSnapshot | null = null;
+  private coloursFor: FrameTable | null = null;
   private labels: LabelFitter;
   private readonly cleanups: (() => void)[] = [];
   private lastOrientation: string | null = null;
-  private lastSnapshot: ProfileSnapshot | null = null;
+  private lastKey: object | null = null;
+  private hatch: CanvasPattern | null | undefined;
   private lastSelected = -1;
   // Scratch for grouping rects by colour (see paint).
   private colourOf = new Int32Array(1024);
   private order = new Int32Array(1024);
-  private readonly counts = new Int32Array(COLOUR_COUNT + 1);
+  private counts = new Int32Array(COLOUR_COUNT + 1);
   /** Flame orientation: how far (px) the view is scrolled up from the bottom of the content. */
   private fromBottom = 0;
   /** content height - view height, at the last draw. */
@@ -68,12 +52,14 @@ export class FlameRenderer {
     private readonly container: HTMLElement,
     private readonly canvas: HTMLCanvasElement,
     private readonly spacer: HTMLElement,
+    /** What to draw and where interaction goes; the store's main graph by default. */
+    readonly source: FlameSource = mainSource,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
     this.ctx = ctx;
     this.labels = new LabelFitter(ctx, FONT);
-    this.cleanups.push(useStore.subscribe(watched, () => this.schedule(), { equalityFn: shallow }));
+    this.cleanups.push(source.subscribe(() => this.schedule()));
     const resize = new ResizeObserver(() => this.schedule());
     resize.observe(container);
     this.cleanups.push(() => resize.disconnect());
@@ -116,14 +102,12 @@ export class FlameRenderer {
 
   /** The tree currently drawn, or null. */
   tree(): CallTree | null {
-    const s = useStore.getState();
-    return s.snapshot ? treeOf(s.snapshot, s.view) : null;
+    return this.source.read()?.tree ?? null;
   }
 
   private draw(): void {
     const t0 = performance.now();
-    const s = useStore.getState();
-    const { snapshot } = s;
+    const s = this.source.read();
     const width = this.container.clientWidth;
     const viewHeight = this.container.clientHeight;
     const dpr = window.devicePixelRatio || 1;
@@ -140,39 +124,39 @@ export class FlameRenderer {
     ctx.fillStyle = `rgb(${bg[0]},${bg[1]},${bg[2]})`;
     ctx.fillRect(0, 0, width, viewHeight);
     this.width = width;
-    if (!snapshot) {
+    if (!s) {
       this.layout.count = 0;
-      this.finish(t0);
+      this.finish(t0, false);
       return;
     }
-    const tree = treeOf(snapshot, s.view);
+    const tree = s.tree;
     this.rows = { orientation: s.orientation, rows: tree.maxDepth + 1, viewHeight, scrollTop: 0, rowHeight: ROW_HEIGHT };
     const content = contentHeight(this.rows);
     const spacer = `${Math.max(0, content - viewHeight)}px`;
     // Only touch the style when it changes: a write per frame would invalidate layout per frame.
     if (spacer !== this.spacerHeight) this.spacer.style.height = this.spacerHeight = spacer;
-    this.keepScroll(s, snapshot, content, viewHeight);
+    this.keepScroll(s, content, viewHeight);
     this.rows.scrollTop = this.container.scrollTop;
     const { minDepth, maxDepth } = visibleDepths(this.rows);
     layoutFrames({ tree, zoomNode: s.zoomNode, viewport: s.viewport, width, minWidth: MIN_WIDTH, minDepth, maxDepth }, this.layout);
-    if (this.coloursFor !== snapshot || !this.colours) {
-      const { frames } = snapshot;
+    if (this.coloursFor !== s.frames || !this.colours) {
+      const { frames } = s;
       this.colours = new FrameColours((f) => frames.strings[frames.name[f]], frames.flags, this.theme);
-      this.coloursFor = snapshot;
+      this.coloursFor = frames;
       this.labels.reset();
     }
-    this.paint(ctx, snapshot, tree, s);
-    this.finish(t0);
+    this.paint(ctx, tree, s);
+    this.finish(t0, s.busy);
   }
 
   /** Flame graphs open scrolled to the root (bottom); icicles to the top; the selection stays in view. */
-  private keepScroll(s: StoreState, snapshot: ProfileSnapshot, content: number, viewHeight: number): void {
+  private keepScroll(s: FlameState, content: number, viewHeight: number): void {
     this.scrollable = Math.max(0, content - viewHeight);
-    if (this.lastOrientation !== s.orientation || this.lastSnapshot !== snapshot) {
+    if (this.lastOrientation !== s.orientation || this.lastKey !== s.key) {
       this.fromBottom = 0;
       if (s.orientation === 'icicle') this.container.scrollTop = 0;
       this.lastOrientation = s.orientation;
-      this.lastSnapshot = snapshot;
+      this.lastKey = s.key;
     }
     if (s.orientation === 'flame') {
       const want = Math.max(0, this.scrollable - this.fromBottom);
@@ -181,7 +165,7 @@ export class FlameRenderer {
     if (s.selectedNode !== this.lastSelected) {
       this.lastSelected = s.selectedNode;
       if (s.selectedNode >= 0) {
-        const tree = treeOf(snapshot, s.view);
+        const tree = s.tree;
         const top = rowTop({ ...this.rows, scrollTop: 0 }, tree.depth[s.selectedNode]);
         const st = this.container.scrollTop;
         if (top < st) this.container.scrollTop = top;
@@ -191,10 +175,13 @@ export class FlameRenderer {
     }
   }
 
-  private paint(ctx: CanvasRenderingContext2D, snapshot: ProfileSnapshot, tree: CallTree, s: StoreState): void {
-    const { frames } = snapshot;
+  private paint(ctx: CanvasRenderingContext2D, tree: CallTree, s: FlameState): void {
+    const { frames } = s;
     const colours = this.colours!;
-    const matches = s.search.matches;
+    const matches = s.matches;
+    // Per-node colours (the differential graph) replace the palette by name; ids index their css.
+    const over = s.nodeColours;
+    const cssOf = over ? (id: number) => over.css[id] : (id: number) => colours.cssOf(id);
     const L = this.layout;
     const rows = this.rows;
     ctx.font = FONT;
@@ -208,6 +195,8 @@ export class FlameRenderer {
     }
     const colourOf = this.colourOf;
     const order = this.order;
+    const idCount = over ? over.css.length : COLOUR_COUNT;
+    if (this.counts.length !== idCount + 1) this.counts = new Int32Array(idCount + 1);
     const counts = this.counts;
     counts.fill(0);
     // Pass 1: rectangles, grouped by colour (counting sort of the rect indices) so each colour is
@@ -217,11 +206,11 @@ export class FlameRenderer {
       const f = tree.frame[node];
       if (node === s.selectedNode) selectedK = k;
       if (node === s.hoverNode) hoverK = k;
-      const id = f < 0 ? ROOT_COLOUR : matches ? (matches[f] ? MATCH_COLOUR : colours.dimId(f)) : colours.id(f);
+      const id = over ? over.ids[node] : f < 0 ? ROOT_COLOUR : matches ? (matches[f] ? MATCH_COLOUR : colours.dimId(f)) : colours.id(f);
       if (L.ancestor[k]) {
         colourOf[k] = -1;
         ctx.globalAlpha = 0.6;
-        ctx.fillStyle = colours.cssOf(id);
+        ctx.fillStyle = cssOf(id);
         ctx.fillRect(0, rowTop(rows, L.depth[k]), this.width, ROW_HEIGHT - 1);
         ctx.globalAlpha = 1;
       } else {
@@ -235,7 +224,7 @@ export class FlameRenderer {
     const width = this.width;
     for (let i = 0; i < total; ) {
       const id = colourOf[order[i]];
-      ctx.fillStyle = colours.cssOf(id);
+      ctx.fillStyle = cssOf(id);
       ctx.beginPath();
       for (; i < total && colourOf[order[i]] === id; i++) {
         const k = order[i];
@@ -246,6 +235,7 @@ export class FlameRenderer {
       }
       ctx.fill();
     }
+    if (over?.marked) this.hatchMarked(ctx, over.marked);
     // Pass 2: labels (dimmed frames of a dark theme are dark, so their text is light).
     ctx.globalAlpha = 1;
     let textColour = (ctx.fillStyle = this.theme.frameText);
@@ -269,6 +259,24 @@ export class FlameRenderer {
     if (selectedK >= 0) this.outline(ctx, selectedK, this.theme.selection, 2);
   }
 
+  /** Diagonal hatching over the marked nodes' rectangles (frames only one run has). */
+  private hatchMarked(ctx: CanvasRenderingContext2D, marked: Uint8Array): void {
+    if (this.hatch === undefined) this.hatch = makeHatch(ctx);
+    if (!this.hatch) return;
+    const L = this.layout;
+    ctx.fillStyle = this.hatch;
+    ctx.beginPath();
+    let any = false;
+    for (let k = 0; k < L.count; k++) {
+      if (!marked[L.node[k]] || L.ancestor[k]) continue;
+      const x = Math.max(L.x[k], 0);
+      const w = Math.min(L.x[k] + L.w[k], this.width) - x;
+      ctx.rect(x, rowTop(this.rows, L.depth[k]), w > 2 ? w - 1 : w, ROW_HEIGHT - 1);
+      any = true;
+    }
+    if (any) ctx.fill();
+  }
+
   private outline(ctx: CanvasRenderingContext2D, k: number, colour: string, lineWidth: number): void {
     const L = this.layout;
     const x = Math.max(L.x[k], 0);
@@ -279,10 +287,28 @@ export class FlameRenderer {
     ctx.strokeRect(x + inset, rowTop(this.rows, L.depth[k]) + inset, Math.max(1, right - x - 1 - lineWidth), ROW_HEIGHT - 1 - lineWidth);
   }
 
-  private finish(t0: number): void {
+  private finish(t0: number, sourceBusy: boolean): void {
     this.lastDrawMs = performance.now() - t0;
-    const s = useStore.getState();
-    const busy = this.frame !== 0 || isAnimating() || s.loading !== null || s.search.status === 'searching';
+    const busy = this.frame !== 0 || sourceBusy;
     this.container.setAttribute('aria-busy', busy ? 'true' : 'false');
   }
+}
+
+function makeHatch(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+  if (typeof document === 'undefined') return null;
+  const tile = document.createElement('canvas');
+  tile.width = tile.height = 6;
+  const t = tile.getContext('2d');
+  if (!t) return null;
+  t.strokeStyle = 'rgba(0,0,0,0.45)';
+  t.lineWidth = 1.2;
+  t.beginPath();
+  t.moveTo(0, 6);
+  t.lineTo(6, 0);
+  t.moveTo(-1, 1);
+  t.lineTo(1, -1);
+  t.moveTo(5, 7);
+  t.lineTo(7, 5);
+  t.stroke();
+  return ctx.createPattern(tile, 'repeat');
 }

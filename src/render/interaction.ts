@@ -2,15 +2,14 @@
 // select and zoom (animated), wheel to zoom around the cursor, drag to pan, double-click on empty
 // space to reset the zoom. Everything it hits comes from the renderer's last layout.
 
-import { useStore } from '../store/store';
 import type { FlameRenderer } from './flame-renderer';
 import { hitTest } from './hit-test';
 import { pan, wheelZoom } from './viewport';
-import { animateZoom, cancelZoomAnimation } from './zoom-animation';
 
 const DRAG_THRESHOLD = 4;
 
 export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElement, renderer: FlameRenderer): () => void {
+  const source = renderer.source;
   let drag: { x: number; moved: boolean; pointer: number } | null = null;
 
   const local = (e: MouseEvent) => {
@@ -23,24 +22,25 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
   };
 
   const onMove = (e: PointerEvent) => {
-    const store = useStore.getState();
     if (drag) {
       const dx = e.clientX - drag.x;
       if (!drag.moved && Math.abs(dx) < DRAG_THRESHOLD) return;
-      if (!drag.moved) cancelZoomAnimation();
+      if (!drag.moved) source.cancelAnimation();
       drag.moved = true;
       drag.x = e.clientX;
-      const next = pan({ zoomNode: store.zoomNode, viewport: store.viewport }, dx, renderer.width);
-      store.setViewport(next.zoomNode, next.viewport);
+      const s = source.read();
+      if (!s) return;
+      const next = pan({ zoomNode: s.zoomNode, viewport: s.viewport }, dx, renderer.width);
+      source.setViewport(next.zoomNode, next.viewport);
       return;
     }
     const p = local(e);
     const node = hitTest(renderer.layout, renderer.rows, p.x, p.y);
     const c = container.getBoundingClientRect();
-    store.hover(node, node >= 0 ? { x: e.clientX - c.left, y: e.clientY - c.top } : null);
+    source.hover(node, node >= 0 ? { x: e.clientX - c.left, y: e.clientY - c.top } : null);
   };
   const onLeave = () => {
-    if (!drag) useStore.getState().hover(-1, null);
+    if (!drag) source.hover(-1, null);
   };
   const onDown = (e: PointerEvent) => {
     if (e.button !== 0) return;
@@ -55,24 +55,22 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
     if (e.button !== 0 || wasDrag) return;
     const node = nodeAt(e);
     if (node < 0) return;
-    useStore.getState().select(node);
-    animateZoom(node);
+    source.select(node);
+    source.zoom(node);
   };
   const onDouble = (e: MouseEvent) => {
-    if (nodeAt(e) < 0) animateZoom(0);
+    if (nodeAt(e) < 0) source.zoom(0);
   };
   const onWheel = (e: WheelEvent) => {
     if (e.shiftKey) return; // shift+wheel scrolls vertically
     e.preventDefault();
-    cancelZoomAnimation();
+    source.cancelAnimation();
     const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaMode === 2 ? e.deltaY * 400 : e.deltaY;
     const factor = Math.exp(Math.max(-300, Math.min(300, delta)) * 0.002);
-    const store = useStore.getState();
-    if (!store.snapshot || renderer.width <= 0) return;
-    const tree = renderer.tree();
-    if (!tree) return;
-    const next = wheelZoom(tree, { zoomNode: store.zoomNode, viewport: store.viewport }, local(e).x, renderer.width, factor);
-    store.setViewport(next.zoomNode, next.viewport);
+    const s = source.read();
+    if (!s || renderer.width <= 0) return;
+    const next = wheelZoom(s.tree, { zoomNode: s.zoomNode, viewport: s.viewport }, local(e).x, renderer.width, factor);
+    source.setViewport(next.zoomNode, next.viewport);
   };
 
   canvas.addEventListener('pointermove', onMove);

@@ -4,6 +4,7 @@
 
 import { create } from 'zustand';
 import { subscribeWithSelector } from 'zustand/middleware';
+import { createCompareSlice } from './compare-slice';
 import { createLoadSlice } from './load-slice';
 import { createSearchSlice } from './search-slice';
 import type { StoreState, UiSlice } from './types';
@@ -17,6 +18,7 @@ export const useStore = create<StoreState>()(
     ...createViewSlice(set, get, api),
     ...createSearchSlice(set, get, api),
     ...createUiSlice(set, get),
+    ...createCompareSlice(set, get, api),
   })),
 );
 

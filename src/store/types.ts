@@ -3,6 +3,7 @@
 
 import type { ProfileSnapshot } from '../core/snapshot';
 import type { NodeIndex } from '../core/model/types';
+import type { CompareSlice } from './compare-slice';
 
 export type ViewKind = 'functions' | 'inline';
 export type Orientation = 'flame' | 'icicle';
@@ -94,4 +95,4 @@ export interface UiSlice {
   toggleWarnings(open?: boolean): void;
 }
 
-export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice;
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice;

@@ -1,0 +1,127 @@
+// Loading the comparison recording (B) in a worker of its own, so A and B load in parallel on
+// two cores. Mirrors loading/client.ts: only the File handle or the URL crosses into the worker,
+// typed-array buffers come back by transfer, and the latest request wins (stale answers are
+// dropped). Errors go to compare.error and never touch the baseline.
+//
+// The hash carries `compare=<url>` beside `profile=` (and `mode=side|diff`, `norm=pct|abs`);
+// startCompareController reads them at start-up and on hashchange, and keeps them in step.
+
+import * as Comlink from 'comlink';
+import { checkProfileUrl, type OpenProgress } from '../core/session';
+import { fromTransfer } from '../core/snapshot';
+import { FULL_PANE } from '../store/compare-slice';
+import { useStore } from '../store/store';
+import type { ProfileWorkerApi, WorkerOpenResult } from '../../workers/profile.worker';
+import { compareParamsFromHash, withCompareParams } from './compare-hash';
+
+let api: Comlink.Remote<ProfileWorkerApi> | null = null;
+let seq = 0;
+
+function worker(): Comlink.Remote<ProfileWorkerApi> {
+  if (!api) {
+    const w = new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: 'compare' });
+    const remote = Comlink.wrap<ProfileWorkerApi>(w);
+    w.addEventListener('error', (event) => {
+      event.preventDefault();
+      w.terminate();
+      if (api !== remote) return;
+      api = null;
+      seq++;
+      useStore.getState().failCompare(`The comparison's loading worker stopped: ${event.message || 'it could not be started'}`);
+    });
+    api = remote;
+  }
+  return api;
+}
+
+export function openCompareFile(file: File): Promise<void> {
+  return open(file.name || 'file', null, (w, o, p) => w.openBlob(file, o, p), file.size);
+}
+
+export function openCompareUrl(raw: string, base = document.baseURI): Promise<void> {
+  const checked = checkProfileUrl(raw, base);
+  if (!checked.ok) {
+    useStore.getState().failCompare(`Comparison: ${checked.message}`);
+    return Promise.resolve();
+  }
+  const url = checked.url;
+  return open(nameOfUrl(url), raw, (w, o, p) => w.openUrl(url, o, p), null);
+}
+
+export function closeCompare(): void {
+  seq++;
+  void api?.cancel();
+  useStore.getState().closeCompare();
+}
+
+type Call = (w: Comlink.Remote<ProfileWorkerApi>, options: { name: string }, progress: (p: OpenProgress) => void) => Promise<WorkerOpenResult>;
+
+async function open(name: string, url: string | null, call: Call, total: number | null): Promise<void> {
+  const id = ++seq;
+  useStore.getState().startCompareLoading(name, total);
+  const onProgress = Comlink.proxy((p: OpenProgress) => {
+    if (id === seq) useStore.getState().compareProgress(p.bytesRead, p.samples);
+  });
+  let result: WorkerOpenResult;
+  try {
+    result = await call(worker(), { name }, onProgress);
+  } catch (e) {
+    if (id === seq) useStore.getState().failCompare(`Could not open ${name} for comparison: ${e instanceof Error ? e.message : String(e)}`);
+    return;
+  }
+  if (id !== seq) return;
+  const s = useStore.getState();
+  if (result.ok) s.finishCompare(fromTransfer(result.wire), result.name ?? name, url);
+  else if (result.error.kind === 'cancelled') s.failCompare(`Opening ${name} for comparison was cancelled.`);
+  else s.failCompare(`Comparison (${name}): ${result.error.message}`);
+}
+
+function nameOfUrl(href: string): string {
+  const url = new URL(href);
+  const last = url.pathname.split('/').filter(Boolean).pop();
+  try {
+    return last ? decodeURIComponent(last) : url.host;
+  } catch {
+    return last ?? url.host;
+  }
+}
+
+let started = false;
+
+/** Opens `#compare=` at start-up (in parallel with the baseline) and on hashchange; mirrors the state into the hash. */
+export function startCompareController(win: Window = window): void {
+  if (started) return;
+  started = true;
+  const initial = compareParamsFromHash(win.location.hash);
+  const s = useStore.getState();
+  if (initial.mode) s.setCompareMode(initial.mode);
+  if (initial.norm) s.setCompareNorm(initial.norm);
+  let lastUrl = initial.compare;
+  if (lastUrl) void openCompareUrl(lastUrl);
+  win.addEventListener('hashchange', () => {
+    const p = compareParamsFromHash(win.location.hash);
+    const st = useStore.getState();
+    if (p.mode) st.setCompareMode(p.mode);
+    if (p.norm) st.setCompareNorm(p.norm);
+    if (p.compare && p.compare !== lastUrl) {
+      lastUrl = p.compare;
+      void openCompareUrl(p.compare);
+    }
+  });
+  useStore.subscribe(
+    (st) => [st.compare.url, st.compare.snapshot, st.compare.mode, st.compare.norm] as const,
+    ([url, snapshot, mode, norm]) => {
+      const compare = snapshot ? url : useStore.getState().compare.loading ? lastUrl : null;
+      lastUrl = compare;
+      const next = withCompareParams(win.location.hash, { compare, mode: compare ? mode : null, norm: compare ? norm : null });
+      if (next !== win.location.hash) win.history.replaceState(win.history.state, '', next === '' ? win.location.pathname + win.location.search : next);
+    },
+    { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
+  );
+  // Node indices of the differential graph belong to one view's tree of one pair of recordings.
+  useStore.subscribe(
+    (st) => [st.view, st.snapshot] as const,
+    () => useStore.getState().setPane('diff', FULL_PANE),
+    { equalityFn: (a, b) => a[0] === b[0] && a[1] === b[1] },
+  );
+}

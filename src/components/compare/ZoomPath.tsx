@@ -1,0 +1,46 @@
+// A zoom path (from "all" to the zoomed frame) for one of the comparison graphs; clicking a crumb
+// zooms out to it. Names are untrusted and rendered as React text only.
+
+import { frameName, type FrameTable } from '../../core/model/frame-table';
+import type { CallTree } from '../../core/model/call-tree';
+import type { NodeIndex } from '../../core/model/types';
+import { ancestry } from '../../store/tree-helpers';
+
+const MAX_CRUMBS = 40;
+
+export interface ZoomPathProps {
+  label: string;
+  tree: CallTree;
+  frames: FrameTable;
+  zoomNode: NodeIndex;
+  onZoom(node: NodeIndex): void;
+}
+
+export function ZoomPath({ label, tree, frames, zoomNode, onZoom }: ZoomPathProps) {
+  const full = ancestry(tree, zoomNode < tree.nodeCount ? zoomNode : 0);
+  const hidden = full.length > MAX_CRUMBS ? full.length - MAX_CRUMBS : 0;
+  const path = hidden ? [...full.slice(0, 3), -1, ...full.slice(full.length - (MAX_CRUMBS - 3))] : full;
+  return (
+    <nav className="breadcrumbs" aria-label={label}>
+      <ol>
+        {path.map((node, i) => {
+          if (node < 0) return <li key="gap">… {hidden} more …</li>;
+          const name = node === 0 ? 'all' : frameName(frames, tree.frame[node]);
+          return (
+            <li key={node}>
+              {i === path.length - 1 ? (
+                <span aria-current="location" title={name}>
+                  {name}
+                </span>
+              ) : (
+                <button type="button" className="crumb" title={name} onClick={() => onZoom(node)}>
+                  {name}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}
