@@ -106,6 +106,31 @@ describe('cpuprofile: shapes', () => {
   });
 });
 
+describe('cpuprofile: the legacy form (nested "head", seconds, timestamps)', () => {
+  it('gives the same stacks and times as the current form it was converted from', async () => {
+    const modern = JSON.parse(NODE.toString('utf8'));
+    const byId = new Map<number, any>(modern.nodes.map((n: any) => [n.id, n]));
+    // Nest iteratively, as the old DevTools wrote it; 1-based line numbers.
+    const legacyOf = new Map<number, any>();
+    for (const n of modern.nodes) {
+      legacyOf.set(n.id, { id: n.id, functionName: n.callFrame.functionName, url: n.callFrame.url, lineNumber: n.callFrame.lineNumber + 1, hitCount: n.hitCount, children: [] });
+    }
+    for (const n of modern.nodes) for (const c of n.children ?? []) legacyOf.get(n.id).children.push(legacyOf.get(c));
+    const timestamps: number[] = [];
+    let t = modern.startTime;
+    for (const d of modern.timeDeltas) timestamps.push((t += d));
+    const legacy = { head: legacyOf.get(modern.nodes[0].id), startTime: modern.startTime / 1e6, endTime: modern.endTime / 1e6, samples: modern.samples, timestamps };
+    expect(byId.get(modern.nodes[0].id).callFrame.functionName).toBe('(root)');
+    const text = JSON.stringify(legacy);
+    expect(cpuprofileImporter.detectBytes(new TextEncoder().encode(text), true)).toBe('yes');
+    const a = await load(NODE);
+    const b = await load(text);
+    expect(b.meta.format).toBe('cpuprofile');
+    const round = (lines: string[]) => lines.map((l) => l.replace(/ (\d+)$/, (_, w) => ` ${Math.round(Number(w) / 1000)}`));
+    expect(round(collapseLines(b, { fullNames: true }))).toEqual(round(collapseLines(a, { fullNames: true })));
+  });
+});
+
 describe('cpuprofile: bad input', () => {
   it('a cycle in the parent links is cut with a warning, not a hang', async () => {
     const nodes = [

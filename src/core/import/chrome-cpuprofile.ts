@@ -5,8 +5,10 @@
 //                 "columnNumber": -1 }, "hitCount": 0, "children": [2, 3] }, …],
 //     "startTime": µs, "endTime": µs, "samples": [nodeId, …], "timeDeltas": [µs, …] }
 //
-// buildCpuProfile is shared with the trace-event importer (./chrome-trace.ts), whose nodes name
-// their `parent` instead of listing `children`.
+// The legacy form (nodes nested under "head", as DevTools wrote before 2016 and the v8-profiler
+// npm modules still do) is converted to this one first. buildCpuProfile is shared with the
+// trace-event importer (./chrome-trace.ts), whose nodes name their `parent` instead of listing
+// `children`.
 //
 // Decisions and invariants:
 // - A frame is named by its functionName; an anonymous function by `(anonymous file:line)` (the
@@ -52,13 +54,16 @@ export const cpuprofileImporter: BytesImporter = {
   detectBytes(head: Uint8Array): Detection {
     const text = headText(head).trimStart();
     if (!text.startsWith('{')) return 'no';
-    return /^\{\s*"nodes"\s*:\s*\[/.test(text) || (/"nodes"\s*:\s*\[/.test(text) && /"callFrame"\s*:/.test(text) && !/"traceEvents"|"\$schema"/.test(text))
-      ? 'yes'
-      : 'no';
+    if (/^\{\s*"nodes"\s*:\s*\[/.test(text)) return 'yes';
+    if (/"traceEvents"|"\$schema"/.test(text)) return 'no';
+    if (/"nodes"\s*:\s*\[/.test(text) && /"callFrame"\s*:/.test(text)) return 'yes';
+    // The legacy form (DevTools before 2016, the v8-profiler npm modules): a nested "head".
+    return /"head"\s*:\s*\{/.test(text) && /"functionName"\s*:/.test(text) ? 'yes' : 'no';
   },
   parseBytes(bytes: Uint8Array, options: ImportOptions): Profile {
     const json = parseJsonBytes(bytes, DESCRIPTION, options.source);
-    return buildCpuProfile(checkCpuProfile(json, DESCRIPTION, options.source), options, 'cpuprofile', [], null);
+    const input = isLegacy(json) ? fromLegacy(json) : json;
+    return buildCpuProfile(checkCpuProfile(input, DESCRIPTION, options.source), options, 'cpuprofile', [], null);
   },
 };
 
@@ -79,6 +84,75 @@ export function checkCpuProfile(json: unknown, expected: string, source?: string
     if (a !== undefined && (!Array.isArray(a) || a.some((x) => typeof x !== 'number'))) throw fail(`"${key}" that is not an array of numbers`);
   }
   return p as unknown as CpuProfileInput;
+}
+
+interface LegacyNode {
+  id?: unknown;
+  functionName?: unknown;
+  url?: unknown;
+  lineNumber?: unknown;
+  hitCount?: unknown;
+  children?: unknown;
+}
+
+function isLegacy(json: unknown): json is { head: LegacyNode; [key: string]: unknown } {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
+  const p = json as Record<string, unknown>;
+  return p.nodes === undefined && typeof p.head === 'object' && p.head !== null;
+}
+
+/**
+ * The legacy form: nodes nested under `head` (flattened here with an explicit stack), 1-based
+ * line numbers, startTime/endTime in seconds and absolute `timestamps` in µs; converted as
+ * DevTools' CPUProfileDataModel does.
+ */
+function fromLegacy(json: { head: LegacyNode; [key: string]: unknown }): CpuProfileInput {
+  const nodes: CpuProfileNode[] = [];
+  const used = new Set<number>();
+  let nextId = 1;
+  const pending: Array<[LegacyNode, CpuProfileNode | null]> = [[json.head, null]];
+  while (pending.length > 0) {
+    const [legacy, parent] = pending.pop()!;
+    if (typeof legacy !== 'object' || legacy === null) continue;
+    let id = typeof legacy.id === 'number' && !used.has(legacy.id) ? legacy.id : -1;
+    if (id < 0) {
+      while (used.has(nextId)) nextId++;
+      id = nextId;
+    }
+    used.add(id);
+    const line = typeof legacy.lineNumber === 'number' ? legacy.lineNumber - 1 : -1;
+    const node: CpuProfileNode = {
+      id,
+      callFrame: {
+        functionName: typeof legacy.functionName === 'string' ? legacy.functionName : '',
+        url: typeof legacy.url === 'string' ? legacy.url : '',
+        lineNumber: line,
+      },
+      hitCount: typeof legacy.hitCount === 'number' ? legacy.hitCount : 0,
+      children: [],
+    };
+    nodes.push(node);
+    if (parent) parent.children!.push(id);
+    if (Array.isArray(legacy.children)) {
+      for (let i = legacy.children.length - 1; i >= 0; i--) pending.push([legacy.children[i] as LegacyNode, node]);
+    }
+  }
+  const input: CpuProfileInput = { nodes };
+  const seconds = (v: unknown) => (typeof v === 'number' ? v * 1e6 : undefined);
+  input.startTime = seconds(json.startTime);
+  input.endTime = seconds(json.endTime);
+  if (Array.isArray(json.samples)) input.samples = json.samples as number[];
+  const stamps = json.timestamps;
+  if (Array.isArray(stamps) && stamps.every((t) => typeof t === 'number')) {
+    const deltas: number[] = [];
+    let last = input.startTime ?? (stamps[0] as number) ?? 0;
+    for (const t of stamps as number[]) {
+      deltas.push(t - last);
+      last = t;
+    }
+    input.timeDeltas = deltas;
+  }
+  return input;
 }
 
 function describe(v: unknown): string {
