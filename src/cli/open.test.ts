@@ -124,7 +124,7 @@ describe('flameview FILE', () => {
     const cwd = scratch();
     writeFileSync(join(cwd, 'svg'), readFileSync(foldedPath));
     const bare = await failure(open(['--no-open', 'svg'], {}, cwd));
-    expect(bare).toEqual({ code: 1, stderr: "flameview: 'svg' is a command that is not available yet; to open a file named svg, use ./svg or -- svg\n" });
+    expect(bare).toEqual({ code: 1, stderr: "flameview: 'svg' is a command: put it first (flameview svg …); to open a file named svg, use ./svg or -- svg\n" });
     for (const args of [['--no-open', './svg'], ['--no-open', '--', 'svg']]) {
       const s = open(args, {}, cwd);
       const { profiles } = await served(s);

@@ -6,8 +6,9 @@
 //   temporary file with a sample count in the terminal; stdin is spooled to a temporary file.
 // - Every input is checked before the server starts: a missing, unreadable or unrecognised file
 //   is one line on stderr and exit status 1, never a stack trace.
-// - Bare names of subcommands (`diff`, `svg`, …) that reach this point are not implemented yet;
-//   `./diff` or `-- diff` opens a file of that name.
+// - A subcommand name (`diff`, `svg`, …) that reaches this point came after an option, so it is
+//   ambiguous: the user is told to put the command first, or to write `./diff` or `-- diff` to
+//   open a file of that name.
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -56,7 +57,7 @@ function parseArgs(args: string[]): OpenArgs {
       throw new OpenError(`unknown option ${JSON.stringify(arg)}\n${OPEN_USAGE.trimEnd()}`);
     } else {
       if (options && inputs.length === 0 && RESERVED.includes(arg)) {
-        throw new OpenError(`'${arg}' is a command that is not available yet; to open a file named ${arg}, use ./${arg} or -- ${arg}`);
+        throw new OpenError(`'${arg}' is a command: put it first (flameview ${arg} …); to open a file named ${arg}, use ./${arg} or -- ${arg}`);
       }
       inputs.push(arg);
     }
