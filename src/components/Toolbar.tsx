@@ -5,6 +5,7 @@ import { useStore } from '../store/store';
 import { EventPicker } from './EventPicker';
 import { ExportMenu } from './ExportMenu';
 import { ProcessPicker } from './ProcessPicker';
+import { ShareButtons } from './ShareButtons';
 
 export function Toolbar() {
   const view = useStore((s) => s.view);
@@ -51,6 +52,7 @@ export function Toolbar() {
         </span>
       )}
       <div className="toolbar-spacer" />
+      <ShareButtons />
       <ExportMenu />
       <button type="button" className="btn" aria-keyshortcuts="?" onClick={() => toggleShortcuts()}>
         Shortcuts

@@ -10,6 +10,7 @@ import '../styles/viewer.css';
 import { Breadcrumbs } from './Breadcrumbs';
 import { Details } from './Details';
 import { FlameGraph } from './FlameGraph';
+import { LinkNotices } from './LinkNotices';
 import { SEARCH_INPUT_ID, SearchBox } from './SearchBox';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatusBar } from './StatusBar';
@@ -35,6 +36,7 @@ export function Viewer() {
   return (
     <div className="viewer">
       <Toolbar />
+      <LinkNotices />
       <SearchBox />
       <Breadcrumbs />
       <FlameGraph />

@@ -43,6 +43,15 @@ function worker(): Comlink.Remote<ProfileWorkerApi> {
   return api;
 }
 
+/**
+ * The bytes of the open recording when they came from the page (a dropped file or pasted text),
+ * for Share to upload; null for a recording opened from a URL (the link already carries it).
+ */
+export function openedBytes(): { body: Blob | string; name: string } | null {
+  if (!lastInput || lastInput.kind === 'url') return null;
+  return lastInput.kind === 'file' ? { body: lastInput.file, name: lastInput.name } : { body: lastInput.text, name: lastInput.name };
+}
+
 export function openFile(file: File): Promise<void> {
   return open({ kind: 'file', file, name: file.name || 'file' });
 }

@@ -36,3 +36,10 @@ describe('profileFromPath', () => {
     expect(profileFromPath(`/p/${id}/assets/x.js`)).toBeNull();
   });
 });
+
+describe('withProfile and the zoom path', () => {
+  it('keeps the other parameters byte for byte (the literal ; of a zoom path)', () => {
+    expect(withProfile('#v=1&zoom=a;b%3Bc&search=x', null)).toBe('#v=1&zoom=a;b%3Bc&search=x');
+    expect(withProfile('#v=1&profile=x&zoom=a;b', 'y z')).toBe('#v=1&profile=y%20z&zoom=a;b');
+  });
+});

@@ -10,14 +10,18 @@ export function profileFromHash(hash: string): string | null {
   return value === null || value.trim() === '' ? null : value.trim();
 }
 
-/** The hash with the profile parameter set to `url` (or removed when null), other parameters kept. */
+/**
+ * The hash with the profile parameter set to `url` (or removed when null). The other parameters
+ * are kept byte for byte: re-serialising them would encode the zoom path's literal `;`.
+ */
 export function withProfile(hash: string, url: string | null): string {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  const params = new URLSearchParams(body);
-  if (url === null) params.delete('profile');
-  else params.set('profile', url);
-  const text = params.toString();
-  return text === '' ? '' : `#${text}`;
+  const isProfile = (p: string) => /^profile(=|$)/.test(p);
+  const parts = body.split('&').filter((p) => p !== '');
+  const at = parts.findIndex(isProfile);
+  const rest = parts.filter((p) => !isProfile(p));
+  if (url !== null) rest.splice(at < 0 ? rest.length : at, 0, `profile=${encodeURIComponent(url)}`);
+  return rest.length === 0 ? '' : `#${rest.join('&')}`;
 }
 
 /** `bin/flameview serve` shows a stored recording at …/p/<sha256>; its bytes are at /api/profiles/<id>. */

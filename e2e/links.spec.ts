@@ -1,0 +1,251 @@
+// Links: the hash state (#v=1&profile=…&view=…&zoom=<frame path>&search=…&case=i) opens the same
+// recording in the same view, zoomed to the same frame, with the same search; reload, back and
+// forward, the view toggle; a missing frame falls back to its closest ancestor with a notice; bad
+// values give notices. Copy link / Share, the latter against a real `bin/flameview serve`.
+
+import { expect, test, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT, openBytes, waitForIdle } from './helpers';
+
+// A physical `lex` and an inlined `lex_[i]` are siblings under parse: the suffix tells them apart.
+const FOLDED = [
+  'app;main;parse;lex_[i];next_token 30',
+  'app;main;parse;lex_[i];skip_ws 10',
+  'app;main;parse;lex;peek 5',
+  'app;main;parse;expr 20',
+  'app;main;emit;write 15',
+  'app;main;emit;lex 5',
+  '',
+].join('\n');
+const TOTAL = 85;
+
+// Folded text cannot carry `;` inside a name; speedscope JSON can.
+const ODD = 'a;b&c#d%e f';
+const SPEEDSCOPE = JSON.stringify({
+  $schema: 'https://www.speedscope.app/file-format-schema.json',
+  shared: { frames: [{ name: 'main' }, { name: ODD }, { name: 'leaf' }, { name: 'other' }] },
+  profiles: [{ type: 'sampled', name: 'odd', unit: 'none', startValue: 0, endValue: 4, samples: [[0, 1, 2], [0, 1, 2], [0, 1], [0, 3]], weights: [1, 1, 1, 1] }],
+});
+
+async function serveFixtures(page: Page): Promise<void> {
+  await page.route('**/e2e-fixtures/**', async (route) => {
+    const name = new URL(route.request().url()).pathname.split('/').pop();
+    const body = name === 'links.folded' ? FOLDED : name === 'odd.speedscope.json' ? SPEEDSCOPE : null;
+    if (body === null) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain' } });
+  });
+}
+
+const crumbs = (page: Page) => page.locator('nav[aria-label="Zoom path"] li');
+const pressed = (page: Page, name: string) => page.getByRole('group', { name: 'Frames' }).getByRole('button', { name });
+const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Matched|Searching)/ });
+const notices = (page: Page) => page.getByRole('status', { name: 'Link notices' });
+const noNotices = (page: Page) => expect(page.locator('.link-notice')).toHaveCount(0);
+const hashParam = (page: Page, key: string) =>
+  page.evaluate((k) => location.hash.slice(1).split('&').find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1) ?? null, key);
+
+const LEX_I = 'app;main;parse;lex_%5Bi%5D';
+const LINK = `./#v=1&profile=e2e-fixtures/links.folded&view=inline&zoom=${LEX_I}&search=TOKEN&case=i`;
+
+test.describe('links', () => {
+  test.beforeEach(async ({ page }) => serveFixtures(page));
+
+  test('a link opens the recording in its view, zoom and search, and a reload keeps them', async ({ page }) => {
+    await page.goto(LINK);
+    await waitForIdle(page);
+    for (let round = 0; round < 2; round++) {
+      await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse', 'lex']);
+      await expect(pressed(page, 'Inline frames')).toHaveAttribute('aria-pressed', 'true');
+      await expect(summary(page)).toHaveText(`Matched: ${((100 * 30) / TOTAL).toFixed(1)}% (75.0% of zoom)`);
+      await expect(page.getByLabel('Ignore case')).toBeChecked();
+      await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('TOKEN');
+      await noNotices(page);
+      expect(await hashParam(page, 'zoom')).toBe(LEX_I);
+      await page.reload();
+      await waitForIdle(page);
+    }
+    // The physical sibling of the same name is another frame.
+    await page.goto('./#profile=e2e-fixtures/links.folded&view=inline&zoom=app;main;parse;lex');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse', 'lex']);
+    await noNotices(page);
+    expect(await hashParam(page, 'zoom')).toBe('app;main;parse;lex');
+  });
+
+  test('toggling the view keeps the zoom and rewrites the path; back and forward step through zooms', async ({ page }) => {
+    await page.goto(LINK);
+    await waitForIdle(page);
+    const start = await page.evaluate(() => history.length);
+    // Function view: lex_[i] is merged into parse, so the zoom lands on parse (replacing the entry).
+    await pressed(page, 'Functions').click();
+    await expect(pressed(page, 'Functions')).toHaveAttribute('aria-pressed', 'true');
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse']);
+    await expect.poll(() => hashParam(page, 'view')).toBe('functions');
+    await expect.poll(() => hashParam(page, 'zoom')).toBe('app;main;parse');
+    expect(await page.evaluate(() => history.length)).toBe(start);
+    // Typing a search replaces the entry too.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('write');
+    await expect.poll(() => hashParam(page, 'search')).toBe('write');
+    expect(await page.evaluate(() => history.length)).toBe(start);
+    // Zooms push.
+    await page.getByRole('button', { name: 'main', exact: true }).click();
+    await expect.poll(() => hashParam(page, 'zoom')).toBe('app;main');
+    await page.getByRole('button', { name: 'app', exact: true }).click();
+    await expect.poll(() => hashParam(page, 'zoom')).toBe('app');
+    expect(await page.evaluate(() => history.length)).toBe(start + 2);
+    await page.goBack();
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main']);
+    await page.goBack();
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse']);
+    await page.goForward();
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main']);
+    await page.goForward();
+    await expect(crumbs(page)).toHaveText(['all', 'app']);
+    await expect(pressed(page, 'Functions')).toHaveAttribute('aria-pressed', 'true');
+    await noNotices(page);
+  });
+
+  test('a frame name with ; & # % and a space survives the link, a reload and a zoom', async ({ page }) => {
+    const encoded = encodeURIComponent(ODD);
+    expect(encoded).toBe('a%3Bb%26c%23d%25e%20f');
+    await page.goto(`./#profile=e2e-fixtures/odd.speedscope.json&zoom=main;${encoded};leaf`);
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'main', ODD, 'leaf']);
+    await page.reload();
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'main', ODD, 'leaf']);
+    await page.getByRole('button', { name: ODD, exact: true }).click();
+    await expect.poll(() => hashParam(page, 'zoom')).toBe(`main;${encoded}`);
+    await page.goBack();
+    await expect(crumbs(page)).toHaveText(['all', 'main', ODD, 'leaf']);
+    await noNotices(page);
+  });
+
+  test('a path that no longer exists falls back to its longest prefix, with a notice', async ({ page }) => {
+    await page.goto('./#profile=e2e-fixtures/links.folded&view=inline&zoom=app;main;parse;gone;deeper&search=expr');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse']);
+    await expect(notices(page)).toContainText('The linked frame app → main → parse → gone → deeper was not found in this recording; showing its closest ancestor: app → main → parse.');
+    await expect(summary(page)).toHaveText(`Matched: ${((100 * 20) / TOTAL).toFixed(1)}% (${((100 * 20) / 65).toFixed(1)}% of zoom)`);
+    expect(await hashParam(page, 'zoom')).toBe('app;main;parse');
+    await page.getByRole('button', { name: 'Dismiss this notice' }).click();
+    await noNotices(page);
+  });
+
+  test('bad values and unknown versions give notices, never a crash', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto('./#profile=e2e-fixtures/links.folded&view=bogus&orient=sideways&zoom=app;%E0%A4%A&case=x');
+    await waitForIdle(page);
+    await expect(notices(page)).toContainText('The link\'s view value "bogus" is not one of functions, inline; it was ignored.');
+    await expect(notices(page)).toContainText('orient value "sideways"');
+    await expect(notices(page)).toContainText('zoom path has a badly percent-encoded frame name');
+    await expect(pressed(page, 'Functions')).toHaveAttribute('aria-pressed', 'true');
+    await expect(crumbs(page)).toHaveText(['all']);
+    expect(await hashParam(page, 'view')).toBe('functions');
+
+    // A fresh page (the app rewrites the hash to v=1 once it has applied what it could).
+    await page.goto('about:blank');
+    await page.goto(`./#v=9&profile=e2e-fixtures/links.folded&view=inline&zoom=${LEX_I}`);
+    await waitForIdle(page);
+    await expect(notices(page)).toContainText('This link uses link format v=9; this flameview reads v=1, so its view settings were ignored.');
+    await expect(crumbs(page)).toHaveText(['all']);
+    await page.screenshot({ path: test.info().outputPath('link-notices.png') });
+    expect(errors).toEqual([]);
+  });
+
+  test('Copy link copies the address; for a dropped file it says the recording is not in the link', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto(LINK);
+    await waitForIdle(page);
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await expect(page.getByRole('group', { name: 'Link' }).getByRole('status')).toHaveText('Link copied.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
+    expect(page.url()).toContain(`zoom=${LEX_I}`);
+    await page.keyboard.press('Escape');
+
+    await openBytes(page, 'links.folded', Buffer.from(FOLDED));
+    await waitForIdle(page);
+    await expect.poll(() => hashParam(page, 'profile')).toBeNull();
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const panel = page.getByRole('group', { name: 'Link' });
+    await expect(panel).toContainText('The recording itself is not in the link: it was opened from a file on your computer.');
+    // vite preview has no /api/profiles: no Share.
+    await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
+    await expect(panel.getByRole('textbox', { name: 'Link' })).toHaveValue(page.url());
+    await page.screenshot({ path: test.info().outputPath('copy-link-file.png') });
+  });
+});
+
+test.describe('Share against bin/flameview serve', () => {
+  let server: ChildProcess | null = null;
+  let store = '';
+  let base = '';
+
+  test.beforeAll(async () => {
+    store = mkdtempSync(path.join(tmpdir(), 'flameview-share-'));
+    const port = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
+    const dist = path.join(REPO_ROOT, 'node_modules', '.cache', `flameview-e2e-${port}`);
+    server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview'), 'serve', '--store', store, '--port', '0'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, FLAMEVIEW_DIST: dist },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    base = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
+      server!.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /http:\/\/\S+/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[0].replace(/\/$/, ''));
+        }
+      });
+      server!.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      server!.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+    });
+  });
+
+  test.afterAll(() => {
+    server?.kill('SIGTERM');
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  test('Share uploads a dropped recording, lands on /p/<id> with the view state, and a reload reopens it', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.goto(`${base}/`);
+    await waitForIdle(page);
+    await openBytes(page, 'links.folded', Buffer.from(FOLDED));
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all']);
+    await pressed(page, 'Inline frames').click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('skip');
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    const panel = page.getByRole('group', { name: 'Link' });
+    await expect(panel).toContainText('Share uploads it to this server');
+    await page.screenshot({ path: test.info().outputPath('copy-link-with-share.png') });
+    await panel.getByRole('button', { name: 'Share' }).click();
+    await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
+    await expect(page).toHaveURL(/\/p\/[0-9a-f]{64}#/);
+    await page.screenshot({ path: test.info().outputPath('shared.png') });
+    const url = page.url();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    expect(readdirSync(store).length).toBeGreaterThan(0);
+    await expect(panel).not.toContainText('not in the link');
+
+    await page.reload();
+    await waitForIdle(page);
+    await expect(pressed(page, 'Inline frames')).toHaveAttribute('aria-pressed', 'true');
+    await expect(summary(page)).toHaveText(`Matched: ${((100 * 10) / TOTAL).toFixed(1)}%`);
+    expect(page.url()).toBe(url);
+    // Opened from the server, the recording is in the link: no Share, no caveat.
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    await expect(page.getByRole('group', { name: 'Link' })).not.toContainText('not in the link');
+    await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
+  });
+});
