@@ -8,6 +8,8 @@ import { useStore } from '../store/store';
 import { startUrlSync } from '../store/url-sync';
 import '../styles/viewer.css';
 import { Breadcrumbs } from './Breadcrumbs';
+import { CompareBar } from './compare/CompareBar';
+import { CompareView } from './compare/CompareView';
 import { Details } from './Details';
 import { FlameGraph } from './FlameGraph';
 import { LinkNotices } from './LinkNotices';
@@ -17,6 +19,7 @@ import { StatusBar } from './StatusBar';
 import { Toolbar } from './Toolbar';
 
 export function Viewer() {
+  const comparing = useStore((s) => s.compare.snapshot !== null);
   useEffect(() => startSearchController(), []);
   useEffect(() => startUrlSync(), []);
   useEffect(() => {
@@ -37,9 +40,16 @@ export function Viewer() {
     <div className="viewer">
       <Toolbar />
       <LinkNotices />
+      <CompareBar />
       <SearchBox />
-      <Breadcrumbs />
-      <FlameGraph />
+      {comparing ? (
+        <CompareView />
+      ) : (
+        <>
+          <Breadcrumbs />
+          <FlameGraph />
+        </>
+      )}
       <Details />
       <StatusBar />
       <ShortcutsHelp />
