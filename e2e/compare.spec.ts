@@ -1,0 +1,150 @@
+// Comparing two runs (issue 5): rust-toyc run A and run B, where toyc::optimize_module does twice
+// the work in B. Both load in parallel from `#profile=…&compare=…`; side by side with synchronised
+// zoom; the differential graph's tooltip; the normalisation switch; the function view; the table;
+// a failing comparison. Frames are found through the documented test hook window.flameviewFrames
+// (src/compare/debug-hook.ts), never by guessing coordinates. Screenshots go to test-results/.
+
+import { expect, test, type Page } from '@playwright/test';
+import { existsSync, readFileSync } from 'node:fs';
+import { fixturePath, openFixture } from './helpers';
+
+const A = 'rust-toyc.run-a.perf-script.txt';
+const B = 'rust-toyc.run-b.perf-script.txt';
+const BOTH = `./#profile=e2e-fixtures/${A}&compare=e2e-fixtures/${B}`;
+
+async function serveFixtures(page: Page) {
+  await page.route('**/e2e-fixtures/**', async (route) => {
+    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop() ?? '');
+    const file = fixturePath(name);
+    if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+    const body = readFileSync(file);
+    return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain', 'content-length': String(body.length) } });
+  });
+}
+
+const graph = (page: Page, label: string) => page.locator(`[aria-label="${label}"]`);
+
+async function idle(page: Page, label: string) {
+  await expect(page.locator(`[aria-label="${label}"][aria-busy="false"]`)).toBeVisible({ timeout: 30_000 });
+}
+
+async function frameRect(page: Page, label: string, name: string) {
+  await idle(page, label);
+  const rect = await page.evaluate(
+    ([l, n]) => (window as unknown as { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames.rect(l, n),
+    [label, name] as const,
+  );
+  expect(rect, `${name} drawn in ${label}`).not.toBeNull();
+  return rect!;
+}
+
+async function hoverFrame(page: Page, label: string, name: string) {
+  const r = await frameRect(page, label, name);
+  await page.mouse.move(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+}
+
+/** The numbers of a tooltip row: [A, B, Δ, Δ%]. */
+async function figures(page: Page, tooltip: string, row: string): Promise<number[]> {
+  const cells = page.getByTestId(tooltip).locator(`tr[data-row="${row}"] td`);
+  await expect(cells).toHaveCount(4);
+  const texts = await cells.allTextContents();
+  return texts.map((t) => Number(t.replace(/[^\d.−+-]/g, '').replace('−', '-')));
+}
+
+test.beforeEach(async ({ page }) => serveFixtures(page));
+
+test('both runs load from the link; side by side, zoom is synchronised by frame path', async ({ page }, info) => {
+  await page.goto(BOTH);
+  await idle(page, 'Baseline flame graph');
+  await idle(page, 'Comparison flame graph');
+  await page.getByRole('button', { name: 'Inline frames' }).click();
+  await idle(page, 'Comparison flame graph');
+  await page.screenshot({ path: info.outputPath('compare-side-by-side.png') });
+
+  // Zoom the baseline to toyc::compile_module: the comparison follows to the same path.
+  const r = await frameRect(page, 'Baseline flame graph', 'toyc::compile_module');
+  await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+  await expect(page.getByRole('navigation', { name: 'Baseline zoom path' }).locator('[aria-current]')).toHaveText('toyc::compile_module');
+  await expect(page.getByRole('navigation', { name: 'Comparison zoom path' }).locator('[aria-current]')).toHaveText('toyc::compile_module');
+  await idle(page, 'Comparison flame graph');
+  await page.screenshot({ path: info.outputPath('compare-side-by-side-zoomed.png') });
+
+  // And the other way: zooming the comparison zooms the baseline.
+  const o = await frameRect(page, 'Comparison flame graph', 'toyc::optimize_module');
+  await page.mouse.click(o.x + Math.min(o.width / 2, 40), o.y + o.height / 2);
+  await expect(page.getByRole('navigation', { name: 'Comparison zoom path' }).locator('[aria-current]')).toHaveText('toyc::optimize_module');
+  await expect(page.getByRole('navigation', { name: 'Baseline zoom path' }).locator('[aria-current]')).toHaveText('toyc::optimize_module');
+  await expect(page).toHaveURL(/compare=/);
+});
+
+test('differential graph: toyc::optimize_module rises from about 26 % to about 45 % of the total (inline frames)', async ({ page }, info) => {
+  await page.goto(BOTH);
+  await idle(page, 'Comparison flame graph');
+  await page.getByRole('button', { name: 'Inline frames' }).click();
+  await page.getByRole('button', { name: 'Differential' }).click();
+  await idle(page, 'Differential flame graph');
+  await expect(page.getByRole('group', { name: 'Colour scale' })).toBeVisible();
+  await hoverFrame(page, 'Differential flame graph', 'toyc::optimize_module');
+  const tooltip = page.getByTestId('diff-diff-tooltip');
+  await expect(tooltip).toContainText('toyc::optimize_module');
+  const [a, b, delta] = await figures(page, 'diff-diff-tooltip', 'function-total');
+  expect(a).toBeGreaterThan(23);
+  expect(a).toBeLessThan(29);
+  expect(b).toBeGreaterThan(42);
+  expect(b).toBeLessThan(48);
+  expect(delta).toBeCloseTo(b - a, 0);
+  await page.screenshot({ path: info.outputPath('compare-differential.png') });
+
+  // The normalisation switch changes the figures: absolute weights (ms) instead of shares.
+  await page.getByRole('radio', { name: 'absolute' }).check();
+  await expect(page).toHaveURL(/norm=abs/);
+  await hoverFrame(page, 'Differential flame graph', 'toyc::optimize_module');
+  await expect(tooltip.locator('tr[data-row="function-total"]')).toContainText('ms');
+  const [absA, absB] = await figures(page, 'diff-diff-tooltip', 'function-total');
+  expect(absA).not.toBeCloseTo(a, 0);
+  expect(absB / absA).toBeGreaterThan(1.5);
+
+  // Shaped by the baseline, still the same figures for the function.
+  await page.getByRole('switch', { name: 'Shape by baseline' }).check();
+  await hoverFrame(page, 'Differential flame graph', 'toyc::optimize_module');
+  const [shapedA, shapedB] = await figures(page, 'diff-diff-tooltip', 'function-total');
+  expect(shapedA).toBeCloseTo(absA, 1);
+  expect(shapedB).toBeCloseTo(absB, 1);
+});
+
+test('function view: the growth shows on toyc::compile_module; the table sorts and a row zooms to its function', async ({ page }) => {
+  await page.goto(`${BOTH}&mode=diff`);
+  await idle(page, 'Differential flame graph');
+  await expect(page.getByRole('button', { name: 'Functions' })).toHaveAttribute('aria-pressed', 'true');
+  await hoverFrame(page, 'Differential flame graph', 'toyc::compile_module');
+  const [, , pathDelta] = await figures(page, 'diff-diff-tooltip', 'path-total');
+  expect(pathDelta).toBeGreaterThan(5);
+  const [a, b] = await figures(page, 'diff-diff-tooltip', 'function-total');
+  expect(b - a).toBeGreaterThan(5);
+
+  const table = page.getByRole('region', { name: 'Changed functions' });
+  // Heaviest change of self weight first: toyc::interpret (about 9.8 % → 5.9 % in the function view).
+  await expect(table.getByRole('row').nth(1)).toContainText('toyc::interpret');
+  const header = table.getByRole('columnheader', { name: /Function/ });
+  await header.getByRole('button').click();
+  await expect(header).toHaveAttribute('aria-sort', 'ascending');
+  await table.getByRole('columnheader', { name: /Self Δ$/ }).getByRole('button').click();
+  await expect(table.getByRole('columnheader', { name: /Self Δ$/ })).toHaveAttribute('aria-sort', 'descending');
+  await table.getByRole('button', { name: 'toyc::compile_module', exact: true }).click();
+  await expect(page.getByRole('searchbox').or(page.getByRole('textbox', { name: /search/i })).first()).toHaveValue('^toyc::compile_module$');
+  await expect(page.getByRole('navigation', { name: 'Differential zoom path' }).locator('[aria-current]')).toHaveText('toyc::compile_module');
+});
+
+test('a comparison that fails says so and keeps the baseline; "Compare with…" opens a file', async ({ page }) => {
+  await page.goto(`./#profile=e2e-fixtures/${A}&compare=e2e-fixtures/missing.txt`);
+  await expect(page.getByRole('alert').filter({ hasText: /compar/i })).toBeVisible();
+  await idle(page, 'Flame graph');
+  await page.getByLabel('Compare with file').setInputFiles(fixturePath(B));
+  await idle(page, 'Comparison flame graph');
+  await expect(graph(page, 'Baseline flame graph')).toBeVisible();
+  await page.getByRole('button', { name: 'Close comparison' }).click();
+  await idle(page, 'Flame graph');
+  // And the plain file input still opens a baseline.
+  await openFixture(page, A);
+  await idle(page, 'Flame graph');
+});
