@@ -6,11 +6,10 @@
 // of the symbol, a few spread positions, and the last characters (offset and DSO). A hit is
 // confirmed by string equality, so a collision costs time, never a wrong answer.
 //
-// Invariants: open addressing with linear probing over typed arrays; keys are stored as given
+// Invariants: open addressing with linear probing over a typed array; keys are stored as given
 // (callers pass detached copies); ids are chosen by the caller and are ≥ 0; the table is at most
 // half full.
 
-const EMPTY = -1;
 
 /**
  * A hash of `text` from sampled characters; equal strings always hash equal. An int32 (not
@@ -39,11 +38,11 @@ export function sampledLineHash(text: string): number {
 }
 
 export class LineCache {
-  private slots = new Int32Array(4096).fill(EMPTY);
+  // Per slot: [hash, id + 1] side by side (0 = empty), so a probe touches one cache line; the
+  // key of a slot sits at the same index in `slotKeys`.
+  private table = new Int32Array(2 * 4096);
+  private slotKeys: (string | undefined)[] = new Array<string | undefined>(4096).fill(undefined);
   private mask = 4095;
-  private keys: string[] = [];
-  private hashes = new Int32Array(2048);
-  private ids = new Int32Array(2048);
   private count = 0;
 
   get size(): number {
@@ -53,45 +52,39 @@ export class LineCache {
   /** The id stored for `text`, or -1. */
   get(text: string): number {
     const h = sampledLineHash(text);
-    const hashes = this.hashes;
-    const keys = this.keys;
-    for (let slot = h & this.mask; ; slot = (slot + 1) & this.mask) {
-      const k = this.slots[slot];
-      if (k === EMPTY) return -1;
-      if (hashes[k] === h && keys[k] === text) return this.ids[k];
+    const table = this.table;
+    const mask = this.mask;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const stored = table[2 * slot + 1];
+      if (stored === 0) return -1;
+      if (table[2 * slot] === h && this.slotKeys[slot] === text) return stored - 1;
     }
   }
 
-  /** Stores `id` for `text`, which must not be present yet. */
+  /** Stores `id` (≥ 0) for `text`, which must not be present yet. */
   set(text: string, id: number): void {
-    const k = this.count++;
-    if (k === this.hashes.length) {
-      this.hashes = grow(this.hashes, k * 2);
-      this.ids = grow(this.ids, k * 2);
-    }
-    const h = sampledLineHash(text);
-    this.keys.push(text);
-    this.hashes[k] = h;
-    this.ids[k] = id;
-    this.insert(k, h);
-    if (this.count * 2 > this.mask) this.rehash();
+    this.place(sampledLineHash(text), id + 1, text);
+    if (++this.count * 2 > this.mask) this.rehash();
   }
 
-  private insert(k: number, h: number): void {
+  private place(h: number, stored: number, key: string): void {
     let slot = h & this.mask;
-    while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
-    this.slots[slot] = k;
+    while (this.table[2 * slot + 1] !== 0) slot = (slot + 1) & this.mask;
+    this.table[2 * slot] = h;
+    this.table[2 * slot + 1] = stored;
+    this.slotKeys[slot] = key;
   }
 
   private rehash(): void {
-    this.slots = new Int32Array(this.slots.length * 2).fill(EMPTY);
-    this.mask = this.slots.length - 1;
-    for (let k = 0; k < this.count; k++) this.insert(k, this.hashes[k]);
+    const oldTable = this.table;
+    const oldKeys = this.slotKeys;
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(2 * size);
+    this.slotKeys = new Array<string | undefined>(size).fill(undefined);
+    this.mask = size - 1;
+    for (let slot = 0; slot < oldKeys.length; slot++) {
+      const stored = oldTable[2 * slot + 1];
+      if (stored !== 0) this.place(oldTable[2 * slot], stored, oldKeys[slot] as string);
+    }
   }
-}
-
-function grow(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
