@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<Command>> = {
   'serve-demo': async () => (await import('./serve')).runServeDemo,
   diff: async () => (await import('./diff')).runDiff,
   svg: async () => (await import('./svg')).runSvg,
+  top: async () => (await import('./top')).runTop,
 };
 
 export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   open in the browser (FILE may be -)
@@ -32,6 +33,9 @@ commands:
   svg [--view functions|inline] [--width 1200] [--min-width 0.1] [--title T]
       [--search REGEX] FILE|-
       write a standalone interactive flame graph SVG to stdout
+  top [--view inline|functions] [--by self|total] [-n N] [--samples] [--json]
+      [--full-names] FILE|-
+      the heaviest functions over all call sites (pprof -top): self, self%, total, total%, name
 `;
 
 export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {

@@ -187,3 +187,41 @@ function identity(n: number): Int32Array {
   for (let i = 0; i < n; i++) a[i] = i;
   return a;
 }
+
+/**
+ * The same frames with their names rewritten (tidied for the CLI, shortened for labels…), so
+ * that functions whose new names are equal become one row of functionTable. Frame indices, flags
+ * and modules are unchanged, so any tree of the original table can be used with the result.
+ */
+export function renameFrames(frames: FrameTable, rename: (name: string) => string): FrameTable {
+  const index = new Map<string, number>();
+  const strings: string[] = [];
+  const name = new Int32Array(frames.count);
+  for (let f = 0; f < frames.count; f++) {
+    const s = rename(frames.strings[frames.name[f]]);
+    let i = index.get(s);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(s);
+      index.set(s, i);
+    }
+    name[f] = i;
+  }
+  // Modules point into the old strings; keep them readable by appending those after the names.
+  const module = new Int32Array(frames.count);
+  for (let f = 0; f < frames.count; f++) {
+    const m = frames.module[f];
+    if (m < 0) module[f] = -1;
+    else {
+      const key = '\u0000module:' + frames.strings[m];
+      let i = index.get(key);
+      if (i === undefined) {
+        i = strings.length;
+        strings.push(frames.strings[m]);
+        index.set(key, i);
+      }
+      module[f] = i;
+    }
+  }
+  return { count: frames.count, name, module, flags: frames.flags, strings };
+}

@@ -1,0 +1,204 @@
+// `flameview top`: the function table in the terminal, as `pprof -top` prints it: one line per
+// function, tab-separated `self  self%  total  total%  name`, heaviest first.
+//
+// Decisions: a header line (`self	self%	total	total%	name`) comes first, so the output is a
+// TSV table; -n defaults to 20 (0 = every function), as a terminal shows a screenful; names are
+// printed as `collapse` prints them (inferno tidying unless --full-names), and functions whose
+// names become equal after tidying (overloads) are one row, with recursion still counted once.
+// Exit codes as collapse: 0 done, 1 unreadable input or not a recording, 2 usage error.
+
+import { open } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { formatWeight } from '../core/export/folded';
+import { rawName, tidyName } from '../core/export/tidy-name';
+import { loadProfile } from '../core/import/load';
+import { ImportError, type Profile } from '../core/profile';
+import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
+import { viewTree } from '../core/views/function-view';
+import type { CliIo } from './main';
+
+export const TOP_USAGE = `usage: flameview top [options] FILE|-
+  --view inline|functions  inline (default): every frame; functions: inlined frames merged into their caller
+  --by self|total          sort by self (default) or total weight (recursion counted once)
+  -n N                     print the N heaviest functions (default 20; 0 = all)
+  --samples                weight by sample count instead of the summed period
+  --event NAME             perf script: samples of this event (default: the first seen)
+  --full-names             keep argument lists and full names
+  --json                   a JSON array of {name, self, selfPercent, total, totalPercent, inlined}
+`;
+
+export interface TopRow {
+  name: string;
+  self: number;
+  selfPercent: number;
+  total: number;
+  totalPercent: number;
+  /** Whether the function is inlined at some call site. */
+  inlined: boolean;
+}
+
+export interface TopOptions {
+  view?: 'inline' | 'functions';
+  by?: 'self' | 'total';
+  /** 0 = all. */
+  limit?: number;
+  weight?: WeightKind;
+  fullNames?: boolean;
+}
+
+/** The rows `top` prints, heaviest first (pure; used by the CLI and its tests). */
+export function topRows(profile: Profile, options: TopOptions = {}): TopRow[] {
+  const tree = viewTree(profile, options.view ?? 'inline');
+  const tidy = options.fullNames ? rawName : tidyName;
+  const frames = renameFrames(profile.frames, (name) => tidy(name).replace(/[\r\n\t]/g, ' '));
+  const table = functionTable(tree, frames);
+  const weight = options.weight ?? 'period';
+  const order = sortRows(table, frames, { by: options.by ?? 'self', weight });
+  const limit = options.limit && options.limit > 0 ? Math.min(options.limit, order.length) : order.length;
+  const self = weight === 'samples' ? table.selfSamples : table.selfWeight;
+  const total = weight === 'samples' ? table.totalSamples : table.totalWeight;
+  const rows: TopRow[] = [];
+  for (let k = 0; k < limit; k++) {
+    const r = order[k];
+    rows.push({
+      name: frames.strings[table.name[r]],
+      self: self[r],
+      selfPercent: 100 * shareOf(table, self[r], weight),
+      total: total[r],
+      totalPercent: 100 * shareOf(table, total[r], weight),
+      inlined: (table.flags[r] & FunctionFlags.INLINED) !== 0,
+    });
+  }
+  return rows;
+}
+
+export function formatTop(rows: TopRow[]): string {
+  const lines = ['self\tself%\ttotal\ttotal%\tname'];
+  for (const r of rows) {
+    lines.push(`${formatWeight(r.self)}\t${r.selfPercent.toFixed(2)}%\t${formatWeight(r.total)}\t${r.totalPercent.toFixed(2)}%\t${r.name}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function runTop(args: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        view: { type: 'string' },
+        by: { type: 'string' },
+        n: { type: 'string', short: 'n' },
+        samples: { type: 'boolean' },
+        event: { type: 'string' },
+        'full-names': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const unknown = /^Unknown option '([^']*)'/.exec(message);
+    return usageError(io, unknown ? `unknown option '${unknown[1]}'` : message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(TOP_USAGE);
+    return 0;
+  }
+  const view = values.view ?? 'inline';
+  if (view !== 'inline' && view !== 'functions') return usageError(io, `--view must be inline or functions, not '${view}'`);
+  const by = values.by ?? 'self';
+  if (by !== 'self' && by !== 'total') return usageError(io, `--by must be self or total, not '${by}'`);
+  const nText = values.n ?? '20';
+  if (!/^\d{1,9}$/.test(nText)) return usageError(io, `-n must be a whole number (0 = all), not '${nText}'`);
+  if (positionals.length !== 1) {
+    return usageError(io, positionals.length === 0 ? 'missing FILE (use - for stdin)' : `expected one FILE, got ${positionals.length}`);
+  }
+  const file = positionals[0];
+  const source = file === '-' ? '<stdin>' : file;
+
+  let input: AsyncIterable<Uint8Array>;
+  if (file === '-') {
+    input = io.stdin as AsyncIterable<Uint8Array>;
+  } else {
+    try {
+      const handle = await open(file, 'r');
+      if ((await handle.stat()).isDirectory()) {
+        await handle.close();
+        io.stderr.write(`flameview: ${file}: is a directory\n`);
+        return 1;
+      }
+      input = handle.createReadStream({ highWaterMark: 1 << 20 });
+    } catch (e) {
+      io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
+      return 1;
+    }
+  }
+
+  let profile: Profile;
+  try {
+    profile = await loadProfile(input, { source, event: values.event });
+  } catch (e) {
+    if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
+    else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);
+    else io.stderr.write(`flameview: ${source}: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+  const { skippedLines } = profile.meta;
+  if (skippedLines > 0) io.stderr.write(`flameview: ${source}: warning: skipped ${skippedLines} unparseable line${skippedLines === 1 ? '' : 's'}\n`);
+
+  const rows = topRows(profile, {
+    view,
+    by,
+    limit: Number(nText),
+    weight: values.samples ? 'samples' : 'period',
+    fullNames: Boolean(values['full-names']),
+  });
+  if (rows.length === 0 && !values.json) io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
+  const text = values.json ? JSON.stringify(rows) + '\n' : rows.length === 0 ? '' : formatTop(rows);
+  await write(io.stdout, text);
+  return 0;
+}
+
+/** Writes once; a closed pipe (`| head`) ends quietly. */
+function write(out: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    out.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+      resolve();
+    });
+    if (text === '' || out.write(text)) resolve();
+    else out.once('drain', () => resolve());
+  });
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr.write(`flameview top: ${oneLine(message)}\n${TOP_USAGE}`);
+  return 2;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/[\r\n]+/g, ' ');
+}
+
+function isFsError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined;
+}
+
+function describeFsError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err?.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return err?.code ?? (e instanceof Error ? e.message : String(e));
+  }
+}
