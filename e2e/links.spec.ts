@@ -30,10 +30,14 @@ const SPEEDSCOPE = JSON.stringify({
   profiles: [{ type: 'sampled', name: 'odd', unit: 'none', startValue: 0, endValue: 4, samples: [[0, 1, 2], [0, 1, 2], [0, 1], [0, 3]], weights: [1, 1, 1, 1] }],
 });
 
+// Two events, two threads of one process (perf script): for event= and split=.
+const sample = (tid: number, event: string, leaf: string) => `prog 100/${tid} 1.000000: 1000 ${event}: \n\t    1 ${leaf}+0x1 (/bin/prog)\n\t    2 main+0x1 (/bin/prog)\n\t    3 _start+0x1 (/bin/prog)\n\n`;
+const PERF = [sample(100, 'cpu-clock:ppp', 'clock_a'), sample(101, 'cpu-clock:ppp', 'clock_b'), sample(101, 'cpu-clock:ppp', 'clock_b'), sample(100, 'cycles', 'cyc_a'), sample(101, 'cycles', 'cyc_b')].join('');
+
 async function serveFixtures(page: Page): Promise<void> {
   await page.route('**/e2e-fixtures/**', async (route) => {
     const name = new URL(route.request().url()).pathname.split('/').pop();
-    const body = name === 'links.folded' ? FOLDED : name === 'odd.speedscope.json' ? SPEEDSCOPE : null;
+    const body = name === 'links.folded' ? FOLDED : name === 'odd.speedscope.json' ? SPEEDSCOPE : name === 'two.perf-script.txt' ? PERF : null;
     if (body === null) return route.fulfill({ status: 404, body: 'not found' });
     return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain' } });
   });
@@ -122,6 +126,28 @@ test.describe('links', () => {
     await page.goBack();
     await expect(crumbs(page)).toHaveText(['all', 'main', ODD, 'leaf']);
     await noNotices(page);
+  });
+
+  test('event= and split= read the recording again with that event and per-thread roots', async ({ page }) => {
+    await page.goto('./#profile=e2e-fixtures/two.perf-script.txt&event=cycles&split=tid&zoom=prog-100%2F101;_start;main');
+    await waitForIdle(page);
+    await expect(page.locator('footer')).toContainText('Event: cycles');
+    await expect(crumbs(page)).toHaveText(['all', 'prog-100/101', '_start', 'main']);
+    await noNotices(page);
+    expect(await hashParam(page, 'split')).toBe('tid');
+    await expect.poll(() => hashParam(page, 'event')).toBe('cycles');
+    // Another event keeps the split and the zoom.
+    const picker = page.getByLabel('Event');
+    await picker.selectOption({ label: (await picker.locator('option', { hasText: 'cpu-clock' }).textContent())! });
+    await expect(page.locator('footer')).toContainText('Event: cpu-clock');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'prog-100/101', '_start', 'main']);
+    await expect.poll(() => hashParam(page, 'event')).toBe('cpu-clock%3Appp');
+    expect(await hashParam(page, 'split')).toBe('tid');
+    await page.reload();
+    await waitForIdle(page);
+    await expect(page.locator('footer')).toContainText('Event: cpu-clock');
+    await expect(crumbs(page)).toHaveText(['all', 'prog-100/101', '_start', 'main']);
   });
 
   test('a path that no longer exists falls back to its longest prefix, with a notice', async ({ page }) => {

@@ -87,15 +87,20 @@ export function cancel(): void {
   useStore.getState().cancelLoading();
 }
 
-/** Reads the open recording again with other options (e.g. another event). */
+/** The options the open recording was last read with (a reload keeps the ones it does not set). */
+let lastOptions: ReloadOptions = {};
+
+/** Reads the open recording again with other options (e.g. another event, or a split). */
 export function reload(options: ReloadOptions): Promise<void> {
   const input = lastInput ?? null;
   if (!input) return Promise.resolve();
-  return open(input, { event: options.event });
+  lastOptions = { ...lastOptions, ...options };
+  return open(input, { event: lastOptions.event, split: lastOptions.split });
 }
 
 async function open(input: Input, extra: Partial<WorkerOpenOptions> = {}): Promise<void> {
   const id = ++seq;
+  if (input !== lastInput) lastOptions = {};
   // Marks for the browser benchmark (bench/browser): open → worker answered → committed.
   performance.mark('flameview:open', { detail: input.name });
   const store = useStore.getState();

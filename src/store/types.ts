@@ -23,6 +23,8 @@ export interface ProfileSource {
 /** What the shell should reload the current recording with (e.g. another event). */
 export interface ReloadOptions {
   event?: string;
+  /** perf script roots: per command name ('process', the default), per process or per thread. */
+  split?: 'process' | 'pid' | 'tid';
 }
 
 export interface LoadSlice {

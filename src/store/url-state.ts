@@ -49,7 +49,7 @@ export interface ApplyContext {
    * Asks for the recording to be read again (another event or split). The remaining parameters
    * are applied once it has been read (reason 'reload').
    */
-  reload(options: { event?: string; split?: 'pid' | 'tid' }): void;
+  reload(options: { event?: string; split?: 'process' | 'pid' | 'tid' }): void;
 }
 
 export interface UrlParamCodec<T> {
@@ -216,7 +216,7 @@ registerUrlParam<'pid' | 'tid'>({
       return;
     }
     currentSplit = value ?? null;
-    ctx.reload({ split: value });
+    ctx.reload({ split: value ?? 'process' });
   },
 });
 

@@ -65,6 +65,8 @@ export function startUrlSync(win: Window = window): () => void {
   /** The profile in the hash was changed by navigation: apply once that recording arrives. */
   let awaitingProfile = false;
   let lastReloadSeq = useStore.getState().reloadRequest?.seq ?? 0;
+  /** Reloads asked for by the link being applied (reset when another link or recording is applied). */
+  let linkReloads = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
   const apply = (snapshot: ProfileSnapshot, reason: ApplyReason) => {
@@ -78,7 +80,7 @@ export function startUrlSync(win: Window = window): () => void {
         reason,
         notify: (m) => notices.push(m),
         reload: (options) => {
-          if (options.split !== undefined || 'split' in options) setCurrentSplit(options.split ?? null);
+          if (options.split) setCurrentSplit(options.split === 'process' ? null : options.split);
           useStore.getState().requestReload(options);
         },
       }).reloading;
@@ -125,17 +127,25 @@ export function startUrlSync(win: Window = window): () => void {
     const seq = s.reloadRequest?.seq ?? 0;
     const reloaded = seq !== lastReloadSeq;
     lastReloadSeq = seq;
-    if (pendingReload || (reloaded && previous)) {
+    if (pendingReload) {
+      // The link asked for this reading (split, then maybe event): go on applying it, at most
+      // twice, so a name the importer matches differently cannot loop.
       pendingReload = false;
+      linkReloads++;
+      apply(snapshot, linkReloads >= 2 ? 'reload' : 'open');
+    } else if (reloaded && previous) {
       apply(snapshot, 'reload');
     } else if (awaitingProfile) {
       awaitingProfile = false;
+      linkReloads = 0;
       apply(snapshot, 'open');
     } else if (!previous) {
+      linkReloads = 0;
       apply(snapshot, 'open');
     } else {
       // Another recording (a dropped file, a paste): the hash follows the store.
       setNotices([]);
+      setCurrentSplit(null);
       write('replace');
     }
   };
@@ -163,6 +173,7 @@ export function startUrlSync(win: Window = window): () => void {
       awaitingProfile = true;
       return;
     }
+    linkReloads = 0;
     apply(s.snapshot, 'navigate');
   };
   win.addEventListener('popstate', onNavigate);
