@@ -21,7 +21,9 @@ export class TreeBuilder {
   private selfSamples: Float64Array;
   private count = 1;
 
-  // Hash slots hold node indices; the key of a slot is (parent[node], frame[node]).
+  // Hash slots, two ints each: [frame, node + 1] (0 = empty); the key of a slot is
+  // (parent[node], frame). The frame beside the node rejects most wrong slots without a second
+  // memory access.
   private slots: Int32Array;
   private mask: number;
 
@@ -36,7 +38,7 @@ export class TreeBuilder {
     this.selfSamples = new Float64Array(size);
     let slots = 4096;
     while (slots < size * 2 + 2) slots *= 2;
-    this.slots = new Int32Array(slots).fill(EMPTY);
+    this.slots = new Int32Array(2 * slots);
     this.mask = slots - 1;
     this.parent[0] = -1;
     this.frame[0] = -1;
@@ -50,12 +52,14 @@ export class TreeBuilder {
 
   /** The child of `parent` for `frame`, created (with zero weight) on first use. */
   child(parent: NodeIndex, frame: FrameIndex): NodeIndex {
-    let slot = hashPair(parent, frame) & this.mask;
+    const slots = this.slots;
+    const mask = this.mask;
+    let slot = hashPair(parent, frame) & mask;
     for (;;) {
-      const node = this.slots[slot];
-      if (node === EMPTY) break;
-      if (this.parent[node] === parent && this.frame[node] === frame) return node;
-      slot = (slot + 1) & this.mask;
+      const stored = slots[2 * slot + 1];
+      if (stored === 0) break;
+      if (slots[2 * slot] === frame && this.parent[stored - 1] === parent) return stored - 1;
+      slot = (slot + 1) & mask;
     }
     const node = this.count++;
     if (node === this.parent.length) this.growNodes();
@@ -64,8 +68,9 @@ export class TreeBuilder {
     this.firstChild[node] = EMPTY;
     this.nextSibling[node] = this.firstChild[parent];
     this.firstChild[parent] = node;
-    this.slots[slot] = node;
-    if (this.count * 2 > this.mask) this.growSlots();
+    slots[2 * slot] = frame;
+    slots[2 * slot + 1] = node + 1;
+    if (this.count * 2 > mask) this.growSlots();
     return node;
   }
 
@@ -192,14 +197,18 @@ export class TreeBuilder {
   }
 
   private growSlots(): void {
-    const size = this.slots.length * 2;
-    this.slots = new Int32Array(size).fill(EMPTY);
-    this.mask = size - 1;
+    const size = (this.mask + 1) * 2;
+    const slots = new Int32Array(2 * size);
+    const mask = size - 1;
     for (let node = 1; node < this.count; node++) {
-      let slot = hashPair(this.parent[node], this.frame[node]) & this.mask;
-      while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
-      this.slots[slot] = node;
+      const frame = this.frame[node];
+      let slot = hashPair(this.parent[node], frame) & mask;
+      while (slots[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      slots[2 * slot] = frame;
+      slots[2 * slot + 1] = node + 1;
     }
+    this.slots = slots;
+    this.mask = mask;
   }
 }
 
