@@ -272,7 +272,7 @@ test.describe('viewer', () => {
   });
 
   test('the view state is a link: view, orientation, search and zoom come from and go to the hash', async ({ page }) => {
-    await gotoAndWait(page, './#v=1&view=inline&orient=icicle&q=Parser');
+    await gotoAndWait(page, './#v=1&view=inline&orient=icicle&search=Parser');
     await expect(page.getByRole('button', { name: 'Inline frames' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('Parser');
@@ -281,7 +281,7 @@ test.describe('viewer', () => {
     await walkHeaviest(page, 3, 'ArrowDown'); // icicle: children are below
     await page.keyboard.press('Enter');
     await waitForIdle(page);
-    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#v=1&orient=icicle&zoom=\d+&q=Parser$/);
+    await expect.poll(() => new URL(page.url()).hash).toMatch(/^#v=1&orient=icicle&view=functions&zoom=[^&]+&search=Parser$/);
     const link = page.url();
     const path = await crumbs(page).allTextContents();
     // The same link in a fresh page lands on the same zoom.
@@ -293,7 +293,7 @@ test.describe('viewer', () => {
   test('a catastrophic pattern arriving in a link does not freeze the page', async ({ page }) => {
     const body = `main;${'a'.repeat(40)}b 5\nmain;other 3\n`;
     await page.route('**/redos.folded', (route) => route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain' } }));
-    await page.goto('./#profile=redos.folded&v=1&q=' + encodeURIComponent('(a+)+$'));
+    await page.goto('./#profile=redos.folded&v=1&search=' + encodeURIComponent('(a+)+$'));
     await expect(page.getByTestId('recording-name')).toHaveText('redos.folded');
     await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('(a+)+$');
     await expect(summary(page)).toHaveText(/Search timed out/, { timeout: 10_000 });
