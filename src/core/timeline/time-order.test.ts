@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { findChild } from '../model/call-tree';
+import type { FrameTable } from '../model/frame-table';
+import type { CallTree } from '../model/call-tree';
+import { dumpTree, profileFrom } from '../testing/tree-dsl';
+import { sortSamples, stackChart, treeForRange, type SampleColumns } from './time-order';
+
+const p = profileFrom(`
+  main;a;b 2
+  main;a 1
+  main;c 1
+`);
+
+function nodeAt(tree: CallTree, frames: FrameTable, path: string): number {
+  let node = 0;
+  for (const name of path.split(';')) {
+    let f = -1;
+    for (let i = 0; i < frames.count; i++) if (frames.strings[frames.name[i]] === name) f = i;
+    node = findChild(tree, node, f);
+    if (node < 0) throw new Error(`no ${path}`);
+  }
+  return node;
+}
+
+/** Samples in time order: [path, time]; weight 1 each. */
+function samplesOf(list: [string, number][]): SampleColumns {
+  return {
+    count: list.length,
+    leaf: Int32Array.from(list, ([path]) => nodeAt(p.tree, p.frames, path)),
+    time: Float64Array.from(list, ([, t]) => t),
+    weight: new Float64Array(list.length).fill(1),
+  };
+}
+
+const samples = samplesOf([
+  ['main;a;b', 0],
+  ['main;a;b', 1],
+  ['main;a', 2],
+  ['main;c', 3],
+]);
+
+describe('stackChart', () => {
+  it('merges consecutive samples that share a prefix into one box per node', () => {
+    const chart = stackChart(p.tree, samples);
+    const name = (n: number) => p.frames.strings[p.frames.name[p.tree.frame[n]]];
+    const boxes = Array.from({ length: chart.count }, (_, i) => `${'  '.repeat(chart.depth[i] - 1)}${name(chart.node[i])} ${chart.start[i]}-${chart.end[i]}`);
+    expect(boxes).toEqual(['main 0-4', '  a 0-3', '    b 0-2', '  c 3-4']);
+    expect(chart.from).toBe(0);
+    expect(chart.to).toBe(4); // last sample lasts the median interval
+  });
+
+  it('handles no samples', () => {
+    expect(stackChart(p.tree, samplesOf([])).count).toBe(0);
+  });
+});
+
+describe('treeForRange', () => {
+  it('the full range gives the tree back; a sub-range only its samples', () => {
+    expect(dumpTree(treeForRange(p.tree, p.frames, samples, 0, 10), p.frames)).toBe(dumpTree(p.tree, p.frames));
+    expect(dumpTree(treeForRange(p.tree, p.frames, samples, 1, 3), p.frames)).toBe(['main 2/0', '  a 2/1', '    b 1/1'].join('\n'));
+    expect(treeForRange(p.tree, p.frames, samples, 5, 6).nodeCount).toBe(1);
+  });
+});
+
+describe('sortSamples', () => {
+  it('orders by time, stable, and returns sorted input as is', () => {
+    expect(sortSamples(samples)).toBe(samples);
+    const shuffled = samplesOf([
+      ['main;c', 3],
+      ['main;a;b', 0],
+      ['main;a', 2],
+      ['main;a;b', 1],
+    ]);
+    const s = sortSamples(shuffled);
+    expect([...s.time]).toEqual([0, 1, 2, 3]);
+    expect([...s.leaf]).toEqual([...samples.leaf]);
+  });
+});

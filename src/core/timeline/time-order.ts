@@ -1,0 +1,141 @@
+// Time order for recordings whose samples carry timestamps (perf script): the stack chart (a
+// flame chart of the samples in time order) and the call tree of a time range.
+//
+// Input: the profile's call tree plus a sample column the importer would emit, one entry per kept
+// sample in input order (see SampleColumns). The tree loses time order; the column keeps it.
+//
+//   sample │ leaf (NodeIndex of the frozen tree) │ time (s) │ weight │
+//   ───────┼─────────────────────────────────────┼──────────┼────────┤
+//     0    │ 7                                   │ 0.001    │ 1e6    │
+//
+// Invariants:
+// - stackChart: boxes are [start, end) time spans of one node at its depth; consecutive samples
+//   that share a path prefix share the prefix's boxes (as the Firefox Profiler's stack chart);
+//   a sample lasts until the next sample's time (the last one: the median sample interval);
+//   samples must be sorted by time (perf script prints them so per CPU; sortSamples orders
+//   them); iterative, O(sum of sample depths);
+// - treeForRange: the call tree of the samples with from ≤ time < to, over the same FrameTable;
+//   with the full range it equals the input tree's weights (nodes with no weight dropped);
+//   O(nodes + samples), no recursion.
+
+import type { CallTree } from '../model/call-tree';
+import type { FrameTable } from '../model/frame-table';
+import { TreeBuilder } from '../model/tree-builder';
+
+export interface SampleColumns {
+  readonly count: number;
+  /** The node of the sample's leaf frame in the profile's (inline-view) tree. */
+  readonly leaf: Int32Array;
+  /** Timestamp in seconds, as perf script prints it. */
+  readonly time: Float64Array;
+  /** The sample's period (what it adds to selfWeight). */
+  readonly weight: Float64Array;
+}
+
+export interface StackChart {
+  readonly count: number;
+  readonly node: Int32Array;
+  readonly depth: Int32Array;
+  readonly start: Float64Array;
+  readonly end: Float64Array;
+  /** Time of the first sample and end of the last box. */
+  readonly from: number;
+  readonly to: number;
+}
+
+/** The samples in time order (a stable sort; returns the input when already sorted). */
+export function sortSamples(s: SampleColumns): SampleColumns {
+  let sorted = true;
+  for (let i = 1; i < s.count && sorted; i++) sorted = s.time[i - 1] <= s.time[i];
+  if (sorted) return s;
+  const order = Array.from({ length: s.count }, (_, i) => i).sort((a, b) => s.time[a] - s.time[b] || a - b);
+  return {
+    count: s.count,
+    leaf: Int32Array.from(order, (i) => s.leaf[i]),
+    time: Float64Array.from(order, (i) => s.time[i]),
+    weight: Float64Array.from(order, (i) => s.weight[i]),
+  };
+}
+
+/** Boxes of the stack chart (see the module comment). `samples` must be sorted by time. */
+export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
+  const n = samples.count;
+  let interval = 0;
+  if (n > 1) {
+    const gaps = new Float64Array(n - 1);
+    for (let i = 1; i < n; i++) gaps[i - 1] = samples.time[i] - samples.time[i - 1];
+    gaps.sort();
+    interval = gaps[(gaps.length - 1) >> 1];
+  }
+  const node: number[] = [];
+  const depth: number[] = [];
+  const start: number[] = [];
+  const end: number[] = [];
+  // The open boxes, outermost first: openNode[d] is the node at depth d+1.
+  const maxDepth = tree.maxDepth;
+  const openNode = new Int32Array(maxDepth + 1);
+  const openBox = new Int32Array(maxDepth + 1);
+  let open = 0;
+  const path = new Int32Array(maxDepth + 1);
+  for (let i = 0; i < n; i++) {
+    const t = samples.time[i];
+    const leaf = samples.leaf[i];
+    let d = leaf > 0 ? tree.depth[leaf] : 0;
+    const len = d;
+    for (let x = leaf; d > 0; x = tree.parent[x]) path[--d] = x;
+    let keep = 0;
+    while (keep < open && keep < len && openNode[keep] === path[keep]) keep++;
+    for (let k = keep; k < open; k++) end[openBox[k]] = t;
+    for (let k = keep; k < len; k++) {
+      openNode[k] = path[k];
+      openBox[k] = node.length;
+      node.push(path[k]);
+      depth.push(k + 1);
+      start.push(t);
+      end.push(t);
+    }
+    open = len;
+  }
+  const last = n > 0 ? samples.time[n - 1] + interval : 0;
+  for (let k = 0; k < open; k++) end[openBox[k]] = last;
+  return {
+    count: node.length,
+    node: Int32Array.from(node),
+    depth: Int32Array.from(depth),
+    start: Float64Array.from(start),
+    end: Float64Array.from(end),
+    from: n > 0 ? samples.time[0] : 0,
+    to: last,
+  };
+}
+
+/** The call tree of the samples with from ≤ time < to (see the module comment). */
+export function treeForRange(tree: CallTree, frames: FrameTable, samples: SampleColumns, from: number, to: number): CallTree {
+  const nodes = tree.nodeCount;
+  const selfW = new Float64Array(nodes);
+  const selfS = new Float64Array(nodes);
+  for (let i = 0; i < samples.count; i++) {
+    const t = samples.time[i];
+    if (t < from || t >= to) continue;
+    selfW[samples.leaf[i]] += samples.weight[i];
+    selfS[samples.leaf[i]] += 1;
+  }
+  // Keep a node when its subtree has weight: totals children-first, then a pre-order copy.
+  const total = new Float64Array(nodes);
+  for (let n = nodes - 1; n > 0; n--) {
+    total[n] += selfS[n];
+    total[tree.parent[n]] += total[n];
+  }
+  const builder = new TreeBuilder();
+  const mapped = new Int32Array(nodes);
+  builder.addSelf(0, selfW[0], selfS[0]);
+  for (let n = 1; n < nodes; n++) {
+    if (total[n] === 0) {
+      n = tree.end[n] - 1; // skip the empty subtree
+      continue;
+    }
+    mapped[n] = builder.child(mapped[tree.parent[n]], tree.frame[n]);
+    builder.addSelf(mapped[n], selfW[n], selfS[n]);
+  }
+  return builder.finish(frames).tree;
+}
