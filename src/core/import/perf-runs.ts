@@ -13,7 +13,7 @@
 //                               longer knows addresses, never halves real recursion seen so far)
 //
 // Invariants: one open-addressing table in typed arrays (no allocation per line); addresses are
-// the importer's interned address ids.
+// the importer's interned address ids (small non-negative integers).
 
 import type { FrameIndex } from '../model/types';
 
@@ -28,10 +28,27 @@ export class RunStats {
   private kinds = new Uint8Array(4096);
   private mask = 4095;
   private count = 0;
+  // Per address id: frame + 1 of a key whose run of one is already noted (nearly every run is a
+  // run of one, and noting it again changes nothing), so repeats skip the table.
+  private onceNoted = new Int32Array(4096);
 
   /** Notes a run of `length` identical consecutive physical lines of (frame, address id). */
   note(frame: FrameIndex, address: number, length: number): void {
-    const kind = length === 1 ? RUN_ONE : length % 2 === 0 ? RUN_EVEN : RUN_ODD_LONG;
+    if (length === 1) {
+      if (address < this.onceNoted.length && this.onceNoted[address] === frame + 1) return;
+      this.add(frame, address, RUN_ONE);
+      if (address >= this.onceNoted.length) {
+        const grown = new Int32Array(Math.max(address + 1, this.onceNoted.length * 2));
+        grown.set(this.onceNoted);
+        this.onceNoted = grown;
+      }
+      this.onceNoted[address] = frame + 1;
+      return;
+    }
+    this.add(frame, address, length % 2 === 0 ? RUN_EVEN : RUN_ODD_LONG);
+  }
+
+  private add(frame: FrameIndex, address: number, kind: number): void {
     let slot = hash(frame, address) & this.mask;
     for (;;) {
       const f = this.frame[slot];
