@@ -28,7 +28,14 @@ export function sampledLineHash(text: string): number {
     h = Math.imul(h ^ text.charCodeAt((n >>> 2) + (n >>> 1)), 0xc2b2ae35);
     h = Math.imul(h ^ text.charCodeAt(18 + (n >>> 3)), 0x85ebca6b);
     h = Math.imul(h ^ text.charCodeAt(18 + (n >>> 2)), 0xc2b2ae35);
-    for (let i = n - 14; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x85ebca6b);
+    h = Math.imul(h ^ text.charCodeAt(12), 0x85ebca6b);
+    // The end: the offset before a short DSO (`+0x79 (inlined)`), else the DSO's own name.
+    h = Math.imul(h ^ text.charCodeAt(n - 2), 0xc2b2ae35);
+    h = Math.imul(h ^ text.charCodeAt(n - 3), 0x85ebca6b);
+    h = Math.imul(h ^ text.charCodeAt(n - 6), 0xc2b2ae35);
+    h = Math.imul(h ^ text.charCodeAt(n - 9), 0x85ebca6b);
+    h = Math.imul(h ^ text.charCodeAt(n - 12), 0xc2b2ae35);
+    h = Math.imul(h ^ text.charCodeAt(n - 14), 0x85ebca6b);
   } else {
     for (let i = 0; i < n; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x85ebca6b);
   }
