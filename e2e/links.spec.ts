@@ -206,6 +206,23 @@ test.describe('links', () => {
   });
 });
 
+test('without a clipboard, Copy link shows the link selected in a read-only field', async ({ page }) => {
+  await serveFixtures(page);
+  await page.addInitScript(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
+  });
+  await page.goto(LINK);
+  await waitForIdle(page);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const panel = page.getByRole('group', { name: 'Link' });
+  await expect(panel.getByRole('status')).toHaveText('The clipboard is not available here: copy the selected link below.');
+  const field = panel.getByRole('textbox', { name: 'Link' });
+  await expect(field).toHaveValue(page.url());
+  await expect(field).toHaveAttribute('readonly', '');
+  expect(await field.evaluate((el: HTMLInputElement) => el.value.slice(el.selectionStart ?? 0, el.selectionEnd ?? 0))).toBe(page.url());
+  await page.screenshot({ path: test.info().outputPath('copy-link-manual.png') });
+});
+
 test.describe('Share against bin/flameview serve', () => {
   let server: ChildProcess | null = null;
   let store = '';
