@@ -57,6 +57,9 @@ export class PerfStackAssembler {
   private lineAddress = new Int32Array(4096);
   private lineEntry = new Int32Array(4096);
   private lineDso = new Int32Array(4096);
+  // Frame + 1 of a line that is a whole address group on its own (one name, not `(inlined)`), once
+  // known; 0 otherwise.
+  private lineFrame = new Int32Array(4096);
   private lineCount = 1;
   private readonly addresses = new Map<string, number>();
 
@@ -179,9 +182,23 @@ export class PerfStackAssembler {
     const address = this.lineAddress[line];
     if (this.groupOpen && address !== this.lastAddress) this.closeGroup();
     this.lastAddress = address;
+    if (this.pendingCount === 0) {
+      // The common case, a physical frame with no inlined lines above it: straight onto the stack.
+      const known = this.lineFrame[line];
+      if (known > 0) {
+        this.pushFrame(known - 1, address);
+        return;
+      }
+    }
     const dso = this.dsos[this.lineDso[line]];
     const entry = this.lineEntry[line];
     const start = this.entryStart[entry];
+    if (this.pendingCount === 0 && !dso.inlined && this.entryLength[entry] === 1) {
+      const frame = this.frameOf(this.chain[start], dso.flags, dso.module);
+      this.lineFrame[line] = frame + 1;
+      this.pushFrame(frame, address);
+      return;
+    }
     // Innermost first, as perf prints inlined callees before their caller.
     for (let i = start + this.entryLength[entry] - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module);
     if (dso.inlined) this.groupOpen = true;
@@ -195,6 +212,7 @@ export class PerfStackAssembler {
       this.lineAddress = growInt(this.lineAddress, size);
       this.lineEntry = growInt(this.lineEntry, size);
       this.lineDso = growInt(this.lineDso, size);
+      this.lineFrame = growInt(this.lineFrame, size);
     }
     const addressText = text.slice(f.addrStart, f.addrEnd);
     let address = this.addresses.get(addressText);
@@ -209,6 +227,7 @@ export class PerfStackAssembler {
     this.lineAddress[line] = address;
     this.lineEntry[line] = this.entries.get(raw) ?? this.addEntry(raw);
     this.lineDso[line] = dsoId;
+    this.lineFrame[line] = 0;
     return line;
   }
 
@@ -272,6 +291,15 @@ export class PerfStackAssembler {
     this.pendingFlags[n] = flags;
     this.pendingModule[n] = module;
     this.pendingCount = n + 1;
+  }
+
+  private pushFrame(frame: FrameIndex, address: number): void {
+    if (this.depth === this.stack.length) {
+      this.stack = growInt(this.stack, this.depth * 2);
+      this.address = growInt(this.address, this.depth * 2);
+    }
+    this.address[this.depth] = address;
+    this.stack[this.depth++] = frame;
   }
 
   private closeGroup(): void {
