@@ -28,9 +28,20 @@ async function idle(page: Page, label: string) {
   await expect(page.locator(`[aria-label="${label}"][aria-busy="false"]`)).toBeVisible({ timeout: 30_000 });
 }
 
+type Hook = {
+  flameviewFrames: {
+    rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null;
+    reveal(l: string, n: string): boolean;
+  };
+};
+
 async function frameRect(page: Page, label: string, name: string) {
   await idle(page, label);
-  const rect = await page.evaluate(
+  let rect = await page.evaluate(([l, n]) => (window as unknown as Hook).flameviewFrames.rect(l, n), [label, name] as const);
+  if (rect) return rect;
+  expect(await page.evaluate(([l, n]) => (window as unknown as Hook).flameviewFrames.reveal(l, n), [label, name] as const)).toBe(true);
+  await idle(page, label);
+  rect = await page.evaluate(
     ([l, n]) => (window as unknown as { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames.rect(l, n),
     [label, name] as const,
   );
@@ -116,12 +127,6 @@ test('function view: the growth shows on toyc::compile_module; the table sorts a
   await page.goto(`${BOTH}&mode=diff`);
   await idle(page, 'Differential flame graph');
   await expect(page.getByRole('button', { name: 'Functions' })).toHaveAttribute('aria-pressed', 'true');
-  await hoverFrame(page, 'Differential flame graph', 'toyc::compile_module');
-  const [, , pathDelta] = await figures(page, 'diff-diff-tooltip', 'path-total');
-  expect(pathDelta).toBeGreaterThan(5);
-  const [a, b] = await figures(page, 'diff-diff-tooltip', 'function-total');
-  expect(b - a).toBeGreaterThan(5);
-
   const table = page.getByRole('region', { name: 'Changed functions' });
   // Heaviest change of self weight first: toyc::interpret (about 9.8 % → 5.9 % in the function view).
   await expect(table.getByRole('row').nth(1)).toContainText('toyc::interpret');
@@ -133,6 +138,15 @@ test('function view: the growth shows on toyc::compile_module; the table sorts a
   await table.getByRole('button', { name: 'toyc::compile_module', exact: true }).click();
   await expect(page.getByRole('searchbox').or(page.getByRole('textbox', { name: /search/i })).first()).toHaveValue('^toyc::compile_module$');
   await expect(page.getByRole('navigation', { name: 'Differential zoom path' }).locator('[aria-current]')).toHaveText('toyc::compile_module');
+  // optimize_module is merged into toyc::compile_module here. Its share of the run stays near
+  // 96 % (it is almost the whole program), so the growth shows in absolute weights: about 1.5×.
+  await page.getByRole('radio', { name: 'absolute' }).check();
+  await hoverFrame(page, 'Differential flame graph', 'toyc::compile_module');
+  await expect(page.getByTestId('diff-diff-tooltip')).toContainText('toyc::compile_module');
+  const [a, b, delta] = await figures(page, 'diff-diff-tooltip', 'function-total');
+  expect(b / a).toBeGreaterThan(1.4);
+  expect(delta).toBeGreaterThan(0);
+  await expect(page.getByTestId('diff-diff-tooltip').locator('tr[data-row="path-total"] td').nth(2)).toHaveClass('grew');
 });
 
 test('a comparison that fails says so and keeps the baseline; "Compare with…" opens a file', async ({ page }) => {

@@ -3,8 +3,8 @@
 // typed-array buffers come back by transfer, and the latest request wins (stale answers are
 // dropped). Errors go to compare.error and never touch the baseline.
 //
-// The hash carries `compare=<url>` beside `profile=` (and `mode=side|diff`, `norm=pct|abs`);
-// startCompareController reads them at start-up and on hashchange, and keeps them in step.
+// The hash carries `compare=<url>` beside `profile=` (and `mode=side|diff`, `norm=pct|abs`):
+// startCompareController reads them at start-up; url-params.ts registers them with the URL state.
 
 import * as Comlink from 'comlink';
 import { checkProfileUrl, type OpenProgress } from '../core/session';
@@ -12,10 +12,18 @@ import { fromTransfer } from '../core/snapshot';
 import { FULL_PANE } from '../store/compare-slice';
 import { useStore } from '../store/store';
 import type { ProfileWorkerApi, WorkerOpenResult } from '../../workers/profile.worker';
-import { compareParamsFromHash, withCompareParams } from './compare-hash';
+import { compareParamsFromHash } from './compare-hash';
+// Registers compare=, mode=, norm= with the URL state (a cycle back to this module, used lazily).
+import './url-params';
 
 let api: Comlink.Remote<ProfileWorkerApi> | null = null;
 let seq = 0;
+/** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
+let requested: string | null = null;
+
+export function requestedCompareUrl(): string | null {
+  return requested;
+}
 
 function worker(): Comlink.Remote<ProfileWorkerApi> {
   if (!api) {
@@ -35,6 +43,7 @@ function worker(): Comlink.Remote<ProfileWorkerApi> {
 }
 
 export function openCompareFile(file: File): Promise<void> {
+  requested = null;
   return open(file.name || 'file', null, (w, o, p) => w.openBlob(file, o, p), file.size);
 }
 
@@ -45,11 +54,13 @@ export function openCompareUrl(raw: string, base = document.baseURI): Promise<vo
     return Promise.resolve();
   }
   const url = checked.url;
+  requested = raw;
   return open(nameOfUrl(url), raw, (w, o, p) => w.openUrl(url, o, p), null);
 }
 
 export function closeCompare(): void {
   seq++;
+  requested = null;
   void api?.cancel();
   useStore.getState().closeCompare();
 }
@@ -88,7 +99,7 @@ function nameOfUrl(href: string): string {
 
 let started = false;
 
-/** Opens `#compare=` at start-up (in parallel with the baseline) and on hashchange; mirrors the state into the hash. */
+/** Starts loading `#compare=` at once (in parallel with the baseline) and registers the link parameters. */
 export function startCompareController(win: Window = window): void {
   if (started) return;
   started = true;
@@ -96,28 +107,7 @@ export function startCompareController(win: Window = window): void {
   const s = useStore.getState();
   if (initial.mode) s.setCompareMode(initial.mode);
   if (initial.norm) s.setCompareNorm(initial.norm);
-  let lastUrl = initial.compare;
-  if (lastUrl) void openCompareUrl(lastUrl);
-  win.addEventListener('hashchange', () => {
-    const p = compareParamsFromHash(win.location.hash);
-    const st = useStore.getState();
-    if (p.mode) st.setCompareMode(p.mode);
-    if (p.norm) st.setCompareNorm(p.norm);
-    if (p.compare && p.compare !== lastUrl) {
-      lastUrl = p.compare;
-      void openCompareUrl(p.compare);
-    }
-  });
-  useStore.subscribe(
-    (st) => [st.compare.url, st.compare.snapshot, st.compare.mode, st.compare.norm] as const,
-    ([url, snapshot, mode, norm]) => {
-      const compare = snapshot ? url : useStore.getState().compare.loading ? lastUrl : null;
-      lastUrl = compare;
-      const next = withCompareParams(win.location.hash, { compare, mode: compare ? mode : null, norm: compare ? norm : null });
-      if (next !== win.location.hash) win.history.replaceState(win.history.state, '', next === '' ? win.location.pathname + win.location.search : next);
-    },
-    { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
-  );
+  if (initial.compare) void openCompareUrl(initial.compare);
   // Node indices of the differential graph belong to one view's tree of one pair of recordings.
   useStore.subscribe(
     (st) => [st.view, st.snapshot] as const,

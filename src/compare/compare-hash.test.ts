@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareParamsFromHash, withCompareParams } from './compare-hash';
+import { compareParamsFromHash } from './compare-hash';
 import { DIFF_CSS, STEPS, diffColourId } from '../render/diff-palette';
 import { exactPattern } from './sides';
 import { formatDelta, formatDeltaPct, formatValue } from './format';
@@ -8,12 +8,6 @@ describe('compare hash parameters', () => {
   it('reads compare, mode and norm and ignores unknown values', () => {
     expect(compareParamsFromHash('#profile=a.txt&compare=b%20c.txt&mode=diff&norm=abs')).toEqual({ compare: 'b c.txt', mode: 'diff', norm: 'abs' });
     expect(compareParamsFromHash('#profile=a.txt&mode=weird&norm=')).toEqual({ compare: null, mode: null, norm: null });
-  });
-
-  it('writes them beside the other parameters, defaults left out', () => {
-    expect(withCompareParams('#profile=a.txt&v=1', { compare: 'b.txt', mode: 'side', norm: 'pct' })).toBe('#profile=a.txt&v=1&compare=b.txt');
-    expect(withCompareParams('#profile=a.txt&compare=b.txt&mode=diff', { compare: null, mode: null, norm: null })).toBe('#profile=a.txt');
-    expect(withCompareParams('#compare=b.txt', { compare: null, mode: null, norm: null })).toBe('');
   });
 });
 

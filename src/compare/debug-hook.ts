@@ -3,12 +3,13 @@
 //
 //   window.flameviewFrames.rect('Differential flame graph', 'toyc::optimize_module')
 //     → { x, y, width, height } in viewport CSS px of the widest drawn rectangle of that name, or null.
+//   window.flameviewFrames.reveal('Baseline flame graph', 'toyc::compile_module')
+//     → scrolls the graph so the row of the heaviest node of that name is in view (true), or false.
 //
 // Graphs register their renderer under their accessible name while mounted.
 
 import type { FlameRenderer } from '../render/flame-renderer';
-import { rowTop } from '../render/layout';
-import { ROW_HEIGHT } from '../render/layout';
+import { ROW_HEIGHT, rowTop } from '../render/layout';
 
 const renderers = new Map<string, { renderer: FlameRenderer; canvas: () => HTMLCanvasElement | null }>();
 
@@ -36,4 +37,22 @@ function rect(label: string, name: string): { x: number; y: number; width: numbe
   return { x: box.left + x0, y: box.top + rowTop(entry.renderer.rows, L.depth[best]), width: x1 - x0, height: ROW_HEIGHT - 1 };
 }
 
-if (typeof window !== 'undefined') (window as unknown as { flameviewFrames: unknown }).flameviewFrames = { rect };
+function reveal(label: string, name: string): boolean {
+  const entry = renderers.get(label);
+  const s = entry?.renderer.source.read();
+  const container = entry?.canvas()?.parentElement;
+  if (!entry || !s || !container) return false;
+  let best = -1;
+  for (let n = 1; n < s.tree.nodeCount; n++) {
+    const f = s.tree.frame[n];
+    if (s.frames.strings[s.frames.name[f]] === name && (best < 0 || s.tree.totalWeight[n] > s.tree.totalWeight[best])) best = n;
+  }
+  if (best < 0) return false;
+  const rows = entry.renderer.rows;
+  const top = rowTop({ ...rows, scrollTop: 0 }, s.tree.depth[best]);
+  container.scrollTop = Math.max(0, top - rows.viewHeight / 2);
+  container.dispatchEvent(new Event('scroll'));
+  return true;
+}
+
+if (typeof window !== 'undefined') (window as unknown as { flameviewFrames: unknown }).flameviewFrames = { rect, reveal };
