@@ -82,6 +82,18 @@ describe('URL state', () => {
     expect(useStore.getState().zoomNode).toBe(0);
   });
 
+  it('a deep path survives, and a notice about it stays short', () => {
+    const deep = Array.from({ length: 3000 }, (_, i) => `frame_with_a_long_name_${i}`);
+    open(`${deep.join(';')} 1`);
+    const zoom = deep.map(encodeURIComponent).join(';');
+    expect(applyHash(`#zoom=${zoom}`)).toEqual([]);
+    expect(zoomedName()).toBe('frame_with_a_long_name_2999');
+    expect(writeUrlState('', useStore.getState())).toContain(zoom);
+    const [notice] = applyHash(`#zoom=${zoom};gone`);
+    expect(notice.length).toBeLessThan(700);
+    expect(notice).toContain('… 2992 more …');
+  });
+
   it('a function-view link to an inlined frame zooms to the function containing it', () => {
     open('p;main;f;g_[i] 3\np;main;h 2');
     expect(applyHash('#zoom=p;main;f;g_%5Bi%5D')).toEqual([]);

@@ -32,7 +32,8 @@ import { decodeZoomPath, describePath, encodeZoomPath, resolvePath, segmentsOf, 
 
 export const URL_STATE_VERSION = 1;
 const MAX_PATTERN = 1000;
-const MAX_VALUE = 100_000;
+/** Chromium accepts addresses up to 2 MB; a deep zoom path of long C++/Rust names can be long. */
+const MAX_VALUE = 2_000_000;
 const MAX_PARAMS = 64;
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; notice: string };

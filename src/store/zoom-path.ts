@@ -55,7 +55,13 @@ export function segmentsOf(frames: FrameTable, tree: CallTree, node: NodeIndex):
 /** Human-readable form for notices: "main → parse → lex [inlined]". */
 export function describePath(path: readonly PathSegment[]): string {
   if (path.length === 0) return 'all';
-  return path.map((s) => (s.inlined ? `${s.name} [inlined]` : s.name)).join(' → ');
+  const one = (s: PathSegment) => {
+    const name = s.name.length > 120 ? `${s.name.slice(0, 120)}…` : s.name;
+    return s.inlined ? `${name} [inlined]` : name;
+  };
+  // A notice about a 10,000-deep path names its head and its tail.
+  if (path.length > 12) return [...path.slice(0, 3).map(one), `… ${path.length - 9} more …`, ...path.slice(-6).map(one)].join(' → ');
+  return path.map(one).join(' → ');
 }
 
 const indexes = new WeakMap<FrameTable, Map<string, FrameIndex[]>>();
