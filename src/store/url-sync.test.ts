@@ -28,7 +28,13 @@ function fakeWindow(hash: string) {
     index += delta;
     for (const fn of listeners.get('popstate') ?? []) fn();
   };
-  return { win: win as unknown as Window, entries, go, index: () => index };
+  /** The user edits the address's hash (a new entry, then hashchange). */
+  const navigate = (next: string) => {
+    entries.splice(index + 1, Infinity, next);
+    index++;
+    for (const fn of listeners.get('hashchange') ?? []) fn();
+  };
+  return { win: win as unknown as Window, entries, go, navigate, index: () => index };
 }
 
 const TEXT = 'app;main;parse;lex_[i];tok 3\napp;main;emit 2';
@@ -104,5 +110,34 @@ describe('url sync', () => {
     useStore.getState().setSearchPattern('f');
     flushUrlWrite();
     expect(entries.at(-1)).toBe('#v=1&view=functions&search=f');
+  });
+});
+
+describe('url sync and a linked recording', () => {
+  it('a new profile in the hash waits for that recording, and gives the hash back if it fails', () => {
+    const { win, entries, navigate } = fakeWindow('#profile=http%3A%2F%2Fh%2Fx&zoom=app');
+    useStore.getState().finishLoading(makeSnapshot(profileFrom(TEXT)), 'x', { kind: 'url', url: 'http://h/x' });
+    startUrlSync(win);
+    expect(zoomed()).toBe('app');
+    // Another link: its zoom is not applied to this recording, and the hash is left alone.
+    navigate('#profile=http%3A%2F%2Fh%2Fy&zoom=other');
+    expect(zoomed()).toBe('app');
+    expect(useLinkNotices.getState().notices).toEqual([]);
+    useStore.getState().setSearchPattern('tok');
+    vi.advanceTimersByTime(500);
+    expect(entries.at(-1)).toBe('#profile=http%3A%2F%2Fh%2Fy&zoom=other');
+    // It fails to open: the open recording writes the hash again.
+    useStore.getState().failLoading('Could not open y');
+    vi.advanceTimersByTime(500);
+    expect(entries.at(-1)).toContain('zoom=app&search=tok');
+  });
+
+  it('when it opens, the link is applied to it', () => {
+    const { win, navigate } = fakeWindow('#profile=http%3A%2F%2Fh%2Fx');
+    useStore.getState().finishLoading(makeSnapshot(profileFrom(TEXT)), 'x', { kind: 'url', url: 'http://h/x' });
+    startUrlSync(win);
+    navigate('#profile=http%3A%2F%2Fh%2Fy&zoom=other;f');
+    useStore.getState().finishLoading(makeSnapshot(profileFrom('other;f;g 1')), 'y', { kind: 'url', url: 'http://h/y' });
+    expect(zoomed()).toBe('f');
   });
 });

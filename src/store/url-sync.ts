@@ -155,6 +155,16 @@ export function startUrlSync(win: Window = window): () => void {
 
   const unsubSnapshot = useStore.subscribe((s) => s.snapshot, onSnapshot);
   const unsubAll = useStore.subscribe(schedule);
+  // A linked recording that fails to open leaves the current one in charge of the hash again.
+  const unsubError = useStore.subscribe(
+    (s) => s.error,
+    (error) => {
+      if (error && awaitingProfile) {
+        awaitingProfile = false;
+        schedule();
+      }
+    },
+  );
 
   const onNavigate = () => {
     const hash = win.location.hash;
@@ -182,6 +192,7 @@ export function startUrlSync(win: Window = window): () => void {
   stop = () => {
     unsubSnapshot();
     unsubAll();
+    unsubError();
     win.removeEventListener('popstate', onNavigate);
     win.removeEventListener('hashchange', onNavigate);
     if (timer !== null) clearTimeout(timer);
