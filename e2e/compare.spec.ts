@@ -78,6 +78,10 @@ test('both runs load from the link; side by side, zoom is synchronised by frame 
   await expect(page.getByRole('navigation', { name: 'Baseline zoom path' }).locator('[aria-current]')).toHaveText('toyc::compile_module');
   await expect(page.getByRole('navigation', { name: 'Comparison zoom path' }).locator('[aria-current]')).toHaveText('toyc::compile_module');
   await idle(page, 'Comparison flame graph');
+  // The vertical scroll follows too: the zoomed frame is on screen in the comparison without scrolling it.
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as Hook).flameviewFrames.rect('Comparison flame graph', 'toyc::compile_module') !== null))
+    .toBe(true);
   await page.screenshot({ path: info.outputPath('compare-side-by-side-zoomed.png') });
 
   // And the other way: zooming the comparison zooms the baseline.

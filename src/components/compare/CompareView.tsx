@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { registerRenderer } from '../../compare/debug-hook';
 import { comparisonSource, diffSource, startCompareSync } from '../../compare/pane-sources';
+import { syncVerticalScroll } from '../../compare/scroll-sync';
 import { diffOf, sideOf, totalDeltas } from '../../compare/sides';
 import type { FlameRenderer } from '../../render/flame-renderer';
 import { mainSource } from '../../render/flame-source';
@@ -53,6 +54,11 @@ function SideBySide() {
   const onBaseline = useRegister('Baseline flame graph');
   const onComparison = useRegister('Comparison flame graph');
   useEffect(() => startCompareSync(), []);
+  useEffect(() => {
+    const base = document.querySelector<HTMLElement>('[aria-label="Baseline flame graph"]');
+    const comp = document.querySelector<HTMLElement>('[aria-label="Comparison flame graph"]');
+    return base && comp ? syncVerticalScroll(base, comp, () => useStore.getState().orientation === 'icicle') : undefined;
+  }, []);
   if (!a || !b) return null;
   const sideA = sideOf(a, view);
   const sideB = sideOf(b, view);
