@@ -291,4 +291,29 @@ test.describe('Share against bin/flameview serve', () => {
     await expect(page.getByRole('group', { name: 'Link' })).not.toContainText('not in the link');
     await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
   });
+
+  test('Share uploads pasted text the same way, and the zoom travels with it', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.goto(`${base}/`);
+    await waitForIdle(page);
+    await page.getByRole('button', { name: 'Paste…' }).click();
+    await page.getByLabel('Recording text').fill(FOLDED.replace(/app/g, 'pasted'));
+    await page.getByRole('button', { name: 'Load' }).click();
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all']);
+    await page.getByRole('button', { name: 'Share' }).click();
+    const panel = page.getByRole('group', { name: 'Link' });
+    await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
+    await expect(page).toHaveURL(/\/p\/[0-9a-f]{64}#/);
+    // Zoom on the shared page, then open its link afresh.
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => (location.hash = `${location.hash}&zoom=pasted;main;emit`));
+    await expect(crumbs(page)).toHaveText(['all', 'pasted', 'main', 'emit']);
+    const url = page.url();
+    await page.goto('about:blank');
+    await page.goto(url);
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'pasted', 'main', 'emit']);
+    await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
+  });
 });
