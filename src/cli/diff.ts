@@ -11,11 +11,9 @@
 //
 // Exit codes: 0 done, 1 an input cannot be read or is not a recording, 2 usage error.
 
-import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { compareUtf8, foldedStacks, formatWeight, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
-import { loadProfile } from '../core/import/load';
-import { ImportError, type Profile } from '../core/profile';
+import { loadRecording, usageError as usageErrorOf, writeChunks } from './cli-common';
 import type { CliIo } from './main';
 
 export const DIFF_USAGE = `usage: flameview diff [options] A B
@@ -30,8 +28,6 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
   --normalize, -n          scale A's weights to B's total, as difffolded.pl -n
   A or B may be - for stdin (not both).
 `;
-
-const MAX_WARNINGS = 5;
 
 export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--open')) {
@@ -68,7 +64,7 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if (positionals[0] === '-' && positionals[1] === '-') return usageError(io, 'only one of A and B can be - (stdin)');
 
   const split = values.tid ? 'tid' : values.pid ? 'pid' : 'process';
-  const [a, b] = await Promise.all(positionals.map((file) => loadInput(file, io, { event: values.event, split })));
+  const [a, b] = await Promise.all(positionals.map((file) => loadRecording(file, io, { event: values.event, split })));
   if (!a || !b) return 1;
   if (a.meta.event !== null && b.meta.event !== null && a.meta.event !== b.meta.event && !values.samples) {
     io.stderr.write(
@@ -132,107 +128,6 @@ function sum(w: Float64Array): number {
   return s;
 }
 
-/** Loads one recording; on failure writes one line to stderr and returns null. */
-async function loadInput(file: string, io: CliIo, options: { event?: string; split: 'process' | 'pid' | 'tid' }): Promise<Profile | null> {
-  const source = file === '-' ? '<stdin>' : file;
-  let input: AsyncIterable<Uint8Array>;
-  if (file === '-') {
-    input = io.stdin as AsyncIterable<Uint8Array>;
-  } else {
-    try {
-      // Open first so a missing or unreadable file is one clear line, not a stream error.
-      const handle = await open(file, 'r');
-      const stat = await handle.stat();
-      if (stat.isDirectory()) {
-        await handle.close();
-        io.stderr.write(`flameview: ${file}: is a directory\n`);
-        return null;
-      }
-      // The stream owns the FileHandle and closes it (a raw fd would be closed twice: once by
-      // the stream, once when the FileHandle is garbage-collected, which throws EBADF).
-      input = handle.createReadStream({ highWaterMark: 1 << 20 });
-    } catch (e) {
-      io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
-      return null;
-    }
-  }
-  let profile: Profile;
-  try {
-    profile = await loadProfile(input, { source, ...options });
-  } catch (e) {
-    if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
-    else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);
-    else io.stderr.write(`flameview: ${source}: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
-    return null;
-  }
-  const { skippedLines, warnings } = profile.meta;
-  if (skippedLines > 0) {
-    io.stderr.write(`flameview: ${source}: warning: skipped ${skippedLines} unparseable line${skippedLines === 1 ? '' : 's'}\n`);
-  }
-  for (const w of warnings.slice(0, MAX_WARNINGS)) {
-    io.stderr.write(`flameview: ${source}: ${w.line > 0 ? `line ${w.line}: ` : ''}${oneLine(w.message)}\n`);
-  }
-  if (warnings.length > MAX_WARNINGS) io.stderr.write(`flameview: ${source}: … and ${warnings.length - MAX_WARNINGS} more warnings\n`);
-  return profile;
-}
-
-/** Writes with backpressure; a closed pipe (e.g. `| head`) ends the output quietly. */
-async function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): Promise<number> {
-  let closed = false;
-  const onError = (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') closed = true;
-  };
-  out.on('error', onError);
-  try {
-    for (const chunk of chunks) {
-      if (closed) break;
-      if (!out.write(chunk)) await drainOrClose(out);
-    }
-  } finally {
-    out.off('error', onError);
-  }
-  return 0;
-}
-
-/** Resolves on 'drain', 'close' or 'error', removing all three listeners (no leak per chunk). */
-function drainOrClose(out: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      out.off('drain', done);
-      out.off('close', done);
-      out.off('error', done);
-      resolve();
-    };
-    out.on('drain', done);
-    out.on('close', done);
-    out.on('error', done);
-  });
-}
-
 function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`flameview diff: ${oneLine(message)}\n${DIFF_USAGE}`);
-  return 2;
-}
-
-function oneLine(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ');
-}
-
-function isFsError(e: unknown): e is NodeJS.ErrnoException {
-  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined;
-}
-
-function describeFsError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err?.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    default:
-      return err?.code ?? (e instanceof Error ? e.message : String(e));
-  }
+  return usageErrorOf(io, 'diff', DIFF_USAGE, message);
 }

@@ -7,14 +7,13 @@
 // names become equal after tidying (overloads) are one row, with recursion still counted once.
 // Exit codes as collapse: 0 done, 1 unreadable input or not a recording, 2 usage error.
 
-import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatWeight } from '../core/export/folded';
 import { rawName, tidyName } from '../core/export/tidy-name';
-import { loadProfile } from '../core/import/load';
-import { ImportError, type Profile } from '../core/profile';
+import type { Profile } from '../core/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
 import { viewTree } from '../core/views/function-view';
+import { describeArgsError, loadRecording, usageError as usageErrorOf, writeChunks } from './cli-common';
 import type { CliIo } from './main';
 
 export const TOP_USAGE = `usage: flameview top [options] FILE|-
@@ -99,9 +98,7 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
       },
     });
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const unknown = /^Unknown option '([^']*)'/.exec(message);
-    return usageError(io, unknown ? `unknown option '${unknown[1]}'` : message);
+    return usageError(io, describeArgsError(e));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -119,36 +116,8 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
   }
   const file = positionals[0];
   const source = file === '-' ? '<stdin>' : file;
-
-  let input: AsyncIterable<Uint8Array>;
-  if (file === '-') {
-    input = io.stdin as AsyncIterable<Uint8Array>;
-  } else {
-    try {
-      const handle = await open(file, 'r');
-      if ((await handle.stat()).isDirectory()) {
-        await handle.close();
-        io.stderr.write(`flameview: ${file}: is a directory\n`);
-        return 1;
-      }
-      input = handle.createReadStream({ highWaterMark: 1 << 20 });
-    } catch (e) {
-      io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
-      return 1;
-    }
-  }
-
-  let profile: Profile;
-  try {
-    profile = await loadProfile(input, { source, event: values.event });
-  } catch (e) {
-    if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
-    else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);
-    else io.stderr.write(`flameview: ${source}: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
-    return 1;
-  }
-  const { skippedLines } = profile.meta;
-  if (skippedLines > 0) io.stderr.write(`flameview: ${source}: warning: skipped ${skippedLines} unparseable line${skippedLines === 1 ? '' : 's'}\n`);
+  const profile = await loadRecording(file, io, { event: values.event });
+  if (!profile) return 1;
 
   const rows = topRows(profile, {
     view,
@@ -159,46 +128,10 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
   });
   if (rows.length === 0 && !values.json) io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
   const text = values.json ? JSON.stringify(rows) + '\n' : rows.length === 0 ? '' : formatTop(rows);
-  await write(io.stdout, text);
+  await writeChunks(io.stdout, [text]);
   return 0;
 }
 
-/** Writes once; a closed pipe (`| head`) ends quietly. */
-function write(out: NodeJS.WritableStream, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    out.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
-      resolve();
-    });
-    if (text === '' || out.write(text)) resolve();
-    else out.once('drain', () => resolve());
-  });
-}
-
 function usageError(io: CliIo, message: string): number {
-  io.stderr.write(`flameview top: ${oneLine(message)}\n${TOP_USAGE}`);
-  return 2;
-}
-
-function oneLine(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ');
-}
-
-function isFsError(e: unknown): e is NodeJS.ErrnoException {
-  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined;
-}
-
-function describeFsError(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err?.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    default:
-      return err?.code ?? (e instanceof Error ? e.message : String(e));
-  }
+  return usageErrorOf(io, 'top', TOP_USAGE, message);
 }

@@ -1,0 +1,135 @@
+// What every file-reading subcommand (collapse, diff, svg, top) shares: opening FILE or `-`,
+// loading it with one-line errors, reporting skipped lines and warnings on stderr, and writing
+// output with backpressure where a closed pipe (`| head`) ends quietly.
+//
+// Invariant: a failure is printed as exactly one line `flameview: SOURCE: …` and never as a
+// stack trace; callers turn a null result into exit status 1.
+
+import { open } from 'node:fs/promises';
+import { loadProfile, type LoadOptions } from '../core/import/load';
+import { ImportError, type Profile } from '../core/profile';
+import type { CliIo } from './main';
+
+/** How many warnings are quoted before "… and N more". */
+export const MAX_WARNINGS = 5;
+
+export function oneLine(s: string): string {
+  return s.replace(/[\r\n]+/g, ' ');
+}
+
+/** A usage error for `flameview COMMAND`: the message, the usage text, exit status 2. */
+export function usageError(io: CliIo, command: string, usage: string, message: string): number {
+  io.stderr.write(`flameview ${command}: ${oneLine(message)}\n${usage}`);
+  return 2;
+}
+
+/** parseArgs's messages, shortened for the one unknown-option case users meet most. */
+export function describeArgsError(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const unknown = /^Unknown option '([^']*)'/.exec(message);
+  return unknown ? `unknown option '${unknown[1]}'` : message;
+}
+
+/**
+ * Loads FILE (or stdin for `-`). On failure writes one line to stderr and returns null; on
+ * success reports skipped lines and warnings and returns the profile.
+ */
+export async function loadRecording(
+  file: string,
+  io: CliIo,
+  options: Pick<LoadOptions, 'event' | 'split'> = {},
+): Promise<Profile | null> {
+  const source = file === '-' ? '<stdin>' : file;
+  let input: AsyncIterable<Uint8Array>;
+  if (file === '-') {
+    input = io.stdin as AsyncIterable<Uint8Array>;
+  } else {
+    try {
+      // Open first so a missing or unreadable file is one clear line, not a stream error.
+      const handle = await open(file, 'r');
+      if ((await handle.stat()).isDirectory()) {
+        await handle.close();
+        io.stderr.write(`flameview: ${file}: is a directory\n`);
+        return null;
+      }
+      // The stream owns the FileHandle and closes it (a raw fd would be closed twice: once by
+      // the stream, once when the FileHandle is garbage-collected, which throws EBADF).
+      input = handle.createReadStream({ highWaterMark: 1 << 20 });
+    } catch (e) {
+      io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
+      return null;
+    }
+  }
+  let profile: Profile;
+  try {
+    profile = await loadProfile(input, { source, ...options });
+  } catch (e) {
+    if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
+    else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);
+    else io.stderr.write(`flameview: ${source}: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
+    return null;
+  }
+  reportWarnings(io, source, profile);
+  return profile;
+}
+
+function reportWarnings(io: CliIo, source: string, profile: Profile): void {
+  const { skippedLines, warnings } = profile.meta;
+  if (skippedLines > 0) {
+    io.stderr.write(`flameview: ${source}: warning: skipped ${skippedLines} unparseable line${skippedLines === 1 ? '' : 's'}\n`);
+  }
+  for (const w of warnings.slice(0, MAX_WARNINGS)) {
+    io.stderr.write(`flameview: ${source}: ${w.line > 0 ? `line ${w.line}: ` : ''}${oneLine(w.message)}\n`);
+  }
+  if (warnings.length > MAX_WARNINGS) io.stderr.write(`flameview: ${source}: … and ${warnings.length - MAX_WARNINGS} more warnings\n`);
+}
+
+/** Writes with backpressure; a closed pipe (e.g. `| head`) ends the output quietly. Returns 0. */
+export async function writeChunks(out: NodeJS.WritableStream, chunks: Iterable<string>): Promise<number> {
+  let closed = false;
+  // Kept after we return: an EPIPE can be reported after the last write, and an unhandled
+  // 'error' event would print a stack trace.
+  out.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') closed = true;
+    else throw e;
+  });
+  for (const chunk of chunks) {
+    if (closed) break;
+    if (chunk.length > 0 && !out.write(chunk)) await drained(out);
+  }
+  return 0;
+}
+
+/** Resolves on 'drain', 'close' or 'error', removing all three listeners (no leak per chunk). */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      out.off('error', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+    out.on('error', done);
+  });
+}
+
+function isFsError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall !== undefined;
+}
+
+export function describeFsError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err?.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return err?.code ?? (e instanceof Error ? e.message : String(e));
+  }
+}
