@@ -166,3 +166,23 @@ test('a comparison that fails says so and keeps the baseline; "Compare with…" 
   await openFixture(page, A);
   await idle(page, 'Flame graph');
 });
+
+test('dropping a recording on the "Compare with…" zone opens it as the comparison, not as the baseline', async ({ page }) => {
+  await page.goto(`./#profile=e2e-fixtures/${A}`);
+  await idle(page, 'Flame graph');
+  const text = readFileSync(fixturePath(B), 'utf8');
+  const data = await page.evaluateHandle(
+    ([body, name]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([body], name, { type: 'text/plain' }));
+      return dt;
+    },
+    [text, B] as const,
+  );
+  const zone = page.getByTestId('compare-drop');
+  await zone.dispatchEvent('dragover', { dataTransfer: data });
+  await zone.dispatchEvent('drop', { dataTransfer: data });
+  await idle(page, 'Comparison flame graph');
+  await expect(page.getByTestId('recording-name')).toContainText(A);
+  await expect(page.locator('.compare-names')).toContainText(B);
+});
