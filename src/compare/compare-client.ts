@@ -12,11 +12,11 @@ import { fromTransfer } from '../core/snapshot';
 import { FULL_PANE } from '../store/compare-slice';
 import { useStore } from '../store/store';
 import type { ProfileWorkerApi, WorkerOpenResult } from '../../workers/profile.worker';
+import { ProfileWorkerHandle } from '../loading/profile-worker';
 import { compareParamsFromHash } from './compare-hash';
 // Registers compare=, mode=, norm= with the URL state (a cycle back to this module, used lazily).
 import './url-params';
 
-let api: Comlink.Remote<ProfileWorkerApi> | null = null;
 let seq = 0;
 /** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
 let requested: string | null = null;
@@ -25,21 +25,13 @@ export function requestedCompareUrl(): string | null {
   return requested;
 }
 
+const workerHandle = new ProfileWorkerHandle('compare', (reason) => {
+  seq++;
+  useStore.getState().failCompare(`The comparison's loading worker stopped: ${reason}`);
+});
+
 function worker(): Comlink.Remote<ProfileWorkerApi> {
-  if (!api) {
-    const w = new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: 'compare' });
-    const remote = Comlink.wrap<ProfileWorkerApi>(w);
-    w.addEventListener('error', (event) => {
-      event.preventDefault();
-      w.terminate();
-      if (api !== remote) return;
-      api = null;
-      seq++;
-      useStore.getState().failCompare(`The comparison's loading worker stopped: ${event.message || 'it could not be started'}`);
-    });
-    api = remote;
-  }
-  return api;
+  return workerHandle.get();
 }
 
 export function openCompareFile(file: File): Promise<void> {
@@ -61,7 +53,7 @@ export function openCompareUrl(raw: string, base = document.baseURI): Promise<vo
 export function closeCompare(): void {
   seq++;
   requested = null;
-  void api?.cancel();
+  void workerHandle.current?.cancel();
   useStore.getState().closeCompare();
 }
 

@@ -10,6 +10,7 @@ import { checkProfileUrl, type OpenProgress } from '../core/session';
 import { fromTransfer } from '../core/snapshot';
 import { useStore, type ProfileSource, type ReloadOptions } from '../store/store';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
+import { ProfileWorkerHandle } from './profile-worker';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
 export const DEMO_NAME = 'rust-toyc.perf-script.txt';
@@ -19,28 +20,17 @@ type Input =
   | { kind: 'url'; url: string; name: string; demo: boolean }
   | { kind: 'paste'; text: string; name: string };
 
-let api: Comlink.Remote<ProfileWorkerApi> | null = null;
 let seq = 0;
 /** What is open, so a reload (another event) can read it again. */
 let lastInput: Input | null = null;
 
+const workerHandle = new ProfileWorkerHandle('profile', (reason) => {
+  seq++;
+  useStore.getState().failLoading(`The loading worker stopped: ${reason}`);
+});
+
 function worker(): Comlink.Remote<ProfileWorkerApi> {
-  if (!api) {
-    const w = new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: 'profile' });
-    // A worker that cannot start (blocked by a Content-Security-Policy, a failed download) would
-    // leave every call pending forever: fail the load and start afresh next time.
-    const remote = Comlink.wrap<ProfileWorkerApi>(w);
-    w.addEventListener('error', (event) => {
-      event.preventDefault();
-      w.terminate();
-      if (api !== remote) return;
-      api = null;
-      seq++;
-      useStore.getState().failLoading(`The loading worker stopped: ${event.message || 'it could not be started'}`);
-    });
-    api = remote;
-  }
-  return api;
+  return workerHandle.get();
 }
 
 /**
@@ -83,7 +73,7 @@ export function openDemo(base = document.baseURI): Promise<void> {
 
 export function cancel(): void {
   seq++;
-  void api?.cancel();
+  void workerHandle.current?.cancel();
   useStore.getState().cancelLoading();
 }
 
