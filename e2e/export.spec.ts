@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { REPO_ROOT, fixturePath, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { REPO_ROOT, collectDialogs, fixturePath, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'flameview-export-'));
 
@@ -86,11 +86,7 @@ test.describe('export', () => {
   });
 
   test('SVG of hostile names: text only, no script runs', async ({ page }) => {
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
+    const dialogs = collectDialogs(page);
     await gotoAndWait(page);
     const evil = '<img src=x onerror=alert(1)>';
     await openBytes(page, 'evil.folded', Buffer.from(`main;${evil};leaf 5\nmain;safe 3\n`));

@@ -92,3 +92,13 @@ export function summariseTrace(json: string): MainThreadTasks {
   }
   return { tasks, longestWallMs: wall, longestCpuMs: cpu, overBudget: over };
 }
+
+/** Records every dialog the page opens (and dismisses it): a script injected through a name would show here. */
+export function collectDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return dialogs;
+}

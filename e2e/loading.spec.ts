@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fixturePath, gotoAndWait, openBytes, openFixture, traceMainThread, waitForIdle } from './helpers';
+import { collectDialogs, fixturePath, gotoAndWait, openBytes, openFixture, traceMainThread, waitForIdle } from './helpers';
 
 const recordingName = (page: Page) => page.getByTestId('recording-name');
 
@@ -94,14 +94,10 @@ test.describe('opening recordings', () => {
   });
 
   test('#profile=javascript: is refused and nothing runs', async ({ page }) => {
-    let dialogs = 0;
-    page.on('dialog', (d) => {
-      dialogs++;
-      void d.dismiss();
-    });
+    const dialogs = collectDialogs(page);
     await page.goto('./#profile=javascript:alert(1)');
     await expect(page.getByRole('alert')).toContainText('only http and https');
-    expect(dialogs).toBe(0);
+    expect(dialogs).toEqual([]);
   });
 
   test('a gzip-compressed file opens like the plain one', async ({ page }) => {
@@ -136,17 +132,13 @@ test.describe('opening recordings', () => {
   });
 
   test('a file name with markup renders as text', async ({ page }) => {
-    let dialogs = 0;
-    page.on('dialog', (d) => {
-      dialogs++;
-      void d.dismiss();
-    });
+    const dialogs = collectDialogs(page);
     await gotoAndWait(page);
     const name = '<img src=x onerror=alert(1)>.folded';
     await openBytes(page, name, Buffer.from('main;<img src=x onerror=alert(1)> 3\n'), 'text/plain');
     await expect(recordingName(page)).toHaveText(name);
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
-    expect(dialogs).toBe(0);
+    expect(dialogs).toEqual([]);
   });
 
   test('pasted text opens from the Paste dialog and from Ctrl+V on the page', async ({ page }) => {

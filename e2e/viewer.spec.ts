@@ -3,7 +3,7 @@
 // untrusted names render as text.
 
 import { expect, test, type Page } from '@playwright/test';
-import { gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { collectDialogs, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
 import { formatNs, heaviestPath, matchedShare, pct, perlTidy, readFolded, totalOf } from './viewer-oracle';
 
 const functionsOracle = readFolded('rust-toyc.no-inline.folded');
@@ -189,11 +189,7 @@ test.describe('viewer', () => {
   });
 
   test('a frame named like HTML renders as text', async ({ page }) => {
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
+    const dialogs = collectDialogs(page);
     await gotoAndWait(page);
     const evil = '<img src=x onerror=alert(1)>';
     await openBytes(page, 'evil.folded', Buffer.from(`main;${evil};leaf 5\nmain;safe 3\n`));

@@ -6,12 +6,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runCollapse } from './collapse';
-import type { CliIo } from './main';
+import { runInMemory } from './run-in-memory';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fx = (p: string) => join(root, 'fixtures', p);
@@ -19,17 +18,7 @@ const inferno = (p: string) => fx(`third_party/inferno/tests/data/collapse-perf/
 const yamakaky = fx('third_party/FlameGraph/test/perf-rust-Yamakaky-dcpu.txt');
 const tmp = mkdtempSync(join(tmpdir(), 'flameview-collapse-'));
 
-async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const io: CliIo = { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]) };
-  const code = await runCollapse(args, io);
-  return { code, stdout: out, stderr: err };
-}
+const run = (args: string[], stdin = '') => runInMemory(runCollapse, args, stdin);
 
 function spawnCli(args: string[], input?: Buffer | string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

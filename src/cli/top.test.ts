@@ -4,26 +4,15 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from './main';
+import { runInMemory } from './run-in-memory';
 import { runTop, type TopRow } from './top';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fx = (p: string) => join(root, 'fixtures', p);
 
-async function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const io: CliIo = { stdout, stderr, stdin: Readable.from([Buffer.from(stdin)]) };
-  const code = await runTop(args, io);
-  return { code, stdout: out, stderr: err };
-}
+const run = (args: string[], stdin = '') => runInMemory(runTop, args, stdin);
 
 /** name → [self, total] from folded text: total once per stack, self at the leaf. */
 function oracle(path: string): Map<string, [number, number]> {
