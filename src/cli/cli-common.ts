@@ -129,6 +129,10 @@ export function describeFsError(e: unknown): string {
       return 'permission denied';
     case 'EISDIR':
       return 'is a directory';
+    case 'ENOTDIR':
+      return 'no such file (a part of the path is not a directory)';
+    case 'ELOOP':
+      return 'too many symbolic links';
     default:
       return err?.code ?? (e instanceof Error ? e.message : String(e));
   }

@@ -22,6 +22,7 @@ import { buildApp, localFilePath, type LocalFile } from '../server/app';
 import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parsePort, untilStopped } from '../server/lifecycle';
 import { isPerfData, readHead, sniffFile } from '../server/sniff';
+import { describeFsError } from './cli-common';
 import type { CliIo } from './main';
 
 export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] FILE [FILE2]   (FILE may be -, for stdin)\n';
@@ -169,24 +170,6 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>)
   });
   if (!sniffed.ok) throw new OpenError(`${label}: not a recording flameview reads: ${sniffed.reason}`);
   return { path, name };
-}
-
-function describeFsError(e: NodeJS.ErrnoException): string {
-  switch (e.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    case 'ENOTDIR':
-      return 'no such file (a part of the path is not a directory)';
-    case 'ELOOP':
-      return 'too many symbolic links';
-    default:
-      return e.message;
-  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { functionSumsFromFolded } from '../core/testing/folded-oracle';
 import { runInMemory } from './run-in-memory';
 import { runTop, type TopRow } from './top';
 
@@ -14,23 +15,7 @@ const fx = (p: string) => join(root, 'fixtures', p);
 
 const run = (args: string[], stdin = '') => runInMemory(runTop, args, stdin);
 
-/** name → [self, total] from folded text: total once per stack, self at the leaf. */
-function oracle(path: string): Map<string, [number, number]> {
-  const out = new Map<string, [number, number]>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line) continue;
-    const space = line.lastIndexOf(' ');
-    const count = Number(line.slice(space + 1));
-    const stack = line.slice(0, space).split(';');
-    for (const name of new Set(stack)) {
-      const row = out.get(name) ?? [0, 0];
-      row[1] += count;
-      out.set(name, row);
-    }
-    out.get(stack[stack.length - 1])![0] += count;
-  }
-  return out;
-}
+const oracle = (path: string) => functionSumsFromFolded(readFileSync(path, 'utf8').split('\n'));
 
 describe('flameview top', () => {
   it('prints a TSV table of every function with the oracle’s self and total, heaviest self first', async () => {

@@ -1,6 +1,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { functionSumsFromFolded } from '../testing/folded-oracle';
 import { tidyName } from '../export/tidy-name';
 import { loadProfile } from '../import/load';
 import type { FrameTable } from '../model/frame-table';
@@ -10,23 +11,7 @@ import { filterRows, framesNamed, functionColumn, functionTable, FunctionFlags, 
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 
-/** name → [self, total] straight from folded lines: total once per stack, self at the leaf. */
-function oracle(lines: string[], rename: (s: string) => string = (s) => s): Map<string, [number, number]> {
-  const out = new Map<string, [number, number]>();
-  for (const line of lines) {
-    if (!line) continue;
-    const space = line.lastIndexOf(' ');
-    const count = Number(line.slice(space + 1));
-    const stack = line.slice(0, space).split(';').map(rename);
-    for (const name of new Set(stack)) {
-      const row = out.get(name) ?? [0, 0];
-      row[1] += count;
-      out.set(name, row);
-    }
-    out.get(stack[stack.length - 1])![0] += count;
-  }
-  return out;
-}
+const oracle = functionSumsFromFolded;
 
 function tableAsMap(p: { tree: Parameters<typeof functionTable>[0]; frames: FrameTable }): Map<string, [number, number]> {
   const t = functionTable(p.tree, p.frames);
