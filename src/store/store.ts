@@ -4,9 +4,12 @@
 
 import { create } from 'zustand';
 import { subscribeWithSelector } from 'zustand/middleware';
+import { createAnalysisSlice } from './analysis-slice';
 import { createCompareSlice } from './compare-slice';
 import { createLoadSlice } from './load-slice';
 import { createSearchSlice } from './search-slice';
+import { createTimeSlice } from './time-slice';
+import { createTransformSlice } from './transform-slice';
 import type { StoreState, UiSlice } from './types';
 import { createViewSlice } from './view-slice';
 
@@ -19,6 +22,9 @@ export const useStore = create<StoreState>()(
     ...createSearchSlice(set, get, api),
     ...createUiSlice(set, get),
     ...createCompareSlice(set, get, api),
+    ...createAnalysisSlice(set, get, api),
+    ...createTransformSlice(set, get, api),
+    ...createTimeSlice(set, get, api),
   })),
 );
 

@@ -4,10 +4,22 @@
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import type { ProfileSnapshot } from '../core/snapshot';
-import type { ViewKind } from './types';
+import type { StoreState, ViewKind } from './types';
 
 export function treeOf(snapshot: ProfileSnapshot, view: ViewKind): CallTree {
   return view === 'functions' && snapshot.functions ? snapshot.functions : snapshot.inline;
+}
+
+/**
+ * The tree the main flame graph shows: the derived tree (transforms, reversed, time range) when
+ * one is ready for the current snapshot and view, else the view's tree. Node indices in the view
+ * slice (zoom, selection, hover) refer to this tree.
+ */
+export function currentTree(s: StoreState): CallTree | null {
+  if (!s.snapshot) return null;
+  const d = s.derived;
+  if (d && d.snapshot === s.snapshot && d.view === s.view) return d.tree;
+  return treeOf(s.snapshot, s.view);
 }
 
 /** Maps a node of `from`'s tree to the other view's tree (identity without inline info). */

@@ -3,7 +3,10 @@
 
 import type { ProfileSnapshot } from '../core/snapshot';
 import type { NodeIndex } from '../core/model/types';
+import type { AnalysisSlice } from './analysis-slice';
 import type { CompareSlice } from './compare-slice';
+import type { TimeSlice } from './time-slice';
+import type { TransformSlice } from './transform-slice';
 
 export type ViewKind = 'functions' | 'inline';
 export type Orientation = 'flame' | 'icicle';
@@ -97,4 +100,4 @@ export interface UiSlice {
   toggleWarnings(open?: boolean): void;
 }
 
-export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice;
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & TransformSlice & TimeSlice;
