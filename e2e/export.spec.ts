@@ -111,7 +111,7 @@ test.describe('export', () => {
     await openFixture(page, 'rust-toyc-functions.svg');
     await expect(page.getByTestId('recording-name')).toHaveText('rust-toyc-functions.svg');
     await waitForIdle(page);
-    await expect(page.locator('footer')).toContainText('Format: svg');
+    await expect(page.locator('footer')).toContainText('Format: flame graph SVG');
     const folded = await exportAs(page, 'Folded stacks');
     const lines = readFileSync(folded.file, 'utf8').trim().split('\n');
     expect(lines.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)).toBe(1066132256);

@@ -1,10 +1,19 @@
 // Format, event, samples, total weight, and the warnings (a button that shows their list).
 
+import type { FormatId } from '../core/profile';
 import { useStore } from '../store/store';
 import { formatCount, formatNs } from '../store/frame-info';
 import { treeOf } from '../store/tree-helpers';
 
-const FORMAT_NAMES: Record<string, string> = { 'perf-script': 'perf script', folded: 'folded stacks' };
+const FORMAT_NAMES: Record<FormatId, string> = {
+  'perf-script': 'perf script',
+  folded: 'folded stacks',
+  pprof: 'pprof',
+  cpuprofile: 'Chrome/Node .cpuprofile',
+  'chrome-trace': 'Chrome trace',
+  speedscope: 'speedscope JSON',
+  svg: 'flame graph SVG',
+};
 
 export function StatusBar() {
   const snapshot = useStore((s) => s.snapshot);
@@ -17,7 +26,7 @@ export function StatusBar() {
   const warnings = meta.warnings.length + (meta.skippedLines > 0 && meta.warnings.length === 0 ? 1 : 0);
   return (
     <footer className="status-bar">
-      <span>Format: {FORMAT_NAMES[meta.format] ?? meta.format}</span>
+      <span>Format: {FORMAT_NAMES[meta.format]}</span>
       {meta.event && <span>Event: {meta.event}</span>}
       <span>Samples: {formatCount(meta.samples)}</span>
       <span>Total weight: {meta.weightUnit === 'nanoseconds' ? formatNs(total) : formatCount(total)}</span>
