@@ -3,12 +3,12 @@
 // check what a shell user sees (exit status, stderr without stack traces, stdin, a closed pipe).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCollapse } from './collapse';
 import { runInMemory } from './run-in-memory';
 
@@ -17,6 +17,7 @@ const fx = (p: string) => join(root, 'fixtures', p);
 const inferno = (p: string) => fx(`third_party/inferno/tests/data/collapse-perf/${p}`);
 const yamakaky = fx('third_party/FlameGraph/test/perf-rust-Yamakaky-dcpu.txt');
 const tmp = mkdtempSync(join(tmpdir(), 'flameview-collapse-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const run = (args: string[], stdin = '') => runInMemory(runCollapse, args, stdin);
 

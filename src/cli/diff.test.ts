@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main, type CliIo } from './main';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url));
@@ -24,8 +24,11 @@ async function run(args: string[], stdin = ''): Promise<{ code: number; out: str
   return { code, out, err };
 }
 
+const tempDir = mkdtempSync(join(tmpdir(), 'flameview-diff-'));
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
+
 function tempFile(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'flameview-diff-'));
+  const dir = mkdtempSync(join(tempDir, 'case-'));
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
