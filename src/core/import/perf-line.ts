@@ -44,6 +44,9 @@ export interface HeaderFields {
   pidEnd: number;
   tidStart: number;
   tidEnd: number;
+  /** The TIME token without its colon (`678.130161`); always present in a header. */
+  timeStart: number;
+  timeEnd: number;
   /** -1 when there is no period column (old perf). The text is not validated here. */
   periodStart: number;
   periodEnd: number;
@@ -62,6 +65,8 @@ export function newHeaderFields(): HeaderFields {
     pidEnd: -1,
     tidStart: -1,
     tidEnd: -1,
+    timeStart: -1,
+    timeEnd: -1,
     periodStart: -1,
     periodEnd: -1,
     eventStart: -1,
@@ -123,6 +128,8 @@ function matchBeforeTime(text: string, colon: number, out: HeaderFields): boolea
   if (commStart >= commEnd) return false;
   out.commStart = commStart;
   out.commEnd = commEnd;
+  out.timeStart = t;
+  out.timeEnd = colon;
   return true;
 }
 
@@ -167,6 +174,29 @@ export function parsePeriod(text: string, start: number, end: number): number {
     v = v * 10 + (c - 48);
   }
   return v;
+}
+
+/**
+ * The TIME token (`secs.usecs`, or `secs.nsecs` with --ns) in seconds, or -1 when it is not
+ * `digits[.digits]`. Parsed as one integer divided by a power of ten, which rounds like
+ * parseFloat (both are exact doubles up to 15 digits) without slicing the line.
+ */
+export function parseTime(text: string, start: number, end: number): number {
+  if (start >= end || end - start > 22) return -1;
+  let v = 0;
+  let scale = 1;
+  let dot = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === DOT) {
+      if (dot || i === start || i === end - 1) return -1;
+      dot = true;
+    } else if (isDigit(c)) {
+      v = v * 10 + (c - 48);
+      if (dot) scale *= 10;
+    } else return -1;
+  }
+  return v / scale;
 }
 
 /**
