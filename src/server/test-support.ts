@@ -71,14 +71,20 @@ export async function waitForLine(s: Spawned, pattern: RegExp, timeoutMs = 30_00
   }
 }
 
-/** SIGKILLs every child still running and waits for them to go. */
+/** Stops every child still running (SIGTERM, then SIGKILL) and waits for them to go. */
 export async function killAll(): Promise<void> {
   const waits = [...live].map(
     (child) =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('close', () => resolve());
-        child.kill('SIGKILL');
+        // SIGTERM first, as a user's Ctrl+C would, so the command removes its temp files; SIGKILL
+        // when it has not exited within two seconds.
+        const force = setTimeout(() => child.kill('SIGKILL'), 2000);
+        child.once('close', () => {
+          clearTimeout(force);
+          resolve();
+        });
+        child.kill('SIGTERM');
       }),
   );
   await Promise.all(waits);
