@@ -3,6 +3,7 @@
 
 import type { CallTree } from './model/call-tree';
 import type { FrameTable } from './model/frame-table';
+import type { SampleColumns } from './timeline/time-order';
 
 export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg';
 
@@ -40,6 +41,12 @@ export interface Profile {
   /** Inline-frame view: every frame, inlined ones flagged INLINED. */
   tree: CallTree;
   meta: ProfileMeta;
+  /**
+   * One entry per sample in time order, for the time-order chart and time ranges, when the
+   * recording carries timestamps (perf script); null or absent otherwise. `leaf` holds nodes of
+   * `tree` (the inline-frame view).
+   */
+  samples?: SampleColumns | null;
 }
 
 /** An error the UI and the CLI can show as one line: format expected, line, what was found. */

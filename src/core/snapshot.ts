@@ -8,6 +8,7 @@
 import type { CallTree } from './model/call-tree';
 import type { FrameTable } from './model/frame-table';
 import type { Profile, ProfileMeta } from './profile';
+import type { SampleColumns } from './timeline/time-order';
 import { functionView, hasInlinedFrames } from './views/function-view';
 
 export interface ProfileSnapshot {
@@ -20,6 +21,11 @@ export interface ProfileSnapshot {
   toFunction: Int32Array | null;
   /** function node → heaviest physical inline node. */
   toInline: Int32Array | null;
+  /**
+   * The samples in time order (perf script with timestamps), else null. `leaf` is a node of
+   * `inline` (the inline-frame view): map it through `toFunction` for the function view.
+   */
+  samples: SampleColumns | null;
   meta: ProfileMeta;
 }
 
@@ -32,6 +38,7 @@ export function makeSnapshot(profile: Profile): ProfileSnapshot {
     functions: fv?.tree ?? null,
     toFunction: fv?.toFunction ?? null,
     toInline: fv?.toInline ?? null,
+    samples: profile.samples ?? null,
     meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
   };
 }
@@ -56,6 +63,7 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
   add(s.frames.flags);
   add(s.toFunction);
   add(s.toInline);
+  if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight]) add(col);
   return { wire, transfer: [...buffers] };
 }
 

@@ -11,7 +11,9 @@
 // - a sample ends at a blank line, at the next header, or at the end of input (a truncated last
 //   sample is kept);
 // - lines that fit no format are counted in meta.skippedLines, the first few quoted in warnings,
-//   never thrown; finish() throws only when a requested event does not occur.
+//   never thrown; finish() throws only when a requested event does not occur;
+// - every kept sample also enters the time-order column (leaf node, TIME, weight: see
+//   ../timeline/sample-column.ts), which Profile.samples carries sorted by time.
 // Which frames are inlined is decided in ./perf-stack.ts.
 
 import { FrameTableBuilder } from '../model/frame-table';
@@ -19,7 +21,8 @@ import { TreeBuilder } from '../model/tree-builder';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../model/types';
 import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../profile';
 import type { Detection, ImportOptions, Importer, LineParser } from './importer';
-import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod } from './perf-line';
+import { MAX_SAMPLES, SampleColumnBuilder } from '../timeline/sample-column';
+import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTime } from './perf-line';
 import { PerfStackAssembler } from './perf-stack';
 
 const TAB = 9;
@@ -79,6 +82,8 @@ export class PerfScriptParser implements LineParser {
   private kept = false;
   private root: FrameIndex = 0;
   private weight = 1;
+  private time = 0;
+  private readonly column: SampleColumnBuilder;
 
   // Events.
   private readonly wanted: string | null;
@@ -105,11 +110,14 @@ export class PerfScriptParser implements LineParser {
   constructor(
     private readonly options: ImportOptions = {},
     private readonly hook?: PerfSampleHook,
+    /** Cap of the time-order column (tests lower it). */
+    maxTimedSamples = MAX_SAMPLES,
   ) {
     this.stack = new PerfStackAssembler(this.frames);
     this.split = options.split ?? 'process';
     this.wanted = options.event ?? null;
     this.wantedIsFull = this.wanted !== null && this.wanted.includes(':');
+    this.column = new SampleColumnBuilder(maxTimedSamples);
   }
 
   line(text: string, lineNumber: number): void {
@@ -149,10 +157,11 @@ export class PerfScriptParser implements LineParser {
     }
     const warnings = this.summaryWarnings();
     const table = this.frames.finish();
-    const { tree } = this.builder.finish(table);
+    const { tree, order } = this.builder.finish(table);
     return {
       frames: table,
       tree,
+      samples: this.column.finish(order),
       meta: {
         format: 'perf-script',
         events: this.events.map((e) => ({ ...e })),
@@ -186,6 +195,7 @@ export class PerfScriptParser implements LineParser {
       this.samplesWithoutPeriod++;
     }
     if (this.kept) {
+      this.time = parseTime(text, h.timeStart, h.timeEnd);
       this.root = this.rootFrame(text);
       this.stack.begin();
     }
@@ -238,6 +248,7 @@ export class PerfScriptParser implements LineParser {
     }
     this.prevLength = length;
     this.builder.addSelf(node, this.weight, 1);
+    this.column.push(node, this.time, this.weight);
   }
 
   /** Counts the event; returns whether samples of it are kept. */
@@ -315,6 +326,9 @@ export class PerfScriptParser implements LineParser {
     const warnings = this.warnings.slice().sort((a, b) => a.line - b.line);
     if (this.quoted > MAX_QUOTED) {
       warnings.push({ line: 0, message: `${this.quoted - MAX_QUOTED} more problem lines were not quoted` });
+    }
+    if (this.column.dropped === 'cap') {
+      warnings.push({ line: 0, message: `more than ${this.column.count} samples: time order is off for this recording` });
     }
     if (this.badSamples > 0) {
       warnings.push({ line: 0, message: `${this.badSamples} sample${this.badSamples === 1 ? '' : 's'} skipped for a bad period` });

@@ -24,7 +24,10 @@ import { TreeBuilder } from '../model/tree-builder';
 
 export interface SampleColumns {
   readonly count: number;
-  /** The node of the sample's leaf frame in the profile's (inline-view) tree. */
+  /**
+   * The node of the sample's leaf frame in the profile's tree: the inline-frame view
+   * (ProfileSnapshot.inline); snapshot.toFunction maps it to the function view.
+   */
   readonly leaf: Int32Array;
   /** Timestamp in seconds, as perf script prints it. */
   readonly time: Float64Array;
