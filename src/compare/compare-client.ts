@@ -20,6 +20,8 @@ import './url-params';
 let seq = 0;
 /** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
 let requested: string | null = null;
+/** The file the open comparison was read from (for Share to upload), or null. */
+let openedFile: File | null = null;
 
 export function requestedCompareUrl(): string | null {
   return requested;
@@ -36,7 +38,27 @@ function worker(): Comlink.Remote<ProfileWorkerApi> {
 
 export function openCompareFile(file: File): Promise<void> {
   requested = null;
-  return open(file.name || 'file', null, (w, o, p) => w.openBlob(file, o, p), file.size);
+  return open(file.name || 'file', null, (w, o, p) => w.openBlob(file, o, p), file.size, file);
+}
+
+/**
+ * The bytes of the open comparison when it came from a file (for Share to upload); null when it
+ * was opened from a URL (the link already carries it) or no comparison is open.
+ */
+export function compareOpenedBytes(): { body: Blob; name: string } | null {
+  const s = useStore.getState().compare;
+  if (!s.snapshot || requested !== null || !openedFile) return null;
+  return { body: openedFile, name: s.name ?? (openedFile.name || 'file') };
+}
+
+/**
+ * The open comparison is now also at `url` (Share uploaded it): the link's compare= names it from
+ * now on, without reading it again.
+ */
+export function adoptCompareUrl(url: string): void {
+  requested = url;
+  openedFile = null;
+  useStore.getState().setCompareUrl(url);
 }
 
 export function openCompareUrl(raw: string, base = document.baseURI): Promise<void> {
@@ -53,13 +75,14 @@ export function openCompareUrl(raw: string, base = document.baseURI): Promise<vo
 export function closeCompare(): void {
   seq++;
   requested = null;
+  openedFile = null;
   void workerHandle.current?.cancel();
   useStore.getState().closeCompare();
 }
 
 type Call = (w: Comlink.Remote<ProfileWorkerApi>, options: { name: string }, progress: (p: OpenProgress) => void) => Promise<WorkerOpenResult>;
 
-async function open(name: string, url: string | null, call: Call, total: number | null): Promise<void> {
+async function open(name: string, url: string | null, call: Call, total: number | null, file: File | null = null): Promise<void> {
   const id = ++seq;
   useStore.getState().startCompareLoading(name, total);
   const onProgress = Comlink.proxy((p: OpenProgress) => {
@@ -74,7 +97,10 @@ async function open(name: string, url: string | null, call: Call, total: number 
   }
   if (id !== seq) return;
   const s = useStore.getState();
-  if (result.ok) s.finishCompare(fromTransfer(result.wire), result.name ?? name, url);
+  if (result.ok) {
+    openedFile = file;
+    s.finishCompare(fromTransfer(result.wire), result.name ?? name, url);
+  }
   else if (result.error.kind === 'cancelled') s.failCompare(`Opening ${name} for comparison was cancelled.`);
   else s.failCompare(`Comparison (${name}): ${result.error.message}`);
 }

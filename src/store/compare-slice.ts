@@ -52,6 +52,8 @@ export interface CompareSlice {
   setCompareShape(shape: DiffShape): void;
   setPane(pane: 'side' | 'diff', patch: Partial<PaneState>): void;
   setSyncNotice(text: string | null): void;
+  /** The open comparison is also at this URL now (Share uploaded it). */
+  setCompareUrl(url: string): void;
 }
 
 export const FULL_PANE: PaneState = { zoomNode: 0, viewport: { x0: 0, x1: 1 }, selectedNode: -1, hoverNode: -1, hoverPos: null };
@@ -100,6 +102,9 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
         next.viewport = x1 > x0 ? { x0, x1 } : FULL_PANE.viewport;
       }
       patch({ [pane]: next } as Partial<CompareState>);
+    },
+    setCompareUrl: (url) => {
+      if (get().compare.snapshot) patch({ url });
     },
     setSyncNotice: (text) => {
       if (text !== get().compare.syncNotice) patch({ syncNotice: text });
