@@ -13,7 +13,8 @@
 //   that share a path prefix share the prefix's boxes (as the Firefox Profiler's stack chart);
 //   a sample lasts until the next sample's time (the last one: the median sample interval);
 //   samples must be sorted by time (perf script prints them so per CPU; sortSamples orders
-//   them); iterative, O(sum of sample depths);
+//   them); iterative, O(boxes): a sample's path is walked up only to where it meets the open
+//   boxes of the previous sample;
 // - treeForRange: the call tree of the samples with from ≤ time < to, over the same FrameTable;
 //   with the full range it equals the input tree's weights (nodes with no weight dropped);
 //   O(nodes + samples), no recursion.
@@ -70,45 +71,69 @@ export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
     gaps.sort();
     interval = gaps[(gaps.length - 1) >> 1];
   }
-  const node: number[] = [];
-  const depth: number[] = [];
-  const start: number[] = [];
-  const end: number[] = [];
-  // The open boxes, outermost first: openNode[d] is the node at depth d+1.
   const maxDepth = tree.maxDepth;
+  const parent = tree.parent;
+  const nodeDepth = tree.depth;
+  // The open boxes, outermost first: openNode[d] is the node at depth d+1.
   const openNode = new Int32Array(maxDepth + 1);
   const openBox = new Int32Array(maxDepth + 1);
-  let open = 0;
   const path = new Int32Array(maxDepth + 1);
-  for (let i = 0; i < n; i++) {
-    const t = samples.time[i];
-    const leaf = samples.leaf[i];
-    let d = leaf > 0 ? tree.depth[leaf] : 0;
-    const len = d;
-    for (let x = leaf; d > 0; x = tree.parent[x]) path[--d] = x;
-    let keep = 0;
-    while (keep < open && keep < len && openNode[keep] === path[keep]) keep++;
-    for (let k = keep; k < open; k++) end[openBox[k]] = t;
-    for (let k = keep; k < len; k++) {
-      openNode[k] = path[k];
-      openBox[k] = node.length;
-      node.push(path[k]);
-      depth.push(k + 1);
-      start.push(t);
-      end.push(t);
+  // Two passes over the samples: count the boxes, then fill columns of exactly that size (a
+  // million samples can make ten million boxes; growing arrays would copy them several times).
+  let count = 0;
+  let node = new Int32Array(0);
+  let depth = new Int32Array(0);
+  let start = new Float64Array(0);
+  let end = new Float64Array(0);
+  for (let pass = 0; pass < 2; pass++) {
+    if (pass === 1) {
+      node = new Int32Array(count);
+      depth = new Int32Array(count);
+      start = new Float64Array(count);
+      end = new Float64Array(count);
+      count = 0;
     }
-    open = len;
+    const fill = pass === 1;
+    let open = 0;
+    for (let i = 0; i < n; i++) {
+      const t = samples.time[i];
+      const leaf = samples.leaf[i];
+      const len = leaf > 0 ? nodeDepth[leaf] : 0;
+      // Walk up only until the path meets an open box (same node at the same depth: then all
+      // its ancestors are shared too).
+      let d = len;
+      let x = leaf;
+      while (d > 0 && !(d <= open && openNode[d - 1] === x)) {
+        path[--d] = x;
+        x = parent[x];
+      }
+      if (fill) for (let k = d; k < open; k++) end[openBox[k]] = t;
+      for (let k = d; k < len; k++) {
+        openNode[k] = path[k];
+        if (fill) {
+          openBox[k] = count;
+          node[count] = path[k];
+          depth[count] = k + 1;
+          start[count] = t;
+          end[count] = t;
+        }
+        count++;
+      }
+      open = len;
+    }
+    if (fill) {
+      const last = n > 0 ? samples.time[n - 1] + interval : 0;
+      for (let k = 0; k < open; k++) end[openBox[k]] = last;
+    }
   }
-  const last = n > 0 ? samples.time[n - 1] + interval : 0;
-  for (let k = 0; k < open; k++) end[openBox[k]] = last;
   return {
-    count: node.length,
-    node: Int32Array.from(node),
-    depth: Int32Array.from(depth),
-    start: Float64Array.from(start),
-    end: Float64Array.from(end),
+    count,
+    node,
+    depth,
+    start,
+    end,
     from: n > 0 ? samples.time[0] : 0,
-    to: last,
+    to: n > 0 ? samples.time[n - 1] + interval : 0,
   };
 }
 
