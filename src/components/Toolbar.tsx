@@ -2,6 +2,7 @@
 
 import { animateZoom } from '../render/zoom-animation';
 import { useStore } from '../store/store';
+import { AnalysisToggles } from './analysis/AnalysisToggles';
 import { EventPicker } from './EventPicker';
 import { ExportMenu } from './ExportMenu';
 import { ProcessPicker } from './ProcessPicker';
@@ -45,6 +46,7 @@ export function Toolbar() {
       </button>
       <EventPicker />
       <ProcessPicker />
+      <AnalysisToggles />
       {!hasInline && (
         <span id="no-inline-why" className="toolbar-note">
           No inline-frame information in this recording, so both views are the same (record with{' '}

@@ -7,6 +7,7 @@ import { startSearchController } from '../search/search-controller';
 import { useStore } from '../store/store';
 import { startUrlSync } from '../store/url-sync';
 import '../styles/viewer.css';
+import { AnalysisLayout } from './analysis/AnalysisLayout';
 import { Breadcrumbs } from './Breadcrumbs';
 import { CompareBar } from './compare/CompareBar';
 import { CompareView } from './compare/CompareView';
@@ -47,7 +48,9 @@ export function Viewer() {
       ) : (
         <>
           <Breadcrumbs />
-          <FlameGraph />
+          <AnalysisLayout>
+            <FlameGraph />
+          </AnalysisLayout>
         </>
       )}
       <Details />

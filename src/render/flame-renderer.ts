@@ -19,6 +19,8 @@ import { COLOUR_COUNT, DARK, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, typ
 const MIN_WIDTH = 0.5;
 const LABEL_MIN_WIDTH = 22;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
+/** Outline of the frames of the function selected in the analysis table (FlameState.highlight). */
+const HIGHLIGHT = { light: '#c2185b', dark: '#f48fb1' };
 
 export class FlameRenderer {
   readonly layout = new LayoutBuffer();
@@ -47,6 +49,8 @@ export class FlameRenderer {
   /** content height - view height, at the last draw. */
   private scrollable = 0;
   private spacerHeight = '';
+  private labelFn: ((frame: number) => string) | null = null;
+  private highlighted = '';
 
   constructor(
     private readonly container: HTMLElement,
@@ -143,6 +147,11 @@ export class FlameRenderer {
       const { frames } = s;
       this.colours = new FrameColours((f) => frames.strings[frames.name[f]], frames.flags, this.theme);
       this.coloursFor = frames;
+      this.labels.reset();
+    }
+    // Label widths are cached per frame: other labels (short names) need a fresh cache.
+    if ((s.label ?? null) !== this.labelFn) {
+      this.labelFn = s.label ?? null;
       this.labels.reset();
     }
     this.paint(ctx, tree, s);
@@ -244,7 +253,7 @@ export class FlameRenderer {
       const w = Math.min(L.x[k] + L.w[k], this.width) - x;
       if (w < LABEL_MIN_WIDTH) continue;
       const f = tree.frame[L.node[k]];
-      const name = f < 0 ? 'all' : frames.strings[frames.name[f]];
+      const name = f < 0 ? 'all' : s.label ? s.label(f) : frames.strings[frames.name[f]];
       const label = this.labels.fit(f, name, w - 6);
       if (label) {
         const colour = matches && f >= 0 && !matches[f] ? this.theme.dimText : this.theme.frameText;
@@ -255,8 +264,39 @@ export class FlameRenderer {
       }
     }
     ctx.globalAlpha = 1;
+    this.highlightFrames(ctx, tree, s.highlight ?? null);
     if (hoverK >= 0) this.outline(ctx, hoverK, this.theme.hover, 1);
     if (selectedK >= 0) this.outline(ctx, selectedK, this.theme.selection, 2);
+  }
+
+  /**
+   * Outlines every drawn frame whose highlight bit is set (narrow ones are filled), and says how
+   * many in the container's data-highlighted attribute (for tests and tools).
+   */
+  private highlightFrames(ctx: CanvasRenderingContext2D, tree: CallTree, highlight: Uint8Array | null): void {
+    let count = 0;
+    if (highlight) {
+      const L = this.layout;
+      const colour = this.theme.dark ? HIGHLIGHT.dark : HIGHLIGHT.light;
+      ctx.strokeStyle = ctx.fillStyle = colour;
+      ctx.lineWidth = 2;
+      for (let k = 0; k < L.count; k++) {
+        const f = tree.frame[L.node[k]];
+        if (f < 0 || !highlight[f]) continue;
+        const x = Math.max(L.x[k], 0);
+        const w = Math.min(L.x[k] + L.w[k], this.width) - x;
+        const y = rowTop(this.rows, L.depth[k]);
+        if (w < 5) ctx.fillRect(x, y, Math.max(1, w), ROW_HEIGHT - 1);
+        else ctx.strokeRect(x + 1, y + 1, w - 3, ROW_HEIGHT - 3);
+        count++;
+      }
+    }
+    const text = highlight ? String(count) : '';
+    if (text !== this.highlighted) {
+      this.highlighted = text;
+      if (highlight) this.container.setAttribute('data-highlighted', text);
+      else this.container.removeAttribute('data-highlighted');
+    }
   }
 
   /** Diagonal hatching over the marked nodes' rectangles (frames only one run has). */

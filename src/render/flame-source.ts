@@ -8,7 +8,8 @@
 import { shallow } from 'zustand/shallow';
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
-import type { NodeIndex } from '../core/model/types';
+import type { FrameIndex, NodeIndex } from '../core/model/types';
+import { highlightOf, shortLabeller } from '../analysis/table-model';
 import { useStore } from '../store/store';
 import { treeOf } from '../store/tree-helpers';
 import type { Orientation, StoreState, Viewport } from '../store/types';
@@ -38,6 +39,10 @@ export interface FlameState {
   /** Something is under way (a load, a search, an animation): aria-busy stays "true". */
   busy: boolean;
   nodeColours: NodeColours | null;
+  /** Frames drawn outlined (the function selected in the analysis table), per frame, or null. */
+  highlight?: Uint8Array | null;
+  /** The label of a frame (e.g. a shortened name); the full name when absent. Stable identity. */
+  label?: ((frame: FrameIndex) => string) | null;
 }
 
 export interface FlameSource {
@@ -64,6 +69,8 @@ const watched = (s: StoreState) => [
   s.search.matches,
   s.search.status,
   s.loading !== null,
+  s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
+  s.analysis.shortNames,
 ];
 
 /** The main flame graph: the store's snapshot, view, zoom, selection, hover and search. */
@@ -83,6 +90,8 @@ export const mainSource: FlameSource = {
       matches: s.search.matches,
       busy: isAnimating() || s.loading !== null || s.search.status === 'searching',
       nodeColours: null,
+      highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
+      label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,
     };
   },
   subscribe: (onChange) => useStore.subscribe(watched, onChange, { equalityFn: shallow }),

@@ -1,0 +1,70 @@
+// The main flame graph with the analysis panel (function table, or callers and callees) in a
+// column on its right, the two separated by a draggable splitter (also moved with the arrow keys).
+// Registers the panel's link parameters (panel=, fn=, names=) at module load.
+
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { startSelectionSync } from '../../analysis/selection-sync';
+import '../../analysis/url-params';
+import { useStore } from '../../store/store';
+import '../../styles/analysis.css';
+import { FunctionsTable } from './FunctionsTable';
+import { SandwichView } from './SandwichView';
+
+const MIN_WIDTH = 280;
+const STEP = 40;
+
+function clampWidth(width: number, total: number): number {
+  return Math.round(Math.max(MIN_WIDTH, Math.min(width, total - MIN_WIDTH)));
+}
+
+export function AnalysisLayout({ children }: { children: ReactNode }) {
+  const panel = useStore((s) => s.analysis.panel);
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(560);
+  const drag = useRef<{ x: number; width: number } | null>(null);
+  useEffect(() => startSelectionSync(), []);
+
+  const total = () => box.current?.clientWidth ?? 1200;
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    drag.current = { x: e.clientX, width };
+    e.currentTarget.setPointerCapture(e.pointerId);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    if (drag.current) setWidth(clampWidth(drag.current.width - (e.clientX - drag.current.x), total()));
+  };
+  const onPointerUp = () => {
+    drag.current = null;
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'ArrowLeft') setWidth((w) => clampWidth(w + STEP, total()));
+    else if (e.key === 'ArrowRight') setWidth((w) => clampWidth(w - STEP, total()));
+    else return;
+    e.preventDefault();
+  };
+
+  return (
+    <div className="analysis-split" ref={box}>
+      {children}
+      {panel !== 'none' && (
+        <>
+          <div
+            className="analysis-splitter"
+            role="separator"
+            aria-orientation="vertical"
+            aria-label="Resize the analysis panel"
+            aria-valuenow={width}
+            aria-valuemin={MIN_WIDTH}
+            tabIndex={0}
+            onPointerDown={onPointerDown}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onKeyDown={onKeyDown}
+          />
+          <aside className="analysis-panel" style={{ width }} aria-label={panel === 'table' ? 'Function table panel' : 'Callers and callees panel'}>
+            {panel === 'table' ? <FunctionsTable /> : <SandwichView />}
+          </aside>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+// The tooltip of a callers/callees graph: the hovered frame's full name, its weight on this
+// caller/callee path, and its share of the selected function's total. React text only.
+
+import { useMemo } from 'react';
+import { currentSandwich, sandwichNodeInfo } from '../../analysis/sandwich';
+import type { SandwichPane } from '../../store/analysis-slice';
+import { formatPercent, formatWeight, formatNs } from '../../store/frame-info';
+import { useStore } from '../../store/store';
+
+const WIDTH = 380;
+
+export function SandwichTooltip({ pane }: { pane: SandwichPane }) {
+  const snapshot = useStore((s) => s.snapshot);
+  const trees = useStore(currentSandwich);
+  const node = useStore((s) => s.analysis[pane].hoverNode);
+  const pos = useStore((s) => s.analysis[pane].hoverPos);
+  const fn = useStore((s) => s.analysis.selectedFunction);
+  const info = useMemo(() => (trees && snapshot ? sandwichNodeInfo(trees[pane], snapshot.frames, node) : null), [trees, snapshot, pane, node]);
+  if (!info || !pos || !snapshot) return null;
+  const ns = snapshot.meta.weightUnit === 'nanoseconds';
+  const wrap = document.querySelector(`[data-sandwich-pane="${pane}"]`)?.clientWidth ?? 600;
+  const left = pos.x + 14 + WIDTH > wrap ? Math.max(0, pos.x - 14 - WIDTH) : pos.x + 14;
+  const below = pos.y <= 120;
+  const path = pane === 'callers' ? `called through this path` : `spent in this callee path`;
+  return (
+    <div className="flame-tooltip" role="tooltip" data-testid={`${pane}-tooltip`} style={{ left, top: below ? pos.y + 18 : pos.y - 12, maxWidth: WIDTH, transform: below ? undefined : 'translateY(-100%)' }}>
+      <div className="frame-name">
+        <span className="frame-name-text">{info.name}</span>
+        {info.inlined && <span className="frame-badge frame-badge-inlined">inlined</span>}
+      </div>
+      <dl className="fn-tip">
+        <dt>Total</dt>
+        <dd>
+          {formatWeight(info.totalSamples, ns ? formatNs(info.totalWeight) : null)}, {formatPercent(info.ofFunction)} of {fn ?? 'the function'} ({path})
+        </dd>
+        <dt>Self</dt>
+        <dd>{formatWeight(info.selfSamples, ns ? formatNs(info.selfWeight) : null)}</dd>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+// Callers and callees of the selected function (speedscope's "sandwich"): the callees merged over
+// all its call sites, and the inverted tree of its callers, drawn so that the function sits
+// between the two graphs. Each graph has its own zoom, hover and tooltip.
+
+import { useCallback } from 'react';
+import { callersSource, calleesSource, currentSandwich, topPane } from '../../analysis/sandwich';
+import { displayName } from '../../analysis/table-model';
+import { registerRenderer } from '../../compare/debug-hook';
+import type { FlameRenderer } from '../../render/flame-renderer';
+import type { SandwichPane } from '../../store/analysis-slice';
+import { formatPercent } from '../../store/frame-info';
+import { useStore } from '../../store/store';
+import { currentTree } from '../../store/tree-helpers';
+import { FlameGraph } from '../FlameGraph';
+import { SandwichTooltip } from './SandwichTooltip';
+
+const LABELS: Record<SandwichPane, string> = { callers: 'Callers flame graph', callees: 'Callees flame graph' };
+
+function useRegister(label: string) {
+  return useCallback(
+    (r: FlameRenderer | null) => registerRenderer(label, r, () => document.querySelector<HTMLCanvasElement>(`[aria-label="${label}"] canvas`)),
+    [label],
+  );
+}
+
+function Pane({ pane, name }: { pane: SandwichPane; name: string }) {
+  const onRenderer = useRegister(LABELS[pane]);
+  return (
+    <div className="sandwich-pane" data-sandwich-pane={pane}>
+      <h3 className="sandwich-heading">
+        {pane === 'callers' ? 'Callers of ' : 'Callees of '}
+        <span className="sandwich-fn">{name}</span>
+      </h3>
+      <FlameGraph label={LABELS[pane]} source={pane === 'callers' ? callersSource : calleesSource} tooltip={<SandwichTooltip pane={pane} />} onRenderer={onRenderer} />
+    </div>
+  );
+}
+
+export function SandwichView() {
+  const fn = useStore((s) => s.analysis.selectedFunction);
+  const short = useStore((s) => s.analysis.shortNames);
+  const orientation = useStore((s) => s.orientation);
+  const trees = useStore(currentSandwich);
+  const root = useStore((s) => {
+    const t = currentTree(s);
+    return t && t.nodeCount > 0 ? t.totalWeight[0] : 0;
+  });
+  if (fn === null) {
+    return (
+      <section className="sandwich" aria-label="Callers and callees">
+        <p className="fn-empty">Select a function in the function table, or a frame in the flame graph, to see its callers and callees.</p>
+      </section>
+    );
+  }
+  if (!trees) {
+    return (
+      <section className="sandwich" aria-label="Callers and callees">
+        <p className="fn-empty">
+          <span className="sandwich-fn">{fn}</span> is not in the frames shown.
+        </p>
+      </section>
+    );
+  }
+  const name = displayName(fn, short);
+  const top = topPane(orientation);
+  const bottom: SandwichPane = top === 'callers' ? 'callees' : 'callers';
+  return (
+    <section className="sandwich" aria-label="Callers and callees">
+      <p className="fn-caption" data-testid="sandwich-caption" title={fn}>
+        <span className="sandwich-fn">{name}</span>: {formatPercent(root > 0 ? trees.total / root : 0)} of the profile
+      </p>
+      <Pane key={top} pane={top} name={name} />
+      <Pane key={bottom} pane={bottom} name={name} />
+    </section>
+  );
+}
