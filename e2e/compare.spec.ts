@@ -186,3 +186,74 @@ test('dropping a recording on the "Compare with…" zone opens it as the compari
   await expect(page.getByTestId('recording-name')).toContainText(A);
   await expect(page.locator('.compare-names')).toContainText(B);
 });
+
+/** The colour of one canvas pixel of a graph at page coordinates (device pixels scaled). */
+async function pixel(page: Page, label: string, x: number, y: number): Promise<[number, number, number]> {
+  return page.evaluate(
+    ([l, px, py]) => {
+      const canvas = document.querySelector<HTMLCanvasElement>(`[aria-label="${l}"] canvas`)!;
+      const box = canvas.getBoundingClientRect();
+      const sx = canvas.width / box.width;
+      const sy = canvas.height / box.height;
+      const d = canvas.getContext('2d')!.getImageData(Math.floor((px - box.left) * sx), Math.floor((py - box.top) * sy), 1, 1).data;
+      return [d[0], d[1], d[2]] as [number, number, number];
+    },
+    [label, x, y] as const,
+  );
+}
+
+/** A pixel of a frame's rectangle away from its label (its top-right corner, inside). */
+async function frameColour(page: Page, label: string, name: string) {
+  const r = await frameRect(page, label, name);
+  return pixel(page, label, r.x + r.width - 3, r.y + 1.5);
+}
+
+test('a search in the differential graph fades the frames that do not match and keeps the colour of those that do', async ({ page }, info) => {
+  await page.goto(`${BOTH}&mode=diff&view=inline`);
+  await idle(page, 'Differential flame graph');
+  await page.mouse.move(1, 1);
+  const DIFF = 'Differential flame graph';
+  const before = { hit: await frameColour(page, DIFF, 'toyc::optimize_module'), miss: await frameColour(page, DIFF, 'start_thread') };
+  await page.getByRole('searchbox', { name: 'Search' }).fill('optimize_module');
+  await expect(page.getByRole('status').filter({ hasText: /^Matched/ })).toBeVisible();
+  await idle(page, DIFF);
+  await expect.poll(() => frameColour(page, DIFF, 'start_thread')).not.toEqual(before.miss);
+  const after = { hit: await frameColour(page, DIFF, 'toyc::optimize_module'), miss: await frameColour(page, DIFF, 'start_thread') };
+  await page.screenshot({ path: info.outputPath('compare-differential-search.png') });
+  expect(after.hit).toEqual(before.hit);
+  // Faded toward the white background: every channel lighter, none darker.
+  for (let i = 0; i < 3; i++) expect(after.miss[i]).toBeGreaterThanOrEqual(before.miss[i]);
+  expect(after.miss.reduce((a, b) => a + b, 0)).toBeGreaterThan(before.miss.reduce((a, b) => a + b, 0) + 30);
+  // Shaped by the baseline too (its matches come from the search itself), and cleared with the
+  // search. Faded, every channel is above 225 (the palette's lightest, neutral grey, is 208,206,202).
+  const lightest = async () => Math.min(...(await frameColour(page, DIFF, 'start_thread')));
+  expect(Math.min(...after.miss)).toBeGreaterThan(225);
+  await page.getByRole('switch', { name: 'Shape by baseline' }).check();
+  await idle(page, DIFF);
+  await expect.poll(lightest).toBeGreaterThan(225);
+  await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  await expect.poll(lightest).toBeLessThanOrEqual(208);
+});
+
+test('side by side: zooming the baseline to a path the comparison lacks says so and zooms the comparison to the nearest caller', async ({ page }, info) => {
+  // In run A the resolver's hash-map insert probes with Group::match_empty; run B never samples it there.
+  const ONLY_A = '<hashbrown::control::group::sse2::Group>::match_empty';
+  await page.goto(`${BOTH}&view=inline`);
+  await idle(page, 'Baseline flame graph');
+  await idle(page, 'Comparison flame graph');
+  const notice = page.locator('.compare-sync');
+  await expect(notice).toHaveText('');
+  const r = await frameRect(page, 'Baseline flame graph', ONLY_A);
+  await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+  await expect(page.getByRole('navigation', { name: 'Baseline zoom path' }).locator('[aria-current]')).toHaveText(ONLY_A);
+  const nearest = page.getByRole('navigation', { name: 'Comparison zoom path' }).locator('[aria-current]');
+  await expect(nearest).not.toHaveText(ONLY_A);
+  const caller = (await nearest.textContent())!.trim();
+  expect(caller).not.toBe('all');
+  await expect(notice).toHaveAttribute('role', 'status');
+  await expect(notice).toHaveText(`${ONLY_A} on this path is not in the comparison; the comparison shows its nearest caller there, ${caller}.`);
+  await page.screenshot({ path: info.outputPath('compare-sync-notice.png') });
+  // Back to a path both have: the notice goes.
+  await page.keyboard.press('Escape');
+  await expect(notice).toHaveText('');
+});

@@ -1,6 +1,7 @@
 // Flame sources for the comparison graphs (see render/flame-source.ts): the comparison graph of
 // the side-by-side view (B, zoom synchronised with the main graph by frame path) and the
-// differential graph (shaped by B or A, coloured by the change of each node's weight).
+// differential graph (shaped by B or A, coloured by the change of each node's weight; a search
+// fades the frames that do not match, see search-colours.ts).
 //
 // Synchronised zoom: zooming either side-by-side graph zooms the other to the node with the same
 // frame path (findSamePath), or to its deepest ancestor that exists there (findNearestPath), and
@@ -16,6 +17,7 @@ import type { FlameSource, FlameState } from '../render/flame-source';
 import { FULL_PANE, type PaneState } from '../store/compare-slice';
 import { useStore } from '../store/store';
 import type { StoreState } from '../store/types';
+import { prefersDark, searchDimmed } from './search-colours';
 import { diffOf, matchesFor, sideOf, totalDeltas } from './sides';
 
 const FULL = FULL_PANE.viewport;
@@ -93,16 +95,33 @@ export const diffSource: FlameSource = paneSource(
     const diff = diffOf(a, b, s.view, s.compare.shape);
     const shape = s.compare.shape === 'B' ? diff.b : diff.a;
     const { delta, maxAbs } = totalDeltas(diff, s.compare.norm);
+    // The search dims what does not match, as in the other graphs: A's matches come from the
+    // search slice, B's are computed over B's names.
+    const matches = s.compare.shape === 'A' ? s.search.matches : matchesFor(shape.frames, s.search.pattern, s.search.caseInsensitive);
     return paneState(s, s.compare.diff, {
       tree: shape.tree,
       frames: shape.frames,
       key: shape.tree,
-      matches: null,
-      busy: s.compare.loading !== null || s.loading !== null,
-      nodeColours: nodeColoursOf(delta, maxAbs, diff.match),
+      matches,
+      busy: s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
+      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match), shape.tree, matches, prefersDark()),
     });
   },
-  (s) => [s.snapshot, s.compare.snapshot, s.compare.diff, s.compare.shape, s.compare.norm, s.view, s.orientation, s.loading !== null, s.compare.loading !== null],
+  (s) => [
+    s.snapshot,
+    s.compare.snapshot,
+    s.compare.diff,
+    s.compare.shape,
+    s.compare.norm,
+    s.view,
+    s.orientation,
+    s.loading !== null,
+    s.compare.loading !== null,
+    s.search.pattern,
+    s.search.caseInsensitive,
+    s.search.matches,
+    s.search.status,
+  ],
 );
 
 function notice(from: DiffSide, node: NodeIndex, to: DiffSide, nearest: NodeIndex, where: 'baseline' | 'comparison'): string {

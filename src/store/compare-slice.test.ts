@@ -107,6 +107,31 @@ describe('differential source', () => {
     expect(diffSource.read()!.tree).toBe(treeOf(A, 'inline'));
   });
 
+  it('a search fades the frames that do not match and keeps the colour of change of those that do', () => {
+    open();
+    const plain = diffSource.read()!.nodeColours!;
+    const fold = nodeAt(B, 'main;optimize;fold');
+    const emit = nodeAt(B, 'main;emit');
+    useStore.getState().setSearchPattern('fold|optimize');
+    const st = diffSource.read()!;
+    const dimmed = st.nodeColours!;
+    const half = plain.css.length;
+    expect(st.matches).not.toBeNull();
+    expect(dimmed.css.length).toBe(2 * half);
+    expect(dimmed.ids[fold]).toBe(plain.ids[fold]);
+    expect(dimmed.ids[nodeAt(B, 'main;optimize')]).toBe(plain.ids[nodeAt(B, 'main;optimize')]);
+    expect(dimmed.ids[emit]).toBe(plain.ids[emit] + half);
+    expect(dimmed.ids[0]).toBe(plain.ids[0]);
+    expect(dimmed.marked).toBe(plain.marked);
+    // Same inputs, same object (the renderer redraws without allocating).
+    expect(diffSource.read()!.nodeColours).toBe(dimmed);
+    // Shaped by the baseline, the matches are the search slice's own (A's frames).
+    useStore.getState().setCompareShape('A');
+    expect(diffSource.read()!.matches).toBe(useStore.getState().search.matches);
+    useStore.getState().setSearchPattern('');
+    expect(diffSource.read()!.nodeColours!.css.length).toBe(half);
+  });
+
   it('a table row searches for the exact name and zooms the differential graph to it', () => {
     open();
     useStore.getState().setCompareMode('diff');
