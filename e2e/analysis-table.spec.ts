@@ -1,0 +1,187 @@
+// The analysis panel: the function table (sorted, checked against the folded oracle, filtered by
+// the search, virtualised), selecting a row highlights its frames in the flame graph, a frame
+// click selects its row, callers and callees of the selected function, short names, and links
+// that reopen the panel on a function (panel=, fn=, names=).
+
+import { expect, test, type Page } from '@playwright/test';
+import { functionSumsFromFolded } from '../src/core/testing/folded-oracle';
+import { collectDialogs, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { formatNs, perlTidy, readFolded } from './viewer-oracle';
+
+const oracleFolded = readFolded('rust-toyc.no-inline.folded');
+const oracle = functionSumsFromFolded(oracleFolded.stacks.map((s) => `${s.frames.join(';')} ${s.weight}`));
+
+const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
+const grid = (page: Page) => page.getByRole('grid', { name: 'Functions' });
+const bodyRows = (page: Page) => grid(page).locator('.fn-body [role="row"]');
+const cellsOf = async (page: Page, i: number) => bodyRows(page).nth(i).getByRole('gridcell').allInnerTexts();
+
+async function openToyc(page: Page, hash = '') {
+  await gotoAndWait(page, hash ? `./${hash}` : './');
+  await openFixture(page, 'rust-toyc.perf-script.txt');
+  await expect(page.getByTestId('recording-name')).toHaveText('rust-toyc.perf-script.txt');
+  await waitForIdle(page);
+}
+
+test.describe('function table', () => {
+  test('sorts, matches the oracle, filters by the search, highlights the selected function', async ({ page }) => {
+    await openToyc(page);
+    await page.getByRole('button', { name: 'Function table' }).click();
+    await expect(grid(page)).toBeVisible();
+    const caption = page.getByTestId('fn-caption');
+    await expect(caption).toHaveText(/^[\d,]+ functions$/);
+    const all = Number((await caption.innerText()).replace(/\D/g, ''));
+    const selfHeader = grid(page).getByRole('columnheader', { name: /^Self/ }).first();
+    await expect(selfHeader).toHaveAttribute('aria-sort', 'descending');
+
+    // The top rows by self weight against the oracle's sums (names the oracle spells the same).
+    const bySelf = [...oracle].sort((a, b) => b[1][0] - a[1][0]);
+    let checked = 0;
+    for (let i = 0; i < 6; i++) {
+      const [self, , total, , name] = await cellsOf(page, i);
+      const fn = name.replace(/inlined$/, '').trim();
+      // perf --no-inline names a few glibc functions differently (unlink_chunk.constprop.0): skip those.
+      const want = oracle.get(fn);
+      if (perlTidy(fn) !== fn || !want) continue;
+      expect(self).toBe(formatNs(want![0]));
+      expect(total).toBe(formatNs(want![1]));
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(4);
+    expect((await cellsOf(page, 0))[4].replace(/inlined$/, '').trim()).toBe(bySelf[0][0]);
+
+    // Sort by total (descending), then again (ascending).
+    const totalHeader = grid(page).getByRole('columnheader', { name: /^Total/ }).first();
+    await totalHeader.getByRole('button').click();
+    await expect(totalHeader).toHaveAttribute('aria-sort', 'descending');
+    await expect(selfHeader).not.toHaveAttribute('aria-sort', /./);
+    const totalPcts = async () => {
+      const out: number[] = [];
+      for (let i = 0; i < 12; i++) out.push(parseFloat((await cellsOf(page, i))[3]));
+      return out;
+    };
+    const desc = await totalPcts();
+    expect(desc[0]).toBeGreaterThan(99); // _start and friends carry (nearly) everything
+    expect(desc).toEqual([...desc].sort((x, y) => y - x));
+    await totalHeader.getByRole('button').click();
+    await expect(totalHeader).toHaveAttribute('aria-sort', 'ascending');
+    const asc = await totalPcts();
+    expect(asc).toEqual([...asc].sort((x, y) => x - y));
+    expect(asc[0]).toBeLessThan(1);
+    await selfHeader.getByRole('button').click();
+    await expect(selfHeader).toHaveAttribute('aria-sort', 'descending');
+
+    // Virtualised: far fewer rows in the DOM than functions.
+    expect(await bodyRows(page).count()).toBeLessThan(all);
+
+    // The search filters the table.
+    await page.getByRole('searchbox').fill('parse');
+    await expect(caption).toHaveText(new RegExp(`^[\\d,]+ of ${all.toLocaleString('en-US')} functions match the search$`));
+    const shown = await bodyRows(page).count();
+    expect(shown).toBeGreaterThan(0);
+    for (let i = 0; i < shown; i++) expect((await cellsOf(page, i))[4]).toMatch(/parse/);
+    await page.getByRole('searchbox').fill('');
+    await expect(caption).toHaveText(/^[\d,]+ functions$/);
+
+    // Selecting a row highlights its frames in the flame graph.
+    const name = bySelf[0][0];
+    await bodyRows(page).nth(0).click();
+    await expect(bodyRows(page).nth(0)).toHaveAttribute('aria-selected', 'true');
+    await waitForIdle(page);
+    await expect(graph(page)).toHaveAttribute('data-highlighted', /^[1-9]\d*$/);
+    await page.screenshot({ path: '/tmp/flameview-analysis-table.png' });
+    // The keyboard moves the selection, and the highlight follows.
+    await grid(page).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(bodyRows(page).nth(1)).toHaveAttribute('aria-selected', 'true');
+    expect(page.url()).not.toContain(encodeURIComponent(name) + '&');
+    await waitForIdle(page);
+    await expect(graph(page)).toHaveAttribute('data-highlighted', /^[1-9]\d*$/);
+  });
+});
+
+test.describe('callers and callees', () => {
+  test('shows both graphs of the selected function; a frame click selects its row; short names; links reopen the panel', async ({ page }) => {
+    await openToyc(page);
+    const fn = 'toyc::interpret';
+    await page.getByRole('button', { name: 'Function table' }).click();
+    await bodyRows(page).filter({ hasText: fn }).first().click();
+    await page.getByRole('button', { name: 'Callers & callees' }).click();
+    const callers = page.getByRole('application', { name: 'Callers flame graph' });
+    const callees = page.getByRole('application', { name: 'Callees flame graph' });
+    await expect(callers).toHaveAttribute('aria-busy', 'false');
+    await expect(callees).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByRole('heading', { name: `Callers of ${fn}` })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Callees of ${fn}` })).toBeVisible();
+    // Both graphs draw the function (their root frame) and highlight it.
+    for (const label of ['Callers flame graph', 'Callees flame graph']) {
+      const rect = await page.evaluate(([l, n]) => (window as unknown as { flameviewFrames: { rect(a: string, b: string): { width: number } | null } }).flameviewFrames.rect(l, n), [label, fn]);
+      expect(rect, label).not.toBeNull();
+      expect(rect!.width).toBeGreaterThan(200);
+    }
+    await expect(callers).toHaveAttribute('data-highlighted', /^[1-9]/);
+    // The callees' figures add up to the function's total (the table's Total, the caption's share).
+    await expect(page.getByTestId('sandwich-caption')).toContainText(`${fn}: 13.0% of the profile`);
+    // Hover a caller: the tooltip names it and its share of the function.
+    const caller = await page.evaluate((n) => {
+      const hook = (window as unknown as { flameviewFrames: { rect(a: string, b: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames;
+      return hook.rect('Callers flame graph', n);
+    }, 'toyc::compile_module');
+    expect(caller).not.toBeNull();
+    await page.mouse.move(caller!.x + caller!.width / 2, caller!.y + caller!.height / 2);
+    await expect(page.getByTestId('callers-tooltip')).toContainText('toyc::compile_module');
+    await expect(page.getByTestId('callers-tooltip')).toContainText(`of ${fn}`);
+    await page.screenshot({ path: '/tmp/flameview-analysis-sandwich.png' });
+
+    // Short names: labels shortened, the link says so; the table shows short names with the full one as title.
+    await page.getByRole('button', { name: 'Short names' }).click();
+    await expect(page.getByRole('button', { name: 'Short names' })).toHaveAttribute('aria-pressed', 'true');
+    await expect.poll(() => page.url()).toContain('names=short');
+    await page.getByRole('button', { name: 'Function table' }).click();
+    const generic = bodyRows(page).filter({ hasText: 'core::ptr::drop_in_place<…>' }).first();
+    await expect(generic).toBeVisible();
+    await expect(generic.locator('.fn-name')).toHaveAttribute('title', 'core::ptr::drop_in_place<toyc::Expr>');
+    await waitForIdle(page);
+    await page.screenshot({ path: '/tmp/flameview-analysis-short.png' });
+
+    // A click on a frame of the flame graph selects its function's row.
+    await graph(page).focus();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await waitForIdle(page);
+    const selectedName = (await page.getByRole('region', { name: 'Selected frame' }).locator('.frame-name-text').innerText()).trim();
+    const selectedRow = grid(page).locator('.fn-body [role="row"][aria-selected="true"]');
+    await expect(selectedRow.locator('.fn-name')).toHaveAttribute('title', selectedName);
+
+    // The link reopens the panel on the function, with short names.
+    await page.getByRole('button', { name: 'Callers & callees' }).click();
+    await expect.poll(() => page.url()).toContain('panel=sandwich');
+    const url = page.url();
+    expect(url).toContain(`fn=${encodeURIComponent(selectedName)}`);
+    await page.goto('about:blank');
+    await page.goto(url.replace(/#.*/, '') + '#' + url.split('#')[1]);
+    await openFixture(page, 'rust-toyc.perf-script.txt');
+    await waitForIdle(page);
+    await expect(page.getByRole('button', { name: 'Callers & callees' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Short names' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(callers).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByTestId('sandwich-caption')).toHaveAttribute('title', selectedName);
+  });
+
+  test('untrusted names render as text in the table and the sandwich', async ({ page }) => {
+    const dialogs = collectDialogs(page);
+    await gotoAndWait(page);
+    const evil = '<img src=x onerror=alert(1)>';
+    await openBytes(page, 'evil.folded', Buffer.from(`main;${evil};leaf 5\nmain;other 3\n`));
+    await waitForIdle(page);
+    await page.getByRole('button', { name: 'Function table' }).click();
+    const row = bodyRows(page).filter({ hasText: evil }).first();
+    await expect(row).toBeVisible();
+    await row.dblclick();
+    await expect(page.getByRole('heading', { name: `Callers of ${evil}` })).toBeVisible();
+    await page.getByRole('button', { name: 'Short names' }).click();
+    await expect(page.getByRole('application', { name: 'Callees flame graph' })).toHaveAttribute('aria-busy', 'false');
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+});
