@@ -7,6 +7,7 @@ import { EventPicker } from './EventPicker';
 import { ExportMenu } from './ExportMenu';
 import { ProcessPicker } from './ProcessPicker';
 import { ShareButtons } from './ShareButtons';
+import { TimeOrderButton } from './time/TimeOrderButton';
 
 export function Toolbar() {
   const view = useStore((s) => s.view);
@@ -44,6 +45,7 @@ export function Toolbar() {
       <button type="button" className="btn" disabled={!zoomed} onClick={() => animateZoom(0)}>
         Reset zoom
       </button>
+      <TimeOrderButton />
       <EventPicker />
       <ProcessPicker />
       <AnalysisToggles />

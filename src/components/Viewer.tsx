@@ -17,6 +17,7 @@ import { LinkNotices } from './LinkNotices';
 import { SEARCH_INPUT_ID, SearchBox } from './SearchBox';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatusBar } from './StatusBar';
+import { TimeOrderChart } from './time/TimeOrderChart';
 import { Toolbar } from './Toolbar';
 
 export function Viewer() {
@@ -47,6 +48,7 @@ export function Viewer() {
         <CompareView />
       ) : (
         <>
+          <TimeOrderChart />
           <Breadcrumbs />
           <AnalysisLayout>
             <FlameGraph />

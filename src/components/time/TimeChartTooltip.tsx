@@ -1,0 +1,41 @@
+// The time-order chart's hover tooltip: the frame's name (untrusted: React text only), how long
+// the box lasts, when it starts and how many samples it covers.
+
+import { useMemo } from 'react';
+import { samplesInRange } from '../../render/stack-chart-model';
+import { formatDuration } from '../../render/stack-chart-renderer';
+import { useStore } from '../../store/store';
+import { formatOffset } from './range-text';
+import { useChartHover } from './time-chart-controller';
+
+const WIDTH = 360;
+
+export function TimeChartTooltip() {
+  const hover = useChartHover((s) => s.hover);
+  const frames = useStore((s) => s.snapshot?.frames ?? null);
+  const info = useMemo(() => {
+    const m = hover?.model;
+    if (!hover || !m || !frames || hover.box < 0 || hover.box >= m.chart.count) return null;
+    const { chart } = m;
+    const f = m.tree.frame[chart.node[hover.box]];
+    const start = chart.start[hover.box];
+    const end = chart.end[hover.box];
+    return {
+      name: f >= 0 ? frames.strings[frames.name[f]] : 'all',
+      duration: formatDuration(end - start),
+      at: formatOffset(start - m.t0, end - start),
+      samples: samplesInRange(m.samples, start, end).count,
+    };
+  }, [hover, frames]);
+  if (!hover || !info) return null;
+  const wrap = document.querySelector('.time-chart-wrap')?.clientWidth ?? 1000;
+  const left = hover.x + 14 + WIDTH > wrap ? Math.max(0, hover.x - 14 - WIDTH) : hover.x + 14;
+  return (
+    <div className="flame-tooltip time-tooltip" role="tooltip" style={{ left, top: hover.y + 16, maxWidth: WIDTH }}>
+      <div className="frame-name">{info.name}</div>
+      <div>
+        {info.duration} from {info.at}, {info.samples.toLocaleString('en-US')} sample{info.samples === 1 ? '' : 's'}
+      </div>
+    </div>
+  );
+}
