@@ -5,7 +5,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { functionSumsFromFolded } from '../src/core/testing/folded-oracle';
-import { collectDialogs, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { collectDialogs, gotoAndWait, openBytes, openFixture, traceMainThread, waitForIdle } from './helpers';
 import { formatNs, perlTidy, readFolded } from './viewer-oracle';
 
 const oracleFolded = readFolded('rust-toyc.no-inline.folded');
@@ -183,5 +183,39 @@ test.describe('callers and callees', () => {
     await expect(page.getByRole('application', { name: 'Callees flame graph' })).toHaveAttribute('aria-busy', 'false');
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(dialogs).toEqual([]);
+  });
+});
+
+test.describe('function table size', () => {
+  test('100,000 functions: only the rows in view are in the DOM, and scrolling stays under 50 ms of CPU per task', async ({ page }) => {
+    test.setTimeout(180_000);
+    const t0 = Date.now();
+    const log = (what: string) => console.log(`${what}: ${Date.now() - t0} ms`);
+    await gotoAndWait(page);
+    const n = 100_000;
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) lines.push(`main;mod${i % 97}::function_${i} ${1 + (i % 13)}`);
+    await openBytes(page, 'many.folded', Buffer.from(lines.join('\n') + '\n'));
+    await waitForIdle(page, 120_000);
+    log('opened');
+    await page.getByRole('button', { name: 'Function table' }).click();
+    await expect(page.getByTestId('fn-caption')).toHaveText('100,001 functions');
+    log('table shown');
+    expect(await bodyRows(page).count()).toBeLessThan(80);
+    const body = grid(page).locator('.fn-body');
+    const tasks = await traceMainThread(page, async () => {
+      for (let step = 1; step <= 40; step++) {
+        await body.evaluate((el, f) => (el.scrollTop = el.scrollHeight * f), step / 40);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+      }
+    });
+    log('scrolled');
+    console.log(`scrolling 100,001 rows: ${tasks.tasks} tasks, longest ${tasks.longestCpuMs.toFixed(1)} ms CPU (${tasks.longestWallMs.toFixed(1)} ms wall)`);
+    expect(tasks.longestCpuMs).toBeLessThan(50);
+    // At the bottom: the lightest functions (self 1, sorted by name last), and still few rows in the DOM.
+    await expect(bodyRows(page).last()).toBeVisible();
+    expect(await bodyRows(page).count()).toBeLessThan(80);
+    expect((await cellsOf(page, (await bodyRows(page).count()) - 1))[0]).toBe('0');
+    await page.screenshot({ path: '/tmp/flameview-analysis-100k.png' });
   });
 });
