@@ -4,21 +4,20 @@ import { useLayoutEffect, useRef } from 'react';
 import { frameName } from '../core/model/frame-table';
 import { animateZoom } from '../render/zoom-animation';
 import { useStore } from '../store/store';
-import { ancestry, treeOf } from '../store/tree-helpers';
+import { ancestry, currentTree } from '../store/tree-helpers';
 
 const MAX_CRUMBS = 40;
 
 export function Breadcrumbs() {
   const list = useRef<HTMLOListElement>(null);
   const snapshot = useStore((s) => s.snapshot);
-  const view = useStore((s) => s.view);
+  const tree = useStore(currentTree);
   const zoomNode = useStore((s) => s.zoomNode);
   // One line that scrolls: keep the zoomed frame (the end) in view.
   useLayoutEffect(() => {
     if (list.current) list.current.scrollLeft = list.current.scrollWidth;
-  }, [snapshot, view, zoomNode]);
-  if (!snapshot) return null;
-  const tree = treeOf(snapshot, view);
+  }, [snapshot, tree, zoomNode]);
+  if (!snapshot || !tree || zoomNode >= tree.nodeCount) return null;
   const full = ancestry(tree, zoomNode);
   // A 10,000-deep zoom would be 10,000 buttons: keep the head and the tail.
   const hidden = full.length > MAX_CRUMBS ? full.length - MAX_CRUMBS : 0;

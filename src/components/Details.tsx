@@ -4,14 +4,16 @@
 import { useMemo, useState } from 'react';
 import { frameInfo } from '../store/frame-info';
 import { useStore } from '../store/store';
+import { currentTree } from '../store/tree-helpers';
 import { FrameFigures } from './FrameFigures';
+import { FrameTransforms } from './TransformBar';
 
 export function Details() {
   const snapshot = useStore((s) => s.snapshot);
-  const view = useStore((s) => s.view);
+  const tree = useStore(currentTree);
   const node = useStore((s) => s.selectedNode);
   const zoomNode = useStore((s) => s.zoomNode);
-  const info = useMemo(() => (snapshot ? frameInfo(snapshot, view, node, zoomNode) : null), [snapshot, view, node, zoomNode]);
+  const info = useMemo(() => (snapshot && tree ? frameInfo(snapshot, tree, node, zoomNode) : null), [snapshot, tree, node, zoomNode]);
   const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
   const copy = async () => {
     if (!info) return;
@@ -31,6 +33,7 @@ export function Details() {
           <button type="button" className="btn btn-small" onClick={copy}>
             {copied?.name === info.name ? (copied.ok ? 'Copied' : 'Copy failed: select the name above') : 'Copy name'}
           </button>
+          <FrameTransforms />
         </>
       ) : (
         <p className="muted">No frame selected. Click a frame, or focus the graph and press an arrow key.</p>

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { downloadBlob, flameCanvasPng } from '../export-ui/download';
 import { exportFileName, foldedParts, svgParts } from '../export-ui/export-files';
 import { useStore } from '../store/store';
+import { currentTree } from '../store/tree-helpers';
 
 type Kind = 'svg' | 'png' | 'folded';
 
@@ -36,9 +37,9 @@ export function ExportMenu() {
     const file = exportFileName(name, view, kind);
     try {
       if (kind === 'svg') {
-        downloadBlob(new Blob(svgParts(snapshot, view, name ?? 'Flame Graph'), { type: 'image/svg+xml' }), file);
+        downloadBlob(new Blob(svgParts(snapshot, view, name ?? 'Flame Graph', currentTree(useStore.getState())), { type: 'image/svg+xml' }), file);
       } else if (kind === 'folded') {
-        downloadBlob(new Blob(foldedParts(snapshot, view), { type: 'text/plain;charset=utf-8' }), file);
+        downloadBlob(new Blob(foldedParts(snapshot, view, currentTree(useStore.getState())), { type: 'text/plain;charset=utf-8' }), file);
       } else {
         const png = await flameCanvasPng();
         if (!png) throw new Error('the flame graph is not drawn yet');

@@ -6,16 +6,17 @@ import { frameName } from '../core/model/frame-table';
 import { animateZoom } from '../render/zoom-animation';
 import { useStore } from '../store/store';
 import { childrenOf } from '../core/model/call-tree';
-import { treeOf } from '../store/tree-helpers';
+import { currentTree } from '../store/tree-helpers';
 
 const MAX_OPTIONS = 200;
 
 export function ProcessPicker() {
   const snapshot = useStore((s) => s.snapshot);
-  const view = useStore((s) => s.view);
+  const tree = useStore(currentTree);
   const zoomNode = useStore((s) => s.zoomNode);
-  if (!snapshot || snapshot.meta.format !== 'perf-script') return null;
-  const tree = treeOf(snapshot, view);
+  // Bottom-up, the root's children are leaf functions, not processes.
+  const reversed = useStore((s) => s.reversed);
+  if (!snapshot || !tree || reversed || snapshot.meta.format !== 'perf-script') return null;
   const roots = childrenOf(tree, 0);
   if (roots.length < 2) return null;
   const shown = roots.sort((a, b) => tree.totalWeight[b] - tree.totalWeight[a]).slice(0, MAX_OPTIONS);

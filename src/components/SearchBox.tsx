@@ -5,18 +5,16 @@ import { useMemo } from 'react';
 import { revealNode } from '../render/keyboard';
 import { formatMatched, matchedShare } from '../search/matched';
 import { useStore } from '../store/store';
-import { nextMatch, treeOf } from '../store/tree-helpers';
+import { currentTree, nextMatch } from '../store/tree-helpers';
 
 export const SEARCH_INPUT_ID = 'flame-search';
 
 export function SearchBox() {
   const search = useStore((s) => s.search);
-  const snapshot = useStore((s) => s.snapshot);
-  const view = useStore((s) => s.view);
   const zoomNode = useStore((s) => s.zoomNode);
   const setPattern = useStore((s) => s.setSearchPattern);
   const setCaseInsensitive = useStore((s) => s.setCaseInsensitive);
-  const tree = snapshot ? treeOf(snapshot, view) : null;
+  const tree = useStore(currentTree);
   const matches = search.matches;
   const summary = useMemo(() => (tree && matches ? formatMatched(matchedShare(tree, matches, zoomNode), zoomNode > 0) : null), [tree, matches, zoomNode]);
 

@@ -3,7 +3,7 @@
 import type { FormatId } from '../core/profile';
 import { useStore } from '../store/store';
 import { formatCount, formatNs } from '../store/frame-info';
-import { treeOf } from '../store/tree-helpers';
+import { currentTree } from '../store/tree-helpers';
 
 const FORMAT_NAMES: Record<FormatId, string> = {
   'perf-script': 'perf script',
@@ -17,12 +17,12 @@ const FORMAT_NAMES: Record<FormatId, string> = {
 
 export function StatusBar() {
   const snapshot = useStore((s) => s.snapshot);
-  const view = useStore((s) => s.view);
+  const tree = useStore(currentTree);
   const open = useStore((s) => s.warningsOpen);
   const toggle = useStore((s) => s.toggleWarnings);
-  if (!snapshot) return null;
+  if (!snapshot || !tree) return null;
   const { meta } = snapshot;
-  const total = treeOf(snapshot, view).totalWeight[0];
+  const total = tree.totalWeight[0];
   const warnings = meta.warnings.length + (meta.skippedLines > 0 && meta.warnings.length === 0 ? 1 : 0);
   return (
     <footer className="status-bar">

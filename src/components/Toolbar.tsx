@@ -8,6 +8,7 @@ import { ExportMenu } from './ExportMenu';
 import { ProcessPicker } from './ProcessPicker';
 import { ShareButtons } from './ShareButtons';
 import { TimeOrderButton } from './time/TimeOrderButton';
+import { TransformToggles } from './TransformBar';
 
 export function Toolbar() {
   const view = useStore((s) => s.view);
@@ -45,6 +46,7 @@ export function Toolbar() {
       <button type="button" className="btn" disabled={!zoomed} onClick={() => animateZoom(0)}>
         Reset zoom
       </button>
+      <TransformToggles />
       <TimeOrderButton />
       <EventPicker />
       <ProcessPicker />

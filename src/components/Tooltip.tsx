@@ -3,6 +3,7 @@
 
 import { useMemo } from 'react';
 import { useStore } from '../store/store';
+import { currentTree } from '../store/tree-helpers';
 import { frameInfo } from '../store/frame-info';
 import { FrameFigures } from './FrameFigures';
 
@@ -10,10 +11,10 @@ const WIDTH = 380;
 
 export function Tooltip() {
   const snapshot = useStore((s) => s.snapshot);
-  const view = useStore((s) => s.view);
+  const tree = useStore(currentTree);
   const node = useStore((s) => s.hoverNode);
   const zoomNode = useStore((s) => s.zoomNode);
-  const info = useMemo(() => (snapshot ? frameInfo(snapshot, view, node, zoomNode) : null), [snapshot, view, node, zoomNode]);
+  const info = useMemo(() => (snapshot && tree ? frameInfo(snapshot, tree, node, zoomNode) : null), [snapshot, tree, node, zoomNode]);
   const pos = useStore((s) => s.hoverPos);
   if (!info || !pos) return null;
   const wrapWidth = document.querySelector('.flame-wrap')?.clientWidth ?? 1000;

@@ -3,6 +3,7 @@
 // ("/" focuses the search, "?" toggles the shortcuts).
 
 import { useEffect } from 'react';
+import { startDeriveController } from '../analysis/derive-controller';
 import { startSearchController } from '../search/search-controller';
 import { useStore } from '../store/store';
 import { startUrlSync } from '../store/url-sync';
@@ -19,10 +20,13 @@ import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatusBar } from './StatusBar';
 import { TimeOrderChart } from './time/TimeOrderChart';
 import { Toolbar } from './Toolbar';
+import { TransformBar } from './TransformBar';
 
 export function Viewer() {
   const comparing = useStore((s) => s.compare.snapshot !== null);
   useEffect(() => startSearchController(), []);
+  // Before the URL sync: a link's transforms start their derivation while its zoom is applied.
+  useEffect(() => startDeriveController(), []);
   useEffect(() => startUrlSync(), []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -49,6 +53,7 @@ export function Viewer() {
       ) : (
         <>
           <TimeOrderChart />
+          <TransformBar />
           <Breadcrumbs />
           <AnalysisLayout>
             <FlameGraph />

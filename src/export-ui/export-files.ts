@@ -8,25 +8,27 @@
 // the image, and folded text of a very large tree may take a moment.
 
 import { foldedChunks } from '../core/export/folded';
+import type { CallTree } from '../core/model/call-tree';
 import { svgChunks } from '../core/export/svg';
 import type { Profile } from '../core/profile';
 import type { ProfileSnapshot } from '../core/snapshot';
 import type { ViewKind } from '../core/views/function-view';
 
 /** The current view as a Profile whose tree *is* that view (so no view is derived again). */
-export function profileOfView(snapshot: ProfileSnapshot, view: ViewKind): Profile {
-  const tree = view === 'functions' && snapshot.functions ? snapshot.functions : snapshot.inline;
+export function profileOfView(snapshot: ProfileSnapshot, view: ViewKind, shown?: CallTree | null): Profile {
+  // `shown`: the tree on screen when transforms or the reversed switch derived it from the view's.
+  const tree = shown ?? (view === 'functions' && snapshot.functions ? snapshot.functions : snapshot.inline);
   return { frames: snapshot.frames, tree, meta: snapshot.meta };
 }
 
-export function foldedParts(snapshot: ProfileSnapshot, view: ViewKind): string[] {
-  const profile = profileOfView(snapshot, view);
+export function foldedParts(snapshot: ProfileSnapshot, view: ViewKind, shown?: CallTree | null): string[] {
+  const profile = profileOfView(snapshot, view, shown);
   // The profile's tree is already the chosen view; `_[i]` only where inlined frames are shown.
   return [...foldedChunks(profile, { view: 'inline', annotateInline: view === 'inline' || !snapshot.functions })];
 }
 
-export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: string): string[] {
-  const profile = profileOfView(snapshot, view);
+export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: string, tree?: CallTree | null): string[] {
+  const profile = profileOfView(snapshot, view, tree);
   const shown: ViewKind = snapshot.functions ? view : 'inline';
   return [...svgChunks({ frames: profile.frames, tree: profile.tree, meta: profile.meta, view: shown }, { title })];
 }

@@ -11,7 +11,7 @@ import type { FrameTable } from '../core/model/frame-table';
 import type { FrameIndex, NodeIndex } from '../core/model/types';
 import { highlightOf, shortLabeller } from '../analysis/table-model';
 import { useStore } from '../store/store';
-import { treeOf } from '../store/tree-helpers';
+import { currentTree } from '../store/tree-helpers';
 import type { Orientation, StoreState, Viewport } from '../store/types';
 import { animateZoom, cancelZoomAnimation, isAnimating } from './zoom-animation';
 
@@ -69,6 +69,8 @@ const watched = (s: StoreState) => [
   s.search.matches,
   s.search.status,
   s.loading !== null,
+  s.derived,
+  s.deriving,
   s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
   s.analysis.shortNames,
 ];
@@ -79,16 +81,16 @@ export const mainSource: FlameSource = {
     const s = useStore.getState();
     if (!s.snapshot) return null;
     return {
-      tree: treeOf(s.snapshot, s.view),
+      tree: currentTree(s)!,
       frames: s.snapshot.frames,
-      key: s.snapshot,
+      key: s.derived?.snapshot === s.snapshot ? s.derived : s.snapshot,
       orientation: s.orientation,
       zoomNode: s.zoomNode,
       viewport: s.viewport,
       selectedNode: s.selectedNode,
       hoverNode: s.hoverNode,
       matches: s.search.matches,
-      busy: isAnimating() || s.loading !== null || s.search.status === 'searching',
+      busy: isAnimating() || s.loading !== null || s.search.status === 'searching' || s.deriving,
       nodeColours: null,
       highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
       label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,

@@ -5,7 +5,7 @@
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import { useStore } from '../store/store';
-import { heaviestChild, nextSibling, previousSibling, treeOf } from '../store/tree-helpers';
+import { heaviestChild, nextSibling, previousSibling, currentTree } from '../store/tree-helpers';
 import type { Orientation } from '../store/types';
 import { animateZoom } from './zoom-animation';
 
@@ -29,7 +29,7 @@ function visibleInZoom(tree: CallTree, node: NodeIndex, zoomNode: NodeIndex): bo
 export function revealNode(node: NodeIndex): void {
   const s = useStore.getState();
   if (!s.snapshot || node < 0) return;
-  const tree = treeOf(s.snapshot, s.view);
+  const tree = currentTree(s)!;
   s.select(node);
   if (!visibleInZoom(tree, node, s.zoomNode)) animateZoom(node > 0 ? tree.parent[node] : 0);
 }
@@ -38,7 +38,7 @@ export function revealNode(node: NodeIndex): void {
 export function handleFlameKey(key: string): boolean {
   const s = useStore.getState();
   if (!s.snapshot) return false;
-  const tree = treeOf(s.snapshot, s.view);
+  const tree = currentTree(s)!;
   if (key.startsWith('Arrow')) {
     const from = s.selectedNode >= 0 ? s.selectedNode : s.zoomNode;
     // The first arrow press selects the zoomed frame.

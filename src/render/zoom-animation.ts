@@ -3,7 +3,7 @@
 
 import type { NodeIndex } from '../core/model/types';
 import { useStore } from '../store/store';
-import { treeOf } from '../store/tree-helpers';
+import { currentTree } from '../store/tree-helpers';
 import { interpolate, zoomPath } from './viewport';
 
 export const ZOOM_MS = 250;
@@ -23,7 +23,7 @@ export function animateZoom(target: NodeIndex): void {
   cancelZoomAnimation();
   const s = useStore.getState();
   if (!s.snapshot || target < 0) return;
-  const tree = treeOf(s.snapshot, s.view);
+  const tree = currentTree(s)!;
   if (target >= tree.nodeCount) return;
   const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
   if (reduced || typeof requestAnimationFrame !== 'function') {

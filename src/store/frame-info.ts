@@ -1,6 +1,7 @@
 // The figures shown for a frame (tooltip and details): name, module, flags, weights, shares of
 // the profile and of the current zoom, and time when the weight unit is known. Pure.
 
+import type { CallTree } from '../core/model/call-tree';
 import { frameModule, frameName } from '../core/model/frame-table';
 import { FrameFlags, type NodeIndex } from '../core/model/types';
 import type { ProfileSnapshot } from '../core/snapshot';
@@ -24,8 +25,9 @@ export interface FrameInfo {
   ofZoom: number | null;
 }
 
-export function frameInfo(snapshot: ProfileSnapshot, view: ViewKind, node: NodeIndex, zoomNode: NodeIndex): FrameInfo | null {
-  const tree = treeOf(snapshot, view);
+/** `shown`: the tree the node belongs to (currentTree), or a view of the snapshot's base trees. */
+export function frameInfo(snapshot: ProfileSnapshot, shown: ViewKind | CallTree, node: NodeIndex, zoomNode: NodeIndex): FrameInfo | null {
+  const tree = typeof shown === 'string' ? treeOf(snapshot, shown) : shown;
   if (node < 0 || node >= tree.nodeCount) return null;
   const f = tree.frame[node];
   const flags = f < 0 ? 0 : snapshot.frames.flags[f];

@@ -1,10 +1,15 @@
 // The transform stack (focus, merge, collapse recursion, hide kernel/unknown frames) and the
 // reversed (bottom-up) switch. Both change which tree the main flame graph shows: see
-// currentTree in tree-helpers.ts. The derived tree is computed off the main thread and stored in
-// `derived` once it arrives; until then `derived` is null and the base view tree is shown.
+// currentTree in tree-helpers.ts. The derived tree is computed off the main thread
+// (src/analysis/derive-controller.ts) and stored in `derived` once it arrives; until then the
+// previous tree stays on screen and `deriving` is true (the graph reports aria-busy).
+//
+// Invariants: zoomNode/selectedNode always refer to currentTree; applyDerived swaps the tree
+// and the mapped node indices in one update, so no reader sees a tree with stale indices.
 
 import type { StateCreator } from 'zustand';
 import type { CallTree } from '../core/model/call-tree';
+import type { NodeIndex } from '../core/model/types';
 import type { Transform } from '../core/views/transforms';
 import type { StoreState } from './types';
 
@@ -18,25 +23,50 @@ export interface DerivedView {
   reversed: boolean;
   range: StoreState['timeRange'];
   tree: CallTree;
+  /** Node of the transforms' input (base or range-restricted tree) → node of `tree`; null when reversed. */
+  toNew: Int32Array | null;
+  /** Whether the time range was applied (the input is the range-restricted tree). */
+  ranged: boolean;
 }
 
 export interface TransformSlice {
   transforms: readonly Transform[];
   reversed: boolean;
   derived: DerivedView | null;
+  /** A derivation for the current state is under way (the previous tree is still shown). */
+  deriving: boolean;
   pushTransform(t: Transform): void;
   /** Drops the transform at `index` and every one after it (undo back to there). */
   popTransforms(index: number): void;
+  setTransforms(list: readonly Transform[]): void;
   setReversed(on: boolean): void;
   setDerived(derived: DerivedView | null): void;
+  setDeriving(on: boolean): void;
+  /** Shows a derived tree (or the base tree: null) with the zoom and selection mapped onto it. */
+  applyDerived(derived: DerivedView | null, nodes: { zoomNode: NodeIndex; selectedNode: NodeIndex }): void;
 }
+
+const sameList = (a: readonly Transform[], b: readonly Transform[]) => a.length === b.length && a.every((t, i) => JSON.stringify(t) === JSON.stringify(b[i]));
 
 export const createTransformSlice: Creator<TransformSlice> = (set, get) => ({
   transforms: [],
   reversed: false,
   derived: null,
+  deriving: false,
   pushTransform: (t) => set({ transforms: [...get().transforms, t] }),
-  popTransforms: (index) => set({ transforms: get().transforms.slice(0, Math.max(0, index)) }),
-  setReversed: (reversed) => set({ reversed }),
+  popTransforms: (index) => {
+    if (index < get().transforms.length) set({ transforms: get().transforms.slice(0, Math.max(0, index)) });
+  },
+  setTransforms: (list) => {
+    if (!sameList(get().transforms, list)) set({ transforms: [...list] });
+  },
+  setReversed: (reversed) => {
+    if (get().reversed !== reversed) set({ reversed });
+  },
   setDerived: (derived) => set({ derived }),
+  setDeriving: (deriving) => {
+    if (get().deriving !== deriving) set({ deriving });
+  },
+  applyDerived: (derived, { zoomNode, selectedNode }) =>
+    set({ derived, zoomNode, selectedNode, viewport: { x0: 0, x1: 1 }, hoverNode: -1, hoverPos: null }),
 });

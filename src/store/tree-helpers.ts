@@ -12,14 +12,21 @@ export function treeOf(snapshot: ProfileSnapshot, view: ViewKind): CallTree {
 
 /**
  * The tree the main flame graph shows: the derived tree (transforms, reversed, time range) when
- * one is ready for the current snapshot and view, else the view's tree. Node indices in the view
- * slice (zoom, selection, hover) refer to this tree.
+ * one was derived for the current snapshot, else the view's tree. Node indices in the view slice
+ * (zoom, selection, hover) refer to this tree. While a new derivation is under way (another
+ * transform, or the other view) the previous derived tree stays current; the derive controller
+ * swaps it, with the node indices mapped, in one update (applyDerived).
  */
-export function currentTree(s: StoreState): CallTree | null {
+export function currentTree(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'>): CallTree | null {
   if (!s.snapshot) return null;
   const d = s.derived;
-  if (d && d.snapshot === s.snapshot && d.view === s.view) return d.tree;
+  if (d && d.snapshot === s.snapshot) return d.tree;
   return treeOf(s.snapshot, s.view);
+}
+
+/** currentTree for callers that already checked the snapshot. */
+export function shownTree(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'> & { snapshot: ProfileSnapshot }): CallTree {
+  return currentTree(s) as CallTree;
 }
 
 /** Maps a node of `from`'s tree to the other view's tree (identity without inline info). */

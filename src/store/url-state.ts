@@ -24,9 +24,10 @@
 // Invariants: parse/write are pure; apply runs in ascending `order` (view before zoom), only
 // when a recording is open; the hash is parsed into at most MAX_PARAMS parameters.
 
+import { parkZoom, parkedZoomPath } from '../analysis/zoom-after-transform';
 import type { ProfileSnapshot } from '../core/snapshot';
 import { useStore } from './store';
-import { mapNode, treeOf } from './tree-helpers';
+import { currentTree, mapNode, treeOf } from './tree-helpers';
 import type { StoreState, ViewKind } from './types';
 import { decodeZoomPath, describePath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from './zoom-path';
 
@@ -277,32 +278,51 @@ registerUrlParam<PathSegment[]>({
     const r = decodeZoomPath(v);
     return r.ok ? { ok: true, value: r.path } : { ok: false, notice: `The link's zoom path has ${r.message}; it was ignored.` };
   },
-  write: (s) => (s.snapshot && s.zoomNode > 0 ? encodeZoomPath(segmentsOf(s.snapshot.frames, treeOf(s.snapshot, s.view), s.zoomNode)) : null),
+  write: (s) => {
+    // A linked zoom waiting for its derived tree (transforms in the same link) stays in the URL.
+    const parked = parkedZoomPath();
+    if (parked) return encodeZoomPath(parked);
+    const tree = currentTree(s);
+    return s.snapshot && tree && s.zoomNode > 0 && s.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.snapshot.frames, tree, s.zoomNode)) : null;
+  },
   apply: (value, ctx) => {
-    const store = useStore.getState();
-    if (!value || value.length === 0) {
-      if (store.zoomNode !== 0) store.zoomTo(0);
+    parkZoom(null);
+    // The path names frames of the derived tree (transforms, reversed: applied before, order
+    // 12-13); when that tree is still being derived, resolve the path once it arrives.
+    if (value && value.length > 0 && useStore.getState().deriving) {
+      parkZoom({ path: value, run: (notify) => applyZoomPath(value, ctx.snapshot, notify) });
       return;
     }
-    const { snapshot } = ctx;
-    const view = store.view;
-    let { node, matched } = resolvePath(snapshot.frames, treeOf(snapshot, view), value);
-    if (matched < value.length && snapshot.functions) {
-      // A path written in the other view (an inlined frame in a function-view link) still names it.
-      const other: ViewKind = view === 'functions' ? 'inline' : 'functions';
-      const there = resolvePath(snapshot.frames, treeOf(snapshot, other), value);
-      if (there.matched === value.length) {
-        node = mapNode(snapshot, there.node, other, view);
-        matched = value.length;
-      }
-    }
-    if (matched < value.length) {
-      const shown = matched === 0 ? 'showing the whole recording' : `showing its closest ancestor: ${describePath(value.slice(0, matched))}`;
-      ctx.notify(`The linked frame ${describePath(value)} was not found in this recording; ${shown}.`);
-    }
-    if (store.zoomNode !== node) store.zoomTo(node);
+    applyZoomPath(value, ctx.snapshot, ctx.notify);
   },
 });
+
+function applyZoomPath(value: PathSegment[] | undefined, snapshot: ProfileSnapshot, notify: (message: string) => void): void {
+  const store = useStore.getState();
+  if (store.snapshot !== snapshot) return;
+  if (!value || value.length === 0) {
+    if (store.zoomNode !== 0) store.zoomTo(0);
+    return;
+  }
+  const view = store.view;
+  const shown = currentTree(store) ?? treeOf(snapshot, view);
+  let { node, matched } = resolvePath(snapshot.frames, shown, value);
+  const derived = shown !== treeOf(snapshot, view);
+  if (matched < value.length && snapshot.functions && !derived) {
+    // A path written in the other view (an inlined frame in a function-view link) still names it.
+    const other: ViewKind = view === 'functions' ? 'inline' : 'functions';
+    const there = resolvePath(snapshot.frames, treeOf(snapshot, other), value);
+    if (there.matched === value.length) {
+      node = mapNode(snapshot, there.node, other, view);
+      matched = value.length;
+    }
+  }
+  if (matched < value.length) {
+    const shownText = matched === 0 ? 'showing the whole recording' : `showing its closest ancestor: ${describePath(value.slice(0, matched))}`;
+    notify(`The linked frame ${describePath(value)} was not found in this recording; ${shownText}.`);
+  }
+  if (store.zoomNode !== node) store.zoomTo(node);
+}
 
 registerUrlParam<'i'>({
   key: 'case',

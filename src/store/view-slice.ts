@@ -3,7 +3,7 @@
 // toggle keeps the zoomed and the selected frame.
 
 import type { StateCreator } from 'zustand';
-import { mapNode, treeOf } from './tree-helpers';
+import { currentTree, mapNode } from './tree-helpers';
 import type { StoreState, ViewSlice } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -23,6 +23,9 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
     if (s.view === view) return;
     if (!s.snapshot) return set({ view });
     if (!s.snapshot.functions) return; // no inline information: only the function view
+    // A derived tree (transforms, reversed) stays on screen until the other view's is derived;
+    // the derive controller then carries the zoom and selection over by frame path.
+    if (s.derived && s.derived.snapshot === s.snapshot) return set({ view, hoverNode: -1, hoverPos: null });
     set({
       view,
       zoomNode: mapNode(s.snapshot, s.zoomNode, s.view, view),
@@ -35,7 +38,7 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
   setOrientation: (orientation) => set({ orientation }),
   zoomTo: (node) => {
     const s = get();
-    if (!s.snapshot || node < 0 || node >= treeOf(s.snapshot, s.view).nodeCount) return;
+    if (!s.snapshot || node < 0 || node >= currentTree(s)!.nodeCount) return;
     set({ zoomNode: node, viewport: FULL });
   },
   setViewport: (zoomNode, viewport) => {
@@ -45,7 +48,7 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
   },
   select: (node) => {
     const s = get();
-    if (!s.snapshot || node >= treeOf(s.snapshot, s.view).nodeCount) return;
+    if (!s.snapshot || node >= currentTree(s)!.nodeCount) return;
     set({ selectedNode: node < 0 ? -1 : node });
   },
   hover: (node, pos) => {
@@ -58,7 +61,7 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
   zoomOut: () => {
     const s = get();
     if (!s.snapshot) return;
-    const tree = treeOf(s.snapshot, s.view);
+    const tree = currentTree(s)!;
     const parent = s.zoomNode > 0 ? tree.parent[s.zoomNode] : 0;
     set({ zoomNode: parent, viewport: FULL });
   },

@@ -1,0 +1,188 @@
+// Transforms and the reversed view of the main flame graph (issue #7, items 3-4): focus on the
+// selected function and undo it, hide kernel frames, merge a function into its callers, collapse
+// recursion, the reversed (bottom-up) switch, a reload of the link with the transforms in it, and
+// a bad `transforms=` value. Figures come from the fixture's folded oracle; derived trees are
+// computed in the analysis worker, and waitForIdle waits for them (aria-busy).
+
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fixturePath, waitForIdle } from './helpers';
+import { formatNs, heaviestPath, readFolded } from './viewer-oracle';
+
+const oracle = readFolded('rust-toyc.no-inline.folded');
+const PATH = heaviestPath(oracle, 8);
+const FOCUS = 'toyc::compile_module';
+const FOCUS_TOTAL = oracle.stacks.filter((s) => s.frames.includes(FOCUS)).reduce((a, s) => a + s.weight, 0);
+const PERF = readFileSync(fixturePath('rust-toyc.perf-script.txt'));
+const LINK = './#v=1&profile=e2e-fixtures/toyc.perf-script.txt';
+
+const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
+const details = (page: Page) => page.getByRole('region', { name: 'Selected frame' });
+const frameName = (page: Page) => details(page).locator('.frame-name-text');
+const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Zoom path' }).getByRole('listitem');
+const chips = (page: Page) => page.getByRole('region', { name: 'Transforms' }).getByRole('listitem');
+const total = (page: Page) => page.locator('.status-bar').getByText(/^Total weight:/);
+const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Matched|Searching)/ });
+const toggle = (page: Page, name: string) => page.getByRole('group', { name: 'Transforms' }).getByRole('button', { name, exact: true });
+const hashParam = (page: Page, key: string) =>
+  page.evaluate((k) => location.hash.slice(1).split('&').find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1) ?? null, key);
+
+async function openToyc(page: Page, extra = '') {
+  await page.route('**/e2e-fixtures/**', (route) => route.fulfill({ status: 200, body: PERF, headers: { 'content-type': 'text/plain' } }));
+  await page.goto(LINK + extra);
+  await waitForIdle(page);
+  await expect(page.getByTestId('recording-name')).toHaveText(/toyc/);
+  await waitForIdle(page);
+}
+
+/** Selects the frame `steps` heaviest children above the root with the keyboard. */
+async function walkHeaviest(page: Page, steps: number) {
+  await graph(page).focus();
+  await page.keyboard.press('ArrowUp');
+  for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowUp');
+  await waitForIdle(page);
+}
+
+test.describe('transforms', () => {
+  test('focus on the selected function, zoom inside it, reload the link, undo', async ({ page }) => {
+    await openToyc(page);
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
+    await walkHeaviest(page, 8);
+    await expect(frameName(page)).toHaveText(FOCUS);
+    expect(PATH[7]).toBe(FOCUS);
+
+    await details(page).getByRole('button', { name: 'Focus on function' }).click();
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
+    // The selection followed the frame into the focused tree: its root's only child.
+    await expect(frameName(page)).toHaveText(FOCUS);
+    await expect(details(page)).toContainText('100.0%');
+    await graph(page).focus();
+    await page.keyboard.press('ArrowUp'); // the heaviest callee of the focused function
+    await page.keyboard.press('Enter');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveCount(3);
+    await expect(crumbs(page).nth(1)).toHaveText(FOCUS);
+    const zoomed = await crumbs(page).allTextContents();
+    expect(await hashParam(page, 'transforms')).toBe('focus:toyc%3A%3Acompile_module');
+    const zoomParam = await hashParam(page, 'zoom');
+    expect(zoomParam).not.toBeNull();
+    await page.screenshot({ path: '/tmp/flameview-transforms-focus.png' });
+
+    // The link carries the transform and the zoom inside the focused tree.
+    await page.reload();
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
+    await expect(crumbs(page)).toHaveText(zoomed);
+    expect(await hashParam(page, 'zoom')).toBe(zoomParam);
+    await expect(page.locator('.link-notice')).toHaveCount(0);
+
+    // Undo: the whole recording again, the zoom carried back to the heaviest call site.
+    await chips(page).getByRole('button', { name: `Undo Focus on ${FOCUS}` }).click();
+    await waitForIdle(page);
+    await expect(page.getByRole('region', { name: 'Transforms' })).toHaveCount(0);
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
+    // (the heaviest of its call sites: possibly in another thread than the one walked)
+    await expect(crumbs(page)).toHaveCount(PATH.length + 2);
+    expect((await crumbs(page).allTextContents()).slice(-2)).toEqual([FOCUS, zoomed[2]]);
+    expect(await hashParam(page, 'transforms')).toBeNull();
+
+    // Back brings the transform back (history: push).
+    await page.goBack();
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
+  });
+
+  test('hide kernel, merge into callers, collapse recursion; Ctrl+Z undoes the last', async ({ page }) => {
+    await openToyc(page);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('^(asm_)?exc_page_fault$');
+    await waitForIdle(page);
+    await expect(summary(page)).not.toHaveText('Matched: 0.0%');
+
+    await toggle(page, 'Hide kernel').click();
+    await waitForIdle(page);
+    await expect(toggle(page, 'Hide kernel')).toHaveAttribute('aria-pressed', 'true');
+    await expect(summary(page)).toHaveText('Matched: 0.0%');
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
+    expect(await hashParam(page, 'transforms')).toBe('hide:kernel');
+
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`^${FOCUS}$`);
+    await waitForIdle(page);
+    await expect(summary(page)).not.toHaveText('Matched: 0.0%');
+    await walkHeaviest(page, 8);
+    await expect(frameName(page)).toHaveText(FOCUS);
+    await details(page).getByRole('button', { name: 'Merge into callers' }).click();
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveText(['Hide kernel frames✕', `Merge ${FOCUS} into callers✕`]);
+    await expect(summary(page)).toHaveText('Matched: 0.0%');
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
+    // The selection went to the caller that took the merged frame's place.
+    await expect(frameName(page)).toHaveText(PATH[6]);
+
+    // Collapse the recursion of the visitor (five nested calls on the heaviest path). A reload
+    // keeps the transforms (the link) and clears the selection.
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    await page.reload();
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveCount(2);
+    const visit = '<toyc::CseCounter as toyc::Visitor>::visit_expr';
+    await walkHeaviest(page, 10);
+    await expect(frameName(page)).toHaveText(visit);
+    await details(page).getByRole('button', { name: 'Collapse recursion' }).click();
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveCount(3);
+    await expect(chips(page).nth(2)).toHaveText(`Collapse recursion of ${visit}✕`);
+    await graph(page).focus();
+    await page.keyboard.press('ArrowUp');
+    await waitForIdle(page);
+    await expect(frameName(page)).not.toHaveText(visit);
+    await page.screenshot({ path: '/tmp/flameview-transforms-three.png' });
+
+    await page.keyboard.press('Control+z');
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveCount(2);
+    // ✕ on the first chip undoes it and the ones after it.
+    await chips(page).getByRole('button', { name: 'Undo Hide kernel frames' }).click();
+    await waitForIdle(page);
+    await expect(page.getByRole('region', { name: 'Transforms' })).toHaveCount(0);
+    await expect(toggle(page, 'Hide kernel')).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  test('the reversed switch puts the leaves at the root; it is not the icicle switch', async ({ page }) => {
+    await openToyc(page);
+    await toggle(page, 'Reversed').click();
+    await waitForIdle(page);
+    await expect(toggle(page, 'Reversed')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'false');
+    await expect(chips(page)).toHaveText(['Reversed (bottom-up)✕']);
+    expect(await hashParam(page, 'reversed')).toBe('1');
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
+    // The heaviest root child is the function with the most self time.
+    const self = new Map<string, number>();
+    for (const s of oracle.stacks) self.set(s.frames.at(-1)!, (self.get(s.frames.at(-1)!) ?? 0) + s.weight);
+    const [leaf, leafSelf] = [...self].sort((a, b) => b[1] - a[1])[0];
+    await walkHeaviest(page, 1);
+    await expect(frameName(page)).toHaveText(leaf);
+    await expect(details(page)).toContainText(formatNs(leafSelf));
+    await page.screenshot({ path: '/tmp/flameview-transforms-reversed.png' });
+
+    await page.reload();
+    await waitForIdle(page);
+    await expect(toggle(page, 'Reversed')).toHaveAttribute('aria-pressed', 'true');
+    await toggle(page, 'Reversed').click();
+    await waitForIdle(page);
+    expect(await hashParam(page, 'reversed')).toBeNull();
+    await walkHeaviest(page, 1);
+    await expect(frameName(page)).toHaveText(PATH[0]);
+  });
+
+  test('a bad transforms value gives a notice and the whole recording', async ({ page }) => {
+    await openToyc(page, '&transforms=focus:main,zap:1');
+    await expect(page.getByRole('status', { name: 'Link notices' })).toContainText("transforms were ignored: item 2: expected focus:NAME");
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
+    await expect(page.getByRole('region', { name: 'Transforms' })).toHaveCount(0);
+  });
+});

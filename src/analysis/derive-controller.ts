@@ -1,0 +1,214 @@
+// Connects the store to the analysis worker: whenever the snapshot, view, transforms, reversed
+// switch or time range change, asks for the derived tree and shows it (applyDerived) with the
+// zoom and the selection carried over (transform-node-map.ts). Runs outside React.
+//
+// Invariants: the base trees go to the worker once per snapshot; the latest request wins (a
+// result whose key no longer matches the store is dropped); an identity request (nothing to
+// derive) shows the base tree without a round trip; `deriving` is true from the request until its
+// result is shown, so the graph stays aria-busy.
+
+import * as Comlink from 'comlink';
+import type { CallTree } from '../core/model/call-tree';
+import type { ProfileSnapshot } from '../core/snapshot';
+import type { SampleColumns } from '../core/timeline/time-order';
+import { derive, isIdentity, rangeApplies, type DeriveInput, type DeriveRequest } from '../core/views/derive';
+import { encodeTransforms } from '../core/views/transforms-codec';
+import { useStore } from '../store/store';
+import type { DerivedView } from '../store/transform-slice';
+import { treeOf } from '../store/tree-helpers';
+import type { StoreState } from '../store/types';
+import { useLinkNotices } from '../store/url-sync';
+import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
+import { mapShownNode, type ShownTree } from './transform-node-map';
+import './transform-url-params';
+import { takeParkedZoom } from './zoom-after-transform';
+
+/** Where derivations run: the worker, or in-process (tests). */
+export interface DeriveBackend {
+  setBase(id: number, input: DeriveInput): Promise<void> | void;
+  derive(id: number, seq: number, request: DeriveRequest): Promise<DeriveReply | null>;
+  dispose?(): void;
+}
+
+/** Timings of the last derivation shown (for the bench and the console). */
+export interface DeriveTiming {
+  workerMs: number;
+  roundTripMs: number;
+  applyMs: number;
+  nodes: number;
+}
+export let lastDeriveTiming: DeriveTiming | null = null;
+
+export function samplesOf(snapshot: ProfileSnapshot): SampleColumns | null {
+  return (snapshot as { samples?: SampleColumns | null }).samples ?? null;
+}
+
+export function inputOf(snapshot: ProfileSnapshot): DeriveInput {
+  return { frames: snapshot.frames, inline: snapshot.inline, functions: snapshot.functions, toFunction: snapshot.toFunction, samples: samplesOf(snapshot) };
+}
+
+export function workerBackend(): DeriveBackend {
+  let worker: Worker | null = null;
+  let remote: Comlink.Remote<AnalysisWorkerApi> | null = null;
+  const get = () => {
+    if (!remote) {
+      worker = new Worker(new URL('../../workers/analysis.worker.ts', import.meta.url), { type: 'module', name: 'flameview-analysis' });
+      remote = Comlink.wrap<AnalysisWorkerApi>(worker);
+    }
+    return remote;
+  };
+  return {
+    setBase: async (id, input) => {
+      const { strings, ...frames } = input.frames;
+      // A structured clone of typed arrays: the page keeps its copy (the viewer still draws it).
+      const wire: BaseWire = { ...input, frames, strings: strings.join('\0') };
+      await get().setBase(id, wire);
+    },
+    derive: (id, seq, request) => get().derive(id, seq, request),
+    dispose: () => {
+      worker?.terminate();
+      worker = null;
+      remote = null;
+    },
+  };
+}
+
+/** In-process backend: the same pipeline without a Worker (unit tests, a page without workers). */
+export function inlineBackend(): DeriveBackend {
+  let input: DeriveInput | null = null;
+  let baseId = -1;
+  return {
+    setBase: (id, i) => {
+      baseId = id;
+      input = i;
+    },
+    derive: async (id, _seq, request) => {
+      if (!input || id !== baseId) return null;
+      const t0 = performance.now();
+      const r = derive(input, request);
+      return { tree: r.tree, toNew: r.toNew, ranged: r.ranged, ms: performance.now() - t0 };
+    },
+  };
+}
+
+function requestOf(s: StoreState): DeriveRequest {
+  return { view: s.view, transforms: s.transforms, reversed: s.reversed, range: s.timeRange };
+}
+
+function rangeKey(snapshot: ProfileSnapshot, request: Pick<DeriveRequest, 'range'>): string {
+  return rangeApplies({ samples: samplesOf(snapshot) }, request) && request.range ? `${request.range.from}:${request.range.to}` : '-';
+}
+
+export function startDeriveController(backend: DeriveBackend = workerBackend()): () => void {
+  const ids = new WeakMap<ProfileSnapshot, number>();
+  let nextId = 1;
+  let sentFor: ProfileSnapshot | null = null;
+  let seq = 0;
+  let wantedKey = '';
+
+  const idOf = (snapshot: ProfileSnapshot) => {
+    let id = ids.get(snapshot);
+    if (id === undefined) ids.set(snapshot, (id = nextId++));
+    return id;
+  };
+  const keyOf = (snapshot: ProfileSnapshot, r: DeriveRequest) =>
+    `${idOf(snapshot)}|${r.view}|${rangeKey(snapshot, r)}|${r.reversed ? 1 : 0}|${encodeTransforms(r.transforms)}`;
+  const inputKey = (snapshot: ProfileSnapshot, view: string, range: string) => `${idOf(snapshot)}|${view}|${range}`;
+
+  /** What is on screen now, as a ShownTree. */
+  const shownNow = (s: StoreState & { snapshot: ProfileSnapshot }): ShownTree => {
+    const d = s.derived;
+    if (d && d.snapshot === s.snapshot) {
+      const range = d.ranged && d.range ? `${d.range.from}:${d.range.to}` : '-';
+      return { tree: d.tree, inputKey: inputKey(s.snapshot, d.view, range), input: d.ranged ? null : treeOf(s.snapshot, d.view), toNew: d.toNew ?? 'none' };
+    }
+    const tree = treeOf(s.snapshot, s.view);
+    return { tree, inputKey: inputKey(s.snapshot, s.view, '-'), input: tree, toNew: null };
+  };
+
+  /** Shows `next` (null: the base tree) with the zoom and selection mapped onto it. */
+  const show = (s: StoreState & { snapshot: ProfileSnapshot }, next: DerivedView | null, timing?: Omit<DeriveTiming, 'applyMs' | 'nodes'>) => {
+    const t0 = performance.now();
+    const from = shownNow(s);
+    const to: ShownTree = next
+      ? {
+          tree: next.tree,
+          inputKey: inputKey(s.snapshot, next.view, next.ranged && next.range ? `${next.range.from}:${next.range.to}` : '-'),
+          input: next.ranged ? null : treeOf(s.snapshot, next.view),
+          toNew: next.toNew ?? 'none',
+        }
+      : { tree: treeOf(s.snapshot, s.view), inputKey: inputKey(s.snapshot, s.view, '-'), input: null, toNew: null };
+    const frames = s.snapshot.frames;
+    const zoomNode = from.tree === to.tree ? s.zoomNode : mapShownNode(frames, from, s.zoomNode, to);
+    const selectedNode = from.tree === to.tree ? s.selectedNode : mapShownNode(frames, from, s.selectedNode, to);
+    s.applyDerived(next, { zoomNode, selectedNode });
+    useStore.getState().setDeriving(false);
+    const parked = takeParkedZoom();
+    if (parked) {
+      parked.run((message) => {
+        const notices = useLinkNotices.getState().notices;
+        useLinkNotices.setState({ notices: [...notices, { id: Date.now(), text: message }].slice(-5) });
+      });
+    }
+    if (timing) lastDeriveTiming = { ...timing, applyMs: performance.now() - t0, nodes: to.tree.nodeCount };
+  };
+
+  const run = () => {
+    const s = useStore.getState();
+    const snapshot = s.snapshot;
+    if (!snapshot) {
+      wantedKey = '';
+      s.setDeriving(false);
+      return;
+    }
+    const request = requestOf(s);
+    const key = keyOf(snapshot, request);
+    if (key === wantedKey) return;
+    wantedKey = key;
+    if (isIdentity({ samples: samplesOf(snapshot) }, request)) {
+      seq++;
+      const d = s.derived;
+      if (d !== null || s.deriving) show(s as StoreState & { snapshot: ProfileSnapshot }, null);
+      else takeParkedZoom();
+      return;
+    }
+    const id = idOf(snapshot);
+    if (sentFor !== snapshot) {
+      sentFor = snapshot;
+      void backend.setBase(id, inputOf(snapshot));
+    }
+    const mine = ++seq;
+    s.setDeriving(true);
+    const t0 = performance.now();
+    backend.derive(id, mine, request).then(
+      (reply) => {
+        if (!reply || mine !== seq) return; // overtaken: a newer request is on its way
+        const now = useStore.getState();
+        if (!now.snapshot || keyOf(now.snapshot, requestOf(now)) !== key) return;
+        const next: DerivedView = { snapshot: now.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, ranged: reply.ranged };
+        show(now as StoreState & { snapshot: ProfileSnapshot }, next, { workerMs: reply.ms, roundTripMs: performance.now() - t0 });
+      },
+      (error: unknown) => {
+        if (mine !== seq) return;
+        console.error('flameview: the derived view failed', error);
+        wantedKey = '';
+        useStore.getState().setDeriving(false);
+      },
+    );
+  };
+
+  const unsub = useStore.subscribe(
+    (s) => [s.snapshot, s.view, s.transforms, s.reversed, s.timeRange] as const,
+    // Read the store afresh: a nested update may hand this listener an older slice.
+    () => run(),
+    { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
+  );
+  run();
+  if (typeof window !== 'undefined') (window as unknown as { flameviewDerive?: () => DeriveTiming | null }).flameviewDerive = () => lastDeriveTiming;
+  return () => {
+    unsub();
+    backend.dispose?.();
+  };
+}
+
+export type { CallTree };
