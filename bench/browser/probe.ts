@@ -5,6 +5,8 @@
 // window.__probe collects
 // - longTasks: every main-thread task over 50 ms (PerformanceObserver 'longtask', buffered);
 // - drawn: each time the flame graph's aria-busy turns "false", with the time and document.title;
+// - graphsDrawn: the same for the comparison's graphs ("Baseline flame graph", "Comparison flame
+//   graph", "Differential flame graph"), with their label;
 // - marks: the app's performance marks (flameview:open / received / committed);
 // - frameWork: per animation frame, the milliseconds spent in rAF callbacks plus the input
 //   handlers (wheel, pointer, mouse, key, click) that ran since the previous frame.
@@ -12,6 +14,7 @@
 export interface PageProbe {
   longTasks: { start: number; duration: number }[];
   drawn: { t: number; title: string }[];
+  graphsDrawn: { t: number; label: string }[];
   marks: { name: string; t: number; detail: unknown }[];
   frameWork: number[];
   reset(): void;
@@ -19,7 +22,7 @@ export interface PageProbe {
 
 export const INIT_SCRIPT = String.raw`
 (() => {
-  const probe = { longTasks: [], drawn: [], frameWork: [] };
+  const probe = { longTasks: [], drawn: [], graphsDrawn: [], frameWork: [] };
   Object.defineProperty(probe, 'marks', {
     get() {
       return performance.getEntriesByType('mark').map((m) => ({ name: m.name, t: m.startTime, detail: m.detail }));
@@ -28,6 +31,7 @@ export const INIT_SCRIPT = String.raw`
   probe.reset = () => {
     probe.longTasks.length = 0;
     probe.drawn.length = 0;
+    probe.graphsDrawn.length = 0;
     probe.frameWork.length = 0;
     performance.clearMarks();
   };
@@ -38,15 +42,17 @@ export const INIT_SCRIPT = String.raw`
     }).observe({ type: 'longtask', buffered: true });
   } catch (e) {}
 
+  const graphs = new Set(['Baseline flame graph', 'Comparison flame graph', 'Differential flame graph']);
   const check = (el) => {
-    if (el && el.getAttribute && el.getAttribute('aria-label') === 'Flame graph' && el.getAttribute('aria-busy') === 'false') {
-      probe.drawn.push({ t: performance.now(), title: document.title });
-    }
+    if (!el || !el.getAttribute || el.getAttribute('aria-busy') !== 'false') return;
+    const label = el.getAttribute('aria-label');
+    if (label === 'Flame graph') probe.drawn.push({ t: performance.now(), title: document.title });
+    else if (graphs.has(label)) probe.graphsDrawn.push({ t: performance.now(), label });
   };
   new MutationObserver((records) => {
     for (const r of records) {
       if (r.type === 'attributes') check(r.target);
-      else for (const n of r.addedNodes) if (n.nodeType === 1) { check(n); if (n.querySelectorAll) n.querySelectorAll('[aria-label="Flame graph"]').forEach(check); }
+      else for (const n of r.addedNodes) if (n.nodeType === 1) { check(n); if (n.querySelectorAll) n.querySelectorAll('[aria-busy]').forEach(check); }
     }
   }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
 

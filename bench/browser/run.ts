@@ -1,6 +1,7 @@
 // The browser benchmark: the built app in Debian Chromium, driven by Playwright.
 //
 //   npx tsx bench/browser/run.ts [--sizes 200] [--no-build] [--skip-fixtures] [--runs N]
+//                                [--compare [--compare-runs N] | --only-compare]
 //
 // For each input it reports
 // - navigation → drawn: `#profile=<url>` (the file served with Content-Length by a local server)
@@ -12,12 +13,19 @@
 // - per-frame work while zooming (wheel zoom and click-zoom animations): the time spent in our
 //   rAF callbacks plus wheel/pointer handlers for each animation frame, p50 and p95 (not the frame
 //   interval, which the browser fixes at ~16.7 ms).
-// Results print as a table and go to bench/results/browser-latest.json.
+// With --compare (or --only-compare, which skips the rows above), for each size: opening a
+// comparison of two different generated recordings of that size (seeds 1 and 2) against opening
+// one, both from navigation: `#profile=A` until the flame graph is drawn, and
+// `#profile=A&compare=B` until the baseline and comparison graphs are both drawn (B loads in its
+// own worker, in parallel). Alternating single/comparison runs, medians and the ratio (target:
+// at most 2.2). Off by default: each run reads 600 MB.
+// Results print as a table and go to bench/results/browser-latest.json (--only-compare updates
+// only its `compare` part).
 //
 // Generated inputs come from bench/generate.ts (cached in bench/data, gitignored).
 
 import { spawnSync } from 'node:child_process';
-import { createReadStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
@@ -27,6 +35,7 @@ import { preview } from 'vite';
 import { ensureInput, parseList } from '../generate';
 import { traceMainThread } from '../../e2e/helpers';
 import { INIT_SCRIPT, type PageProbe } from './probe';
+import { measureCompare, printCompare, type CompareRow } from './compare';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -80,7 +89,7 @@ function serveFiles(files: Map<string, string>): Promise<{ server: Server; origi
 async function probe(page: Page): Promise<Omit<PageProbe, 'reset'>> {
   return page.evaluate(() => {
     const p = (window as unknown as { __probe: PageProbe }).__probe;
-    return { longTasks: p.longTasks, drawn: p.drawn, marks: p.marks, frameWork: p.frameWork };
+    return { longTasks: p.longTasks, drawn: p.drawn, graphsDrawn: p.graphsDrawn, marks: p.marks, frameWork: p.frameWork };
   });
 }
 
@@ -146,22 +155,31 @@ async function measureZoom(page: Page): Promise<number[]> {
 async function run(): Promise<void> {
   const sizes = parseList(arg('--sizes'), ['200']).map(Number);
   const runs = Number(arg('--runs') ?? 1);
+  const onlyCompare = process.argv.includes('--only-compare');
+  const withCompare = onlyCompare || process.argv.includes('--compare');
+  const compareRuns = Number(arg('--compare-runs') ?? 3);
   if (!process.argv.includes('--no-build')) {
     const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('vite build failed');
   }
   const inputs: { name: string; path: string }[] = [];
-  if (!process.argv.includes('--skip-fixtures')) for (const f of FIXTURES) inputs.push({ name: f, path: join(ROOT, 'fixtures', f) });
+  if (!onlyCompare && !process.argv.includes('--skip-fixtures')) for (const f of FIXTURES) inputs.push({ name: f, path: join(ROOT, 'fixtures', f) });
+  const pairs: { a: { name: string; path: string }; b: { name: string; path: string } }[] = [];
   for (const size of sizes) {
     const path = await ensureInput('perf', size, 1, (m) => console.error(m));
-    inputs.push({ name: basename(path), path });
+    if (!onlyCompare) inputs.push({ name: basename(path), path });
+    if (withCompare) {
+      const other = await ensureInput('perf', size, 2, (m) => console.error(m));
+      pairs.push({ a: { name: basename(path), path }, b: { name: basename(other), path: other } });
+    }
   }
-  const files = new Map(inputs.map((i) => [i.name, i.path]));
+  const files = new Map([...inputs, ...pairs.flatMap((p) => [p.a, p.b])].map((i) => [i.name, i.path]));
   const data = await serveFiles(files);
   const app = await preview({ root: ROOT, logLevel: 'warn', preview: { port: 4191, strictPort: false, open: false } });
   const appUrl = app.resolvedUrls?.local[0] ?? 'http://localhost:4191/';
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   const rows: Row[] = [];
+  const compareRows: CompareRow[] = [];
   try {
     for (const input of inputs) {
       for (let r = 0; r < runs; r++) {
@@ -219,15 +237,24 @@ async function run(): Promise<void> {
         await context.close();
       }
     }
+    for (const pair of pairs) compareRows.push(await measureCompare(browser, appUrl, data.origin, pair, compareRuns, INIT_SCRIPT));
   } finally {
     await browser.close();
     await new Promise<void>((r) => app.httpServer.close(() => r()));
     data.server.close();
   }
-  print(rows);
   mkdirSync(RESULTS, { recursive: true });
   const env = { cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg(), date: new Date().toISOString() };
-  writeFileSync(join(RESULTS, 'browser-latest.json'), JSON.stringify({ env, rows }, null, 2));
+  const file = join(RESULTS, 'browser-latest.json');
+  if (!onlyCompare) print(rows);
+  if (withCompare) printCompare(compareRows);
+  if (onlyCompare) {
+    // Keep the other rows (and the conditions they were measured in); replace the comparison.
+    const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    writeFileSync(file, JSON.stringify({ ...previous, compare: { env, rows: compareRows } }, null, 2));
+  } else {
+    writeFileSync(file, JSON.stringify({ env, rows, ...(withCompare ? { compare: { env, rows: compareRows } } : {}) }, null, 2));
+  }
 }
 
 function print(rows: Row[]): void {

@@ -84,6 +84,8 @@ type Call = (w: Comlink.Remote<ProfileWorkerApi>, options: { name: string }, pro
 
 async function open(name: string, url: string | null, call: Call, total: number | null, file: File | null = null): Promise<void> {
   const id = ++seq;
+  // Marks for the browser benchmark (bench/browser), beside the baseline's flameview:open/received.
+  performance.mark('flameview:compare-open', { detail: name });
   useStore.getState().startCompareLoading(name, total);
   const onProgress = Comlink.proxy((p: OpenProgress) => {
     if (id === seq) useStore.getState().compareProgress(p.bytesRead, p.samples);
@@ -96,6 +98,7 @@ async function open(name: string, url: string | null, call: Call, total: number 
     return;
   }
   if (id !== seq) return;
+  performance.mark('flameview:compare-received', { detail: name });
   const s = useStore.getState();
   if (result.ok) {
     openedFile = file;
