@@ -65,6 +65,14 @@ test('a time range dragged on the chart restricts the flame graph, shows in the 
   expect(Number(await chart(page).getAttribute('data-rects'))).toBeGreaterThan(50);
   await expect.poll(() => hashParam(page, 'time')).toBe('1');
   await page.screenshot({ path: info.outputPath('time-order-open.png') });
+  // One lane per thread, heaviest first; the rows scroll under the sticky time axis.
+  const rows = await chart(page).evaluate((el) => el.scrollHeight - el.clientHeight);
+  expect(rows).toBeGreaterThan(0);
+  await chart(page).evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await chartIdle(page);
+  await chart(page).screenshot({ path: info.outputPath('time-order-scrolled.png') });
+  await chart(page).evaluate((el) => (el.scrollTop = 0));
+  await chartIdle(page);
 
   // Hovering a box names its frame and says how long it lasts.
   const box = (await chart(page).boundingBox())!;
@@ -74,8 +82,8 @@ test('a time range dragged on the chart restricts the flame graph, shows in the 
 
   await dragRange(page, 0.3, 0.6);
   await chartIdle(page);
+  await expect.poll(() => hashParam(page, 'range')).toMatch(/^\d+(\.\d+)?-\d+(\.\d+)?$/);
   const range = await hashParam(page, 'range');
-  expect(range).toMatch(/^\d+(\.\d+)?-\d+(\.\d+)?$/);
   const [from, to] = range!.split('-').map(Number);
   expect(from - T0).toBeGreaterThan(0.2);
   expect(to).toBeGreaterThan(from);

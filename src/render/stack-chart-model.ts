@@ -2,8 +2,14 @@
 // (WeakMap), so no React render computes it: the stack chart's boxes (core/timeline/time-order.ts)
 // over the view's tree, and the boxes grouped by row for drawing and hit-testing.
 //
-//   rowBoxes: box indices, row by row (depth 1 first), each row in time order
-//   rowStart[d] … rowStart[d+1]: the boxes of depth d in rowBoxes
+// One lane per root child (a process, or a thread with split=tid), heaviest first, as the Firefox
+// Profiler has a track per thread: the samples of threads that run at the same time would
+// otherwise alternate and cut every box into one-sample slivers. A lane's rows follow the
+// previous lane's; `chart.depth` holds the row (1-based), not the depth in the tree.
+//
+//   rowBoxes: box indices, row by row (row 1 first), each row in time order
+//   rowStart[r] … rowStart[r+1]: the boxes of row r in rowBoxes
+//   laneRow[l]: the first row of lane l (its root child's row)
 //
 // Invariants: within a row boxes do not overlap and are sorted by start, so their ends are sorted
 // too (binary search by time); leaves of the function view are the inline leaves mapped through
@@ -21,7 +27,8 @@ export interface StackChartModel {
   chart: StackChart;
   rowStart: Int32Array;
   rowBoxes: Int32Array;
-  /** Rows drawn: depths 1 … maxDepth. */
+  laneRow: Int32Array;
+  /** Rows drawn: 1 … maxDepth. */
   maxDepth: number;
   /** The first sample's time and the end of the last box. */
   t0: number;
@@ -51,17 +58,84 @@ export function stackChartModel(snapshot: ProfileSnapshot, view: ViewKind): Stac
 
 export function buildModel(tree: CallTree, samples: SampleColumns): StackChartModel {
   const started = now();
-  const chart = stackChart(tree, samples);
+  const chart = laneCharts(tree, samples);
   let maxDepth = 0;
   for (let i = 0; i < chart.count; i++) if (chart.depth[i] > maxDepth) maxDepth = chart.depth[i];
-  // Counting sort by depth; boxes come in start order, and the sort is stable.
+  // Counting sort by row; boxes of a row come in start order, and the sort is stable.
   const rowStart = new Int32Array(maxDepth + 2);
   for (let i = 0; i < chart.count; i++) rowStart[chart.depth[i] + 1]++;
   for (let d = 1; d < rowStart.length; d++) rowStart[d] += rowStart[d - 1];
   const fill = rowStart.slice(0, maxDepth + 1);
   const rowBoxes = new Int32Array(chart.count);
   for (let i = 0; i < chart.count; i++) rowBoxes[fill[chart.depth[i]]++] = i;
-  return { tree, samples, chart, rowStart, rowBoxes, maxDepth, t0: chart.from, t1: chart.to, buildMs: now() - started };
+  return { tree, samples, chart, rowStart, rowBoxes, laneRow: chart.laneRow, maxDepth, t0: chart.from, t1: chart.to, buildMs: now() - started };
+}
+
+/** The stack chart of each lane's samples, rows stacked lane after lane (see the module comment). */
+function laneCharts(tree: CallTree, samples: SampleColumns): StackChart & { laneRow: Int32Array } {
+  const n = samples.count;
+  // laneOf[node]: its ancestor at depth 1 (parents come before children in DFS order).
+  const laneOf = new Int32Array(tree.nodeCount);
+  for (let x = 1; x < tree.nodeCount; x++) laneOf[x] = tree.depth[x] === 1 ? x : laneOf[tree.parent[x]];
+  const lanes: number[] = [];
+  for (let x = 1; x < tree.nodeCount; x = tree.end[x]) lanes.push(x);
+  lanes.sort((a, b) => tree.totalWeight[b] - tree.totalWeight[a] || a - b);
+  const laneIndex = new Int32Array(tree.nodeCount).fill(-1);
+  lanes.forEach((x, i) => (laneIndex[x] = i));
+  // Samples grouped by lane, each group still in time order (a stable counting sort). Samples
+  // whose leaf is the root (no frames) have no lane and no box.
+  const at = new Int32Array(lanes.length + 1);
+  for (let i = 0; i < n; i++) if (samples.leaf[i] > 0) at[laneIndex[laneOf[samples.leaf[i]]] + 1]++;
+  for (let l = 1; l <= lanes.length; l++) at[l] += at[l - 1];
+  const kept = at[lanes.length];
+  const pos = at.slice(0, lanes.length);
+  const leaf = new Int32Array(kept);
+  const time = new Float64Array(kept);
+  const weight = new Float64Array(kept);
+  for (let i = 0; i < n; i++) {
+    if (samples.leaf[i] <= 0) continue;
+    const k = pos[laneIndex[laneOf[samples.leaf[i]]]]++;
+    leaf[k] = samples.leaf[i];
+    time[k] = samples.time[i];
+    weight[k] = samples.weight[i];
+  }
+  const parts: StackChart[] = [];
+  let count = 0;
+  for (let l = 0; l < lanes.length; l++) {
+    const a = at[l];
+    const b = at[l + 1];
+    const part = stackChart(tree, { count: b - a, leaf: leaf.subarray(a, b), time: time.subarray(a, b), weight: weight.subarray(a, b) });
+    parts.push(part);
+    count += part.count;
+  }
+  const out = {
+    count,
+    node: new Int32Array(count),
+    depth: new Int32Array(count),
+    start: new Float64Array(count),
+    end: new Float64Array(count),
+    from: n > 0 ? samples.time[0] : 0,
+    to: n > 0 ? samples.time[0] : 0,
+    laneRow: new Int32Array(lanes.length),
+  };
+  let k = 0;
+  let rowsBefore = 0;
+  for (let l = 0; l < parts.length; l++) {
+    const part = parts[l];
+    out.laneRow[l] = rowsBefore + 1;
+    let rows = 0;
+    out.node.set(part.node, k);
+    out.start.set(part.start, k);
+    out.end.set(part.end, k);
+    for (let i = 0; i < part.count; i++) {
+      out.depth[k + i] = part.depth[i] + rowsBefore;
+      if (part.depth[i] > rows) rows = part.depth[i];
+    }
+    if (part.count > 0 && part.to > out.to) out.to = part.to;
+    k += part.count;
+    rowsBefore += rows;
+  }
+  return out;
 }
 
 function mapLeaves(s: SampleColumns, toFunction: Int32Array): SampleColumns {

@@ -2,7 +2,8 @@
 // time window and the canvas geometry. No React, no store; the chart controller calls them.
 //
 //   y = 0 … AXIS_HEIGHT        the time axis (seconds from the first sample, d3-scale ticks)
-//   then one row per depth      depth 1 (the process) at the top, like the Firefox stack chart
+//   then the rows              lane after lane (stack-chart-model.ts), each with its process or
+//                              thread at the top, like the Firefox Profiler's stack chart
 //   x = (t - window.from) / (window.to - window.from) * width
 //
 // Invariants: boxes are coloured like the flame graph (palette.ts, by frame name); per row at most
@@ -159,6 +160,12 @@ export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel
     }
     ctx.fill();
   }
+  // A line above every lane but the first.
+  ctx.fillStyle = o.theme.dark ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.45)';
+  for (let l = 1; l < m.laneRow.length; l++) {
+    const y = AXIS_HEIGHT + (m.laneRow[l] - 1) * ROW_HEIGHT - g.scrollTop;
+    if (y >= AXIS_HEIGHT && y < height) ctx.fillRect(0, y - 1, width, 1);
+  }
   // Labels.
   ctx.font = CHART_FONT;
   ctx.textBaseline = 'middle';
@@ -241,7 +248,7 @@ function drawSelection(ctx: CanvasRenderingContext2D, w: TimeWindow, g: ChartGeo
 
 /** A tick label in the unit its step calls for: `250 ms`, `1.5 s`, `40 µs`. */
 export function formatTick(t: number, step: number): string {
-  const [unit, factor] = step >= 1 ? ['s', 1] : step >= 1e-3 ? ['ms', 1e3] : step >= 1e-6 ? ['µs', 1e6] : ['ns', 1e9];
+  const [unit, factor] = step >= 0.1 ? ['s', 1] : step >= 1e-4 ? ['ms', 1e3] : step >= 1e-7 ? ['µs', 1e6] : ['ns', 1e9];
   const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step * factor) + 1e-9)));
   return `${(t * factor).toFixed(decimals)} ${unit}`;
 }

@@ -65,9 +65,10 @@ function RangeBar({ chart }: { chart: boolean }) {
 function ChartPanel() {
   const container = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
+  const spacer = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (!container.current || !canvas.current) return;
-    const controller = new TimeChartController(container.current, canvas.current);
+    if (!container.current || !canvas.current || !spacer.current) return;
+    const controller = new TimeChartController(container.current, canvas.current, spacer.current);
     return () => controller.destroy();
   }, []);
   return (
@@ -84,6 +85,7 @@ function ChartPanel() {
           tabIndex={0}
         >
           <canvas ref={canvas} className="time-chart-canvas" aria-hidden="true" />
+          <div ref={spacer} className="time-chart-spacer" />
         </div>
         <TimeChartTooltip />
       </div>

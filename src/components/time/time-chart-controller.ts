@@ -4,7 +4,8 @@
 // state kept here; hover goes to a tiny store for the tooltip component.
 //
 // Input: drag on the chart (or its time axis) selects a time range (the store's, on release);
-// wheel zooms in time around the cursor, shift+wheel scrolls the rows, a horizontal wheel pans;
+// wheel zooms in time around the cursor, shift+wheel scrolls the rows (the container scrolls
+// natively: the canvas is sticky and a spacer gives the rows' height), a horizontal wheel pans;
 // double-click shows the whole recording again.
 //
 // Contract for tests: the container's aria-busy is "false" once the current state is drawn, and
@@ -39,7 +40,6 @@ export class TimeChartController {
   private frame = 0;
   private model: StackChartModel | null = null;
   private window: TimeWindow = { from: 0, to: 1 };
-  private scrollTop = 0;
   private hoverBox = -1;
   private drag: { x0: number; x: number; moved: boolean } | null = null;
   private theme: Theme = LIGHT;
@@ -55,6 +55,7 @@ export class TimeChartController {
   constructor(
     private readonly container: HTMLElement,
     private readonly canvas: HTMLCanvasElement,
+    private readonly spacer: HTMLElement,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
@@ -81,6 +82,9 @@ export class TimeChartController {
       media.addEventListener('change', onTheme);
       this.cleanups.push(() => media.removeEventListener('change', onTheme));
     }
+    const onScroll = () => this.schedule();
+    container.addEventListener('scroll', onScroll, { passive: true });
+    this.cleanups.push(() => container.removeEventListener('scroll', onScroll));
     this.listen();
     this.schedule();
   }
@@ -118,7 +122,7 @@ export class TimeChartController {
       this.hoverBox = -1;
       if (model && !same) {
         this.window = { from: model.t0, to: model.t1 };
-        this.scrollTop = 0;
+        this.container.scrollTop = 0;
       }
     }
     const width = this.container.clientWidth;
@@ -142,7 +146,8 @@ export class TimeChartController {
         this.coloursFor = frames;
         this.labels.reset();
       }
-      this.scrollTop = Math.max(0, Math.min(this.scrollTop, rowsHeight(model) - (height - AXIS_HEIGHT)));
+      const spacer = `${Math.max(0, AXIS_HEIGHT + rowsHeight(model) - height)}px`;
+      if (this.spacer.style.height !== spacer) this.spacer.style.height = spacer;
       const selection = this.dragSelection() ?? s.timeRange;
       const result = drawStackChart(ctx, model, this.window, this.geometry(), {
         theme: this.theme,
@@ -160,7 +165,7 @@ export class TimeChartController {
   }
 
   private geometry() {
-    return { width: this.width, height: this.height, scrollTop: this.scrollTop };
+    return { width: this.width, height: this.height, scrollTop: this.container.scrollTop };
   }
 
   private dragSelection(): TimeWindow | null {
@@ -225,12 +230,10 @@ export class TimeChartController {
     const onDouble = () => this.showAll();
     const onWheel = (e: WheelEvent) => {
       const m = this.model;
-      if (!m || this.width <= 0) return;
+      if (!m || this.width <= 0 || e.shiftKey) return; // shift+wheel scrolls the rows
       e.preventDefault();
       const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
-      if (e.shiftKey) {
-        this.scrollTop += (e.deltaY || e.deltaX) * unit;
-      } else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+      if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
         const dt = ((e.deltaX * unit) / this.width) * (this.window.to - this.window.from);
         this.window = clampWindow(m, this.window.from + dt, this.window.to + dt);
       } else {

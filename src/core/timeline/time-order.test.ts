@@ -49,6 +49,19 @@ describe('stackChart', () => {
     expect(chart.to).toBe(4); // last sample lasts the median interval
   });
 
+  it('ends boxes at a gap of more than MAX_GAP intervals (the thread was not running)', () => {
+    const gap = samplesOf([
+      ['main;a;b', 0],
+      ['main;a;b', 1],
+      ['main;a;b', 2],
+      ['main;a;b', 20],
+    ]);
+    const chart = stackChart(p.tree, gap);
+    const name = (n: number) => p.frames.strings[p.frames.name[p.tree.frame[n]]];
+    const boxes = Array.from({ length: chart.count }, (_, i) => `${'  '.repeat(chart.depth[i] - 1)}${name(chart.node[i])} ${chart.start[i]}-${chart.end[i]}`);
+    expect(boxes).toEqual(['main 0-3', '  a 0-3', '    b 0-3', 'main 20-21', '  a 20-21', '    b 20-21']);
+  });
+
   it('handles no samples', () => {
     expect(stackChart(p.tree, samplesOf([])).count).toBe(0);
   });

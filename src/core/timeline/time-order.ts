@@ -11,7 +11,9 @@
 // Invariants:
 // - stackChart: boxes are [start, end) time spans of one node at its depth; consecutive samples
 //   that share a path prefix share the prefix's boxes (as the Firefox Profiler's stack chart);
-//   a sample lasts until the next sample's time (the last one: the median sample interval);
+//   a sample lasts until the next sample's time, or for the median sample interval when it is
+//   the last one or the next comes more than MAX_GAP intervals later (the thread was not running:
+//   its boxes close, and the next sample opens new ones);
 //   samples must be sorted by time (perf script prints them so per CPU; sortSamples orders
 //   them); iterative, O(boxes): a sample's path is walked up only to where it meets the open
 //   boxes of the previous sample;
@@ -35,6 +37,9 @@ export interface SampleColumns {
   /** The sample's period (what it adds to selfWeight). */
   readonly weight: Float64Array;
 }
+
+/** A gap between samples longer than this many median intervals ends the boxes before it. */
+export const MAX_GAP = 4;
 
 export interface StackChart {
   readonly count: number;
@@ -71,6 +76,7 @@ export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
     gaps.sort();
     interval = gaps[(gaps.length - 1) >> 1];
   }
+  const maxGap = interval > 0 ? MAX_GAP * interval : Infinity;
   const maxDepth = tree.maxDepth;
   const parent = tree.parent;
   const nodeDepth = tree.depth;
@@ -98,6 +104,10 @@ export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
     for (let i = 0; i < n; i++) {
       const t = samples.time[i];
       const leaf = samples.leaf[i];
+      if (i > 0 && t - samples.time[i - 1] > maxGap) {
+        if (fill) for (let k = 0; k < open; k++) end[openBox[k]] = samples.time[i - 1] + interval;
+        open = 0;
+      }
       const len = leaf > 0 ? nodeDepth[leaf] : 0;
       // Walk up only until the path meets an open box (same node at the same depth: then all
       // its ancestors are shared too).
