@@ -39,7 +39,8 @@ function deriveFunctionView(profile: Profile): FunctionView {
   const doubled = new Uint8Array(frames.count);
   if (profile.meta.doubledFrames) for (const f of profile.meta.doubledFrames) doubled[f] = 1;
 
-  const builder = new TreeBuilder();
+  // At most one function node per inline node: sized once, no regrowth of columns or hash slots.
+  const builder = new TreeBuilder(n);
   // Builder node for each inline node (pre-order means parents are mapped before children).
   const mapped = new Int32Array(n);
   // Position of a node within a run of identical consecutive physical frames (0 = first).
