@@ -36,7 +36,7 @@ export function summarise(profile: CpuProfile, top = 25): string {
   return [`total ${(total / 1000).toFixed(0)} ms sampled`, ...lines].join('\n');
 }
 
-if (process.argv[2]) {
+if (process.argv[2] && /cpu-summary\.ts$/.test(process.argv[1] ?? '')) {
   const profile = JSON.parse(readFileSync(process.argv[2], 'utf8')) as CpuProfile;
   console.log(summarise(profile, Number(process.argv[3] ?? 25)));
 }

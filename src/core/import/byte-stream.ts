@@ -7,7 +7,12 @@
 export const GZIP_MAGIC = [0x1f, 0x8b] as const;
 export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
 
-/** Returns the bytes, gunzipped as a stream when they start with the gzip magic. */
+/**
+ * Returns the bytes, gunzipped as a stream when they start with the gzip magic. A source chunk
+ * may be valid only until the next is requested (session.ts reads into one reused buffer), so
+ * whatever is held across a read is copied: a short first chunk, and gzip input, which the
+ * decompressor consumes asynchronously.
+ */
 export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   const iterator = source[Symbol.asyncIterator]();
   let first = await iterator.next();
@@ -15,6 +20,7 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
   if (first.done) return;
   let head = first.value;
   // The magic is two bytes: a one-byte first chunk must not hide it (stdin may deliver one).
+  if (head.length < 2) head = head.slice();
   while (head.length < 2) {
     const r = await iterator.next();
     if (r.done) break;
@@ -30,12 +36,12 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
   }
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(head);
+      controller.enqueue(head.slice());
     },
     async pull(controller) {
       const r = await iterator.next();
       if (r.done) controller.close();
-      else controller.enqueue(r.value);
+      else controller.enqueue(r.value.slice());
     },
     async cancel() {
       await iterator.return?.();

@@ -5,6 +5,9 @@
 //   - passes every chunk on unchanged to the line-based path (no importer claimed the head), or
 //   - keeps the whole input (bounded by maxWholeBytes) and hands it to importer.parseBytes.
 //
+// Chunks are copied before they are kept: a source may reuse a chunk's buffer for the next read
+// (session.ts reads byte streams into one reused buffer).
+//
 // Invariants: the text path sees exactly the bytes it would have seen without this step, in the
 // same chunks; a claimed input never reaches the text path; memory is bounded by the cap (the
 // bytes are held once as chunks, then once joined); input that looks like JSON but that no JSON
@@ -52,7 +55,7 @@ export function wholeInput(
         break;
       }
       if (r.value.length === 0) continue;
-      chunks.push(r.value);
+      chunks.push(r.value.slice());
       length += r.value.length;
     }
     const head = concat(chunks, Math.min(length, HEAD_BYTES));
@@ -74,7 +77,7 @@ export function wholeInput(
         await iterator.return?.();
         throw tooLarge();
       }
-      chunks.push(r.value);
+      chunks.push(r.value.slice());
       options.onProgress?.({ bytesRead: bytesRead(), samples: 0 });
     }
     const all = concat(chunks, length);
