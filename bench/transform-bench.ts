@@ -2,7 +2,12 @@
 // (budget: under 300 ms), the function table, callers/callees of a hot function and the
 // reversed tree.
 //
-//   npx tsx bench/transform-bench.ts [--nodes 1000000] [--runs 5] [--seed 1]
+//   node --single-threaded --expose-gc --import tsx bench/transform-bench.ts \
+//     [--nodes 1000000] [--runs 5] [--seed 1] [--only REGEX] [--ref]
+//
+// --ref adds, after each transform, the TreeBuilder implementation it replaced
+// (src/core/testing/reference-transforms.ts) run under the same load, and checks that both give
+// the same tree column for column.
 //
 // The tree is grown like a profile (deep chains, a Zipf-like frame pool, 10 % of the frames
 // kernel frames, 2 % `[unknown]`-style names, 5 % direct recursion). Each measurement gets a
@@ -20,7 +25,8 @@ import { FrameFlags } from '../src/core/model/types';
 import { callersTree, calleesTree } from '../src/core/views/butterfly';
 import { functionTable, sortRows } from '../src/core/views/function-table';
 import { reversedTree } from '../src/core/views/reversed';
-import { applyTransform, applyTransforms, nameIndex, type Transform } from '../src/core/views/transforms';
+import { applyTransform, applyTransforms, nameIndex, type DerivedTree, type Transform } from '../src/core/views/transforms';
+import { refCallees, refCollapse, refDrop } from '../src/core/testing/reference-transforms';
 import { Rng } from './prng';
 
 const { values } = parseArgs({
@@ -28,6 +34,8 @@ const { values } = parseArgs({
     nodes: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1' },
+    only: { type: 'string', default: '' },
+    ref: { type: 'boolean', default: false },
   },
 });
 const NODES = Number(values.nodes);
@@ -108,6 +116,7 @@ const cases: [string, () => unknown][] = [
         { kind: 'rec', name: null },
       ] satisfies Transform[]),
   ],
+  ...(values.ref ? referenceCases() : []),
   ['functionTable', () => functionTable(fresh(), frames)],
   ['functionTable + sort by total', () => sortRows(functionTable(fresh(), frames), frames, { by: 'total' })],
   ['calleesTree(HOT)', () => calleesTree(fresh(), frames, hot)],
@@ -115,10 +124,38 @@ const cases: [string, () => unknown][] = [
   ['reversedTree', () => reversedTree(fresh(), frames)],
 ];
 
+/** The same transforms through the old TreeBuilder path, and a column-for-column check. */
+function referenceCases(): [string, () => unknown][] {
+  const mask = (pick: (f: number) => boolean) => Uint8Array.from({ length: frames.count }, (_, f) => (pick(f) ? 1 : 0));
+  const kernel = mask((f) => (frames.flags[f] & FrameFlags.KERNEL) !== 0);
+  const byMid = mask((f) => frames.name[f] === mid);
+  const all = mask(() => true);
+  const pairs: [string, () => DerivedTree, () => DerivedTree][] = [
+    ['focus:HOT', () => refCallees(fresh(), frames, hot), () => applyTransform(fresh(), frames, { kind: 'focus', name: hotName })],
+    ['merge:MID', () => refDrop(fresh(), frames, byMid), () => applyTransform(fresh(), frames, { kind: 'merge', name: midName })],
+    ['rec (all)', () => refCollapse(fresh(), frames, all), () => applyTransform(fresh(), frames, { kind: 'rec', name: null })],
+    ['hide:kernel', () => refDrop(fresh(), frames, kernel), () => applyTransform(fresh(), frames, { kind: 'hide', what: 'kernel' })],
+  ];
+  for (const [name, ref, now] of pairs) {
+    const a = ref();
+    const b = now();
+    const cols = ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const;
+    const same =
+      a.tree.nodeCount === b.tree.nodeCount &&
+      a.tree.maxDepth === b.tree.maxDepth &&
+      cols.every((c) => a.tree[c].length === b.tree[c].length && a.tree[c].every((v, i) => Object.is(v, b.tree[c][i]))) &&
+      a.toNew.every((v, i) => v === b.toNew[i]);
+    console.log(`check ${name}: ${same ? 'identical to the TreeBuilder path' : 'DIFFERENT from the TreeBuilder path'}`);
+    if (!same) process.exitCode = 1;
+  }
+  return pairs.map(([name, ref]) => [`ref (TreeBuilder) ${name}`, ref]);
+}
+
 console.log(`HOT = ${hotName} (total ${((100 * table.totalWeight[table.rowOfName[hot]]) / table.rootWeight).toFixed(1)} %), MID = ${midName}`);
 console.log(`name lookup: nameIndex ${nameIndex(frames, hotName) === hot ? 'ok' : 'MISMATCH'}`);
 console.log('case'.padEnd(46) + 'median ms'.padStart(10) + 'min ms'.padStart(9) + 'cpu ms'.padStart(9) + 'min cpu'.padStart(9) + '  result nodes');
 for (const [name, run] of cases) {
+  if (values.only && !new RegExp(values.only).test(name)) continue;
   let out: unknown;
   const fig = measure(() => {
     out = run();

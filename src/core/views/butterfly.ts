@@ -15,11 +15,13 @@
 // - callersTree is inverted: under F hang F's callers, under each caller its callers, …; a
 //   node's total is the weight of F spent on that caller path, a node's self is the part whose
 //   path ends there (the caller is a root frame);
-// - both are CallTrees over the same FrameTable, built iteratively with TreeBuilder; a name
+// - both are CallTrees over the same FrameTable, built iteratively (callees by derived-builder.ts,
+//   which copies the F subtrees as blocks when there is only one; callers with TreeBuilder); a name
 //   with no frame gives a tree with only the root. memoised by (tree, frames, name).
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
+import { mergeSubtrees } from '../model/derived-builder';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 
@@ -67,25 +69,22 @@ export function calleesTree(tree: CallTree, frames: FrameTable, name: StringInde
 
 function computeCallees(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {
   const n = tree.nodeCount;
-  const builder = new TreeBuilder(n);
-  const mapped = new Int32Array(n).fill(-1);
   const root = canonicalFrame(frames, name);
-  let fNode = -1;
-  if (root >= 0) {
-    fNode = builder.child(0, root);
-    let outerEnd = 0; // end of the current outermost F subtree
-    for (let i = 1; i < n; i++) {
-      if (i >= outerEnd) {
-        if (frames.name[tree.frame[i]] !== name) continue;
-        outerEnd = tree.end[i];
-        mapped[i] = fNode;
-      } else {
-        mapped[i] = builder.child(mapped[tree.parent[i]], tree.frame[i]);
-      }
-      builder.addSelf(mapped[i], tree.selfWeight[i], tree.selfSamples[i]);
+  if (root < 0) return finishDerived(new TreeBuilder(), frames, new Int32Array(n).fill(-1));
+  // The outermost F nodes, in order; their subtrees merge under one F.
+  const roots = new Int32Array(n);
+  let count = 0;
+  const fname = frames.name;
+  const { frame, end } = tree;
+  for (let i = 1; i < n; ) {
+    if (fname[frame[i]] === name) {
+      roots[count++] = i;
+      i = end[i];
+    } else {
+      i++;
     }
   }
-  return finishDerived(builder, frames, mapped);
+  return mergeSubtrees(tree, frames, root, roots.subarray(0, count));
 }
 
 /** Everything that calls F, inverted: F at the top, its callers below (see the module comment). */

@@ -18,13 +18,15 @@
 //
 // Invariants: except for focus, the root total is preserved (merged frames give their weight to
 // the caller); a transform that touches no frame returns the input tree itself (identity
-// mapping); every result shares the input's FrameTable; one pass over the nodes with hashed
-// child lookups (TreeBuilder), then finish(): no recursion, O(nodes). `toNew` maps each input
+// mapping); every result shares the input's FrameTable; built by derived-builder.ts, which copies
+// untouched subtrees as blocks and sorts only the merged child lists: no recursion, no hashing,
+// O(nodes + merged children × log). `toNew` maps each input
 // node to its node in the result, or -1 when dropped (focus). A name missing from the profile
 // makes merge/rec no-ops and focus an empty tree.
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
+import { mergeIntoParents } from '../model/derived-builder';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type StringIndex } from '../model/types';
 import { calleesTree, finishDerived, type DerivedTree } from './butterfly';
@@ -97,40 +99,29 @@ export function applyTransform(tree: CallTree, frames: FrameTable, t: Transform)
 export function dropFrames(tree: CallTree, frames: FrameTable, drop: Uint8Array): DerivedTree {
   const n = tree.nodeCount;
   if (!touches(tree, drop)) return identityResult(tree);
-  const builder = new TreeBuilder(tree.nodeCount);
-  const mapped = new Int32Array(n);
-  builder.addSelf(0, tree.selfWeight[0], tree.selfSamples[0]);
-  for (let i = 1; i < n; i++) {
-    const f = tree.frame[i];
-    const p = mapped[tree.parent[i]];
-    const m = drop[f] ? p : builder.child(p, f);
-    mapped[i] = m;
-    builder.addSelf(m, tree.selfWeight[i], tree.selfSamples[i]);
-  }
-  return finishDerived(builder, frames, mapped);
+  const up = new Uint8Array(n);
+  const frame = tree.frame;
+  for (let i = 1; i < n; i++) up[i] = drop[frame[i]];
+  return mergeIntoParents(tree, frames, up);
 }
 
 /** The tree with runs of same-named frames (where `collapse` marks the frame) merged into the run's first. */
 export function collapseRecursion(tree: CallTree, frames: FrameTable, collapse: Uint8Array): DerivedTree {
   const n = tree.nodeCount;
   const { parent, frame } = tree;
+  const name = frames.name;
+  const up = new Uint8Array(n);
   let any = false;
-  for (let i = 1; i < n && !any; i++) {
+  for (let i = 1; i < n; i++) {
     const p = parent[i];
-    any = p > 0 && collapse[frame[i]] === 1 && frames.name[frame[p]] === frames.name[frame[i]];
+    const f = frame[i];
+    if (p > 0 && collapse[f] === 1 && name[frame[p]] === name[f]) {
+      up[i] = 1;
+      any = true;
+    }
   }
   if (!any) return identityResult(tree);
-  const builder = new TreeBuilder(tree.nodeCount);
-  const mapped = new Int32Array(n);
-  builder.addSelf(0, tree.selfWeight[0], tree.selfSamples[0]);
-  for (let i = 1; i < n; i++) {
-    const f = frame[i];
-    const p = parent[i];
-    const m = p > 0 && collapse[f] && frames.name[frame[p]] === frames.name[f] ? mapped[p] : builder.child(mapped[p], f);
-    mapped[i] = m;
-    builder.addSelf(m, tree.selfWeight[i], tree.selfSamples[i]);
-  }
-  return finishDerived(builder, frames, mapped);
+  return mergeIntoParents(tree, frames, up);
 }
 
 function touches(tree: CallTree, mask: Uint8Array): boolean {
