@@ -214,8 +214,8 @@ test('a search in the differential graph fades the frames that do not match and 
   await page.mouse.move(1, 1);
   const DIFF = 'Differential flame graph';
   const before = { hit: await frameColour(page, DIFF, 'toyc::optimize_module'), miss: await frameColour(page, DIFF, 'start_thread') };
+  // Shaped by B, B's matches are computed beside the graph (not by the search worker of A).
   await page.getByRole('searchbox', { name: 'Search' }).fill('optimize_module');
-  await expect(page.getByRole('status').filter({ hasText: /^Matched/ })).toBeVisible();
   await idle(page, DIFF);
   await expect.poll(() => frameColour(page, DIFF, 'start_thread')).not.toEqual(before.miss);
   const after = { hit: await frameColour(page, DIFF, 'toyc::optimize_module'), miss: await frameColour(page, DIFF, 'start_thread') };
