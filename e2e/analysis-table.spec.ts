@@ -83,6 +83,13 @@ test.describe('function table', () => {
     await page.getByRole('searchbox').fill('');
     await expect(caption).toHaveText(/^[\d,]+ functions$/);
 
+    // The inline view lists inlined functions, with their badge.
+    await page.getByRole('button', { name: 'Inline frames' }).click();
+    await waitForIdle(page);
+    await expect(grid(page).locator('.fn-body .fn-badge', { hasText: 'inlined' }).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Functions', exact: true }).click();
+    await waitForIdle(page);
+
     // Selecting a row highlights its frames in the flame graph.
     const name = bySelf[0][0];
     await bodyRows(page).nth(0).click();
@@ -132,6 +139,16 @@ test.describe('callers and callees', () => {
     await expect(page.getByTestId('callers-tooltip')).toContainText('toyc::compile_module');
     await expect(page.getByTestId('callers-tooltip')).toContainText(`of ${fn}`);
     await page.screenshot({ path: '/tmp/flameview-analysis-sandwich.png' });
+    // A click on a callee zooms that graph to it (full width), the other graph stays.
+    const rectIn = (label: string, n: string) =>
+      page.evaluate(([l, x]) => (window as unknown as { flameviewFrames: { rect(a: string, b: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames.rect(l, x), [label, n]);
+    const calleesWidth = (await callees.boundingBox())!.width;
+    const child = await rectIn('Callees flame graph', '__GI___libc_free');
+    expect(child).not.toBeNull();
+    expect(child!.width).toBeLessThan(calleesWidth * 0.9);
+    await page.mouse.click(child!.x + child!.width / 2, child!.y + child!.height / 2);
+    await expect(callees).toHaveAttribute('aria-busy', 'false');
+    await expect.poll(async () => (await rectIn('Callees flame graph', '__GI___libc_free'))?.width ?? 0).toBeGreaterThan(calleesWidth * 0.95);
 
     // Short names: labels shortened, the link says so; the table shows short names with the full one as title.
     await page.getByRole('button', { name: 'Short names' }).click();
