@@ -17,6 +17,7 @@
 // one uncounted warm-up run. `node --single-threaded --expose-gc --import tsx …` keeps GC
 // threads out of the CPU figure and collects between runs.
 
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { CallTree } from '../src/core/model/call-tree';
 import { FrameTableBuilder, type FrameTable } from '../src/core/model/frame-table';
@@ -153,7 +154,12 @@ function referenceCases(): [string, () => unknown][] {
 
 console.log(`HOT = ${hotName} (total ${((100 * table.totalWeight[table.rowOfName[hot]]) / table.rootWeight).toFixed(1)} %), MID = ${midName}`);
 console.log(`name lookup: nameIndex ${nameIndex(frames, hotName) === hot ? 'ok' : 'MISMATCH'}`);
+console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('case'.padEnd(46) + 'median ms'.padStart(10) + 'min ms'.padStart(9) + 'cpu ms'.padStart(9) + 'min cpu'.padStart(9) + '  result nodes');
+// Issue 7: one transform on a 1,000,000-node tree under 300 ms, judged on the median CPU time.
+const BUDGET = 300;
+const budgeted = /^(focus|merge|rec|hide)\b/;
+let over = 0;
 for (const [name, run] of cases) {
   if (values.only && !new RegExp(values.only).test(name)) continue;
   let out: unknown;
@@ -168,6 +174,13 @@ for (const [name, run] of cases) {
       Math.min(...fig.wall).toFixed(0).padStart(9) +
       median(fig.cpu).toFixed(0).padStart(9) +
       Math.min(...fig.cpu).toFixed(0).padStart(9) +
-      `  ${nodes}`,
+      `  ${nodes}` +
+      (budgeted.test(name) ? (median(fig.cpu) < BUDGET ? '  ok' : '  MISS') : ''),
   );
+  if (budgeted.test(name) && median(fig.cpu) >= BUDGET) over++;
+}
+console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+if (over > 0) {
+  console.log(`OVER BUDGET: ${over} transform(s) at or above ${BUDGET} ms of CPU time (median)`);
+  process.exitCode = 1;
 }
