@@ -27,12 +27,17 @@ export interface SandwichTrees {
   total: number;
 }
 
-/** The callers and callees trees of `name` in `tree`, or null when no frame has that name. */
-export function sandwichOf(tree: CallTree, frames: FrameTable, name: string): SandwichTrees | null {
+/**
+ * The callers and callees trees of `name` in `tree`, or null when no frame has that name. In a
+ * reversed (bottom-up) tree a function's children are its callers, so the two swap.
+ */
+export function sandwichOf(tree: CallTree, frames: FrameTable, name: string, reversed = false): SandwichTrees | null {
   const s = nameIndex(frames, name);
   if (s < 0) return null;
-  const callees = calleesTree(tree, frames, s).tree;
-  const callers = callersTree(tree, frames, s).tree;
+  const down = calleesTree(tree, frames, s).tree;
+  const up = callersTree(tree, frames, s).tree;
+  const callees = reversed ? up : down;
+  const callers = reversed ? down : up;
   // One object per pair of trees, so React selectors see the same value until the trees change.
   const hit = pairs.get(callees);
   if (hit && hit.callers === callers) return hit;
@@ -48,7 +53,13 @@ export function currentSandwich(s: StoreState): SandwichTrees | null {
   const tree = currentTree(s);
   const name = s.analysis.selectedFunction;
   if (!tree || !s.snapshot || name === null) return null;
-  return sandwichOf(tree, s.snapshot.frames, name);
+  return sandwichOf(tree, s.snapshot.frames, name, isReversed(s));
+}
+
+/** True when the main graph shows a reversed (bottom-up) tree. */
+export function isReversed(s: StoreState): boolean {
+  const d = s.derived;
+  return d !== null && d.reversed && d.tree === currentTree(s);
 }
 
 /**

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
+import { reversedTree } from '../core/views/reversed';
 import { DEFAULT_SORT } from '../store/analysis-slice';
 import { paneOrientation, sandwichNodeInfo, sandwichOf, topPane } from './sandwich';
-import { displayName, displayRows, functionTable, highlightOf, matchingRows, nameIndex, positionOf, rowFigures, shortLabel, shortLabeller } from './table-model';
+import { displayName, displayRows, functionTable, highlightOf, tableFor, matchingRows, nameIndex, positionOf, rowFigures, shortLabel, shortLabeller } from './table-model';
 
 const p = profileFrom(`
   main;a;b;a;c 3
@@ -93,5 +94,29 @@ describe('sandwich', () => {
   it('puts the function between the graphs in either orientation', () => {
     expect([topPane('flame'), paneOrientation('callees', 'flame'), paneOrientation('callers', 'flame')]).toEqual(['callees', 'flame', 'icicle']);
     expect([topPane('icicle'), paneOrientation('callers', 'icicle'), paneOrientation('callees', 'icicle')]).toEqual(['callers', 'flame', 'icicle']);
+  });
+});
+
+describe('reversed trees', () => {
+  it('give every function the self and total of the original tree', () => {
+    const rev = reversedTree(p.tree, p.frames);
+    const t = tableFor(rev, p.frames, true);
+    expect(tableFor(rev, p.frames, true)).toBe(t);
+    expect(tableFor(p.tree, p.frames)).toBe(table);
+    for (let r = 0; r < table.count; r++) {
+      const rr = t.rowOfName[table.name[r]];
+      const what = p.frames.strings[table.name[r]];
+      expect([what, t.selfWeight[rr], t.totalWeight[rr], t.selfSamples[rr]]).toEqual([what, table.selfWeight[r], table.totalWeight[r], table.selfSamples[r]]);
+    }
+  });
+
+  it('swap callers and callees, so each graph still shows what its name says', () => {
+    const rev = reversedTree(p.tree, p.frames);
+    const s = sandwichOf(rev, p.frames, 'a', true)!;
+    const plain = sandwichOf(p.tree, p.frames, 'a')!;
+    expect(s.total).toBe(plain.total);
+    expect(dumpTree(s.callers, p.frames)).toContain('main');
+    expect(dumpTree(s.callers, p.frames)).not.toContain('c');
+    expect(dumpTree(s.callees, p.frames)).toContain('c');
   });
 });

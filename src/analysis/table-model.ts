@@ -67,9 +67,31 @@ export function displayRows(table: FunctionTable, frames: FrameTable, sort: Tabl
   return rows;
 }
 
-/** The table for the tree the main graph shows. */
-export function tableFor(tree: CallTree, frames: FrameTable): FunctionTable {
-  return functionTable(tree, frames);
+const reversedTables = new WeakMap<CallTree, WeakMap<FrameTable, FunctionTable>>();
+
+/**
+ * The function table of the tree the main graph shows. A reversed (bottom-up) tree has the
+ * same totals, but a node's self there is the weight of stacks that *start* at it; a function's
+ * real self weight is the total of its depth-1 nodes (the leaves of the original stacks).
+ */
+export function tableFor(tree: CallTree, frames: FrameTable, reversed = false): FunctionTable {
+  const table = functionTable(tree, frames);
+  if (!reversed) return table;
+  let inner = reversedTables.get(tree);
+  if (!inner) reversedTables.set(tree, (inner = new WeakMap()));
+  let out = inner.get(frames);
+  if (!out) {
+    const selfWeight = new Float64Array(table.count);
+    const selfSamples = new Float64Array(table.count);
+    for (let n = 1; n < tree.nodeCount; n = tree.end[n]) {
+      const row = table.rowOfName[frames.name[tree.frame[n]]];
+      selfWeight[row] += tree.totalWeight[n];
+      selfSamples[row] += tree.totalSamples[n];
+    }
+    out = { ...table, selfWeight, selfSamples };
+    inner.set(frames, out);
+  }
+  return out;
 }
 
 // ── Names ─────────────────────────────────────────────────────────────────────────────────────

@@ -5,7 +5,8 @@
 // Names are untrusted and rendered as React text only.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { displayName, displayRows, functionTable, positionOf, rowFigures } from '../../analysis/table-model';
+import { isReversed } from '../../analysis/sandwich';
+import { displayName, displayRows, positionOf, rowFigures, tableFor } from '../../analysis/table-model';
 import { formatCount, formatNs, formatPercent } from '../../store/frame-info';
 import type { TableColumn } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
@@ -26,12 +27,13 @@ const HEADERS: { label: string; sort: TableColumn | null; className: string }[] 
 export function FunctionsTable() {
   const snapshot = useStore((s) => s.snapshot);
   const tree = useStore(currentTree);
+  const reversed = useStore(isReversed);
   const sort = useStore((s) => s.analysis.sort);
   const matches = useStore((s) => s.search.matches);
   const selected = useStore((s) => s.analysis.selectedFunction);
   const short = useStore((s) => s.analysis.shortNames);
   const frames = snapshot?.frames ?? null;
-  const table = useMemo(() => (tree && frames ? functionTable(tree, frames) : null), [tree, frames]);
+  const table = useMemo(() => (tree && frames ? tableFor(tree, frames, reversed) : null), [tree, frames, reversed]);
   const rows = useMemo(() => (table && frames ? displayRows(table, frames, sort, matches) : EMPTY), [table, frames, sort, matches]);
   const pos = useMemo(() => (table && frames ? positionOf(table, frames, rows, selected) : -1), [table, frames, rows, selected]);
 
