@@ -11,7 +11,7 @@ import * as Comlink from 'comlink';
 import type { CallTree } from '../core/model/call-tree';
 import type { ProfileSnapshot } from '../core/snapshot';
 import type { SampleColumns } from '../core/timeline/time-order';
-import { derive, isIdentity, rangeApplies, type DeriveInput, type DeriveRequest } from '../core/views/derive';
+import { copyTree, derive, isIdentity, rangeApplies, treeColumns, type DeriveInput, type DeriveRequest } from '../core/views/derive';
 import { encodeTransforms } from '../core/views/transforms-codec';
 import { useStore } from '../store/store';
 import type { DerivedView } from '../store/transform-slice';
@@ -60,9 +60,17 @@ export function workerBackend(): DeriveBackend {
   return {
     setBase: async (id, input) => {
       const { strings, ...frames } = input.frames;
-      // A structured clone of typed arrays: the page keeps its copy (the viewer still draws it).
-      const wire: BaseWire = { ...input, frames, strings: strings.join('\0') };
-      await get().setBase(id, wire);
+      // Copies of the columns (one memcpy each; the page keeps drawing its own), transferred.
+      const copy = <T extends { slice(): T; buffer: ArrayBufferLike }>(a: T) => a.slice();
+      const inline = copyTree(input.inline);
+      const functions = input.functions ? copyTree(input.functions) : null;
+      const toFunction = input.toFunction ? copy(input.toFunction) : null;
+      const samples = input.samples ? { count: input.samples.count, leaf: copy(input.samples.leaf), time: copy(input.samples.time), weight: copy(input.samples.weight) } : null;
+      const wire: BaseWire = { frames, inline, functions, toFunction, samples, strings: strings.join('\0') };
+      const buffers = [...treeColumns(inline), ...(functions ? treeColumns(functions) : [])];
+      if (toFunction) buffers.push(toFunction.buffer as ArrayBuffer);
+      if (samples) buffers.push(samples.leaf.buffer as ArrayBuffer, samples.time.buffer as ArrayBuffer, samples.weight.buffer as ArrayBuffer);
+      await get().setBase(id, Comlink.transfer(wire, buffers));
     },
     derive: (id, seq, request) => get().derive(id, seq, request),
     dispose: () => {

@@ -1,0 +1,163 @@
+// End-to-end cost of a transform on a 1,000,000-node tree as the viewer pays it: the base trees
+// cross to a worker once (structured clone), each derivation runs there (derive(): time range,
+// transforms, reversed), the result's columns come back by transfer, and the main thread maps
+// the zoom and the selection onto the new tree and swaps it into the store (applyDerived).
+//
+//   npx tsx bench/derive-bench.ts [--nodes 1000000] [--runs 5] [--seed 1]
+//
+// Columns: worker ms (derive() inside the worker, wall), round trip ms (post → result back on
+// the main thread: derive + transfer + message hops), process CPU ms over the round trip (the
+// main thread is idle while it waits, so this is ≈ the worker's CPU), and main ms: the main
+// thread's share (node mapping + store update), wall and CPU. Medians of `runs` after one
+// warm-up. The synthetic tree is grown as in bench/transform-bench.ts.
+
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { mapShownNode, type ShownTree } from '../src/analysis/transform-node-map';
+import type { CallTree } from '../src/core/model/call-tree';
+import { FrameTableBuilder, type FrameTable } from '../src/core/model/frame-table';
+import { TreeBuilder } from '../src/core/model/tree-builder';
+import { FrameFlags } from '../src/core/model/types';
+import type { ProfileSnapshot } from '../src/core/snapshot';
+import { copyTree, treeColumns, type DeriveInput, type DeriveRequest } from '../src/core/views/derive';
+import { functionTable, sortRows } from '../src/core/views/function-table';
+import type { Transform } from '../src/core/views/transforms';
+import { useStore } from '../src/store/store';
+import { Rng } from './prng';
+
+const { values } = parseArgs({
+  options: { nodes: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '5' }, seed: { type: 'string', default: '1' } },
+});
+const NODES = Number(values.nodes);
+const RUNS = Number(values.runs);
+const rng = new Rng(Number(values.seed));
+
+function build(target: number): { tree: CallTree; frames: FrameTable } {
+  const frames = new FrameTableBuilder();
+  const pool = Math.max(100, Math.round(target / 50));
+  const ids = new Int32Array(pool);
+  for (let i = 0; i < pool; i++) {
+    const r = rng.float();
+    if (r < 0.1) ids[i] = frames.intern(`kernel_function_${i}`, FrameFlags.KERNEL);
+    else if (r < 0.12) ids[i] = frames.intern(`[lib${i}.so]`, 0);
+    else ids[i] = frames.intern(`crate::module${i % 97}::function_${i}`, rng.float() < 0.6 ? FrameFlags.INLINED : 0);
+  }
+  const builder = new TreeBuilder();
+  let last = 0;
+  while (builder.nodeCount < target) {
+    const parent = rng.float() < 0.75 ? last : Math.floor(rng.float() * builder.nodeCount);
+    const recurse = parent > 0 && rng.float() < 0.05;
+    const frame = recurse ? builder.frameOf(parent) : ids[Math.floor(pool * rng.float() ** 3)];
+    last = builder.child(parent, frame);
+    builder.addSelf(last, 1 + Math.floor(rng.float() * 1000), 1);
+  }
+  const table = frames.finish();
+  return { tree: builder.finish(table).tree, frames: table };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const cpuMs = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
+
+const { tree, frames } = build(NODES);
+const table = functionTable(tree, frames);
+const hot = frames.strings[table.name[sortRows(table, frames, { by: 'total' })[1]]];
+const mid = frames.strings[table.name[sortRows(table, frames, { by: 'self' })[5]]];
+// A deep node of the hot function: the zoom and the selection to carry over.
+let deep = 0;
+for (let i = 1; i < tree.nodeCount; i++) if (frames.strings[frames.name[tree.frame[i]]] === hot && tree.depth[i] > tree.depth[deep]) deep = i;
+const zoomAt = tree.parent[deep] > 0 ? tree.parent[deep] : deep;
+console.log(`tree: ${tree.nodeCount} nodes, ${frames.count} frames; HOT = ${hot}, MID = ${mid}; load ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+
+const worker = new Worker(new URL('./derive-bench-worker.mjs', import.meta.url));
+worker.on('error', (e) => {
+  console.error('worker failed:', e);
+  process.exit(1);
+});
+const next = () => new Promise<{ type: string; tree?: CallTree; toNew?: Int32Array | null; ms?: number }>((resolve) => worker.once('message', resolve));
+
+const input: DeriveInput = { frames, inline: tree, functions: null, toFunction: null, samples: null };
+// Warm the worker up (tsx boot) so the figures below are the crossing alone.
+worker.postMessage({ type: 'base', input: null });
+await next();
+// As workerBackend does: copy the columns (the page keeps drawing its own) and transfer the copies.
+const cc = process.cpuUsage();
+let t0 = performance.now();
+const copy = { ...input, inline: copyTree(tree) };
+worker.postMessage({ type: 'base', input: copy }, treeColumns(copy.inline));
+const cloneMs = performance.now() - t0;
+const cloneCpu = cpuMs(process.cpuUsage(cc));
+await next();
+console.log(`base to the worker: copy + postMessage ${cloneMs.toFixed(0)} ms (${cloneCpu.toFixed(0)} ms CPU) on the main thread, ready after ${(performance.now() - t0).toFixed(0)} ms`);
+
+const snapshot = { frames, inline: tree, functions: null, toFunction: null, toInline: null, samples: null, meta: {} } as unknown as ProfileSnapshot;
+const baseShown: ShownTree = { tree, inputKey: 'base', input: tree, toNew: null };
+
+const cases: [string, Transform[], boolean][] = [
+  ['focus:HOT', [{ kind: 'focus', name: hot }], false],
+  ['merge:MID', [{ kind: 'merge', name: mid }], false],
+  ['rec (all)', [{ kind: 'rec', name: null }], false],
+  ['hide:kernel', [{ kind: 'hide', what: 'kernel' }], false],
+  ['hide:unknown', [{ kind: 'hide', what: 'unknown' }], false],
+  ['reversed', [], true],
+  ['hide:kernel + reversed', [{ kind: 'hide', what: 'kernel' }], true],
+];
+
+console.log('case'.padEnd(26) + 'worker ms'.padStart(10) + 'round trip'.padStart(11) + 'cpu ms'.padStart(8) + 'main ms'.padStart(9) + 'main cpu'.padStart(9) + 'undo main'.padStart(10) + '  nodes');
+for (const [name, transforms, reversed] of cases) {
+  if (reversed && tree.nodeCount > 200_000) {
+    // This synthetic tree gives every node self weight on deep chains: its reversed tree has
+    // O(sum of depths) nodes (3.9 M for 100 k nodes). Measure it with --nodes 100000.
+    console.log(`${name.padEnd(26)}skipped above 200,000 nodes (see the comment)`);
+    continue;
+  }
+  const request: DeriveRequest = { view: 'inline', transforms, reversed, range: null };
+  const fig = { worker: [] as number[], trip: [] as number[], cpu: [] as number[], main: [] as number[], mainCpu: [] as number[], undo: [] as number[] };
+  let nodes = 0;
+  for (let run = 0; run <= RUNS; run++) {
+    useStore.setState({ snapshot, view: 'inline', derived: null, zoomNode: zoomAt, selectedNode: deep });
+    (globalThis as { gc?: () => void }).gc?.();
+    const c0 = process.cpuUsage();
+    t0 = performance.now();
+    worker.postMessage({ type: 'derive', request });
+    const reply = await next();
+    const trip = performance.now() - t0;
+    const cpu = cpuMs(process.cpuUsage(c0));
+    // The main thread's share: what derive-controller's show() does.
+    const c1 = process.cpuUsage();
+    const t1 = performance.now();
+    const s = useStore.getState();
+    const shown: ShownTree = { tree: reply.tree!, inputKey: 'base', input: tree, toNew: reply.toNew ?? 'none' };
+    const z = mapShownNode(frames, baseShown, s.zoomNode, shown);
+    const sel = mapShownNode(frames, baseShown, s.selectedNode, shown);
+    s.applyDerived({ snapshot, view: 'inline', transforms, reversed, range: null, tree: reply.tree!, toNew: reply.toNew ?? null, ranged: false }, { zoomNode: z, selectedNode: sel });
+    const main = performance.now() - t1;
+    const mainCpu = cpuMs(process.cpuUsage(c1));
+    // Undo back to the base tree: the selection goes back through the heaviest preimage.
+    const t2 = performance.now();
+    const after = useStore.getState();
+    const zb = mapShownNode(frames, shown, after.zoomNode, baseShown);
+    const sb = mapShownNode(frames, shown, after.selectedNode, baseShown);
+    after.applyDerived(null, { zoomNode: zb, selectedNode: sb });
+    const undo = performance.now() - t2;
+    nodes = reply.tree!.nodeCount;
+    if (run === 0) continue; // warm-up
+    fig.worker.push(reply.ms!);
+    fig.trip.push(trip);
+    fig.cpu.push(cpu);
+    fig.main.push(main);
+    fig.mainCpu.push(mainCpu);
+    fig.undo.push(undo);
+  }
+  console.log(
+    name.padEnd(26) +
+      median(fig.worker).toFixed(0).padStart(10) +
+      median(fig.trip).toFixed(0).padStart(11) +
+      median(fig.cpu).toFixed(0).padStart(8) +
+      median(fig.main).toFixed(1).padStart(9) +
+      median(fig.mainCpu).toFixed(1).padStart(9) +
+      median(fig.undo).toFixed(1).padStart(10) +
+      `  ${nodes}`,
+  );
+}
+await worker.terminate();
+process.exit(0);
