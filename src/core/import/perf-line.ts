@@ -182,21 +182,43 @@ export function parsePeriod(text: string, start: number, end: number): number {
  * parseFloat (both are exact doubles up to 15 digits) without slicing the line.
  */
 export function parseTime(text: string, start: number, end: number): number {
-  if (start >= end || end - start > 22) return -1;
-  let v = 0;
-  let scale = 1;
-  let dot = false;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c === DOT) {
-      if (dot || i === start || i === end - 1) return -1;
-      dot = true;
-    } else if (isDigit(c)) {
-      v = v * 10 + (c - 48);
-      if (dot) scale *= 10;
-    } else return -1;
+  parseTimeInto(text, start, end, timeScratch);
+  return timeScratch[0];
+}
+
+const timeScratch = new Float64Array(1);
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * parseTime writing its result into out[0]: a double returned from a call that is not inlined is
+ * boxed on the heap, a double stored into a Float64Array is not (one box per sample adds up).
+ * The digit loops stay in small-integer arithmetic (up to 9 digits each side).
+ */
+export function parseTimeInto(text: string, start: number, end: number, out: Float64Array): void {
+  out[0] = -1;
+  if (start >= end || end - start > 22) return;
+  let whole = 0;
+  let i = start;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    whole = whole * 10 + c;
   }
-  return v / scale;
+  if (i === start) return;
+  if (i === end) {
+    out[0] = whole;
+    return;
+  }
+  if (text.charCodeAt(i) !== DOT || i === end - 1) return;
+  const fracStart = ++i;
+  let frac = 0;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return;
+    frac = frac * 10 + c;
+  }
+  const scale = POW10[end - fracStart];
+  out[0] = (whole * scale + frac) / scale;
 }
 
 /**

@@ -22,7 +22,7 @@ import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../model/types';
 import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../profile';
 import type { Detection, ImportOptions, Importer, LineParser } from './importer';
 import { MAX_SAMPLES, SampleColumnBuilder } from '../timeline/sample-column';
-import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTime } from './perf-line';
+import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
 import { PerfStackAssembler } from './perf-stack';
 
 const TAB = 9;
@@ -82,7 +82,6 @@ export class PerfScriptParser implements LineParser {
   private kept = false;
   private root: FrameIndex = 0;
   private weight = 1;
-  private time = 0;
   private readonly column: SampleColumnBuilder;
 
   // Events.
@@ -195,7 +194,7 @@ export class PerfScriptParser implements LineParser {
       this.samplesWithoutPeriod++;
     }
     if (this.kept) {
-      this.time = parseTime(text, h.timeStart, h.timeEnd);
+      parseTimeInto(text, h.timeStart, h.timeEnd, this.column.nextTime);
       this.root = this.rootFrame(text);
       this.stack.begin();
     }
@@ -248,7 +247,7 @@ export class PerfScriptParser implements LineParser {
     }
     this.prevLength = length;
     this.builder.addSelf(node, this.weight, 1);
-    this.column.push(node, this.time, this.weight);
+    this.column.push(node, this.weight);
   }
 
   /** Counts the event; returns whether samples of it are kept. */

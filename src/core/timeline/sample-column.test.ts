@@ -24,7 +24,7 @@ const F = (addr: string, sym: string) => `\t${addr.padStart(16)} ${sym} (/bin/ap
 describe('parseTime', () => {
   it('reads secs.usecs and secs.nsecs like parseFloat, and rejects what is not a number', () => {
     for (const t of ['678.130161', '7628263.042515', '12.000000001', '5', '0.5']) expect(parseTime(t, 0, t.length)).toBe(parseFloat(t));
-    for (const t of ['1.2.3', '.5', '5.', '', '1a']) expect(parseTime(t, 0, t.length)).toBe(-1);
+    for (const t of ['1.2.3', '.5', '5.', '', '1a', '1.a', '-1.5']) expect(parseTime(t, 0, t.length)).toBe(-1);
     expect(parseTime('x 3.25: y', 2, 6)).toBe(3.25);
   });
 });
@@ -87,11 +87,16 @@ describe('the perf script sample column', () => {
 
   it('grows past its first allocation', () => {
     const b = new SampleColumnBuilder();
-    for (let i = 0; i < 5000; i++) b.push(i % 3, i / 1000, 1);
+    for (let i = 0; i < 150_000; i++) {
+      b.nextTime[0] = i / 1000;
+      b.push(i % 3, i);
+    }
     const s = b.finish(Int32Array.from([0, 2, 1]))!;
-    expect(s.count).toBe(5000);
+    expect(s.count).toBe(150_000);
     expect(s.leaf[4999]).toBe(2); // 4999 % 3 = 1 → order[1] = 2
-    expect(s.time[4999]).toBe(4.999);
+    expect(s.leaf[149_999]).toBe(1); // 149999 % 3 = 2 → order[2] = 1
+    expect(s.time[70_000]).toBe(70);
+    expect(s.weight[149_999]).toBe(149_999);
   });
 
   it('travels with the snapshot: its buffers are transferred', () => {

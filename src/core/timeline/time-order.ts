@@ -57,13 +57,19 @@ export function sortSamples(s: SampleColumns): SampleColumns {
   let sorted = true;
   for (let i = 1; i < s.count && sorted; i++) sorted = s.time[i - 1] <= s.time[i];
   if (sorted) return s;
-  const order = Array.from({ length: s.count }, (_, i) => i).sort((a, b) => s.time[a] - s.time[b] || a - b);
-  return {
-    count: s.count,
-    leaf: Int32Array.from(order, (i) => s.leaf[i]),
-    time: Float64Array.from(order, (i) => s.time[i]),
-    weight: Float64Array.from(order, (i) => s.weight[i]),
-  };
+  const n = s.count;
+  const time = s.time;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => time[a] - time[b] || a - b);
+  const out = { count: n, leaf: new Int32Array(n), time: new Float64Array(n), weight: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const j = order[i];
+    out.leaf[i] = s.leaf[j];
+    out.time[i] = time[j];
+    out.weight[i] = s.weight[j];
+  }
+  return out;
 }
 
 /** Boxes of the stack chart (see the module comment). `samples` must be sorted by time. */
