@@ -94,6 +94,16 @@ test.describe('transforms', () => {
     await waitForIdle(page);
     await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
+    await expect(crumbs(page)).toHaveText(zoomed);
+
+    // The view toggle derives the other view's tree and keeps the zoom by frame path.
+    await page.getByRole('button', { name: 'Inline frames' }).click();
+    await waitForIdle(page);
+    await expect(page.getByRole('button', { name: 'Inline frames' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
+    await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
+    await expect(crumbs(page).nth(1)).toHaveText(FOCUS);
+    await page.screenshot({ path: '/tmp/flameview-transforms-inline.png' });
   });
 
   test('hide kernel, merge into callers, collapse recursion; Ctrl+Z undoes the last', async ({ page }) => {

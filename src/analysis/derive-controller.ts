@@ -50,10 +50,23 @@ export function inputOf(snapshot: ProfileSnapshot): DeriveInput {
 export function workerBackend(): DeriveBackend {
   let worker: Worker | null = null;
   let remote: Comlink.Remote<AnalysisWorkerApi> | null = null;
+  // A worker that cannot start (a Content-Security-Policy, a failed download) never answers:
+  // its 'error' event fails the calls in flight, and the next call starts a fresh worker.
+  let failed: Promise<never> = new Promise(() => {});
   const get = () => {
     if (!remote) {
-      worker = new Worker(new URL('../../workers/analysis.worker.ts', import.meta.url), { type: 'module', name: 'flameview-analysis' });
-      remote = Comlink.wrap<AnalysisWorkerApi>(worker);
+      const w = new Worker(new URL('../../workers/analysis.worker.ts', import.meta.url), { type: 'module', name: 'flameview-analysis' });
+      worker = w;
+      remote = Comlink.wrap<AnalysisWorkerApi>(w);
+      failed = new Promise((_, reject) =>
+        w.addEventListener('error', (event) => {
+          event.preventDefault();
+          w.terminate();
+          if (worker === w) worker = remote = null;
+          reject(new Error(event.message || 'the analysis worker could not be started'));
+        }),
+      );
+      failed.catch(() => {});
     }
     return remote;
   };
@@ -70,9 +83,13 @@ export function workerBackend(): DeriveBackend {
       const buffers = [...treeColumns(inline), ...(functions ? treeColumns(functions) : [])];
       if (toFunction) buffers.push(toFunction.buffer as ArrayBuffer);
       if (samples) buffers.push(samples.leaf.buffer as ArrayBuffer, samples.time.buffer as ArrayBuffer, samples.weight.buffer as ArrayBuffer);
-      await get().setBase(id, Comlink.transfer(wire, buffers));
+      const r = get();
+      await Promise.race([r.setBase(id, Comlink.transfer(wire, buffers)), failed]);
     },
-    derive: (id, seq, request) => get().derive(id, seq, request),
+    derive: (id, seq, request) => {
+      const r = get();
+      return Promise.race([r.derive(id, seq, request), failed]);
+    },
     dispose: () => {
       worker?.terminate();
       worker = null;
@@ -113,6 +130,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
   let sentFor: ProfileSnapshot | null = null;
   let seq = 0;
   let wantedKey = '';
+  let retried = '';
 
   const idOf = (snapshot: ProfileSnapshot) => {
     let id = ids.get(snapshot);
@@ -190,7 +208,18 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     const t0 = performance.now();
     backend.derive(id, mine, request).then(
       (reply) => {
-        if (!reply || mine !== seq) return; // overtaken: a newer request is on its way
+        if (mine !== seq) return; // overtaken: a newer request is on its way
+        if (!reply) {
+          // The worker lacks this recording's trees (it was restarted): send them again, once.
+          sentFor = null;
+          wantedKey = '';
+          if (retried === key) useStore.getState().setDeriving(false);
+          else {
+            retried = key;
+            run();
+          }
+          return;
+        }
         const now = useStore.getState();
         if (!now.snapshot || keyOf(now.snapshot, requestOf(now)) !== key) return;
         const next: DerivedView = { snapshot: now.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, ranged: reply.ranged };
@@ -200,6 +229,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
         if (mine !== seq) return;
         console.error('flameview: the derived view failed', error);
         wantedKey = '';
+        sentFor = null;
         useStore.getState().setDeriving(false);
       },
     );
