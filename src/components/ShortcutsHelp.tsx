@@ -8,6 +8,7 @@ const SHORTCUTS: [string, string][] = [
   ['← / →', 'Previous / next sibling'],
   ['Enter', 'Zoom to the selected frame'],
   ['Escape', 'Zoom out one level'],
+  ['Ctrl+Z / ⌘Z', 'Undo the last transform'],
   ['/', 'Focus the search'],
   ['Enter / Shift+Enter in search', 'Next / previous match'],
   ['?', 'Show or hide this list'],
