@@ -63,7 +63,7 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
   add(s.frames.flags);
   add(s.toFunction);
   add(s.toInline);
-  if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight]) add(col);
+  if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null]) add(col);
   return { wire, transfer: [...buffers] };
 }
 

@@ -2,9 +2,9 @@
 // (WeakMap), so no React render computes it: the stack chart's boxes (core/timeline/time-order.ts)
 // over the view's tree, and the boxes grouped by row for drawing and hit-testing.
 //
-// One lane per root child (a process, or a thread with split=tid), heaviest first, as the Firefox
-// Profiler has a track per thread: the samples of threads that run at the same time would
-// otherwise alternate and cut every box into one-sample slivers. A lane's rows follow the
+// One lane per thread (samples.thread; per root child when absent), heaviest first, as the
+// Firefox Profiler has a track per thread: the samples of threads that run at the same time
+// would otherwise alternate and cut every box into one-sample slivers. A lane's rows follow the
 // previous lane's; `chart.depth` holds the row (1-based), not the depth in the tree.
 //
 //   rowBoxes: box indices, row by row (row 1 first), each row in time order
@@ -77,15 +77,31 @@ function laneCharts(tree: CallTree, samples: SampleColumns): StackChart & { lane
   // laneOf[node]: its ancestor at depth 1 (parents come before children in DFS order).
   const laneOf = new Int32Array(tree.nodeCount);
   for (let x = 1; x < tree.nodeCount; x++) laneOf[x] = tree.depth[x] === 1 ? x : laneOf[tree.parent[x]];
-  const lanes: number[] = [];
-  for (let x = 1; x < tree.nodeCount; x = tree.end[x]) lanes.push(x);
-  lanes.sort((a, b) => tree.totalWeight[b] - tree.totalWeight[a] || a - b);
-  const laneIndex = new Int32Array(tree.nodeCount).fill(-1);
-  lanes.forEach((x, i) => (laneIndex[x] = i));
-  // Samples grouped by lane, each group still in time order (a stable counting sort). Samples
-  // whose leaf is the root (no frames) have no lane and no box.
+  // A lane per (root child, thread); samples whose leaf is the root (no frames) have none.
+  const thread = samples.thread;
+  const laneKey = new Map<number, number>();
+  const laneOfSample = new Int32Array(n).fill(-1);
+  const laneWeight: number[] = [];
+  const laneFirst: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = samples.leaf[i];
+    if (x <= 0) continue;
+    const key = laneOf[x] * 4_194_305 + (thread ? thread[i] + 1 : 0);
+    let l = laneKey.get(key);
+    if (l === undefined) {
+      laneKey.set(key, (l = laneWeight.length));
+      laneWeight.push(0);
+      laneFirst.push(i);
+    }
+    laneWeight[l] += samples.weight[i];
+    laneOfSample[i] = l;
+  }
+  const lanes = laneWeight.map((_, l) => l).sort((a, b) => laneWeight[b] - laneWeight[a] || laneFirst[a] - laneFirst[b]);
+  const rank = new Int32Array(lanes.length);
+  lanes.forEach((l, r) => (rank[l] = r));
+  // Samples grouped by lane (in lane order), each group still in time order: a stable counting sort.
   const at = new Int32Array(lanes.length + 1);
-  for (let i = 0; i < n; i++) if (samples.leaf[i] > 0) at[laneIndex[laneOf[samples.leaf[i]]] + 1]++;
+  for (let i = 0; i < n; i++) if (laneOfSample[i] >= 0) at[rank[laneOfSample[i]] + 1]++;
   for (let l = 1; l <= lanes.length; l++) at[l] += at[l - 1];
   const kept = at[lanes.length];
   const pos = at.slice(0, lanes.length);
@@ -93,8 +109,8 @@ function laneCharts(tree: CallTree, samples: SampleColumns): StackChart & { lane
   const time = new Float64Array(kept);
   const weight = new Float64Array(kept);
   for (let i = 0; i < n; i++) {
-    if (samples.leaf[i] <= 0) continue;
-    const k = pos[laneIndex[laneOf[samples.leaf[i]]]]++;
+    if (laneOfSample[i] < 0) continue;
+    const k = pos[rank[laneOfSample[i]]]++;
     leaf[k] = samples.leaf[i];
     time[k] = samples.time[i];
     weight[k] = samples.weight[i];

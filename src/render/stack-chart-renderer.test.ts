@@ -42,6 +42,35 @@ describe('the stack chart model', () => {
     expect(model.t1).toBe(13.5);
   });
 
+  it('gives each thread of one process its own lane', () => {
+    const q = profileFrom(`
+      app;main;work 2
+      app;main;idle 2
+    `);
+    const at = (path: string) => {
+      let n = 0;
+      for (const part of path.split(';')) n = findChild(q.tree, n, q.frames.strings.indexOf(part) >= 0 ? Array.from({ length: q.frames.count }, (_, i) => i).find((i) => q.frames.strings[q.frames.name[i]] === part)! : -1);
+      return n;
+    };
+    const m = buildModel(q.tree, {
+      count: 4,
+      leaf: Int32Array.from(['app;main;work', 'app;main;idle', 'app;main;work', 'app;main;idle'].map(at)),
+      time: Float64Array.from([1, 1.5, 2, 2.5]),
+      weight: Float64Array.from([1, 2, 1, 2]),
+      thread: Int32Array.from([7, 9, 7, 9]),
+    });
+    const name = (box: number) => q.frames.strings[q.frames.name[q.tree.frame[m.chart.node[box]]]];
+    // Thread 9 is heavier: its lane comes first.
+    expect(Array.from({ length: m.chart.count }, (_, i) => `${m.chart.depth[i]} ${name(i)} ${m.chart.start[i]}-${m.chart.end[i]}`)).toEqual([
+      '1 app 1.5-3.5',
+      '2 main 1.5-3.5',
+      '3 idle 1.5-3.5',
+      '4 app 1-3',
+      '5 main 1-3',
+      '6 work 1-3',
+    ]);
+  });
+
   it('is memoised per snapshot and view, and null without samples', () => {
     const snap = { ...makeSnapshot(p), samples };
     expect(stackChartModel(snap, 'functions')).toBe(stackChartModel(snap, 'functions'));

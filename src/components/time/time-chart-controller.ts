@@ -8,8 +8,9 @@
 // natively: the canvas is sticky and a spacer gives the rows' height), a horizontal wheel pans;
 // double-click shows the whole recording again.
 //
-// Contract for tests: the container's aria-busy is "false" once the current state is drawn, and
-// data-window="from-to" (absolute seconds) says what is shown.
+// Contract for tests: the container's aria-busy is "false" once the current state is drawn,
+// data-window="from-to" (absolute seconds) says what is shown, data-rects how many rectangles,
+// data-build-ms / data-draw-ms what the model and the last draw took (model: within the draw).
 
 import { create } from 'zustand';
 import { LabelFitter } from '../../render/labels';
@@ -161,6 +162,9 @@ export class TimeChartController {
       this.container.dataset.window = `${this.window.from}-${this.window.to}`;
     }
     this.lastDrawMs = performance.now() - started;
+    // For the benchmark: what building the chart (once per recording and view) and this draw took.
+    if (model) this.container.dataset.buildMs = model.buildMs.toFixed(1);
+    this.container.dataset.drawMs = this.lastDrawMs.toFixed(1);
     this.container.setAttribute('aria-busy', this.frame !== 0 ? 'true' : 'false');
   }
 

@@ -82,6 +82,7 @@ export class PerfScriptParser implements LineParser {
   private kept = false;
   private root: FrameIndex = 0;
   private weight = 1;
+  private thread = -1;
   private readonly column: SampleColumnBuilder;
 
   // Events.
@@ -195,6 +196,7 @@ export class PerfScriptParser implements LineParser {
     }
     if (this.kept) {
       parseTimeInto(text, h.timeStart, h.timeEnd, this.column.nextTime);
+      this.thread = h.tidEnd - h.tidStart <= 9 ? parsePeriod(text, h.tidStart, h.tidEnd) : -1;
       this.root = this.rootFrame(text);
       this.stack.begin();
     }
@@ -247,7 +249,7 @@ export class PerfScriptParser implements LineParser {
     }
     this.prevLength = length;
     this.builder.addSelf(node, this.weight, 1);
-    this.column.push(node, this.weight);
+    this.column.push(node, this.weight, this.thread);
   }
 
   /** Counts the event; returns whether samples of it are kept. */

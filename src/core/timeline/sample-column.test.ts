@@ -60,6 +60,9 @@ describe('the perf script sample column', () => {
     expect(Array.from(s.weight)).toEqual([3, 7]);
     const name = (node: number) => p.frames.strings[p.frames.name[p.tree.frame[node]]];
     expect(Array.from(s.leaf, name)).toEqual(['leafA', 'leafB']);
+    expect(Array.from(s.thread!)).toEqual([100, 100]);
+    const pidTid = parse(['app 17570/17572 1.0:   10 cpu-clock: ', F('1', 'main'), ''].join('\n'));
+    expect(Array.from(pidTid.samples!.thread!)).toEqual([17572]);
   });
 
   it('is null when a header has no readable time, or for other formats', () => {
@@ -89,7 +92,7 @@ describe('the perf script sample column', () => {
     const b = new SampleColumnBuilder();
     for (let i = 0; i < 150_000; i++) {
       b.nextTime[0] = i / 1000;
-      b.push(i % 3, i);
+      b.push(i % 3, i, 7);
     }
     const s = b.finish(Int32Array.from([0, 2, 1]))!;
     expect(s.count).toBe(150_000);
@@ -106,5 +109,6 @@ describe('the perf script sample column', () => {
     expect(transfer).toContain(snap.samples!.time.buffer);
     expect(transfer).toContain(snap.samples!.leaf.buffer);
     expect(transfer).toContain(snap.samples!.weight.buffer);
+    expect(transfer).toContain(snap.samples!.thread!.buffer);
   });
 });

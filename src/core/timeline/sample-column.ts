@@ -1,5 +1,5 @@
 // Grows the per-sample column of a recording whose samples carry timestamps (perf script), one
-// entry per kept sample in input order: (leaf builder node, time in seconds, weight).
+// entry per kept sample in input order: (leaf builder node, time in seconds, weight, thread).
 //
 // Invariants: three typed columns kept in fixed-size chunks, no per-sample objects; past `cap`
 // samples, or after one sample without a readable time, the column is dropped (finish returns
@@ -22,9 +22,11 @@ export class SampleColumnBuilder {
   private readonly leafChunks: Int32Array[] = [];
   private readonly timeChunks: Float64Array[] = [];
   private readonly weightChunks: Float64Array[] = [];
+  private readonly threadChunks: Int32Array[] = [];
   private leaf = new Int32Array(0);
   private time = new Float64Array(0);
   private weight = new Float64Array(0);
+  private thread = new Int32Array(0);
   private at = 0;
 
   constructor(private readonly cap = MAX_SAMPLES) {}
@@ -35,8 +37,8 @@ export class SampleColumnBuilder {
    */
   readonly nextTime = new Float64Array(1);
 
-  /** Records a sample at nextTime[0]. */
-  push(leaf: NodeIndex, weight: number): void {
+  /** Records a sample at nextTime[0]; `thread` is its TID (-1: unknown). */
+  push(leaf: NodeIndex, weight: number, thread: number): void {
     if (this.dropped !== null) return;
     const time = this.nextTime[0];
     if (time < 0) return this.drop('no-time');
@@ -46,11 +48,13 @@ export class SampleColumnBuilder {
       this.leafChunks.push((this.leaf = new Int32Array(CHUNK)));
       this.timeChunks.push((this.time = new Float64Array(CHUNK)));
       this.weightChunks.push((this.weight = new Float64Array(CHUNK)));
+      this.threadChunks.push((this.thread = new Int32Array(CHUNK)));
       i = 0;
     }
     this.leaf[i] = leaf;
     this.time[i] = time;
     this.weight[i] = weight;
+    this.thread[i] = thread;
     this.at = i + 1;
     this.count++;
   }
@@ -62,22 +66,25 @@ export class SampleColumnBuilder {
     const leaf = new Int32Array(n);
     const time = new Float64Array(n);
     const weight = new Float64Array(n);
+    const thread = new Int32Array(n);
     for (let c = 0, k = 0; k < n; c++) {
       const len = Math.min(CHUNK, n - k);
       const chunk = this.leafChunks[c];
       for (let i = 0; i < len; i++) leaf[k + i] = order[chunk[i]];
       time.set(len === CHUNK ? this.timeChunks[c] : this.timeChunks[c].subarray(0, len), k);
       weight.set(len === CHUNK ? this.weightChunks[c] : this.weightChunks[c].subarray(0, len), k);
+      thread.set(len === CHUNK ? this.threadChunks[c] : this.threadChunks[c].subarray(0, len), k);
       k += len;
     }
-    return sortSamples({ count: n, leaf, time, weight });
+    return sortSamples({ count: n, leaf, time, weight, thread });
   }
 
   private drop(why: 'no-time' | 'cap'): void {
     this.dropped = why;
-    this.leafChunks.length = this.timeChunks.length = this.weightChunks.length = 0;
+    this.leafChunks.length = this.timeChunks.length = this.weightChunks.length = this.threadChunks.length = 0;
     this.leaf = new Int32Array(0);
     this.time = new Float64Array(0);
     this.weight = new Float64Array(0);
+    this.thread = new Int32Array(0);
   }
 }

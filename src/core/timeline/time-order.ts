@@ -36,6 +36,11 @@ export interface SampleColumns {
   readonly time: Float64Array;
   /** The sample's period (what it adds to selfWeight). */
   readonly weight: Float64Array;
+  /**
+   * The thread (perf's TID) of each sample, when the importer knows it: the stack chart gives
+   * each thread its own lane. Absent: one lane per root child.
+   */
+  readonly thread?: Int32Array;
 }
 
 /** A gap between samples longer than this many median intervals ends the boxes before it. */
@@ -69,7 +74,10 @@ export function sortSamples(s: SampleColumns): SampleColumns {
     out.time[i] = time[j];
     out.weight[i] = s.weight[j];
   }
-  return out;
+  if (!s.thread) return out;
+  const thread = new Int32Array(n);
+  for (let i = 0; i < n; i++) thread[i] = s.thread[order[i]];
+  return { ...out, thread };
 }
 
 /** Boxes of the stack chart (see the module comment). `samples` must be sorted by time. */
