@@ -90,6 +90,22 @@ test.describe('function table', () => {
     await page.getByRole('button', { name: 'Functions', exact: true }).click();
     await waitForIdle(page);
 
+    // Reversed (bottom-up): the same figures per function.
+    const firstRow = await cellsOf(page, 0);
+    const reversed = page.getByRole('button', { name: 'Reversed', exact: true });
+    await reversed.click();
+    await expect(reversed).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('region', { name: 'Transforms' })).toContainText('Reversed');
+    await waitForIdle(page);
+    // The graph shows the derived reversed tree (the table follows it).
+    expect(await page.evaluate(() => {
+      const s = (window as unknown as { flameview: { store: { getState(): { derived: { reversed: boolean } | null } } } }).flameview.store.getState();
+      return s.derived?.reversed ?? false;
+    })).toBe(true);
+    await expect.poll(() => cellsOf(page, 0)).toEqual(firstRow);
+    await reversed.click();
+    await waitForIdle(page);
+
     // Selecting a row highlights its frames in the flame graph.
     const name = bySelf[0][0];
     await bodyRows(page).nth(0).click();
