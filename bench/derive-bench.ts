@@ -13,7 +13,7 @@
 
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { mapShownNode, type ShownTree } from '../src/analysis/transform-node-map';
+import { mapShownNodes, type ShownTree } from '../src/analysis/transform-node-map';
 import type { CallTree } from '../src/core/model/call-tree';
 import { FrameTableBuilder, type FrameTable } from '../src/core/model/frame-table';
 import { TreeBuilder } from '../src/core/model/tree-builder';
@@ -127,16 +127,14 @@ for (const [name, transforms, reversed] of cases) {
     const t1 = performance.now();
     const s = useStore.getState();
     const shown: ShownTree = { tree: reply.tree!, inputKey: 'base', input: tree, toNew: reply.toNew ?? 'none' };
-    const z = mapShownNode(frames, baseShown, s.zoomNode, shown);
-    const sel = mapShownNode(frames, baseShown, s.selectedNode, shown);
+    const [z, sel] = mapShownNodes(frames, baseShown, [s.zoomNode, s.selectedNode], shown);
     s.applyDerived({ snapshot, view: 'inline', transforms, reversed, range: null, tree: reply.tree!, toNew: reply.toNew ?? null, ranged: false }, { zoomNode: z, selectedNode: sel });
     const main = performance.now() - t1;
     const mainCpu = cpuMs(process.cpuUsage(c1));
     // Undo back to the base tree: the selection goes back through the heaviest preimage.
     const t2 = performance.now();
     const after = useStore.getState();
-    const zb = mapShownNode(frames, shown, after.zoomNode, baseShown);
-    const sb = mapShownNode(frames, shown, after.selectedNode, baseShown);
+    const [zb, sb] = mapShownNodes(frames, shown, [after.zoomNode, after.selectedNode], baseShown);
     after.applyDerived(null, { zoomNode: zb, selectedNode: sb });
     const undo = performance.now() - t2;
     nodes = reply.tree!.nodeCount;

@@ -19,7 +19,7 @@ import { treeOf } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import { useLinkNotices } from '../store/url-sync';
 import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
-import { mapShownNode, type ShownTree } from './transform-node-map';
+import { mapShownNodes, type ShownTree } from './transform-node-map';
 import './transform-url-params';
 import { takeParkedZoom } from './zoom-after-transform';
 
@@ -165,8 +165,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
         }
       : { tree: treeOf(s.snapshot, s.view), inputKey: inputKey(s.snapshot, s.view, '-'), input: null, toNew: null };
     const frames = s.snapshot.frames;
-    const zoomNode = from.tree === to.tree ? s.zoomNode : mapShownNode(frames, from, s.zoomNode, to);
-    const selectedNode = from.tree === to.tree ? s.selectedNode : mapShownNode(frames, from, s.selectedNode, to);
+    const [zoomNode, selectedNode] = mapShownNodes(frames, from, [s.zoomNode, s.selectedNode], to);
     s.applyDerived(next, { zoomNode, selectedNode });
     useStore.getState().setDeriving(false);
     const parked = takeParkedZoom();

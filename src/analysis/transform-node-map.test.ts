@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findChild } from '../core/model/call-tree';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { derive } from '../core/views/derive';
-import { mapShownNode, type ShownTree } from './transform-node-map';
+import { mapShownNode, mapShownNodes, type ShownTree } from './transform-node-map';
 
 const p = profileFrom(`
   main;a;b;c 3
@@ -32,6 +32,13 @@ describe('mapShownNode', () => {
     const focus = shown([{ kind: 'focus', name: 'b' }]);
     const b = mapShownNode(p.frames, focus, at(focus.tree, ['b']), base);
     expect(b).toBe(at(p.tree, ['main', 'sys', 'b']));
+    // The zoom and the selection in one pass.
+    expect(mapShownNodes(p.frames, focus, [at(focus.tree, ['b', 'c']), -1, 0, at(focus.tree, ['b'])], base)).toEqual([
+      at(p.tree, ['main', 'a', 'b', 'c']),
+      -1,
+      0,
+      b,
+    ]);
   });
 
   it('between two transform lists: through the input', () => {

@@ -35,13 +35,36 @@ export function heaviestPreimage(toNew: Int32Array, node: NodeIndex, input: Call
 
 /** `node` of `from` in `to` (see the module comment); -1 stays -1. */
 export function mapShownNode(frames: FrameTable, from: ShownTree, node: NodeIndex, to: ShownTree): NodeIndex {
-  if (node < 0) return -1;
-  if (node === 0 || node >= from.tree.nodeCount) return 0;
-  if (from.tree === to.tree) return node;
-  if (from.inputKey === to.inputKey && from.toNew !== 'none' && to.toNew !== 'none') {
-    const b = from.toNew === null ? node : heaviestPreimage(from.toNew, node, from.input);
-    const n = b < 0 ? -1 : to.toNew === null ? b : to.toNew[b];
-    if (n >= 0 && n < to.tree.nodeCount) return n;
+  return mapShownNodes(frames, from, [node], to)[0];
+}
+
+/** Several nodes at once (the zoom and the selection): one pass over toNew for all of them. */
+export function mapShownNodes(frames: FrameTable, from: ShownTree, nodes: readonly NodeIndex[], to: ShownTree): NodeIndex[] {
+  const out = nodes.map((node) => (node < 0 ? -1 : node === 0 || node >= from.tree.nodeCount ? 0 : from.tree === to.tree ? node : -2));
+  const open = out.some((n) => n === -2);
+  if (open && from.inputKey === to.inputKey && from.toNew !== 'none' && to.toNew !== 'none') {
+    const back = nodes.map((node, k) => (out[k] !== -2 ? -1 : from.toNew === null ? node : -1));
+    if (from.toNew !== null) {
+      // The heaviest preimage of each wanted node, in one scan.
+      const toNew = from.toNew;
+      const input = from.input;
+      for (let i = 0; i < toNew.length; i++) {
+        const t = toNew[i];
+        for (let k = 0; k < nodes.length; k++) {
+          if (out[k] !== -2 || t !== nodes[k]) continue;
+          if (back[k] < 0 || (input && input.totalWeight[i] > input.totalWeight[back[k]])) back[k] = i;
+        }
+      }
+    }
+    for (let k = 0; k < nodes.length; k++) {
+      const b = back[k];
+      if (out[k] !== -2 || b < 0) continue;
+      const n = to.toNew === null ? b : to.toNew[b];
+      if (n >= 0 && n < to.tree.nodeCount) out[k] = n;
+    }
   }
-  return findNearestPath({ tree: from.tree, frames }, node, { tree: to.tree, frames }).node;
+  for (let k = 0; k < nodes.length; k++) {
+    if (out[k] === -2) out[k] = findNearestPath({ tree: from.tree, frames }, nodes[k], { tree: to.tree, frames }).node;
+  }
+  return out;
 }
