@@ -81,19 +81,22 @@ const BLOCK = 8; // root of a block copy (set by phase 1)
 
 /**
  * The tree where every node with mergeUp[node] = 1 is merged into its parent's output node (its
- * self weight to that node, its children hung there). mergeUp[0] is ignored. `mergeUp` is used
- * as scratch: other bits of it are overwritten.
+ * self weight to that node, its children hung there). mergeUp[0] is ignored. `mergeUp` (0 or 1
+ * per node) is used as scratch: other bits of it are set.
  */
 export function mergeIntoParents(tree: CallTree, frames: FrameTable, mergeUp: Uint8Array): Derived {
   const { parent } = tree;
   mergeUp[0] = 0;
-  // Children after parents: one backward pass spreads DIRTY / MERGED_CHILD up to the ancestors.
-  for (let i = 1; i < tree.nodeCount; i++) mergeUp[i] &= MERGED;
-  for (let i = tree.nodeCount - 1; i > 0; i--) {
-    const f = mergeUp[i];
-    if (f === 0) continue;
-    const p = parent[i];
-    mergeUp[p] |= f & MERGED ? DIRTY | MERGED_CHILD : DIRTY;
+  for (let i = 1; i < tree.nodeCount; i++) {
+    // Bits of node i are only set by its descendants, which come later: clear stray ones first.
+    if ((mergeUp[i] &= MERGED) === 0) continue;
+    let p = parent[i];
+    mergeUp[p] |= MERGED_CHILD;
+    // Ancestors up to the first already dirty one: each node is marked once, O(nodes) in all.
+    while (p >= 0 && (mergeUp[p] & DIRTY) === 0) {
+      mergeUp[p] |= DIRTY;
+      p = parent[p];
+    }
   }
   const b = new DerivedBuilder(tree, frames, mergeUp);
   b.next = 1;
@@ -160,18 +163,29 @@ class DerivedBuilder {
     this.gather(out, 0, members.length);
     const sorted = this.sorted;
     const flags = this.flags;
+    const end = this.tree.end;
     while (this.gTop > 0) {
       const g = --this.gTop;
       const s = this.gStart[g];
       const l = this.gLen[g];
+      if (l < 0) {
+        // The rest of a scan. mem above memTop is free: the groups pushed after it are done.
+        this.scan(s, -l);
+        continue;
+      }
       const idx = this.next++;
       this.memTop = s;
       const x = this.mem[s];
       if (l === 1 && sorted) {
         const f = flags[x];
-        if ((f & DIRTY) === 0) this.block(x, idx);
-        else if ((f & MERGED_CHILD) === 0) this.gatherSorted(x, idx);
-        else this.gather(idx, s, l);
+        if ((f & DIRTY) === 0) {
+          this.block(x, idx);
+        } else if ((f & MERGED_CHILD) === 0) {
+          this.toNew[x] = idx;
+          this.scan(x + 1, end[x]);
+        } else {
+          this.gather(idx, s, l);
+        }
       } else {
         this.gather(idx, s, l);
       }
@@ -191,34 +205,44 @@ class DerivedBuilder {
     this.next = idx + (this.tree.end[x] - x);
   }
 
-  /** One member whose children are all kept, already sorted: one group per child, as they are. */
-  private gatherSorted(x: number, out: NodeIndex): void {
+  /**
+   * Numbers input nodes [i, stop) in input order: their parents keep all their children (no
+   * merged child), so the output order is the input order. Stops at a node with a merged child:
+   * gathers it and leaves the rest of the range on the stack, under its groups.
+   */
+  private scan(i: number, stop: number): void {
+    const { toNew, flags } = this;
     const end = this.tree.end;
-    this.toNew[x] = out;
-    let top = this.memTop;
-    const from = top;
-    for (let c = x + 1; c < end[x]; c = end[c]) {
-      if (top === this.mem.length) this.mem = grow(this.mem);
-      this.mem[top++] = c;
+    while (i < stop) {
+      const f = flags[i];
+      const idx = this.next++;
+      if ((f & DIRTY) === 0) {
+        this.block(i, idx);
+        i = end[i];
+        continue;
+      }
+      toNew[i] = idx;
+      if ((f & MERGED_CHILD) === 0) {
+        i++; // its children follow it in the input, in order
+        continue;
+      }
+      const e = end[i];
+      if (e < stop) this.push(e, -stop);
+      if (this.memTop === this.mem.length) this.mem = grow(this.mem);
+      this.mem[this.memTop] = i;
+      this.gather(idx, this.memTop, 1);
+      return;
     }
-    // Reverse in place so the first child is on top, and push one group per child.
-    const mem = this.mem;
-    for (let lo = from, hi = top - 1; lo < hi; lo++, hi--) {
-      const t = mem[lo];
-      mem[lo] = mem[hi];
-      mem[hi] = t;
+  }
+
+  /** A group (start in mem, member count) or, with len < 0, a scan (first node, -stop). */
+  private push(start: number, len: number): void {
+    if (this.gTop === this.gStart.length) {
+      this.gStart = grow(this.gStart);
+      this.gLen = grow(this.gLen);
     }
-    if (this.gTop + (top - from) > this.gStart.length) {
-      this.gStart = grow(this.gStart, this.gTop + (top - from));
-      this.gLen = grow(this.gLen, this.gStart.length);
-    }
-    const { gStart, gLen } = this;
-    for (let k = from; k < top; k++) {
-      const g = this.gTop++;
-      gStart[g] = k;
-      gLen[g] = 1;
-    }
-    this.memTop = top;
+    this.gStart[this.gTop] = start;
+    this.gLen[this.gTop++] = len;
   }
 
   /** Maps the members onto `out`, gathers their children (through merged ones), one group per frame. */
@@ -267,13 +291,7 @@ class DerivedBuilder {
       const f = frame[cand[hi - 1]];
       let lo = hi - 1;
       if (!simple) while (lo > 0 && frame[cand[lo - 1]] === f) lo--;
-      if (this.gTop === this.gStart.length) {
-        this.gStart = grow(this.gStart);
-        this.gLen = grow(this.gLen);
-      }
-      const g = this.gTop++;
-      this.gStart[g] = top;
-      this.gLen[g] = hi - lo;
+      this.push(top, hi - lo);
       for (let k = lo; k < hi; k++) mem2[top++] = cand[k];
       hi = lo;
     }
