@@ -121,6 +121,7 @@ export function FunctionsTable() {
       <p className="fn-caption" role="status" data-testid="fn-caption">
         {caption}
       </p>
+      {rows.length === 0 && <p className="fn-empty">{matches ? 'No function matches the search.' : 'No functions.'}</p>}
       <div
         className="fn-table"
         role="grid"
@@ -157,7 +158,6 @@ export function FunctionsTable() {
           <div className="fn-spacer" style={{ height: rows.length * ROW_HEIGHT }}>
             {items}
           </div>
-          {rows.length === 0 && <p className="fn-empty">{matches ? 'No function matches the search.' : 'No functions.'}</p>}
         </div>
       </div>
       <p id="fn-table-help" className="visually-hidden">
