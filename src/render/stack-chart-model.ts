@@ -83,15 +83,25 @@ function laneCharts(tree: CallTree, samples: SampleColumns): StackChart & { lane
   const laneOfSample = new Int32Array(n).fill(-1);
   const laneWeight: number[] = [];
   const laneFirst: number[] = [];
+  const cacheKey = new Float64Array(64).fill(-1);
+  const cacheLane = new Int32Array(64);
   for (let i = 0; i < n; i++) {
     const x = samples.leaf[i];
     if (x <= 0) continue;
     const key = laneOf[x] * 4_194_305 + (thread ? thread[i] + 1 : 0);
-    let l = laneKey.get(key);
-    if (l === undefined) {
-      laneKey.set(key, (l = laneWeight.length));
-      laneWeight.push(0);
-      laneFirst.push(i);
+    // A small direct-mapped cache in front of the Map: a few threads take turns at a time.
+    const slot = key & 63;
+    let l: number | undefined;
+    if (cacheKey[slot] === key) l = cacheLane[slot];
+    else {
+      l = laneKey.get(key);
+      if (l === undefined) {
+        laneKey.set(key, (l = laneWeight.length));
+        laneWeight.push(0);
+        laneFirst.push(i);
+      }
+      cacheKey[slot] = key;
+      cacheLane[slot] = l;
     }
     laneWeight[l] += samples.weight[i];
     laneOfSample[i] = l;
