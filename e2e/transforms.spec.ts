@@ -51,9 +51,14 @@ test.describe('transforms', () => {
     await expect(frameName(page)).toHaveText(FOCUS);
     expect(PATH[7]).toBe(FOCUS);
 
+    await expect.poll(() => hashParam(page, 'zoom')).toBeNull();
+    const entries = await page.evaluate(() => history.length);
     await details(page).getByRole('button', { name: 'Focus on function' }).click();
     await waitForIdle(page);
     await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
+    // One action, one history entry (the URL waits for the derived tree).
+    await expect.poll(() => hashParam(page, 'transforms')).toBe('focus:toyc%3A%3Acompile_module');
+    expect(await page.evaluate(() => history.length)).toBe(entries + 1);
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
     // The selection followed the frame into the focused tree: its root's only child.
     await expect(frameName(page)).toHaveText(FOCUS);

@@ -111,8 +111,10 @@ export function startUrlSync(win: Window = window): () => void {
   const schedule = () => {
     if (applying || timer !== null) return;
     timer = setTimeout(function tick() {
-      // Mid-animation zoom nodes are intermediate ancestors: wait for the landing.
-      if (isAnimating()) timer = setTimeout(tick, WRITE_DELAY_MS);
+      // Mid-animation zoom nodes are intermediate ancestors: wait for the landing. While a
+      // transform is being derived the zoom still names the previous tree: wait for the new one,
+      // so one action makes one history entry.
+      if (isAnimating() || useStore.getState().deriving) timer = setTimeout(tick, WRITE_DELAY_MS);
       else write('auto');
     }, WRITE_DELAY_MS);
   };
