@@ -51,4 +51,24 @@ describe('TreeBuilder', () => {
     expect(tree.nodeCount).toBe(40_001);
     expect(tree.totalSamples[0]).toBe(20_000);
   });
+
+  it('orders siblings by name for short and long child lists, whatever the insertion order', () => {
+    for (const count of [2, 3, 17, 32, 33, 200]) {
+      const frames = new FrameTableBuilder();
+      const builder = new TreeBuilder();
+      const names = Array.from({ length: count }, (_, i) => `n${String(i).padStart(3, '0')}`);
+      // A fixed shuffle (multiplicative step coprime with the count), under two parents.
+      for (let k = 0; k < count; k++) {
+        const name = names[(k * 7919) % count];
+        builder.addStack([frames.intern('p', 0), frames.intern(name, 0)], 2, 1, 1);
+        builder.addStack([frames.intern(name, 0)], 1, 1, 1);
+      }
+      const table = frames.finish();
+      const { tree } = builder.finish(table);
+      const under = (node: number) => childrenOf(tree, node).map((c) => table.strings[table.name[tree.frame[c]]]);
+      const p = childrenOf(tree, 0).find((c) => table.strings[table.name[tree.frame[c]]] === 'p')!;
+      expect(under(p)).toEqual(names);
+      expect(under(0)).toEqual([...names, 'p'].sort());
+    }
+  });
 });

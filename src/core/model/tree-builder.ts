@@ -209,7 +209,10 @@ export class TreeBuilder {
   }
 
   private growSlots(): void {
-    const size = (this.mask + 1) * 2;
+    // Four times the slots: a rehash re-inserts every node at a random slot (a cache miss each), so
+    // growing 4x does that for about 1.33 n nodes in all instead of 2 n. The table stays between
+    // 1/8 and 1/2 full (at most 8 slots, 64 bytes, per node).
+    const size = (this.mask + 1) * 4;
     const slots = new Int32Array(2 * size);
     const mask = size - 1;
     for (let node = 1; node < this.count; node++) {
