@@ -1,0 +1,16 @@
+// Entry bundled by bench/instructions.sh: one engine run (file → loadProfile → makeSnapshot) of the
+// source tree it is bundled from, so two revisions can be compared by instruction count.
+// `ENGINE_ROOT` is replaced by the bundling script with the tree's path.
+
+import { createReadStream } from 'node:fs';
+import { loadProfile } from 'ENGINE_ROOT/src/core/import/load';
+import { makeSnapshot } from 'ENGINE_ROOT/src/core/snapshot';
+
+async function main(): Promise<void> {
+  const file = process.argv[2];
+  const profile = await loadProfile(createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Uint8Array>, { source: file });
+  const snapshot = makeSnapshot(profile);
+  console.log(JSON.stringify({ nodes: snapshot.inline.nodeCount, functionNodes: snapshot.functions?.nodeCount ?? null, frames: snapshot.frames.count }));
+}
+
+void main();
