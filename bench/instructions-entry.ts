@@ -1,10 +1,10 @@
 // Entry bundled by bench/instructions.sh: one engine run (file → loadProfile → makeSnapshot) of the
 // source tree it is bundled from, so two revisions can be compared by instruction count.
-// `ENGINE_ROOT` is replaced by the bundling script with the tree's path.
+// The bundling script points the '../src/' imports at the revision's tree.
 
 import { createReadStream } from 'node:fs';
-import { loadProfile } from 'ENGINE_ROOT/src/core/import/load';
-import { makeSnapshot } from 'ENGINE_ROOT/src/core/snapshot';
+import { loadProfile } from '../src/core/import/load';
+import { makeSnapshot } from '../src/core/snapshot';
 
 async function main(): Promise<void> {
   const file = process.argv[2];

@@ -17,7 +17,7 @@ for rev in "$@"; do
   if [ "$rev" = WORK ]; then src=$root; else
     src=$tmp/src-$rev; mkdir -p "$src"; git -C "$root" archive "$rev" src | tar -x -C "$src"; ln -s "$root/node_modules" "$src/node_modules"
   fi
-  sed "s#ENGINE_ROOT#$src#g" "$root/bench/instructions-entry.ts" > "$tmp/entry-$rev.ts"
+  sed "s#'../src/#'$src/src/#g" "$root/bench/instructions-entry.ts" > "$tmp/entry-$rev.ts"
   (cd "$root" && npx esbuild "$tmp/entry-$rev.ts" --bundle --platform=node --format=esm --outfile="$tmp/$rev.mjs" --log-level=warning)
 done
 for rev in "$@"; do
