@@ -2,6 +2,7 @@
 //
 //   npx tsx bench/browser/run.ts [--sizes 200] [--no-build] [--skip-fixtures] [--runs N]
 //                                [--compare [--compare-runs N] | --only-compare]
+//                                [--wide 600000] [--only SUBSTRING] [--port 4191]
 //
 // For each input it reports
 // - navigation → drawn: `#profile=<url>` (the file served with Content-Length by a local server)
@@ -22,7 +23,10 @@
 // Results print as a table and go to bench/results/browser-latest.json (--only-compare updates
 // only its `compare` part).
 //
-// Generated inputs come from bench/generate.ts (cached in bench/data, gitignored).
+// Generated inputs come from bench/generate.ts (cached in bench/data, gitignored); --wide N (default
+// 600000, 0 to skip) adds a folded input whose tree has ~N nodes (bench/wide-tree.ts) for the zoom
+// figure on a very large tree; --only keeps the inputs whose name contains SUBSTRING. The app is
+// built into node_modules/.cache/flameview-bench-PORT (not dist/, which others may be serving).
 
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -33,8 +37,10 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
 import { preview } from 'vite';
 import { ensureInput, parseList } from '../generate';
+import { ensureWideInput } from '../wide-tree';
 import { traceMainThread } from '../../e2e/helpers';
 import { INIT_SCRIPT, type PageProbe } from './probe';
+import { traceFrameCpu } from './frame-cpu';
 import { measureCompare, printCompare, type CompareRow } from './compare';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,6 +65,9 @@ interface Row {
   toggleMs: number | null;
   frameP50Ms: number | null;
   frameP95Ms: number | null;
+  /** The same frames by main-thread CPU time (Chromium trace), which a loaded machine inflates far less. */
+  frameCpuP50Ms: number | null;
+  frameCpuP95Ms: number | null;
   frames: number;
 }
 
@@ -131,10 +140,18 @@ async function measureToggle(page: Page): Promise<number | null> {
   return median(times);
 }
 
-async function measureZoom(page: Page): Promise<number[]> {
+async function measureZoom(page: Page): Promise<{ frames: number[]; cpu: number[] }> {
   const box = await page.locator('[aria-label="Flame graph"]').boundingBox();
-  if (!box) return [];
+  if (!box) return { frames: [], cpu: [] };
   await page.evaluate(() => (window as unknown as { __probe: PageProbe }).__probe.frameWork.splice(0));
+  // Wall time untraced (tracing adds overhead to each frame), then the same gestures traced for CPU.
+  await zoomAround(page, box);
+  const frames = await page.evaluate(() => [...(window as unknown as { __probe: { frameWorkFlushed: number[] } }).__probe.frameWorkFlushed]);
+  const cpu = await traceFrameCpu(page, () => zoomAround(page, box));
+  return { frames, cpu };
+}
+
+async function zoomAround(page: Page, box: { x: number; y: number; width: number; height: number }): Promise<void> {
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height * 0.75;
   await page.mouse.move(cx, cy);
@@ -149,7 +166,6 @@ async function measureZoom(page: Page): Promise<number[]> {
     await page.keyboard.press('Escape');
     await page.waitForTimeout(320);
   }
-  return page.evaluate(() => (window as unknown as { __probe: { frameWorkFlushed: number[] } }).__probe.frameWorkFlushed);
 }
 
 async function run(): Promise<void> {
@@ -158,8 +174,10 @@ async function run(): Promise<void> {
   const onlyCompare = process.argv.includes('--only-compare');
   const withCompare = onlyCompare || process.argv.includes('--compare');
   const compareRuns = Number(arg('--compare-runs') ?? 3);
+  const port = Number(arg('--port') ?? 4191);
+  const OUT_DIR = `node_modules/.cache/flameview-bench-${port}`;
   if (!process.argv.includes('--no-build')) {
-    const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+    const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', OUT_DIR, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('vite build failed');
   }
   const inputs: { name: string; path: string }[] = [];
@@ -173,10 +191,17 @@ async function run(): Promise<void> {
       pairs.push({ a: { name: basename(path), path }, b: { name: basename(other), path: other } });
     }
   }
+  const wide = Number(arg('--wide') ?? 600_000);
+  if (wide > 0 && !onlyCompare) {
+    const path = await ensureWideInput(wide, 1, (m) => console.error(m));
+    inputs.push({ name: basename(path), path });
+  }
+  const only = arg('--only');
+  if (only) inputs.splice(0, inputs.length, ...inputs.filter((i) => i.name.includes(only)));
   const files = new Map([...inputs, ...pairs.flatMap((p) => [p.a, p.b])].map((i) => [i.name, i.path]));
   const data = await serveFiles(files);
-  const app = await preview({ root: ROOT, logLevel: 'warn', preview: { port: 4191, strictPort: false, open: false } });
-  const appUrl = app.resolvedUrls?.local[0] ?? 'http://localhost:4191/';
+  const app = await preview({ root: ROOT, logLevel: 'warn', build: { outDir: OUT_DIR }, preview: { port, strictPort: false, open: false } });
+  const appUrl = app.resolvedUrls?.local[0] ?? `http://localhost:${port}/`;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   const rows: Row[] = [];
   const compareRows: CompareRow[] = [];
@@ -201,7 +226,8 @@ async function run(): Promise<void> {
           return s.snapshot?.inline.nodeCount ?? 0;
         });
         const toggleMs = await measureToggle(page);
-        const frames = await measureZoom(page);
+        const { frames, cpu: frameCpu } = await measureZoom(page);
+        console.error(`${input.name}: ${nodes} nodes, drawn ${drawnAt.toFixed(0)} ms after navigation; zoom frame p50 ${percentile(frames, 50)?.toFixed(2)} ms, p95 ${percentile(frames, 95)?.toFixed(2)} ms (${frames.length} frames); by CPU p50 ${percentile(frameCpu, 50)?.toFixed(2)} ms, p95 ${percentile(frameCpu, 95)?.toFixed(2)} ms`);
 
         // The same file through the file input, on a page that already shows the demo, under a
         // Chromium trace: main-thread tasks by CPU time (wall time includes waiting for a core).
@@ -231,6 +257,8 @@ async function run(): Promise<void> {
           toggleMs,
           frameP50Ms: percentile(frames, 50),
           frameP95Ms: percentile(frames, 95),
+          frameCpuP50Ms: percentile(frameCpu, 50),
+          frameCpuP95Ms: percentile(frameCpu, 95),
           frames: frames.length,
         });
         console.error(`${input.name}: drawn ${drawnAt.toFixed(0)} ms after navigation`);
@@ -259,7 +287,7 @@ async function run(): Promise<void> {
 
 function print(rows: Row[]): void {
   const f = (v: number | null, d = 0) => (v === null || Number.isNaN(v) ? '–' : v.toFixed(d));
-  const head = ['input', 'MB', 'nodes', 'nav→drawn', 'worker', 'commit', 'draw', 'file→drawn*', 'longest task cpu/wall', 'toggle', 'frame p50', 'frame p95'];
+  const head = ['input', 'MB', 'nodes', 'nav→drawn', 'worker', 'commit', 'draw', 'file→drawn*', 'longest task cpu/wall', 'toggle', 'frame p50', 'frame p95', 'frame cpu p50/p95'];
   const lines = rows.map((r) => [
     r.input,
     (r.bytes / 1e6).toFixed(1),
@@ -273,6 +301,7 @@ function print(rows: Row[]): void {
     f(r.toggleMs, 1),
     f(r.frameP50Ms, 2),
     f(r.frameP95Ms, 2),
+    `${f(r.frameCpuP50Ms, 2)} / ${f(r.frameCpuP95Ms, 2)}`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
