@@ -27,7 +27,7 @@ import { callersTree, calleesTree } from '../src/core/views/butterfly';
 import { functionTable, sortRows } from '../src/core/views/function-table';
 import { reversedTree } from '../src/core/views/reversed';
 import { applyTransform, applyTransforms, nameIndex, type DerivedTree, type Transform } from '../src/core/views/transforms';
-import { refCallees, refCollapse, refDrop } from '../src/core/testing/reference-transforms';
+import { refCallees, refCollapse, refDrop, refReversed } from '../src/core/testing/reference-transforms';
 import { Rng } from './prng';
 
 const { values } = parseArgs({
@@ -149,7 +149,19 @@ function referenceCases(): [string, () => unknown][] {
     console.log(`check ${name}: ${same ? 'identical to the TreeBuilder path' : 'DIFFERENT from the TreeBuilder path'}`);
     if (!same) process.exitCode = 1;
   }
-  return pairs.map(([name, ref]) => [`ref (TreeBuilder) ${name}`, ref]);
+  const out: [string, () => unknown][] = pairs.map(([name, ref]) => [`ref (TreeBuilder) ${name}`, ref]);
+  // The reversed tree of a 1M-node synthetic tree (self weight on every node) has tens of millions
+  // of nodes: only with --nodes ≤ 200000.
+  if (NODES <= 200_000) {
+    const a = refReversed(fresh(), frames);
+    const b = reversedTree(fresh(), frames);
+    const cols = ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const;
+    const same = a.nodeCount === b.nodeCount && a.maxDepth === b.maxDepth && cols.every((c) => a[c].length === b[c].length && a[c].every((v, i) => Object.is(v, b[c][i])));
+    console.log(`check reversedTree: ${same ? 'identical to the TreeBuilder path' : 'DIFFERENT from the TreeBuilder path'}`);
+    if (!same) process.exitCode = 1;
+    out.push(['ref (TreeBuilder) reversedTree', () => refReversed(fresh(), frames)]);
+  }
+  return out;
 }
 
 console.log(`HOT = ${hotName} (total ${((100 * table.totalWeight[table.rowOfName[hot]]) / table.rootWeight).toFixed(1)} %), MID = ${midName}`);

@@ -29,7 +29,8 @@ const arbFrameOrder = fc.shuffledSubarray(
 // Stacks biased to repeat a small set of frames, so merges collide and recursion occurs.
 const arbStacks = fc.array(fc.tuple(fc.array(fc.nat({ max: ALL - 1 }), { maxLength: 9 }), fc.integer({ min: 1, max: 100 }), fc.nat({ max: 3 })), {
   minLength: 0,
-  maxLength: 40,
+  maxLength: 60,
+  size: 'max',
 });
 
 function build(frames: FrameTable, stacks: [number[], number, number][], sortFrames: FrameTable = frames): CallTree {

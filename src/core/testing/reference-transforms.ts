@@ -1,7 +1,7 @@
-// The TreeBuilder implementations of dropFrames, collapseRecursion and calleesTree that
-// derived-builder.ts replaced (hashed child lookups for every node, then finish() re-sorts every
-// child list). Kept as the oracle of derived-builder.test.ts and as the "before" of
-// bench/transform-bench.ts --ref.
+// The TreeBuilder implementations of dropFrames, collapseRecursion, calleesTree and reversedTree
+// that derived-builder.ts and the grouped reversed.ts replaced (hashed child lookups for every
+// node, then finish() re-sorts every child list). Kept as the oracles of the property tests and
+// as the "before" of bench/transform-bench.ts --ref.
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
@@ -60,4 +60,18 @@ export function refCallees(tree: CallTree, frames: FrameTable, name: StringIndex
     }
   }
   return finishDerived(builder, frames, mapped);
+}
+
+export function refReversed(tree: CallTree, frames: FrameTable): CallTree {
+  const builder = new TreeBuilder(tree.nodeCount);
+  builder.addSelf(0, tree.selfWeight[0], tree.selfSamples[0]);
+  for (let i = 1; i < tree.nodeCount; i++) {
+    const w = tree.selfWeight[i];
+    const s = tree.selfSamples[i];
+    if (w === 0 && s === 0) continue;
+    let at = 0;
+    for (let p = i; p > 0; p = tree.parent[p]) at = builder.child(at, tree.frame[p]);
+    builder.addSelf(at, w, s);
+  }
+  return builder.finish(frames).tree;
 }

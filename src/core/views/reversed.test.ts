@@ -1,8 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../import/load';
-import { childrenOf } from '../model/call-tree';
+import { childrenOf, type CallTree } from '../model/call-tree';
+import { FrameTableBuilder } from '../model/frame-table';
+import { TreeBuilder } from '../model/tree-builder';
+import { refReversed } from '../testing/reference-transforms';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { functionTable } from './function-table';
 import { reversedTree } from './reversed';
@@ -40,5 +44,29 @@ describe('reversedTree', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it('property: the grouped construction equals the TreeBuilder one, column for column', () => {
+    const columns = (t: CallTree) => ({
+      n: t.nodeCount,
+      maxDepth: t.maxDepth,
+      ...Object.fromEntries(
+        (['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const).map((c) => [c, Array.from(t[c])]),
+      ),
+    });
+    const arbStack = fc.tuple(fc.array(fc.nat({ max: 7 }), { maxLength: 8 }), fc.nat({ max: 50 }), fc.nat({ max: 2 }));
+    fc.assert(
+      fc.property(fc.shuffledSubarray([0, 1, 2, 3, 4, 5, 6, 7], { minLength: 8 }), fc.array(arbStack, { maxLength: 90, size: 'max' }), (order, stacks) => {
+        const fb = new FrameTableBuilder();
+        for (const k of order) fb.intern(`f${k % 4}`, k >> 2);
+        const frames = fb.finish();
+        const b = new TreeBuilder();
+        // Weight 0 with samples 0 leaves a path with no self: not a stack of the reversed tree.
+        for (const [stack, w, s] of stacks) b.addStack(stack, stack.length, w / 4, w === 0 ? 0 : s);
+        const tree = b.finish(frames).tree;
+        expect(columns(reversedTree(tree, frames))).toEqual(columns(refReversed(tree, frames)));
+      }),
+      { numRuns: 400 },
+    );
   });
 });
