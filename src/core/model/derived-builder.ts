@@ -23,7 +23,11 @@
 //   siblings are not strictly rank-ordered (not a finished CallTree) is always sorted, so the
 //   result is exactly TreeBuilder's: same nodes, same order, same sums in the same order (self
 //   weights are accumulated in input node order; totals and ends come from finish()'s loop);
-// - no recursion: explicit stacks in typed arrays sized by the input, no per-node objects.
+// - a node whose parent keeps all its children (no merged child) is numbered by a sequential scan
+//   of the input, not pushed as a group of its own;
+// - no recursion: explicit stacks in typed arrays grown on demand, no per-node objects, no Map;
+// - two phases: the walk only numbers output nodes (toNew) and records the blocks; the columns
+//   are then allocated at their exact size and filled (see DerivedBuilder.finish).
 
 import type { CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
