@@ -6,6 +6,7 @@
 import * as Comlink from 'comlink';
 import type { CallTree } from '../src/core/model/call-tree';
 import { copyTree, derive, deriveInputTree, treeColumns, type DeriveInput, type DeriveRequest } from '../src/core/views/derive';
+import { analyseSandwich, analyseTable, sandwichColumns, tableColumns, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../src/core/views/derive-analysis';
 
 export type BaseWire = Omit<DeriveInput, 'frames'> & { frames: Omit<DeriveInput['frames'], 'strings'>; strings: string };
 export interface DeriveReply {
@@ -20,6 +21,23 @@ let base: { id: number; input: DeriveInput } | null = null;
 /** The last range-restricted input tree (switching transforms under one range reuses it). */
 let rangeCache: { key: string; value: ReturnType<typeof deriveInputTree> } | null = null;
 let latest = 0;
+/** The last derived trees built (by request seq), kept for the function table and the sandwich. */
+let kept: { id: number; seq: number; tree: CallTree }[] = [];
+const latestOf = { table: 0, sandwich: 0 };
+
+/** The tree a table/sandwich request names, or null (another recording, or no longer kept). */
+function treeOfRef(id: number, ref: AnalysisTreeRef): CallTree | null {
+  if (!base || base.id !== id) return null;
+  if ('view' in ref) return ref.view === 'functions' && base.input.functions ? base.input.functions : base.input.inline;
+  return kept.find((k) => k.id === id && k.seq === ref.seq)?.tree ?? null;
+}
+
+/** Yields once, then tells whether request `seq` of `kind` is still the latest. */
+async function stillLatest(kind: keyof typeof latestOf, seq: number): Promise<boolean> {
+  latestOf[kind] = Math.max(latestOf[kind], seq);
+  await new Promise((r) => setTimeout(r, 0));
+  return seq === latestOf[kind];
+}
 
 const api = {
   setBase(id: number, wire: BaseWire): void {
@@ -27,6 +45,7 @@ const api = {
     const frames = { ...wire.frames, strings: strings.length ? strings.split('\0') : [] };
     base = { id, input: { ...rest, frames } };
     rangeCache = null;
+    kept = [];
   },
   async derive(id: number, seq: number, request: DeriveRequest): Promise<DeriveReply | null> {
     latest = Math.max(latest, seq);
@@ -41,11 +60,29 @@ const api = {
       rangeCache = { key, value: start };
     }
     const r = derive(base.input, request, start);
-    const tree = r.sharesInput ? copyTree(r.tree) : r.tree;
+    // The worker keeps its own tree (the table and the sandwich are computed over it) and sends a copy.
+    const tree = copyTree(r.tree);
+    kept = [{ id, seq, tree: r.tree }, ...kept].slice(0, 2);
     const reply: DeriveReply = { tree, toNew: r.toNew, ranged: r.ranged, ms: performance.now() - t0 };
     const buffers = treeColumns(tree);
     if (r.toNew) buffers.push(r.toNew.buffer as ArrayBuffer);
     return Comlink.transfer(reply, buffers);
+  },
+  /** The function table of a tree this worker holds (null: skipped, or the tree is gone). */
+  async table(id: number, seq: number, ref: AnalysisTreeRef, reversed: boolean): Promise<TableReply | null> {
+    if (!(await stillLatest('table', seq))) return null;
+    const tree = treeOfRef(id, ref);
+    if (!tree || !base) return null;
+    const reply = analyseTable(tree, base.input.frames, reversed);
+    return Comlink.transfer(reply, tableColumns(reply.table));
+  },
+  /** The callers and callees trees of `name` in a tree this worker holds (null: skipped or gone). */
+  async sandwich(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<SandwichReply | null> {
+    if (!(await stillLatest('sandwich', seq))) return null;
+    const tree = treeOfRef(id, ref);
+    if (!tree || !base) return null;
+    const reply = analyseSandwich(tree, base.input.frames, name, reversed);
+    return Comlink.transfer(reply, sandwichColumns(reply));
   },
 };
 

@@ -19,6 +19,8 @@ import { treeOf } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import { useLinkNotices } from '../store/url-sync';
 import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
+import { analyseSandwich, analyseTable, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../core/views/derive-analysis';
+import { startAnalysisController } from './analysis-controller';
 import { mapShownNodes, type ShownTree } from './transform-node-map';
 import './transform-url-params';
 import { takeParkedZoom } from './zoom-after-transform';
@@ -27,7 +29,18 @@ import { takeParkedZoom } from './zoom-after-transform';
 export interface DeriveBackend {
   setBase(id: number, input: DeriveInput): Promise<void> | void;
   derive(id: number, seq: number, request: DeriveRequest): Promise<DeriveReply | null>;
+  /** The function table / sandwich of a tree the backend holds (analysis-controller.ts). */
+  table?(id: number, seq: number, ref: AnalysisTreeRef, reversed: boolean): Promise<TableReply | null>;
+  sandwich?(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<SandwichReply | null>;
   dispose?(): void;
+}
+
+/** Which backend tree a shown derived tree is (its recording id and derive seq). */
+const derivedRefs = new WeakMap<CallTree, { id: number; seq: number }>();
+
+/** The backend's handle on a derived tree this controller showed, or null. */
+export function derivedRefOf(tree: CallTree): { id: number; seq: number } | null {
+  return derivedRefs.get(tree) ?? null;
 }
 
 /** Timings of the last derivation shown (for the bench and the console). */
@@ -90,6 +103,14 @@ export function workerBackend(): DeriveBackend {
       const r = get();
       return Promise.race([r.derive(id, seq, request), failed]);
     },
+    table: (id, seq, ref, reversed) => {
+      const r = get();
+      return Promise.race([r.table(id, seq, ref, reversed), failed]);
+    },
+    sandwich: (id, seq, ref, name, reversed) => {
+      const r = get();
+      return Promise.race([r.sandwich(id, seq, ref, name, reversed), failed]);
+    },
     dispose: () => {
       worker?.terminate();
       worker = null;
@@ -102,16 +123,32 @@ export function workerBackend(): DeriveBackend {
 export function inlineBackend(): DeriveBackend {
   let input: DeriveInput | null = null;
   let baseId = -1;
+  let kept: { seq: number; tree: CallTree }[] = [];
+  const treeOfRef = (id: number, ref: AnalysisTreeRef): CallTree | null => {
+    if (!input || id !== baseId) return null;
+    if ('view' in ref) return ref.view === 'functions' && input.functions ? input.functions : input.inline;
+    return kept.find((k) => k.seq === ref.seq)?.tree ?? null;
+  };
   return {
     setBase: (id, i) => {
       baseId = id;
       input = i;
+      kept = [];
     },
-    derive: async (id, _seq, request) => {
+    derive: async (id, seq, request) => {
       if (!input || id !== baseId) return null;
       const t0 = performance.now();
       const r = derive(input, request);
+      kept = [{ seq, tree: r.tree }, ...kept].slice(0, 2);
       return { tree: r.tree, toNew: r.toNew, ranged: r.ranged, ms: performance.now() - t0 };
+    },
+    table: async (id, _seq, ref, reversed) => {
+      const tree = treeOfRef(id, ref);
+      return tree && input ? analyseTable(tree, input.frames, reversed) : null;
+    },
+    sandwich: async (id, _seq, ref, name, reversed) => {
+      const tree = treeOfRef(id, ref);
+      return tree && input ? analyseSandwich(tree, input.frames, name, reversed) : null;
     },
   };
 }
@@ -140,6 +177,16 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
   const keyOf = (snapshot: ProfileSnapshot, r: DeriveRequest) =>
     `${idOf(snapshot)}|${r.view}|${rangeKey(snapshot, r)}|${r.reversed ? 1 : 0}|${encodeTransforms(r.transforms)}`;
   const inputKey = (snapshot: ProfileSnapshot, view: string, range: string) => `${idOf(snapshot)}|${view}|${range}`;
+
+  /** Sends the recording's base trees to the backend once; returns its id there. */
+  const ensureBase = (snapshot: ProfileSnapshot): number => {
+    const id = idOf(snapshot);
+    if (sentFor !== snapshot) {
+      sentFor = snapshot;
+      void backend.setBase(id, inputOf(snapshot));
+    }
+    return id;
+  };
 
   /** What is on screen now, as a ShownTree. */
   const shownNow = (s: StoreState & { snapshot: ProfileSnapshot }): ShownTree => {
@@ -197,11 +244,8 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
       else takeParkedZoom();
       return;
     }
+    ensureBase(snapshot);
     const id = idOf(snapshot);
-    if (sentFor !== snapshot) {
-      sentFor = snapshot;
-      void backend.setBase(id, inputOf(snapshot));
-    }
     const mine = ++seq;
     s.setDeriving(true);
     const t0 = performance.now();
@@ -222,6 +266,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
         const now = useStore.getState();
         if (!now.snapshot || keyOf(now.snapshot, requestOf(now)) !== key) return;
         const next: DerivedView = { snapshot: now.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, ranged: reply.ranged };
+        derivedRefs.set(reply.tree, { id, seq: mine });
         show(now as StoreState & { snapshot: ProfileSnapshot }, next, { workerMs: reply.ms, roundTripMs: performance.now() - t0 });
       },
       (error: unknown) => {
@@ -241,9 +286,11 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
   );
   run();
+  const stopAnalysis = startAnalysisController(backend, ensureBase);
   if (typeof window !== 'undefined') (window as unknown as { flameviewDerive?: () => DeriveTiming | null }).flameviewDerive = () => lastDeriveTiming;
   return () => {
     unsub();
+    stopAnalysis();
     backend.dispose?.();
   };
 }

@@ -5,7 +5,9 @@
 // Invariants: both trees are derived from the tree the main graph shows (currentTree), so
 // transforms, the reversed view and a time range apply to them too; a source reads null while no
 // function is selected or the panel is closed; node indices in the panes refer to these trees
-// (selectFunction resets the panes).
+// (selectFunction resets the panes); a tree over SYNC_NODES nodes gets its sandwich from the
+// analysis worker (analysis-controller.ts, via the store), and reads null until it arrives
+// (sandwichPending is then true).
 
 import { shallow } from 'zustand/shallow';
 import type { CallTree } from '../core/model/call-tree';
@@ -13,19 +15,15 @@ import type { FrameTable } from '../core/model/frame-table';
 import { FrameFlags, type NodeIndex } from '../core/model/types';
 import { callersTree, calleesTree } from '../core/views/butterfly';
 import type { FlameSource, FlameState } from '../render/flame-source';
-import type { SandwichPane } from '../store/analysis-slice';
+import type { SandwichPane, SandwichTrees } from '../store/analysis-slice';
 import { FULL_PANE } from '../store/compare-slice';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import type { Orientation, StoreState } from '../store/types';
-import { highlightOf, nameIndex, shortLabeller } from './table-model';
+import { highlightOf, isReversed, nameIndex, shortLabeller, SYNC_NODES } from './table-model';
 
-export interface SandwichTrees {
-  callers: CallTree;
-  callees: CallTree;
-  /** The selected function's total weight (both trees' root total). */
-  total: number;
-}
+export type { SandwichTrees };
+export { isReversed };
 
 /**
  * The callers and callees trees of `name` in `tree`, or null when no frame has that name. In a
@@ -41,9 +39,14 @@ export function sandwichOf(tree: CallTree, frames: FrameTable, name: string, rev
   // One object per pair of trees, so React selectors see the same value until the trees change.
   const hit = pairs.get(callees);
   if (hit && hit.callers === callers) return hit;
-  const out = { callers, callees, total: callees.nodeCount > 0 ? callees.totalWeight[0] : 0 };
+  const out = sandwichPair(callers, callees);
   pairs.set(callees, out);
   return out;
+}
+
+/** The SandwichTrees of a callers/callees pair. */
+export function sandwichPair(callers: CallTree, callees: CallTree): SandwichTrees {
+  return { callers, callees, total: callees.nodeCount > 0 ? callees.totalWeight[0] : 0 };
 }
 
 const pairs = new WeakMap<CallTree, SandwichTrees>();
@@ -53,13 +56,19 @@ export function currentSandwich(s: StoreState): SandwichTrees | null {
   const tree = currentTree(s);
   const name = s.analysis.selectedFunction;
   if (!tree || !s.snapshot || name === null) return null;
-  return sandwichOf(tree, s.snapshot.frames, name, isReversed(s));
+  const reversed = isReversed(s);
+  const r = s.analysis.sandwichTrees;
+  if (r && r.tree === tree && r.name === name && r.reversed === reversed) return r.trees;
+  return tree.nodeCount <= SYNC_NODES ? sandwichOf(tree, s.snapshot.frames, name, reversed) : null;
 }
 
-/** True when the main graph shows a reversed (bottom-up) tree. */
-export function isReversed(s: StoreState): boolean {
-  const d = s.derived;
-  return d !== null && d.reversed && d.tree === currentTree(s);
+/** True while the selected function's sandwich is being computed by the worker. */
+export function sandwichPending(s: StoreState): boolean {
+  const tree = currentTree(s);
+  const name = s.analysis.selectedFunction;
+  if (!tree || !s.snapshot || name === null || tree.nodeCount <= SYNC_NODES) return false;
+  const r = s.analysis.sandwichTrees;
+  return !(r && r.tree === tree && r.name === name && r.reversed === isReversed(s));
 }
 
 /**
@@ -99,7 +108,7 @@ function sandwichSource(pane: SandwichPane): FlameSource {
         selectedNode: ok(p.selectedNode),
         hoverNode: ok(p.hoverNode),
         matches: s.search.matches,
-        busy: s.loading !== null || s.search.status === 'searching',
+        busy: s.loading !== null || s.search.status === 'searching' || s.analysis.pending,
         nodeColours: null,
         highlight: highlightOf(frames, s.analysis.selectedFunction),
         label: s.analysis.shortNames ? shortLabeller(frames) : null,
@@ -108,7 +117,7 @@ function sandwichSource(pane: SandwichPane): FlameSource {
     },
     subscribe: (onChange) =>
       useStore.subscribe(
-        (s) => [s.snapshot, s.view, s.derived, s.orientation, s.analysis.panel, s.analysis.selectedFunction, s.analysis.shortNames, s.analysis[pane], s.search.matches, s.search.status, s.loading !== null],
+        (s) => [s.snapshot, s.view, s.derived, s.orientation, s.analysis.panel, s.analysis.selectedFunction, s.analysis.shortNames, s.analysis[pane], s.analysis.sandwichTrees, s.analysis.pending, s.search.matches, s.search.status, s.loading !== null],
         onChange,
         { equalityFn: shallow },
       ),

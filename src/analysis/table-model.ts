@@ -6,6 +6,9 @@
 // Invariants:
 // - rows are FunctionTable row indices (core/views/function-table.ts); the table is memoised by
 //   (tree, frames) there, so a new tree (transform, reversed, time range) gives a new table;
+// - currentTable computes on the main thread only for trees of at most SYNC_NODES nodes; a larger
+//   tree's table comes from the analysis worker (analysis-controller.ts puts it in the store), and
+//   reads null until it arrives;
 // - the search filter keeps a row when any frame of its name matches (matches is per frame);
 // - the highlight of a name is a per-frame Uint8Array (1 = draw it highlighted), null when the
 //   name has no frame; names are compared as exact strings;
@@ -16,9 +19,41 @@ import type { FrameTable } from '../core/model/frame-table';
 import type { FrameIndex, StringIndex } from '../core/model/types';
 import { shortenName } from '../core/names/shorten';
 import { functionTable, FunctionFlags, framesNamed, sortRows, type FunctionTable } from '../core/views/function-table';
+import { frameNameIndex, tableOf } from '../core/views/derive-analysis';
 import type { TableSortState } from '../store/analysis-slice';
+import { currentTree } from '../store/tree-helpers';
+import type { StoreState } from '../store/types';
 
 export { functionTable };
+
+/**
+ * Trees up to this many nodes get their table and sandwich on the main thread (a few ms); larger
+ * ones from the analysis worker (a 1M-node table takes 60-80 ms, over the 50 ms task budget).
+ */
+export let SYNC_NODES = 100_000;
+/** For tests: sets SYNC_NODES (0 sends every tree to the worker). */
+export function setSyncNodes(n: number): void {
+  SYNC_NODES = n;
+}
+
+/** True when the main graph shows a reversed (bottom-up) tree. */
+export function isReversed(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'>): boolean {
+  const d = s.derived;
+  return d !== null && d.reversed && d.tree === currentTree(s);
+}
+
+/**
+ * The function table of the tree the main graph shows: the worker's result when it is for this
+ * tree, computed here for a small tree, else null (a request is on its way).
+ */
+export function currentTable(s: StoreState): FunctionTable | null {
+  const tree = currentTree(s);
+  if (!tree || !s.snapshot) return null;
+  const reversed = isReversed(s);
+  const r = s.analysis.table;
+  if (r && r.tree === tree && r.reversed === reversed) return r.table;
+  return tree.nodeCount <= SYNC_NODES ? tableOf(tree, s.snapshot.frames, reversed) : null;
+}
 
 // ── Rows in display order ─────────────────────────────────────────────────────────────────────
 
@@ -67,50 +102,20 @@ export function displayRows(table: FunctionTable, frames: FrameTable, sort: Tabl
   return rows;
 }
 
-const reversedTables = new WeakMap<CallTree, WeakMap<FrameTable, FunctionTable>>();
-
 /**
- * The function table of the tree the main graph shows. A reversed (bottom-up) tree has the
- * same totals, but a node's self there is the weight of stacks that *start* at it; a function's
- * real self weight is the total of its depth-1 nodes (the leaves of the original stacks).
+ * The function table of a tree, computed here. A reversed (bottom-up) tree has the same totals,
+ * but a node's self there is the weight of stacks that *start* at it; a function's real self
+ * weight is the total of its depth-1 nodes (the leaves of the original stacks).
  */
 export function tableFor(tree: CallTree, frames: FrameTable, reversed = false): FunctionTable {
-  const table = functionTable(tree, frames);
-  if (!reversed) return table;
-  let inner = reversedTables.get(tree);
-  if (!inner) reversedTables.set(tree, (inner = new WeakMap()));
-  let out = inner.get(frames);
-  if (!out) {
-    const selfWeight = new Float64Array(table.count);
-    const selfSamples = new Float64Array(table.count);
-    for (let n = 1; n < tree.nodeCount; n = tree.end[n]) {
-      const row = table.rowOfName[frames.name[tree.frame[n]]];
-      selfWeight[row] += tree.totalWeight[n];
-      selfSamples[row] += tree.totalSamples[n];
-    }
-    out = { ...table, selfWeight, selfSamples };
-    inner.set(frames, out);
-  }
-  return out;
+  return tableOf(tree, frames, reversed);
 }
 
 // ── Names ─────────────────────────────────────────────────────────────────────────────────────
 
-const nameIndexCache = new WeakMap<FrameTable, Map<string, StringIndex>>();
-
 /** The string index of a frame name (only names that some frame has), or -1. */
 export function nameIndex(frames: FrameTable, name: string): StringIndex {
-  let map = nameIndexCache.get(frames);
-  if (!map) {
-    map = new Map();
-    for (let f = 0; f < frames.count; f++) {
-      const s = frames.name[f];
-      const text = frames.strings[s];
-      if (!map.has(text)) map.set(text, s);
-    }
-    nameIndexCache.set(frames, map);
-  }
-  return map.get(name) ?? -1;
+  return frameNameIndex(frames, name);
 }
 
 const highlightCache = new WeakMap<FrameTable, { name: string; mask: Uint8Array | null }>();

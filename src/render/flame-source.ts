@@ -71,6 +71,7 @@ const watched = (s: StoreState) => [
   s.loading !== null,
   s.derived,
   s.deriving,
+  s.analysis.pending,
   s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
   s.analysis.shortNames,
 ];
@@ -90,7 +91,7 @@ export const mainSource: FlameSource = {
       selectedNode: s.selectedNode,
       hoverNode: s.hoverNode,
       matches: s.search.matches,
-      busy: isAnimating() || s.loading !== null || s.search.status === 'searching' || s.deriving,
+      busy: isAnimating() || s.loading !== null || s.search.status === 'searching' || s.deriving || s.analysis.pending,
       nodeColours: null,
       highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
       label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,

@@ -7,6 +7,8 @@
 // are reset whenever the function changes.
 
 import type { StateCreator } from 'zustand';
+import type { CallTree } from '../core/model/call-tree';
+import type { FunctionTable } from '../core/views/function-table';
 import { FULL_PANE, type PaneState } from './compare-slice';
 import type { StoreState } from './types';
 
@@ -15,6 +17,29 @@ type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', ne
 export type AnalysisPanel = 'none' | 'table' | 'sandwich';
 export type TableColumn = 'self' | 'total' | 'name';
 export type SandwichPane = 'callers' | 'callees';
+
+/** The callers and callees trees of one function (sandwich.ts). */
+export interface SandwichTrees {
+  callers: CallTree;
+  callees: CallTree;
+  /** The selected function's total weight (both trees' root total). */
+  total: number;
+}
+
+/** A function table computed off the main thread, for one tree (reversed: bottom-up selves). */
+export interface TableResult {
+  tree: CallTree;
+  reversed: boolean;
+  table: FunctionTable;
+}
+
+/** The sandwich of `name` in `tree`, computed off the main thread (trees null: no such frame). */
+export interface SandwichResult {
+  tree: CallTree;
+  name: string;
+  reversed: boolean;
+  trees: SandwichTrees | null;
+}
 
 export interface TableSortState {
   by: TableColumn;
@@ -33,6 +58,14 @@ export interface AnalysisSlice {
     /** The sandwich graphs' own zoom, selection and hover. */
     callers: PaneState;
     callees: PaneState;
+    /**
+     * The results of the analysis worker (analysis-controller.ts) for large trees; selectors use
+     * them only when their tree is the one shown (table-model.ts currentTable, sandwich.ts).
+     */
+    table: TableResult | null;
+    sandwichTrees: SandwichResult | null;
+    /** A table or sandwich request is in flight (the main graph stays aria-busy). */
+    pending: boolean;
   };
   setAnalysisPanel(panel: AnalysisPanel): void;
   selectFunction(name: string | null): void;
@@ -40,6 +73,8 @@ export interface AnalysisSlice {
   /** Sorts by a column: again on the same column flips the direction. */
   sortTable(by: TableColumn): void;
   setSandwichPane(pane: SandwichPane, patch: Partial<PaneState>): void;
+  /** Stores worker results and the pending flag (analysis-controller.ts only). */
+  setAnalysisResults(patch: Partial<Pick<AnalysisSlice['analysis'], 'table' | 'sandwichTrees' | 'pending'>>): void;
 }
 
 export const DEFAULT_SORT: TableSortState = { by: 'self', descending: true };
@@ -47,7 +82,7 @@ export const DEFAULT_SORT: TableSortState = { by: 'self', descending: true };
 export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
   const patch = (p: Partial<AnalysisSlice['analysis']>) => set({ analysis: { ...get().analysis, ...p } });
   return {
-    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, callers: FULL_PANE, callees: FULL_PANE },
+    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, callers: FULL_PANE, callees: FULL_PANE, table: null, sandwichTrees: null, pending: false },
     setAnalysisPanel: (panel) => {
       if (get().analysis.panel !== panel) patch({ panel });
     },
@@ -63,5 +98,9 @@ export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
       patch({ sort: cur.by === by ? { by, descending: !cur.descending } : { by, descending: by !== 'name' } });
     },
     setSandwichPane: (pane, p) => patch({ [pane]: { ...get().analysis[pane], ...p } }),
+    setAnalysisResults: (p) => {
+      const cur = get().analysis;
+      if ((Object.keys(p) as (keyof typeof p)[]).some((k) => cur[k] !== p[k])) patch(p);
+    },
   };
 };

@@ -5,12 +5,10 @@
 // Names are untrusted and rendered as React text only.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { isReversed } from '../../analysis/sandwich';
-import { displayName, displayRows, positionOf, rowFigures, tableFor } from '../../analysis/table-model';
+import { currentTable, displayName, displayRows, positionOf, rowFigures } from '../../analysis/table-model';
 import { formatCount, formatNs, formatPercent } from '../../store/frame-info';
 import type { TableColumn } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
-import { currentTree } from '../../store/tree-helpers';
 
 const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
@@ -26,14 +24,14 @@ const HEADERS: { label: string; sort: TableColumn | null; className: string }[] 
 
 export function FunctionsTable() {
   const snapshot = useStore((s) => s.snapshot);
-  const tree = useStore(currentTree);
-  const reversed = useStore(isReversed);
   const sort = useStore((s) => s.analysis.sort);
   const matches = useStore((s) => s.search.matches);
   const selected = useStore((s) => s.analysis.selectedFunction);
   const short = useStore((s) => s.analysis.shortNames);
   const frames = snapshot?.frames ?? null;
-  const table = useMemo(() => (tree && frames ? tableFor(tree, frames, reversed) : null), [tree, frames, reversed]);
+  // Computed here for a small tree, by the analysis worker for a large one (null until it arrives).
+  const table = useStore(currentTable);
+  const pending = useStore((s) => s.analysis.pending);
   const rows = useMemo(() => (table && frames ? displayRows(table, frames, sort, matches) : EMPTY), [table, frames, sort, matches]);
   const pos = useMemo(() => (table && frames ? positionOf(table, frames, rows, selected) : -1), [table, frames, rows, selected]);
 
@@ -57,7 +55,13 @@ export function FunctionsTable() {
     else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
   }, [pos]);
 
-  if (!table || !frames) return null;
+  if (!table || !frames) {
+    return pending ? (
+      <p className="fn-empty" aria-busy="true">
+        Computing the function table…
+      </p>
+    ) : null;
+  }
   const ns = snapshot?.meta.weightUnit === 'nanoseconds';
   const weight = (w: number) => (ns ? formatNs(w) : formatCount(w));
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);

@@ -3,7 +3,7 @@
 // between the two graphs. Each graph has its own zoom, hover and tooltip.
 
 import { useCallback } from 'react';
-import { callersSource, calleesSource, currentSandwich, topPane } from '../../analysis/sandwich';
+import { callersSource, calleesSource, currentSandwich, sandwichPending, topPane } from '../../analysis/sandwich';
 import { displayName } from '../../analysis/table-model';
 import { registerRenderer } from '../../compare/debug-hook';
 import type { FlameRenderer } from '../../render/flame-renderer';
@@ -41,6 +41,7 @@ export function SandwichView() {
   const short = useStore((s) => s.analysis.shortNames);
   const orientation = useStore((s) => s.orientation);
   const trees = useStore(currentSandwich);
+  const pending = useStore(sandwichPending);
   const root = useStore((s) => {
     const t = currentTree(s);
     return t && t.nodeCount > 0 ? t.totalWeight[0] : 0;
@@ -49,6 +50,15 @@ export function SandwichView() {
     return (
       <section className="sandwich" aria-label="Callers and callees">
         <p className="fn-empty">Select a function in the function table, or a frame in the flame graph, to see its callers and callees.</p>
+      </section>
+    );
+  }
+  if (!trees && pending) {
+    return (
+      <section className="sandwich" aria-label="Callers and callees" aria-busy="true">
+        <p className="fn-empty">
+          Computing the callers and callees of <span className="sandwich-fn">{fn}</span>…
+        </p>
       </section>
     );
   }
