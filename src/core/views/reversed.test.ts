@@ -9,7 +9,7 @@ import { TreeBuilder } from '../model/tree-builder';
 import { refReversed } from '../testing/reference-transforms';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { functionTable } from './function-table';
-import { reversedTree } from './reversed';
+import { ReversedTooLargeError, reversedTree } from './reversed';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 
@@ -24,6 +24,18 @@ describe('reversedTree', () => {
     expect(dumpTree(r, p.frames)).toBe(['a 1/1', 'c 5/0', '  a 2/2', '  b 3/0', '    a 3/3'].join('\n'));
     expect(r.totalWeight[0]).toBe(6);
     expect(reversedTree(p.tree, p.frames)).toBe(r);
+  });
+
+  it('stops with a clear error instead of allocating past the node limit', () => {
+    const p = profileFrom(`
+      a;b;c 3
+      a;c 2
+      a 1
+    `);
+    // The reversed tree has 6 nodes (root, a, c, c;a, c;b, c;b;a).
+    expect(() => reversedTree(p.tree, p.frames, 4)).toThrow(ReversedTooLargeError);
+    expect(() => reversedTree(p.tree, p.frames, 4)).toThrow(/more than 4 frames; focus on a function or hide frames first/);
+    expect(reversedTree(p.tree, p.frames, 5).nodeCount).toBe(6);
   });
 
   it('on a real profile: depth-1 totals are the functions’ self weights over all frames of that identity', async () => {

@@ -26,22 +26,40 @@ import type { FrameTable } from '../model/frame-table';
 
 const cache = new WeakMap<CallTree, WeakMap<FrameTable, CallTree>>();
 
+/**
+ * The most nodes a reversed tree may have. Reversing can multiply the node count (every stack
+ * with self weight becomes its own chain of callers: a 1M-node synthetic tree reverses to tens of
+ * millions), so past this the build stops with ReversedTooLargeError instead of allocating
+ * gigabytes. 8M nodes is about 350 MB of columns.
+ */
+export const MAX_REVERSED_NODES = 8_000_000;
+
+export class ReversedTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(
+      `The reversed view of this profile would have more than ${limit.toLocaleString('en-US')} frames; ` +
+        'focus on a function or hide frames first, then reverse.',
+    );
+    this.name = 'ReversedTooLargeError';
+  }
+}
+
 /** The bottom-up tree (see the module comment), over the same FrameTable. */
-export function reversedTree(tree: CallTree, frames: FrameTable): CallTree {
+export function reversedTree(tree: CallTree, frames: FrameTable, maxNodes = MAX_REVERSED_NODES): CallTree {
   let inner = cache.get(tree);
   if (!inner) cache.set(tree, (inner = new WeakMap()));
   let out = inner.get(frames);
-  if (!out) inner.set(frames, (out = computeReversed(tree, frames)));
+  if (!out) inner.set(frames, (out = computeReversed(tree, frames, maxNodes)));
   return out;
 }
 
-function grow(a: Int32Array, atLeast: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(a.length * 2, atLeast));
+function grow(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
   b.set(a);
   return b;
 }
 
-function computeReversed(tree: CallTree, frames: FrameTable): CallTree {
+function computeReversed(tree: CallTree, frames: FrameTable, maxNodes: number): CallTree {
   const n = tree.nodeCount;
   const { parent: inParent, frame: inFrame, selfWeight: inW, selfSamples: inS } = tree;
   const rank = cachedFrameRanks(frames);
@@ -113,10 +131,12 @@ function computeReversed(tree: CallTree, frames: FrameTable): CallTree {
     }
   };
   const ensure = (size: number): void => {
+    if (size > maxNodes + 1) throw new ReversedTooLargeError(maxNodes);
     if (size <= oParent.length) return;
-    oParent = grow(oParent, size);
-    oFrame = grow(oFrame, size);
-    oDepth = grow(oDepth, size);
+    const grown = Math.min(Math.max(oParent.length * 2, size), maxNodes + 1);
+    oParent = grow(oParent, grown);
+    oFrame = grow(oFrame, grown);
+    oDepth = grow(oDepth, grown);
   };
 
   // The root's children: every stack with weight, by its leaf frame.
