@@ -29,7 +29,24 @@ const latestOf = { table: 0, sandwich: 0 };
 function treeOfRef(id: number, ref: AnalysisTreeRef): CallTree | null {
   if (!base || base.id !== id) return null;
   if ('view' in ref) return ref.view === 'functions' && base.input.functions ? base.input.functions : base.input.inline;
-  return kept.find((k) => k.id === id && k.seq === ref.seq)?.tree ?? null;
+  const hit = kept.find((k) => k.id === id && k.seq === ref.seq);
+  if (hit) return hit.tree;
+  // Not kept (derived while the panel was closed): derive it again, here, and keep it.
+  const tree = compute(ref.request).tree;
+  kept = [{ id, seq: ref.seq, tree }, ...kept].slice(0, 2);
+  return tree;
+}
+
+/** derive() over the base, reusing the last range-restricted input tree. */
+function compute(request: DeriveRequest): ReturnType<typeof derive> {
+  const input = (base as NonNullable<typeof base>).input;
+  const key = request.range ? `${request.view}:${request.range.from}:${request.range.to}` : '';
+  let start = rangeCache?.key === key ? rangeCache.value : undefined;
+  if (!start && key) {
+    start = deriveInputTree(input, request);
+    rangeCache = { key, value: start };
+  }
+  return derive(input, request, start);
 }
 
 /** Yields once, then tells whether request `seq` of `kind` is still the latest. */
@@ -47,22 +64,18 @@ const api = {
     rangeCache = null;
     kept = [];
   },
-  async derive(id: number, seq: number, request: DeriveRequest): Promise<DeriveReply | null> {
+  /** `keep`: the analysis panel is open, so keep this tree for its table/sandwich (one more copy). */
+  async derive(id: number, seq: number, request: DeriveRequest, keep = false): Promise<DeriveReply | null> {
     latest = Math.max(latest, seq);
     // Let queued messages in first, so an overtaken request is skipped, not computed.
     await new Promise((r) => setTimeout(r, 0));
     if (seq !== latest || !base || base.id !== id) return null;
     const t0 = performance.now();
-    const key = request.range ? `${request.view}:${request.range.from}:${request.range.to}` : '';
-    let start = rangeCache?.key === key ? rangeCache.value : undefined;
-    if (!start && key) {
-      start = deriveInputTree(base.input, request);
-      rangeCache = { key, value: start };
-    }
-    const r = derive(base.input, request, start);
-    // The worker keeps its own tree (the table and the sandwich are computed over it) and sends a copy.
-    const tree = copyTree(r.tree);
-    kept = [{ id, seq, tree: r.tree }, ...kept].slice(0, 2);
+    const r = compute(request);
+    // A tree that shares the input's columns is copied anyway, so it is kept for free; another
+    // is kept (its copy sent) only when asked to (the copy costs ~100 ms of CPU at 1M nodes).
+    const tree = r.sharesInput || keep ? copyTree(r.tree) : r.tree;
+    if (r.sharesInput || keep) kept = [{ id, seq, tree: r.tree }, ...kept].slice(0, 2);
     const reply: DeriveReply = { tree, toNew: r.toNew, ranged: r.ranged, ms: performance.now() - t0 };
     const buffers = treeColumns(tree);
     if (r.toNew) buffers.push(r.toNew.buffer as ArrayBuffer);

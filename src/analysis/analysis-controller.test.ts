@@ -75,6 +75,19 @@ describe('analysis controller', () => {
     expect(tables).toBe(2);
   });
 
+  it('a tree derived while the panel was closed is derived again by the backend, not sent back', async () => {
+    start();
+    useStore.getState().setReversed(true);
+    await idle();
+    const s = useStore.getState();
+    expect(s.derived?.reversed).toBe(true);
+    useStore.getState().setAnalysisPanel('table');
+    await idle();
+    const t = currentTable(useStore.getState())!;
+    expect(Array.from(t.selfWeight)).toEqual(Array.from(tableFor(s.derived!.tree, snapshot.frames, true).selfWeight));
+    expect(tables).toBe(1);
+  });
+
   it('asks for the sandwich of the selected function; the latest function wins', async () => {
     start();
     useStore.getState().setAnalysisPanel('sandwich');

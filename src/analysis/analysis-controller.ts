@@ -5,7 +5,8 @@
 // started by the derive controller, with its backend (one worker).
 //
 // Invariants: the worker computes over its own copy of the tree (a derived tree by its derive
-// seq, or a base view tree), so no tree crosses back to it; the latest request of each kind wins
+// seq, kept when the panel was open or derived again there, or a base view tree), so no tree
+// crosses back to it; the latest request of each kind wins
 // (a reply whose request was overtaken, or whose tree/function/panel is no longer shown, is
 // dropped); `analysis.pending` is true while a request for what is shown is in flight, so the
 // graphs stay aria-busy; results are cached per tree on this side, so going back to a tree or a
@@ -58,7 +59,7 @@ export function startAnalysisController(backend: DeriveBackend, ensureBase: (sna
     const d = s.derived;
     if (d && d.snapshot === s.snapshot && d.tree === tree) {
       const r = derivedRefOf(tree);
-      return r ? { id: r.id, ref: { seq: r.seq } } : null;
+      return r ? { id: r.id, ref: { seq: r.seq, request: r.request } } : null;
     }
     return { id: ensureBase(s.snapshot), ref: { view: s.view } };
   };

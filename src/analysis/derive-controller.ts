@@ -21,6 +21,7 @@ import { useLinkNotices } from '../store/url-sync';
 import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
 import { analyseSandwich, analyseTable, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../core/views/derive-analysis';
 import { startAnalysisController } from './analysis-controller';
+import { SYNC_NODES } from './table-model';
 import { mapShownNodes, type ShownTree } from './transform-node-map';
 import './transform-url-params';
 import { takeParkedZoom } from './zoom-after-transform';
@@ -28,7 +29,8 @@ import { takeParkedZoom } from './zoom-after-transform';
 /** Where derivations run: the worker, or in-process (tests). */
 export interface DeriveBackend {
   setBase(id: number, input: DeriveInput): Promise<void> | void;
-  derive(id: number, seq: number, request: DeriveRequest): Promise<DeriveReply | null>;
+  /** `keep`: keep the result for table/sandwich requests (the analysis panel is open). */
+  derive(id: number, seq: number, request: DeriveRequest, keep?: boolean): Promise<DeriveReply | null>;
   /** The function table / sandwich of a tree the backend holds (analysis-controller.ts). */
   table?(id: number, seq: number, ref: AnalysisTreeRef, reversed: boolean): Promise<TableReply | null>;
   sandwich?(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<SandwichReply | null>;
@@ -36,10 +38,10 @@ export interface DeriveBackend {
 }
 
 /** Which backend tree a shown derived tree is (its recording id and derive seq). */
-const derivedRefs = new WeakMap<CallTree, { id: number; seq: number }>();
+const derivedRefs = new WeakMap<CallTree, { id: number; seq: number; request: DeriveRequest }>();
 
 /** The backend's handle on a derived tree this controller showed, or null. */
-export function derivedRefOf(tree: CallTree): { id: number; seq: number } | null {
+export function derivedRefOf(tree: CallTree): { id: number; seq: number; request: DeriveRequest } | null {
   return derivedRefs.get(tree) ?? null;
 }
 
@@ -99,9 +101,9 @@ export function workerBackend(): DeriveBackend {
       const r = get();
       await Promise.race([r.setBase(id, Comlink.transfer(wire, buffers)), failed]);
     },
-    derive: (id, seq, request) => {
+    derive: (id, seq, request, keep) => {
       const r = get();
-      return Promise.race([r.derive(id, seq, request), failed]);
+      return Promise.race([r.derive(id, seq, request, keep), failed]);
     },
     table: (id, seq, ref, reversed) => {
       const r = get();
@@ -127,7 +129,11 @@ export function inlineBackend(): DeriveBackend {
   const treeOfRef = (id: number, ref: AnalysisTreeRef): CallTree | null => {
     if (!input || id !== baseId) return null;
     if ('view' in ref) return ref.view === 'functions' && input.functions ? input.functions : input.inline;
-    return kept.find((k) => k.seq === ref.seq)?.tree ?? null;
+    const hit = kept.find((k) => k.seq === ref.seq);
+    if (hit) return hit.tree;
+    const tree = derive(input, ref.request).tree;
+    kept = [{ seq: ref.seq, tree }, ...kept].slice(0, 2);
+    return tree;
   };
   return {
     setBase: (id, i) => {
@@ -135,11 +141,12 @@ export function inlineBackend(): DeriveBackend {
       input = i;
       kept = [];
     },
-    derive: async (id, seq, request) => {
+    derive: async (id, seq, request, keep) => {
       if (!input || id !== baseId) return null;
       const t0 = performance.now();
       const r = derive(input, request);
-      kept = [{ seq, tree: r.tree }, ...kept].slice(0, 2);
+      // As the worker: kept only when asked (else derived again on a table/sandwich request).
+      if (keep) kept = [{ seq, tree: r.tree }, ...kept].slice(0, 2);
       return { tree: r.tree, toNew: r.toNew, ranged: r.ranged, ms: performance.now() - t0 };
     },
     table: async (id, _seq, ref, reversed) => {
@@ -151,6 +158,12 @@ export function inlineBackend(): DeriveBackend {
       return tree && input ? analyseSandwich(tree, input.frames, name, reversed) : null;
     },
   };
+}
+
+/** Says something in the notices region (role=status) above the graph. */
+function notify(message: string): void {
+  const notices = useLinkNotices.getState().notices;
+  useLinkNotices.setState({ notices: [...notices, { id: Date.now(), text: message }].slice(-5) });
 }
 
 function requestOf(s: StoreState): DeriveRequest {
@@ -216,12 +229,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     s.applyDerived(next, { zoomNode, selectedNode });
     useStore.getState().setDeriving(false);
     const parked = takeParkedZoom();
-    if (parked) {
-      parked.run((message) => {
-        const notices = useLinkNotices.getState().notices;
-        useLinkNotices.setState({ notices: [...notices, { id: Date.now(), text: message }].slice(-5) });
-      });
-    }
+    if (parked) parked.run(notify);
     if (timing) lastDeriveTiming = { ...timing, applyMs: performance.now() - t0, nodes: to.tree.nodeCount };
   };
 
@@ -249,7 +257,8 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     const mine = ++seq;
     s.setDeriving(true);
     const t0 = performance.now();
-    backend.derive(id, mine, request).then(
+    const keep = s.analysis.panel !== 'none' && treeOf(snapshot, s.view).nodeCount > SYNC_NODES;
+    backend.derive(id, mine, request, keep).then(
       (reply) => {
         if (mine !== seq) return; // overtaken: a newer request is on its way
         if (!reply) {
@@ -266,7 +275,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
         const now = useStore.getState();
         if (!now.snapshot || keyOf(now.snapshot, requestOf(now)) !== key) return;
         const next: DerivedView = { snapshot: now.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, ranged: reply.ranged };
-        derivedRefs.set(reply.tree, { id, seq: mine });
+        derivedRefs.set(reply.tree, { id, seq: mine, request });
         show(now as StoreState & { snapshot: ProfileSnapshot }, next, { workerMs: reply.ms, roundTripMs: performance.now() - t0 });
       },
       (error: unknown) => {
@@ -274,7 +283,13 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
         console.error('flameview: the derived view failed', error);
         wantedKey = '';
         sentFor = null;
-        useStore.getState().setDeriving(false);
+        const st = useStore.getState();
+        st.setDeriving(false);
+        notify(`This view could not be computed: ${error instanceof Error ? error.message : String(error)}`);
+        // Undo the step that failed, so the buttons and the link say what the graph shows.
+        if (request.reversed) st.setReversed(false);
+        else if (request.transforms.length > 0) st.popTransforms(request.transforms.length - 1);
+        else if (request.range) st.setTimeRange(null);
       },
     );
   };

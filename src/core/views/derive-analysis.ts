@@ -11,11 +11,14 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { StringIndex } from '../model/types';
 import { calleesTree, callersTree } from './butterfly';
-import { copyTree, treeColumns, type DeriveView } from './derive';
+import { copyTree, treeColumns, type DeriveRequest, type DeriveView } from './derive';
 import { functionTable, type FunctionTable } from './function-table';
 
-/** Which tree of the worker a request means: a derived tree (by its derive seq) or a base view tree. */
-export type AnalysisTreeRef = { seq: number } | { view: DeriveView };
+/**
+ * Which tree of the worker a request means: a derived tree (by its derive seq; the request lets a
+ * worker that did not keep it derive it again) or a base view tree.
+ */
+export type AnalysisTreeRef = { seq: number; request: DeriveRequest } | { view: DeriveView };
 
 export interface TableReply {
   table: FunctionTable;
