@@ -4,6 +4,7 @@ import { makeSnapshot } from '../core/snapshot';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
+import { useLinkNotices } from '../store/url-sync';
 import { inlineBackend, startDeriveController, type DeriveBackend } from './derive-controller';
 import { parkZoom } from './zoom-after-transform';
 
@@ -93,6 +94,21 @@ describe('derive controller', () => {
     await idle();
     expect(currentTree(useStore.getState())).toBe(snapshot.inline);
     expect(error).toHaveBeenCalled();
+    error.mockRestore();
+  });
+
+  it('a failed derivation says why and undoes the step that failed', async () => {
+    const failing: DeriveBackend = { setBase: () => {}, derive: () => Promise.reject(new Error('The reversed view of this profile would have more than 8,000,000 frames')) };
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    useLinkNotices.setState({ notices: [] });
+    start(failing);
+    useStore.getState().setReversed(true);
+    await vi.waitFor(() => expect(useStore.getState().reversed).toBe(false));
+    expect(useLinkNotices.getState().notices.map((n) => n.text)).toEqual([
+      'This view could not be computed: The reversed view of this profile would have more than 8,000,000 frames',
+    ]);
+    useStore.getState().pushTransform({ kind: 'hide', what: 'kernel' });
+    await vi.waitFor(() => expect(useStore.getState().transforms).toEqual([]));
     error.mockRestore();
   });
 });
