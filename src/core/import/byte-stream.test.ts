@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isAscii, Utf8Decoder } from './byte-stream';
+import { asciiText, isAscii, Utf8Decoder } from './byte-stream';
 
 const reference = (bytes: Uint8Array): string => new TextDecoder('utf-8').decode(bytes);
 
@@ -86,6 +86,17 @@ describe('isAscii', () => {
           expect(isAscii(b.subarray(off, off + len))).toBe(false);
         }
       }
+    }
+  });
+});
+
+describe('asciiText (the browser path of Utf8Decoder for ASCII chunks)', () => {
+  it('gives what TextDecoder gives, for every length around its 16-byte steps', () => {
+    const all = new Uint8Array(200);
+    for (let i = 0; i < all.length; i++) all[i] = (i * 37) % 128;
+    for (let n = 0; n <= all.length; n++) {
+      const bytes = all.subarray(0, n);
+      expect(asciiText(bytes)).toBe(new TextDecoder().decode(bytes));
     }
   });
 });

@@ -74,7 +74,7 @@ export class GzipError extends Error {
  * 600 MB/s and was a third of the perf importer's profile; checking that a chunk is ASCII runs
  * at about 6 GB/s and Node's Buffer turns an ASCII chunk into a one-byte string at about 2 GB/s.
  * Buffer's `latin1Slice` is duck-typed, so the core imports nothing from Node; browsers (plain
- * Uint8Array chunks) always take the TextDecoder path.
+ * Uint8Array chunks) build ASCII chunks' strings with String.fromCharCode (asciiText).
  *
  * Invariants: the output is exactly what one streaming TextDecoder('utf-8') gives for the whole
  * input (a leading BOM is dropped, invalid bytes become U+FFFD): the first chunk always goes
@@ -92,8 +92,8 @@ export class Utf8Decoder {
   decode(bytes: Uint8Array): string {
     if (bytes.length === 0) return '';
     const fast = (bytes as Partial<Latin1Slicer>).latin1Slice;
-    if (this.started && !this.pending && typeof fast === 'function' && isAscii(bytes)) {
-      return fast.call(bytes, 0, bytes.length);
+    if (this.started && !this.pending && (typeof fast === 'function' || NO_BUFFER) && isAscii(bytes)) {
+      return typeof fast === 'function' ? fast.call(bytes, 0, bytes.length) : asciiText(bytes);
     }
     this.started = true;
     this.pending = bytes[bytes.length - 1] >= 0x80;
@@ -110,6 +110,25 @@ export class Utf8Decoder {
     return text;
   }
 }
+
+/**
+ * An ASCII chunk as a string without TextDecoder, for hosts without Buffer (browsers). In the
+ * Chromium 156 profile worker, TextDecoder took ~3 s of a 200 MB perf script load (~70 MB/s,
+ * though ~2 GB/s in isolation); this loop ~0.5 s less than that. Sixteen bytes per call.
+ */
+export function asciiText(b: Uint8Array): string {
+  let text = '';
+  const n = b.length;
+  let i = 0;
+  for (; i + 16 <= n; i += 16) {
+    text += String.fromCharCode(b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7], b[i + 8], b[i + 9], b[i + 10], b[i + 11], b[i + 12], b[i + 13], b[i + 14], b[i + 15]);
+  }
+  for (; i < n; i++) text += String.fromCharCode(b[i]);
+  return text;
+}
+
+/** Node's TextDecoder is fast (and its plain Uint8Array chunks are rare): only browsers use asciiText. */
+const NO_BUFFER = typeof (globalThis as { Buffer?: unknown }).Buffer === 'undefined';
 
 interface Latin1Slicer {
   latin1Slice(start: number, end: number): string;
