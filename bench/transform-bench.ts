@@ -20,8 +20,6 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { CallTree } from '../src/core/model/call-tree';
-import { FrameTableBuilder, type FrameTable } from '../src/core/model/frame-table';
-import { TreeBuilder } from '../src/core/model/tree-builder';
 import { FrameFlags } from '../src/core/model/types';
 import { callersTree, calleesTree } from '../src/core/views/butterfly';
 import { functionTable, sortRows } from '../src/core/views/function-table';
@@ -29,6 +27,7 @@ import { reversedTree } from '../src/core/views/reversed';
 import { applyTransform, applyTransforms, nameIndex, type DerivedTree, type Transform } from '../src/core/views/transforms';
 import { refCallees, refCollapse, refDrop, refReversed } from '../src/core/testing/reference-transforms';
 import { Rng } from './prng';
+import { median, syntheticTree } from './synthetic-tree';
 
 const { values } = parseArgs({
   options: {
@@ -43,28 +42,7 @@ const NODES = Number(values.nodes);
 const RUNS = Number(values.runs);
 const rng = new Rng(Number(values.seed));
 
-function build(target: number): { tree: CallTree; frames: FrameTable } {
-  const frames = new FrameTableBuilder();
-  const pool = Math.max(100, Math.round(target / 50));
-  const ids = new Int32Array(pool);
-  for (let i = 0; i < pool; i++) {
-    const r = rng.float();
-    if (r < 0.1) ids[i] = frames.intern(`kernel_function_${i}`, FrameFlags.KERNEL);
-    else if (r < 0.12) ids[i] = frames.intern(`[lib${i}.so]`, 0);
-    else ids[i] = frames.intern(`crate::module${i % 97}::function_${i}`, rng.float() < 0.6 ? FrameFlags.INLINED : 0);
-  }
-  const builder = new TreeBuilder();
-  let last = 0;
-  while (builder.nodeCount < target) {
-    const parent = rng.float() < 0.75 ? last : Math.floor(rng.float() * builder.nodeCount);
-    const recurse = parent > 0 && rng.float() < 0.05;
-    const frame = recurse ? builder.frameOf(parent) : ids[Math.floor(pool * rng.float() ** 3)];
-    last = builder.child(parent, frame);
-    builder.addSelf(last, 1 + Math.floor(rng.float() * 1000), 1);
-  }
-  const table = frames.finish();
-  return { tree: builder.finish(table).tree, frames: table };
-}
+const build = (target: number) => syntheticTree(target, rng);
 
 interface Figure {
   wall: number[];
@@ -87,7 +65,6 @@ function measure(run: () => void): Figure {
   return { wall, cpu };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const t0 = performance.now();
 const { tree, frames } = build(NODES);
