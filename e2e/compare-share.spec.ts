@@ -3,11 +3,7 @@
 // compared, in a fresh page. A failed upload of either links nothing and says which one failed.
 
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { REPO_ROOT, fixturePath, openFixture, waitForIdle } from './helpers';
+import { fixturePath, openFixture, startStoreServer, waitForIdle, type StoreServer } from './helpers';
 
 const A = 'rust-toyc.run-a.perf-script.txt';
 const B = 'rust-toyc.run-b.perf-script.txt';
@@ -17,40 +13,15 @@ async function idle(page: Page, label: string) {
   await expect(page.locator(`[aria-label="${label}"][aria-busy="false"]`)).toBeVisible({ timeout: 60_000 });
 }
 
-let server: ChildProcess | null = null;
-let store = '';
+let server: StoreServer | null = null;
 let base = '';
 
 test.beforeAll(async () => {
-  store = mkdtempSync(path.join(tmpdir(), 'flameview-compare-share-'));
-  const port = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
-  const dist = path.join(REPO_ROOT, 'node_modules', '.cache', `flameview-e2e-${port}`);
-  server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview'), 'serve', '--store', store, '--port', '0'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, FLAMEVIEW_DIST: dist },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
-    server!.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /http:\/\/\S+/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0].replace(/\/$/, ''));
-      }
-    });
-    server!.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    server!.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
+  server = await startStoreServer('flameview-compare-share-');
+  base = server.base;
 });
 
-test.afterAll(() => {
-  server?.kill('SIGTERM');
-  rmSync(store, { recursive: true, force: true });
-});
+test.afterAll(() => server?.stop());
 
 /** The page at the server's root with A opened from a file and B from "Compare with file". */
 async function openBothFromFiles(page: Page) {

@@ -2,6 +2,9 @@
 // files through the real file input.
 
 import { expect, type Page } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -101,4 +104,50 @@ export function collectDialogs(page: Page): string[] {
     void d.dismiss();
   });
   return dialogs;
+}
+
+/** A running `bin/flameview serve --store` on a free port, serving this e2e run's build. */
+export interface StoreServer {
+  /** http://127.0.0.1:PORT, without a trailing slash. */
+  base: string;
+  /** The store directory (a fresh temp dir). */
+  store: string;
+  /** Stops the server and removes the store. */
+  stop(): void;
+}
+
+export async function startStoreServer(prefix: string): Promise<StoreServer> {
+  const store = mkdtempSync(path.join(tmpdir(), prefix));
+  const port = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
+  const dist = path.join(REPO_ROOT, 'node_modules', '.cache', `flameview-e2e-${port}`);
+  const server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview'), 'serve', '--store', store, '--port', '0'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, FLAMEVIEW_DIST: dist },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = () => {
+    server.kill('SIGTERM');
+    rmSync(store, { recursive: true, force: true });
+  };
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
+      server.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /http:\/\/\S+/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[0].replace(/\/$/, ''));
+        }
+      });
+      server.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+    });
+    return { base, store, stop };
+  } catch (e) {
+    stop();
+    throw e;
+  }
 }

@@ -4,11 +4,8 @@
 // values give notices. Copy link / Share, the latter against a real `bin/flameview serve`.
 
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { REPO_ROOT, openBytes, waitForIdle } from './helpers';
+import { readdirSync } from 'node:fs';
+import { openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
 
 // A physical `lex` and an inlined `lex_[i]` are siblings under parse: the suffix tells them apart.
 const FOLDED = [
@@ -224,40 +221,16 @@ test('without a clipboard, Copy link shows the link selected in a read-only fiel
 });
 
 test.describe('Share against bin/flameview serve', () => {
-  let server: ChildProcess | null = null;
+  let server: StoreServer | null = null;
   let store = '';
   let base = '';
 
   test.beforeAll(async () => {
-    store = mkdtempSync(path.join(tmpdir(), 'flameview-share-'));
-    const port = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
-    const dist = path.join(REPO_ROOT, 'node_modules', '.cache', `flameview-e2e-${port}`);
-    server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview'), 'serve', '--store', store, '--port', '0'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, FLAMEVIEW_DIST: dist },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
-      server!.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /http:\/\/\S+/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[0].replace(/\/$/, ''));
-        }
-      });
-      server!.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-      server!.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-    });
+    server = await startStoreServer('flameview-share-');
+    ({ store, base } = server);
   });
 
-  test.afterAll(() => {
-    server?.kill('SIGTERM');
-    rmSync(store, { recursive: true, force: true });
-  });
+  test.afterAll(() => server?.stop());
 
   test('Share uploads a dropped recording, lands on /p/<id> with the view state, and a reload reopens it', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
