@@ -3,7 +3,7 @@
 
 import { expect, type Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,4 +150,21 @@ export async function startStoreServer(prefix: string): Promise<StoreServer> {
     stop();
     throw e;
   }
+}
+
+/** A parameter of the location hash as written (still percent-encoded), or null when absent. */
+export const hashParam = (page: Page, key: string): Promise<string | null> =>
+  page.evaluate((k) => location.hash.slice(1).split('&').find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1) ?? null, key);
+
+/**
+ * Opens a fixture through a link, as a shared link would (#profile=e2e-fixtures/NAME, served by a
+ * route), with `extra` appended to the hash (e.g. '&transforms=hide:kernel').
+ */
+export async function openLinkedFixture(page: Page, name: string, extra = ''): Promise<void> {
+  const body = readFileSync(fixturePath(name));
+  await page.route('**/e2e-fixtures/**', (route) => route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain' } }));
+  await page.goto(`./#v=1&profile=e2e-fixtures/${name}${extra}`);
+  await waitForIdle(page);
+  await expect(page.getByTestId('recording-name')).toHaveText(name);
+  await waitForIdle(page);
 }

@@ -5,7 +5,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync } from 'node:fs';
-import { openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
+import { hashParam, openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
 
 // A physical `lex` and an inlined `lex_[i]` are siblings under parse: the suffix tells them apart.
 const FOLDED = [
@@ -45,8 +45,6 @@ const pressed = (page: Page, name: string) => page.getByRole('group', { name: 'F
 const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Matched|Searching)/ });
 const notices = (page: Page) => page.getByRole('status', { name: 'Link notices' });
 const noNotices = (page: Page) => expect(page.locator('.link-notice')).toHaveCount(0);
-const hashParam = (page: Page, key: string) =>
-  page.evaluate((k) => location.hash.slice(1).split('&').find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1) ?? null, key);
 
 const LEX_I = 'app;main;parse;lex_%5Bi%5D';
 const LINK = `./#v=1&profile=e2e-fixtures/links.folded&view=inline&zoom=${LEX_I}&search=TOKEN&case=i`;

@@ -5,11 +5,10 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixturePath, waitForIdle } from './helpers';
+import { fixturePath, hashParam, openLinkedFixture, waitForIdle } from './helpers';
 import { formatNs } from './viewer-oracle';
 
 const PERF = readFileSync(fixturePath('rust-toyc.perf-script.txt'));
-const LINK = './#v=1&profile=e2e-fixtures/toyc.perf-script.txt';
 
 /** (time, period) of every sample header of the fixture. */
 const HEADERS = PERF.toString('utf8')
@@ -29,16 +28,8 @@ const chart = (page: Page) => page.getByRole('img', { name: 'Stack chart of the 
 const button = (page: Page) => page.getByRole('toolbar', { name: 'View' }).getByRole('button', { name: 'Time order' });
 const rangeStatus = (page: Page) => page.getByTestId('time-range');
 const total = (page: Page) => page.locator('.status-bar').getByText(/^Total weight:/);
-const hashParam = (page: Page, key: string) =>
-  page.evaluate((k) => location.hash.slice(1).split('&').find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1) ?? null, key);
 
-async function openToyc(page: Page, extra = '') {
-  await page.route('**/e2e-fixtures/**', (route) => route.fulfill({ status: 200, body: PERF, headers: { 'content-type': 'text/plain' } }));
-  await page.goto(LINK + extra);
-  await waitForIdle(page);
-  await expect(page.getByTestId('recording-name')).toHaveText(/toyc/);
-  await waitForIdle(page);
-}
+const openToyc = (page: Page, extra = '') => openLinkedFixture(page, 'rust-toyc.perf-script.txt', extra);
 
 async function chartIdle(page: Page) {
   await expect(page.locator('.time-chart[aria-busy="false"]')).toBeVisible();

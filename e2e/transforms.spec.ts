@@ -5,16 +5,13 @@
 // computed in the analysis worker, and waitForIdle waits for them (aria-busy).
 
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { fixturePath, waitForIdle } from './helpers';
+import { hashParam, openLinkedFixture, waitForIdle } from './helpers';
 import { formatNs, heaviestPath, readFolded } from './viewer-oracle';
 
 const oracle = readFolded('rust-toyc.no-inline.folded');
 const PATH = heaviestPath(oracle, 8);
 const FOCUS = 'toyc::compile_module';
 const FOCUS_TOTAL = oracle.stacks.filter((s) => s.frames.includes(FOCUS)).reduce((a, s) => a + s.weight, 0);
-const PERF = readFileSync(fixturePath('rust-toyc.perf-script.txt'));
-const LINK = './#v=1&profile=e2e-fixtures/toyc.perf-script.txt';
 
 const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
 const details = (page: Page) => page.getByRole('region', { name: 'Selected frame' });
@@ -24,16 +21,8 @@ const chips = (page: Page) => page.getByRole('region', { name: 'Transforms' }).g
 const total = (page: Page) => page.locator('.status-bar').getByText(/^Total weight:/);
 const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Matched|Searching)/ });
 const toggle = (page: Page, name: string) => page.getByRole('group', { name: 'Transforms' }).getByRole('button', { name, exact: true });
-const hashParam = (page: Page, key: string) =>
-  page.evaluate((k) => location.hash.slice(1).split('&').find((p) => p.startsWith(`${k}=`))?.slice(k.length + 1) ?? null, key);
 
-async function openToyc(page: Page, extra = '') {
-  await page.route('**/e2e-fixtures/**', (route) => route.fulfill({ status: 200, body: PERF, headers: { 'content-type': 'text/plain' } }));
-  await page.goto(LINK + extra);
-  await waitForIdle(page);
-  await expect(page.getByTestId('recording-name')).toHaveText(/toyc/);
-  await waitForIdle(page);
-}
+const openToyc = (page: Page, extra = '') => openLinkedFixture(page, 'rust-toyc.perf-script.txt', extra);
 
 /** Selects the frame `steps` heaviest children above the root with the keyboard. */
 async function walkHeaviest(page: Page, steps: number) {
