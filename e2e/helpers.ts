@@ -53,8 +53,13 @@ export interface MainThreadTasks {
  * wall time while the thread waits for a core, which is not the app's doing.
  */
 export async function traceMainThread(page: Page, action: () => Promise<void>): Promise<MainThreadTasks> {
+  return summariseTrace(await timelineTrace(page, action));
+}
+
+/** Runs `action` under a Chromium timeline trace and returns the trace (JSON text). */
+export async function timelineTrace(page: Page, action: () => Promise<void>): Promise<string> {
   const browser = page.context().browser();
-  if (!browser) throw new Error('traceMainThread needs a browser-backed page');
+  if (!browser) throw new Error('tracing needs a browser-backed page');
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   let buffer: Buffer;
   try {
@@ -62,7 +67,7 @@ export async function traceMainThread(page: Page, action: () => Promise<void>): 
   } finally {
     buffer = await browser.stopTracing();
   }
-  return summariseTrace(buffer.toString('utf8'));
+  return buffer.toString('utf8');
 }
 
 interface TraceEvent {

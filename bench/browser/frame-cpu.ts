@@ -4,6 +4,7 @@
 // the input events dispatched since the previous frame ('EventDispatch'), on the page's main thread.
 
 import type { Page } from '@playwright/test';
+import { timelineTrace } from '../../e2e/helpers';
 
 interface TraceEvent {
   name: string;
@@ -18,16 +19,7 @@ interface TraceEvent {
 
 /** Runs `action` under a trace; returns the CPU milliseconds of script work per animation frame. */
 export async function traceFrameCpu(page: Page, action: () => Promise<void>): Promise<number[]> {
-  const browser = page.context().browser();
-  if (!browser) throw new Error('traceFrameCpu needs a browser-backed page');
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-  let buffer: Buffer;
-  try {
-    await action();
-  } finally {
-    buffer = await browser.stopTracing();
-  }
-  return frameCpu(buffer.toString('utf8'));
+  return frameCpu(await timelineTrace(page, action));
 }
 
 export function frameCpu(json: string): number[] {

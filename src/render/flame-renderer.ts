@@ -14,7 +14,7 @@ import type { FrameTable } from '../core/model/frame-table';
 import { mainSource, type FlameSource, type FlameState } from './flame-source';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
-import { COLOUR_COUNT, DARK, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme } from './palette';
+import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from './palette';
 
 const MIN_WIDTH = 0.5;
 const LABEL_MIN_WIDTH = 22;
@@ -76,17 +76,13 @@ export class FlameRenderer {
     };
     container.addEventListener('scroll', onScroll, { passive: true });
     this.cleanups.push(() => container.removeEventListener('scroll', onScroll));
-    if (typeof matchMedia === 'function') {
-      const media = matchMedia('(prefers-color-scheme: dark)');
-      const onTheme = () => {
-        this.theme = media.matches ? DARK : LIGHT;
+    this.cleanups.push(
+      watchTheme((theme) => {
+        this.theme = theme;
         this.colours = null;
         this.schedule();
-      };
-      onTheme();
-      media.addEventListener('change', onTheme);
-      this.cleanups.push(() => media.removeEventListener('change', onTheme));
-    }
+      }),
+    );
     this.schedule();
   }
 

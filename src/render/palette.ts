@@ -135,3 +135,16 @@ export class FrameColours {
     return this.css[this.id(frame)];
   }
 }
+
+/**
+ * Calls `onTheme` now with the system's theme (DARK or LIGHT) and again whenever the colour
+ * scheme changes; returns the unsubscribe. Without matchMedia (tests) it does nothing.
+ */
+export function watchTheme(onTheme: (theme: Theme) => void): () => void {
+  if (typeof matchMedia !== 'function') return () => {};
+  const media = matchMedia('(prefers-color-scheme: dark)');
+  const changed = () => onTheme(media.matches ? DARK : LIGHT);
+  changed();
+  media.addEventListener('change', changed);
+  return () => media.removeEventListener('change', changed);
+}

@@ -14,7 +14,7 @@
 
 import { create } from 'zustand';
 import { LabelFitter } from '../../render/labels';
-import { DARK, FrameColours, LIGHT, type Theme } from '../../render/palette';
+import { FrameColours, LIGHT, type Theme, watchTheme } from '../../render/palette';
 import { stackChartModel, type StackChartModel } from '../../render/stack-chart-model';
 import { AXIS_HEIGHT, CHART_FONT, drawStackChart, hitBox, rowsHeight, timeAt, type TimeWindow } from '../../render/stack-chart-renderer';
 import { useStore } from '../../store/store';
@@ -72,17 +72,13 @@ export class TimeChartController {
     const resize = new ResizeObserver(() => this.schedule());
     resize.observe(container);
     this.cleanups.push(() => resize.disconnect());
-    if (typeof matchMedia === 'function') {
-      const media = matchMedia('(prefers-color-scheme: dark)');
-      const onTheme = () => {
-        this.theme = media.matches ? DARK : LIGHT;
+    this.cleanups.push(
+      watchTheme((theme) => {
+        this.theme = theme;
         this.colours = null;
         this.schedule();
-      };
-      onTheme();
-      media.addEventListener('change', onTheme);
-      this.cleanups.push(() => media.removeEventListener('change', onTheme));
-    }
+      }),
+    );
     const onScroll = () => this.schedule();
     container.addEventListener('scroll', onScroll, { passive: true });
     this.cleanups.push(() => container.removeEventListener('scroll', onScroll));
