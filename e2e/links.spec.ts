@@ -62,7 +62,7 @@ test.describe('links', () => {
       await expect(page.getByLabel('Ignore case')).toBeChecked();
       await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('TOKEN');
       await noNotices(page);
-      expect(await hashParam(page, 'zoom')).toBe(LEX_I);
+      await expect.poll(() => hashParam(page, 'zoom')).toBe(LEX_I);
       await page.reload();
       await waitForIdle(page);
     }
@@ -71,7 +71,7 @@ test.describe('links', () => {
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse', 'lex']);
     await noNotices(page);
-    expect(await hashParam(page, 'zoom')).toBe('app;main;parse;lex');
+    await expect.poll(() => hashParam(page, 'zoom')).toBe('app;main;parse;lex');
   });
 
   test('toggling the view keeps the zoom and rewrites the path; back and forward step through zooms', async ({ page }) => {
@@ -129,7 +129,7 @@ test.describe('links', () => {
     await expect(page.locator('footer')).toContainText('Event: cycles');
     await expect(crumbs(page)).toHaveText(['all', 'prog-100/101', '_start', 'main']);
     await noNotices(page);
-    expect(await hashParam(page, 'split')).toBe('tid');
+    await expect.poll(() => hashParam(page, 'split')).toBe('tid');
     await expect.poll(() => hashParam(page, 'event')).toBe('cycles');
     // Another event keeps the split and the zoom.
     const picker = page.getByLabel('Event');
@@ -138,7 +138,7 @@ test.describe('links', () => {
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all', 'prog-100/101', '_start', 'main']);
     await expect.poll(() => hashParam(page, 'event')).toBe('cpu-clock%3Appp');
-    expect(await hashParam(page, 'split')).toBe('tid');
+    await expect.poll(() => hashParam(page, 'split')).toBe('tid');
     await page.reload();
     await waitForIdle(page);
     await expect(page.locator('footer')).toContainText('Event: cpu-clock');
@@ -151,7 +151,7 @@ test.describe('links', () => {
     await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse']);
     await expect(notices(page)).toContainText('The linked frame app → main → parse → gone → deeper was not found in this recording; showing its closest ancestor: app → main → parse.');
     await expect(summary(page)).toHaveText(`Matched: ${((100 * 20) / TOTAL).toFixed(1)}% (${((100 * 20) / 65).toFixed(1)}% of zoom)`);
-    expect(await hashParam(page, 'zoom')).toBe('app;main;parse');
+    await expect.poll(() => hashParam(page, 'zoom')).toBe('app;main;parse');
     await page.getByRole('button', { name: 'Dismiss this notice' }).click();
     await noNotices(page);
   });
@@ -166,7 +166,7 @@ test.describe('links', () => {
     await expect(notices(page)).toContainText('zoom path has a badly percent-encoded frame name');
     await expect(pressed(page, 'Functions')).toHaveAttribute('aria-pressed', 'true');
     await expect(crumbs(page)).toHaveText(['all']);
-    expect(await hashParam(page, 'view')).toBe('functions');
+    await expect.poll(() => hashParam(page, 'view')).toBe('functions');
 
     // A fresh page (the app rewrites the hash to v=1 once it has applied what it could).
     await page.goto('about:blank');

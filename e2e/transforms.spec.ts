@@ -59,9 +59,10 @@ test.describe('transforms', () => {
     await expect(crumbs(page)).toHaveCount(3);
     await expect(crumbs(page).nth(1)).toHaveText(FOCUS);
     const zoomed = await crumbs(page).allTextContents();
-    expect(await hashParam(page, 'transforms')).toBe('focus:toyc%3A%3Acompile_module');
+    await expect.poll(() => hashParam(page, 'transforms')).toBe('focus:toyc%3A%3Acompile_module');
+    // The hash is written a moment after the state changes: wait for the zoom before reading it.
+    await expect.poll(() => hashParam(page, 'zoom')).not.toBeNull();
     const zoomParam = await hashParam(page, 'zoom');
-    expect(zoomParam).not.toBeNull();
     await page.screenshot({ path: '/tmp/flameview-transforms-focus.png' });
 
     // The link carries the transform and the zoom inside the focused tree.
@@ -70,7 +71,7 @@ test.describe('transforms', () => {
     await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
     await expect(crumbs(page)).toHaveText(zoomed);
-    expect(await hashParam(page, 'zoom')).toBe(zoomParam);
+    await expect.poll(() => hashParam(page, 'zoom')).toBe(zoomParam);
     await expect(page.locator('.link-notice')).toHaveCount(0);
 
     // Undo: the whole recording again, the zoom carried back to the heaviest call site.
@@ -81,7 +82,7 @@ test.describe('transforms', () => {
     // (the heaviest of its call sites: possibly in another thread than the one walked)
     await expect(crumbs(page)).toHaveCount(PATH.length + 2);
     expect((await crumbs(page).allTextContents()).slice(-2)).toEqual([FOCUS, zoomed[2]]);
-    expect(await hashParam(page, 'transforms')).toBeNull();
+    await expect.poll(() => hashParam(page, 'transforms')).toBeNull();
 
     // Back brings the transform back (history: push).
     await page.goBack();
@@ -111,7 +112,7 @@ test.describe('transforms', () => {
     await expect(toggle(page, 'Hide kernel')).toHaveAttribute('aria-pressed', 'true');
     await expect(summary(page)).toHaveText('Matched: 0.0%');
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
-    expect(await hashParam(page, 'transforms')).toBe('hide:kernel');
+    await expect.poll(() => hashParam(page, 'transforms')).toBe('hide:kernel');
 
     await page.getByRole('searchbox', { name: 'Search' }).fill(`^${FOCUS}$`);
     await waitForIdle(page);
@@ -162,7 +163,7 @@ test.describe('transforms', () => {
     await expect(toggle(page, 'Reversed')).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'false');
     await expect(chips(page)).toHaveText(['Reversed (bottom-up)✕']);
-    expect(await hashParam(page, 'reversed')).toBe('1');
+    await expect.poll(() => hashParam(page, 'reversed')).toBe('1');
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
     // The heaviest root child is the function with the most self time.
     const self = new Map<string, number>();
@@ -178,7 +179,7 @@ test.describe('transforms', () => {
     await expect(toggle(page, 'Reversed')).toHaveAttribute('aria-pressed', 'true');
     await toggle(page, 'Reversed').click();
     await waitForIdle(page);
-    expect(await hashParam(page, 'reversed')).toBeNull();
+    await expect.poll(() => hashParam(page, 'reversed')).toBeNull();
     await walkHeaviest(page, 1);
     await expect(frameName(page)).toHaveText(PATH[0]);
   });
