@@ -31,7 +31,7 @@
 
 import type { CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
-import { frameRanks } from './tree-builder';
+import { fillTotalsAndEnds, frameRanks } from './tree-builder';
 import type { FrameIndex, NodeIndex } from './types';
 
 export interface Derived {
@@ -373,17 +373,7 @@ class DerivedBuilder {
       }
       parent[idx] = p;
     }
-    for (let i = n - 1; i >= 0; i--) {
-      totalWeight[i] += selfWeight[i];
-      totalSamples[i] += selfSamples[i];
-      if (end[i] === 0) end[i] = i + 1;
-      const p = parent[i];
-      if (p >= 0) {
-        totalWeight[p] += totalWeight[i];
-        totalSamples[p] += totalSamples[i];
-        if (end[i] > end[p]) end[p] = end[i];
-      }
-    }
+    fillTotalsAndEnds(n, parent, selfWeight, selfSamples, totalWeight, totalSamples, end);
     const out: CallTree = { nodeCount: n, parent, frame, depth, end, selfWeight, totalWeight, selfSamples, totalSamples, maxDepth };
     if (this.sorted) markSorted(out, this.rank);
     return { tree: out, toNew };

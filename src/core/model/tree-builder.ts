@@ -150,18 +150,7 @@ export class TreeBuilder {
       for (let c = this.firstChild[old]; c !== EMPTY; c = this.nextSibling[c]) stack[top++] = c;
     }
 
-    // Totals and subtree ends, children before parents: walk backwards.
-    for (let i = n - 1; i >= 0; i--) {
-      totalWeight[i] += selfWeight[i];
-      totalSamples[i] += selfSamples[i];
-      if (end[i] === 0) end[i] = i + 1;
-      const p = parent[i];
-      if (p >= 0) {
-        totalWeight[p] += totalWeight[i];
-        totalSamples[p] += totalSamples[i];
-        if (end[i] > end[p]) end[p] = end[i];
-      }
-    }
+    fillTotalsAndEnds(n, parent, selfWeight, selfSamples, totalWeight, totalSamples, end);
 
     const tree: CallTree = {
       nodeCount: n,
@@ -255,4 +244,32 @@ export function frameRanks(frames: FrameTable): Int32Array {
   const rank = new Int32Array(frames.count);
   for (let i = 0; i < order.length; i++) rank[order[i]] = i;
   return rank;
+}
+
+/**
+ * Fills the totals and subtree ends of a tree whose nodes are in depth-first order (parents
+ * before children): one backward walk, children before parents. `totalWeight`, `totalSamples`
+ * and `end` must start zeroed; selfs are added in. Shared by TreeBuilder and DerivedTreeBuilder
+ * so both sum in the same order (their results are compared column for column).
+ */
+export function fillTotalsAndEnds(
+  n: number,
+  parent: Int32Array,
+  selfWeight: Float64Array,
+  selfSamples: Float64Array,
+  totalWeight: Float64Array,
+  totalSamples: Float64Array,
+  end: Int32Array,
+): void {
+  for (let i = n - 1; i >= 0; i--) {
+    totalWeight[i] += selfWeight[i];
+    totalSamples[i] += selfSamples[i];
+    if (end[i] === 0) end[i] = i + 1;
+    const p = parent[i];
+    if (p >= 0) {
+      totalWeight[p] += totalWeight[i];
+      totalSamples[p] += totalSamples[i];
+      if (end[i] > end[p]) end[p] = end[i];
+    }
+  }
 }
