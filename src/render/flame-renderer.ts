@@ -14,6 +14,7 @@ import type { FrameTable } from '../core/model/frame-table';
 import { mainSource, type FlameSource, type FlameState } from './flame-source';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
+import { fitCanvas } from './canvas-size';
 import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from './palette';
 
 const MIN_WIDTH = 0.5;
@@ -113,15 +114,8 @@ export class FlameRenderer {
     const width = this.container.clientWidth;
     const viewHeight = this.container.clientHeight;
     const dpr = window.devicePixelRatio || 1;
-    if (this.canvas.width !== Math.round(width * dpr) || this.canvas.height !== Math.round(viewHeight * dpr)) {
-      this.canvas.width = Math.round(width * dpr);
-      this.canvas.height = Math.round(viewHeight * dpr);
-      this.canvas.style.width = `${width}px`;
-      this.canvas.style.height = `${viewHeight}px`;
-      this.labels.reset();
-    }
+    if (fitCanvas(this.canvas, this.ctx, width, viewHeight, dpr)) this.labels.reset();
     const ctx = this.ctx;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const bg = this.theme.background;
     ctx.fillStyle = `rgb(${bg[0]},${bg[1]},${bg[2]})`;
     ctx.fillRect(0, 0, width, viewHeight);

@@ -14,6 +14,7 @@
 
 import { create } from 'zustand';
 import { LabelFitter } from '../../render/labels';
+import { fitCanvas } from '../../render/canvas-size';
 import { FrameColours, LIGHT, type Theme, watchTheme } from '../../render/palette';
 import { stackChartModel, type StackChartModel } from '../../render/stack-chart-model';
 import { AXIS_HEIGHT, CHART_FONT, drawStackChart, hitBox, rowsHeight, timeAt, type TimeWindow } from '../../render/stack-chart-renderer';
@@ -125,17 +126,10 @@ export class TimeChartController {
     const width = this.container.clientWidth;
     const height = this.container.clientHeight;
     const dpr = window.devicePixelRatio || 1;
-    if (this.canvas.width !== Math.round(width * dpr) || this.canvas.height !== Math.round(height * dpr)) {
-      this.canvas.width = Math.round(width * dpr);
-      this.canvas.height = Math.round(height * dpr);
-      this.canvas.style.width = `${width}px`;
-      this.canvas.style.height = `${height}px`;
-      this.labels.reset();
-    }
+    if (fitCanvas(this.canvas, this.ctx, width, height, dpr)) this.labels.reset();
     this.width = width;
     this.height = height;
     const ctx = this.ctx;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     if (model && s.snapshot) {
       const frames = s.snapshot.frames;
       if (!this.colours || this.coloursFor !== frames) {
