@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { frameName } from '../model/frame-table';
-import { counterpart, functionView } from './function-view';
+import fc from 'fast-check';
+import { TreeBuilder } from '../model/tree-builder';
+import { FrameFlags } from '../model/types';
+import type { Profile } from '../profile';
+import { counterpart, functionView, type FunctionView } from './function-view';
 
 describe('functionView', () => {
   it('merges inlined frames into the physical frame that contains them', () => {
@@ -36,5 +40,71 @@ describe('functionView', () => {
     expect(frameName(p.frames, fv.tree.frame[fnNode])).toBe('compile');
     const back = counterpart(p, fnNode, 'functions');
     expect(frameName(p.frames, p.tree.frame[back])).toBe('compile');
+  });
+});
+
+// The TreeBuilder derivation the function view used before it became a derived tree
+// (mergeIntoParents): kept here as the reference the fast path must equal column for column.
+function referenceFunctionView(profile: Profile): FunctionView {
+  const { tree, frames } = profile;
+  const n = tree.nodeCount;
+  const doubled = new Uint8Array(frames.count);
+  if (profile.meta.doubledFrames) for (const f of profile.meta.doubledFrames) doubled[f] = 1;
+  const builder = new TreeBuilder(n);
+  const mapped = new Int32Array(n);
+  const runPosition = new Int32Array(n);
+  for (let i = 1; i < n; i++) {
+    const p = tree.parent[i];
+    const f = tree.frame[i];
+    if (frames.flags[f] & FrameFlags.INLINED && mapped[p] !== 0) {
+      mapped[i] = mapped[p];
+    } else {
+      runPosition[i] = p > 0 && tree.frame[p] === f ? runPosition[p] + 1 : 0;
+      mapped[i] = doubled[f] && runPosition[i] % 2 === 1 ? mapped[p] : builder.child(mapped[p], f);
+    }
+    builder.addSelf(mapped[i], tree.selfWeight[i], tree.selfSamples[i]);
+  }
+  const { tree: fnTree, order } = builder.finish(frames);
+  const toFunction = new Int32Array(n);
+  const toInline = new Int32Array(fnTree.nodeCount).fill(-1);
+  const best = new Float64Array(fnTree.nodeCount).fill(-1);
+  toInline[0] = 0;
+  for (let i = 1; i < n; i++) {
+    const target = order[mapped[i]];
+    toFunction[i] = target;
+    const ownNode = !(frames.flags[tree.frame[i]] & FrameFlags.INLINED) || mapped[i] !== mapped[tree.parent[i]];
+    const physical = ownNode && tree.frame[i] === fnTree.frame[target];
+    if (physical && tree.totalWeight[i] > best[target]) {
+      best[target] = tree.totalWeight[i];
+      toInline[target] = i;
+    }
+  }
+  return { tree: fnTree, toFunction, toInline };
+}
+
+describe('functionView equals the TreeBuilder derivation', () => {
+  const names = ['a', 'b', 'c', 'a_[i]', 'b_[i]', 'd_[i]', 'k_[k]', 'step', 'step'];
+  const stack = fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 9 });
+  const weight = fc.constantFrom(1, 2, 0.1, 0.2, 3.5, 1e-9, 7e15);
+  const lines = fc.array(fc.tuple(stack, weight), { minLength: 1, maxLength: 40 });
+
+  it('on random folded profiles with inlined frames, inlined roots and doubled runs', () => {
+    fc.assert(
+      fc.property(lines, fc.boolean(), (ls, withDoubled) => {
+        const p = profileFrom(ls.map(([s, w]) => `${s.join(';')} ${w}`).join('\n'));
+        const step = [...Array(p.frames.count).keys()].filter((f) => frameName(p.frames, f) === 'step' && p.frames.flags[f] === 0);
+        if (withDoubled) p.meta.doubledFrames = Int32Array.from(step);
+        const got = functionView({ ...p, tree: { ...p.tree } });
+        const want = referenceFunctionView(p);
+        for (const col of ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const) {
+          expect(Array.from(got.tree[col])).toEqual(Array.from(want.tree[col]));
+        }
+        expect(got.tree.nodeCount).toBe(want.tree.nodeCount);
+        expect(got.tree.maxDepth).toBe(want.tree.maxDepth);
+        expect(Array.from(got.toFunction)).toEqual(Array.from(want.toFunction));
+        expect(Array.from(got.toInline)).toEqual(Array.from(want.toInline));
+      }),
+      { numRuns: 400 },
+    );
   });
 });

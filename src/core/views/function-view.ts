@@ -11,7 +11,7 @@
 
 import type { CallTree } from '../model/call-tree';
 import { FrameFlags, type NodeIndex } from '../model/types';
-import { TreeBuilder } from '../model/tree-builder';
+import { mergeIntoParents } from '../model/derived-builder';
 import type { Profile } from '../profile';
 
 export interface FunctionView {
@@ -36,42 +36,54 @@ export function functionView(profile: Profile): FunctionView {
 function deriveFunctionView(profile: Profile): FunctionView {
   const { tree, frames } = profile;
   const n = tree.nodeCount;
+  const { parent, frame } = tree;
+  const flags = frames.flags;
   const doubled = new Uint8Array(frames.count);
   if (profile.meta.doubledFrames) for (const f of profile.meta.doubledFrames) doubled[f] = 1;
 
-  // At most one function node per inline node: sized once, no regrowth of columns or hash slots.
-  const builder = new TreeBuilder(n);
-  // Builder node for each inline node (pre-order means parents are mapped before children).
-  const mapped = new Int32Array(n);
+  // Which inline nodes merge into their parent's function node. The function view is a derived
+  // tree (mergeIntoParents): subtrees without inlined frames are copied as blocks and only merged
+  // child lists are sorted, instead of re-hashing and re-sorting every node through TreeBuilder
+  // (about half the time of the views on a 200 MB folded file). Same tree, order and sums.
+  const mergeUp = new Uint8Array(n);
+  // Whether the node lands on the root (an inlined frame with no physical frame above it).
+  const atRoot = new Uint8Array(n);
   // Position of a node within a run of identical consecutive physical frames (0 = first).
   const runPosition = new Int32Array(n);
-  mapped[0] = 0;
+  atRoot[0] = 1;
   for (let i = 1; i < n; i++) {
-    const p = tree.parent[i];
-    const f = tree.frame[i];
+    const p = parent[i];
+    const f = frame[i];
     // An inlined frame with no physical frame above it (possible in folded input: `f_[i]` at
     // the root) has nothing to merge into; it stays a frame so its weight stays visible.
-    if (frames.flags[f] & FrameFlags.INLINED && mapped[p] !== 0) {
-      mapped[i] = mapped[p];
+    if (flags[f] & FrameFlags.INLINED && atRoot[p] === 0) {
+      mergeUp[i] = 1;
     } else {
-      runPosition[i] = p > 0 && tree.frame[p] === f ? runPosition[p] + 1 : 0;
-      mapped[i] = doubled[f] && runPosition[i] % 2 === 1 ? mapped[p] : builder.child(mapped[p], f);
+      const run = p > 0 && frame[p] === f ? runPosition[p] + 1 : 0;
+      runPosition[i] = run;
+      if (doubled[f] && run % 2 === 1) {
+        mergeUp[i] = 1;
+        atRoot[i] = atRoot[p];
+      }
     }
-    builder.addSelf(mapped[i], tree.selfWeight[i], tree.selfSamples[i]);
   }
-  const { tree: fnTree, order } = builder.finish(frames);
+  // A node that may stand for its function node: not an inlined frame merged into its parent (a
+  // merged second frame of a doubled run still counts, as it names the same physical frame).
+  // Taken before mergeIntoParents, which uses mergeUp as scratch.
+  const ownNode = new Uint8Array(n);
+  for (let i = 1; i < n; i++) ownNode[i] = mergeUp[i] === 0 || (flags[frame[i]] & FrameFlags.INLINED) === 0 ? 1 : 0;
+  const { tree: fnTree, toNew: toFunction } = mergeIntoParents(tree, frames, mergeUp);
 
-  const toFunction = new Int32Array(n);
   const toInline = new Int32Array(fnTree.nodeCount).fill(-1);
   const best = new Float64Array(fnTree.nodeCount).fill(-1);
   toInline[0] = 0;
+  const fnFrame = fnTree.frame;
+  const total = tree.totalWeight;
   for (let i = 1; i < n; i++) {
-    const target = order[mapped[i]];
-    toFunction[i] = target;
-    const ownNode = !(frames.flags[tree.frame[i]] & FrameFlags.INLINED) || mapped[i] !== mapped[tree.parent[i]];
-    const physical = ownNode && tree.frame[i] === fnTree.frame[target];
-    if (physical && tree.totalWeight[i] > best[target]) {
-      best[target] = tree.totalWeight[i];
+    const target = toFunction[i];
+    const physical = ownNode[i] === 1 && frame[i] === fnFrame[target];
+    if (physical && total[i] > best[target]) {
+      best[target] = total[i];
       toInline[target] = i;
     }
   }
