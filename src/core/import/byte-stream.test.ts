@@ -100,3 +100,30 @@ describe('asciiText (the browser path of Utf8Decoder for ASCII chunks)', () => {
     }
   });
 });
+
+describe('Utf8Decoder with mixed chunk kinds and cut characters', () => {
+  it('carries a character cut by a Buffer chunk into a following plain Uint8Array chunk', () => {
+    const bytes = new TextEncoder().encode('a€b\u{1F600}c');
+    for (let cut = 1; cut < bytes.length; cut++) {
+      for (let cut2 = cut + 1; cut2 <= bytes.length; cut2++) {
+        const d = new Utf8Decoder();
+        let text = d.decode(Buffer.from(bytes.subarray(0, 1)));
+        text += d.decode(Buffer.from(bytes.subarray(1, cut)));
+        text += d.decode(bytes.slice(cut, cut2));
+        text += d.decode(Buffer.from(bytes.subarray(cut2)));
+        text += d.end();
+        expect(text).toBe('a€b\u{1F600}c');
+      }
+    }
+  });
+
+  it('completeLength stops before a character cut short, and only then', async () => {
+    const { completeLength } = await import('./byte-stream');
+    expect(completeLength(new Uint8Array([0x61, 0xe2, 0x82]))).toBe(1);
+    expect(completeLength(new Uint8Array([0x61, 0xe2, 0x82, 0xac]))).toBe(4);
+    expect(completeLength(new Uint8Array([0x61, 0xf0, 0x9f, 0x98]))).toBe(1);
+    // Invalid leads and stray continuation bytes are decoded (as U+FFFD) at once.
+    expect(completeLength(new Uint8Array([0x61, 0xff]))).toBe(2);
+    expect(completeLength(new Uint8Array([0x61, 0x80, 0x80, 0x80, 0x80]))).toBe(5);
+  });
+});
