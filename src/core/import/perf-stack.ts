@@ -60,6 +60,9 @@ export class PerfStackAssembler {
   // Frame + 1 of a line that is a whole address group on its own (one name, not `(inlined)`), once
   // known; 0 otherwise.
   private lineFrame = new Int32Array(4096);
+  // The line that followed each line last time (0 = none yet), and each cached line's text.
+  private lineNext = new Int32Array(4096);
+  private readonly lineText: string[] = [''];
   private lineCount = 1;
   private readonly addresses = new Map<string, number>();
 
@@ -145,23 +148,39 @@ export class PerfStackAssembler {
       ids[i] = id;
       shared++;
     }
+    let before = SCRATCH_LINE;
     for (let i = 0; i < n; i++) {
       let id: number;
       if (i < n - shared) {
         const text = lines[i];
-        const cached = this.lines.get(text);
-        if (cached >= 0) id = cached;
-        else if (!parseFrame(text, 0, this.fields)) {
-          bad(this.queueNumbers[i], text);
-          ids[i] = -1;
-          continue;
-        } else {
-          const cache = this.lineCount < LINE_CACHE_LIMIT;
-          id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
-          if (cache) this.lines.set(detach(text), id);
+        // A call chain mostly repeats: the line after `before` is first guessed to be the one that
+        // followed it last time. The guess is confirmed by string equality, and its text sits
+        // next to `before`'s in memory (both were first seen together), where a hash probe costs
+        // two or three cache misses (table slot, key array, key text) in a table of megabytes.
+        const guess = before > SCRATCH_LINE ? this.lineNext[before] : 0;
+        if (guess > 0 && this.lineText[guess] === text) id = guess;
+        else {
+          const cached = this.lines.get(text);
+          if (cached >= 0) id = cached;
+          else if (!parseFrame(text, 0, this.fields)) {
+            bad(this.queueNumbers[i], text);
+            ids[i] = -1;
+            before = SCRATCH_LINE;
+            continue;
+          } else {
+            const cache = this.lineCount < LINE_CACHE_LIMIT;
+            id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
+            if (cache) {
+              const own = detach(text);
+              this.lines.set(own, id);
+              this.lineText[id] = own;
+            }
+          }
+          if (before > SCRATCH_LINE) this.lineNext[before] = id;
         }
         ids[i] = id;
       } else id = ids[i];
+      before = id;
       this.add(id);
     }
     // This sample's lines become the previous sample's; the old arrays are reused.
@@ -213,6 +232,7 @@ export class PerfStackAssembler {
       this.lineEntry = growInt(this.lineEntry, size);
       this.lineDso = growInt(this.lineDso, size);
       this.lineFrame = growInt(this.lineFrame, size);
+      this.lineNext = growInt(this.lineNext, size);
     }
     const addressText = text.slice(f.addrStart, f.addrEnd);
     let address = this.addresses.get(addressText);
