@@ -23,6 +23,7 @@
 import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import { detach, dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
+import { AddressTable } from './perf-addresses';
 import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats } from './perf-runs';
@@ -64,7 +65,7 @@ export class PerfStackAssembler {
   private lineNext = new Int32Array(4096);
   private readonly lineText: string[] = [''];
   private lineCount = 1;
-  private readonly addresses = new Map<string, number>();
+  private readonly addresses = new AddressTable();
 
   // Symbol text (offset stripped) → entry: a chain of names, outermost first (length 1 unless
   // the symbol is a `a->b` perf-map-agent inline chain).
@@ -234,12 +235,7 @@ export class PerfStackAssembler {
       this.lineFrame = growInt(this.lineFrame, size);
       this.lineNext = growInt(this.lineNext, size);
     }
-    const addressText = text.slice(f.addrStart, f.addrEnd);
-    let address = this.addresses.get(addressText);
-    if (address === undefined) {
-      address = this.addresses.size;
-      this.addresses.set(detach(addressText), address);
-    }
+    const address = this.addresses.id(text, f.addrStart, f.addrEnd);
     const dsoId = f.dsoStart < 0 ? 0 : this.dsoId(text.slice(f.dsoStart, f.dsoEnd));
     const symLength = f.symEnd - f.symStart;
     const unknown = symLength === 0 || (symLength === UNKNOWN.length && text.startsWith(UNKNOWN, f.symStart));
