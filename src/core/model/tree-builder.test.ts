@@ -71,4 +71,20 @@ describe('TreeBuilder', () => {
       expect(under(0)).toEqual([...names, 'p'].sort());
     }
   });
+
+  it('finds the same child before and after its parent has enough children to be hashed', () => {
+    for (const count of [1, 7, 8, 9, 100, 5000]) {
+      const builder = new TreeBuilder();
+      const under = builder.child(0, 1_000_000);
+      const first: number[] = [];
+      for (let f = 0; f < count; f++) first.push(builder.child(under, f), builder.child(0, f));
+      const nodes = builder.nodeCount;
+      const again: number[] = [];
+      for (let f = count - 1; f >= 0; f--) again.unshift(builder.child(under, f), builder.child(0, f));
+      expect(again).toEqual(first);
+      expect(builder.nodeCount).toBe(nodes);
+      expect(new Set(first).size).toBe(2 * count);
+      for (let k = 0; k < first.length; k++) expect(builder.parentOf(first[k])).toBe(k % 2 === 0 ? under : 0);
+    }
+  });
 });
