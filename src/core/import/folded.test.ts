@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { frameName } from '../model/frame-table';
+import fc from 'fast-check';
+import { FrameTableBuilder, frameName } from '../model/frame-table';
+import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
 import { ImportError, type Profile } from '../profile';
 import { dumpTree } from '../testing/tree-dsl';
@@ -120,6 +122,34 @@ describe('folded importer: parsing', () => {
   it('replaces NUL in names', () => {
     const p = parse('a\0b 1\n');
     expect(frameName(p.frames, 0)).toBe('a\ufffdb');
+    // The raw texts differ, the names do not: one frame, one node.
+    const q = parse('a\0b;c 1\na\ufffdb;d 2\nx;a\0b_[i] 1\n');
+    expect(dump(q)).toBe(['a\ufffdb 3/0', '  c 1/1', '  d 2/2', 'x 1/0', '  a\ufffdb_[i] 1/1'].join('\n'));
+  });
+
+  it('builds the same tree as a plain split of each line, for random sorted and unsorted input', () => {
+    // Names that are prefixes of one another, empty, and suffixed, so shared prefixes end
+    // inside frames as well as on their boundaries.
+    const name = fc.constantFrom('a', 'ab', 'b', 'ba', '', 'a_[i]', 'b_[k]', 'aa');
+    // (A stack of one empty frame is a line without a stack: skipped, so not generated.)
+    const stack = fc.array(name, { minLength: 1, maxLength: 7 }).map((f) => f.join(';')).filter((s) => s !== '');
+    const line = fc.tuple(stack, fc.integer({ min: 0, max: 9 }));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 30 }), fc.boolean(), (ls, sorted) => {
+        const rows = sorted ? [...ls].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)) : ls;
+        const text = rows.map(([s, w]) => `${s} ${w}`).join('\n');
+        const want = new TreeBuilder();
+        const frames = new FrameTableBuilder();
+        for (const [s, w] of rows) {
+          if (w === 0) continue;
+          const ids = s.split(';').map((f) => (f.endsWith('_[i]') ? frames.intern(f.slice(0, -4), FrameFlags.INLINED) : f.endsWith('_[k]') ? frames.intern(f.slice(0, -4), FrameFlags.KERNEL) : frames.intern(f, 0)));
+          want.addStack(ids, ids.length, w, w);
+        }
+        const table = frames.finish();
+        expect(dump(parse(text))).toBe(dumpTree(want.finish(table).tree, table));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('reads the perl oracle fixture with the documented totals', () => {
