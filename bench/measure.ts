@@ -2,11 +2,14 @@
 //
 //   node --import tsx bench/measure.ts engine|bare FILE
 //
-// engine: file → loadProfile (1 MiB read chunks) → makeSnapshot (function view derived), i.e. a
-// call tree with both views ready. bare: read the same file and count '\n' bytes, the floor any
-// streaming parser in Node sits on. Prints one JSON line on stdout.
+// engine: file → loadProfile → makeSnapshot (function view derived), i.e. a call tree with both
+// views ready. bare: read the same file and count '\n' bytes, the floor any streaming parser in
+// Node sits on. Both read the file as the CLI does (src/cli/read-ahead.ts: 1 MiB chunks, four
+// reads in flight). Prints one JSON line on stdout.
 
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { readAhead } from '../src/cli/read-ahead';
 import { loadProfile } from '../src/core/import/load';
 import { makeSnapshot } from '../src/core/snapshot';
 
@@ -32,12 +35,10 @@ export interface Measurement {
   warnings?: number;
 }
 
-const HWM = 1 << 20;
-
 async function bare(path: string): Promise<Partial<Measurement>> {
   let newlines = 0;
   let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: HWM }) as AsyncIterable<Buffer>) {
+  for await (const chunk of readAhead(await open(path, 'r')) as AsyncIterable<Buffer>) {
     bytes += chunk.length;
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) newlines++;
   }
@@ -46,7 +47,7 @@ async function bare(path: string): Promise<Partial<Measurement>> {
 
 async function engine(path: string, started: number): Promise<Partial<Measurement>> {
   const bytes = statSync(path).size;
-  const profile = await loadProfile(createReadStream(path, { highWaterMark: HWM }) as AsyncIterable<Uint8Array>, { source: path });
+  const profile = await loadProfile(readAhead(await open(path, 'r')), { source: path });
   const loaded = performance.now();
   const snapshot = makeSnapshot(profile);
   return {

@@ -189,7 +189,7 @@ async function main(): Promise<void> {
   }
   const loadAfter = loadavg();
   console.log('\n' + table(rows));
-  console.log(`\nengine = file → loadProfile → makeSnapshot (call tree + function view); bare = createReadStream + Buffer.indexOf(10) loop.`);
+  console.log(`\nengine = file → loadProfile → makeSnapshot (call tree + function view); bare = the same reader (src/cli/read-ahead.ts) + Buffer.indexOf(10) loop.`);
   console.log(`MB/s is wall-clock (what the targets mean); MB/cpu-s divides by the process's CPU time instead, which other load on the machine disturbs less.`);
   console.log(`peak RSS is the whole child process (node + tsx start at about ${fmt(median(rows.map((r) => r.startRssMB)))} MB).`);
   console.log(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`);

@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import { loadProfile, type LoadOptions } from '../core/import/load';
 import { ImportError, type Profile } from '../core/profile';
 import type { CliIo } from './main';
+import { READ_CHUNK, readAhead } from './read-ahead';
 
 /** How many warnings are quoted before "… and N more". */
 export const MAX_WARNINGS = 5;
@@ -47,14 +48,16 @@ export async function loadRecording(
     try {
       // Open first so a missing or unreadable file is one clear line, not a stream error.
       const handle = await open(file, 'r');
-      if ((await handle.stat()).isDirectory()) {
+      const stat = await handle.stat();
+      if (stat.isDirectory()) {
         await handle.close();
         io.stderr.write(`flameview: ${file}: is a directory\n`);
         return null;
       }
-      // The stream owns the FileHandle and closes it (a raw fd would be closed twice: once by
-      // the stream, once when the FileHandle is garbage-collected, which throws EBADF).
-      input = handle.createReadStream({ highWaterMark: 1 << 20 });
+      // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by
+      // the stream, once when the FileHandle is garbage-collected, which throws EBADF). A
+      // regular file is read with several reads in flight; a pipe or device as a stream.
+      input = stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK });
     } catch (e) {
       io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
       return null;
