@@ -87,4 +87,22 @@ describe('TreeBuilder', () => {
       for (let k = 0; k < first.length; k++) expect(builder.parentOf(first[k])).toBe(k % 2 === 0 ? under : 0);
     }
   });
+
+  it('keeps sample counts apart from weights once they differ, whenever that happens', () => {
+    for (const firstDiffering of [0, 1, 2, 3]) {
+      const frames = new FrameTableBuilder();
+      const builder = new TreeBuilder();
+      const a = frames.intern('a', 0);
+      const b = frames.intern('b', 0);
+      const adds: [number[], number, number][] = [[[a], 2, 2], [[a, b], 5, 5], [[a], 3, 3]];
+      if (firstDiffering < adds.length) adds[firstDiffering][2] = 1;
+      for (const [stack, w, s] of adds) builder.addStack(stack, stack.length, w, s);
+      const { tree } = builder.finish(frames.finish());
+      const samples = adds.map(([, , s]) => s);
+      expect(Array.from(tree.selfWeight)).toEqual([0, 5, 5]);
+      expect(Array.from(tree.selfSamples)).toEqual([0, samples[0] + samples[2], samples[1]]);
+      expect(Array.from(tree.totalSamples)).toEqual([samples[0] + samples[1] + samples[2], samples[0] + samples[1] + samples[2], samples[1]]);
+      expect(Array.from(tree.totalWeight)).toEqual([10, 10, 5]);
+    }
+  });
 });
