@@ -39,6 +39,7 @@ function deriveFunctionView(profile: Profile): FunctionView {
   const { parent, frame } = tree;
   const flags = frames.flags;
   const doubled = new Uint8Array(frames.count);
+  const anyDoubled = (profile.meta.doubledFrames?.length ?? 0) > 0;
   if (profile.meta.doubledFrames) for (const f of profile.meta.doubledFrames) doubled[f] = 1;
 
   // Which inline nodes merge into their parent's function node. The function view is a derived
@@ -48,8 +49,10 @@ function deriveFunctionView(profile: Profile): FunctionView {
   const mergeUp = new Uint8Array(n);
   // Whether the node lands on the root (an inlined frame with no physical frame above it).
   const atRoot = new Uint8Array(n);
-  // Position of a node within a run of identical consecutive physical frames (0 = first).
-  const runPosition = new Int32Array(n);
+  // Position of a node within a run of identical consecutive physical frames (0 = first). Only
+  // needed for doubled frames (perf input): a column of n ints is fresh memory, which costs page
+  // faults, so folded input does without.
+  const runPosition = new Int32Array(anyDoubled ? n : 0);
   atRoot[0] = 1;
   for (let i = 1; i < n; i++) {
     const p = parent[i];
@@ -58,7 +61,7 @@ function deriveFunctionView(profile: Profile): FunctionView {
     // the root) has nothing to merge into; it stays a frame so its weight stays visible.
     if (flags[f] & FrameFlags.INLINED && atRoot[p] === 0) {
       mergeUp[i] = 1;
-    } else {
+    } else if (anyDoubled) {
       const run = p > 0 && frame[p] === f ? runPosition[p] + 1 : 0;
       runPosition[i] = run;
       if (doubled[f] && run % 2 === 1) {
@@ -74,18 +77,17 @@ function deriveFunctionView(profile: Profile): FunctionView {
   for (let i = 1; i < n; i++) ownNode[i] = mergeUp[i] === 0 || (flags[frame[i]] & FrameFlags.INLINED) === 0 ? 1 : 0;
   const { tree: fnTree, toNew: toFunction } = mergeIntoParents(tree, frames, mergeUp);
 
+  // The heaviest physical counterpart so far is toInline[target]: its total is the best so far
+  // (-1 before any), so no column of best totals is needed.
   const toInline = new Int32Array(fnTree.nodeCount).fill(-1);
-  const best = new Float64Array(fnTree.nodeCount).fill(-1);
   toInline[0] = 0;
   const fnFrame = fnTree.frame;
   const total = tree.totalWeight;
   for (let i = 1; i < n; i++) {
     const target = toFunction[i];
-    const physical = ownNode[i] === 1 && frame[i] === fnFrame[target];
-    if (physical && total[i] > best[target]) {
-      best[target] = total[i];
-      toInline[target] = i;
-    }
+    if (ownNode[i] === 0 || frame[i] !== fnFrame[target]) continue;
+    const current = toInline[target];
+    if (total[i] > (current <= 0 ? -1 : total[current])) toInline[target] = i;
   }
   return { tree: fnTree, toFunction, toInline };
 }
