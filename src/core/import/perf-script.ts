@@ -131,7 +131,7 @@ export class PerfScriptParser implements LineParser {
       if (this.inSample) {
         if (kind === 0) this.endSample();
         else if (!this.kept) return;
-        else if (kind === 1) this.stack.queue(text, lineNumber);
+        else if (kind === 1) this.stack.line(text, lineNumber, this.badFrame);
         else if (parseHeader(text, this.header)) {
           this.endSample();
           this.startSample(text, lineNumber);
@@ -211,7 +211,7 @@ export class PerfScriptParser implements LineParser {
     this.inSample = false;
     if (!this.kept) return;
     const stack = this.stack;
-    const depth = stack.end(this.badFrame);
+    const depth = stack.end();
     stack.recordRuns();
     this.hook?.sample(this.root, stack.stack, depth, this.weight);
     this.addPath(stack.stack, depth);

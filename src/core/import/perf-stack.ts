@@ -12,12 +12,12 @@
 //   twice is decided over the whole recording from the lengths of the runs of repeats per
 //   (frame, address) (./perf-runs.ts); the function view halves the runs of doubled frames.
 //
-// Invariants: frame lines are resolved when their sample ends; the tail a sample shares with
-// the previous one (the outermost frames, printed last) is matched by string equality, any other
-// line seen before costs one lookup in a sampled-hash table (./perf-line-cache.ts) (up to 2^18 distinct lines are
-// remembered), and only a new line is parsed; no allocation per repeated line; buffers grow
-// geometrically (10,000-deep stacks are fine); names are stored as printed minus the `+0x…`
-// offset, with NUL characters removed (and half-demangled legacy Rust names finished, see
+// Invariants: each frame line is resolved as it is read: a line seen before costs a string
+// compare with a guessed line (see line()) or one lookup in a sampled-hash table
+// (./perf-line-cache.ts; up to 2^18 distinct lines are remembered), and only a new line is
+// parsed; no allocation per repeated line; buffers grow geometrically (10,000-deep stacks are
+// fine); names are stored as printed minus the `+0x…` offset, with NUL characters removed (and
+// half-demangled legacy Rust names finished, see
 // ./perf-rust-names.ts); strings kept are copies, never views into the input (see detach()).
 
 import type { FrameTableBuilder } from '../model/frame-table';
@@ -97,14 +97,8 @@ export class PerfStackAssembler {
   private groupOpen = false;
   private lastAddress = -1;
 
-  // Frame lines of the current sample, and of the previous one (see resolveQueue()).
-  private queueLines: string[] = [];
-  private queueNumbers = new Int32Array(256);
-  private queueIds = new Int32Array(256);
-  private queued = 0;
-  private prevLines: string[] = [];
-  private prevIds = new Int32Array(256);
-  private prevQueued = 0;
+  // The line before, in this sample (SCRATCH_LINE at its start or after a line not cached).
+  private before = SCRATCH_LINE;
 
   /** Address id of each stack entry, parallel to `stack`. */
   private address = new Int32Array(256);
@@ -120,99 +114,55 @@ export class PerfStackAssembler {
     this.pendingCount = 0;
     this.groupOpen = false;
     this.lastAddress = -1;
-    this.queued = 0;
+    this.before = SCRATCH_LINE;
   }
 
   /**
-   * Queues a frame line of the current sample (a line that starts with blanks and a hexadecimal
-   * token). Lines are resolved in end(), when the sample's bottom is known.
+   * Adds a frame line of the current sample (a line that starts with blanks and a hexadecimal
+   * token); a line that is not a frame goes to `bad`. A call chain mostly repeats: the line after
+   * `before` is first guessed to be one of the two that followed it last (87 % of the bench's
+   * frame lines; 76 % with one guess), confirmed by string equality. The guesses' records and
+   * texts sit next to `before`'s in memory (they were first seen together), where a probe of the
+   * multi-megabyte line table costs two or three cache misses (slot, key array, key text). A
+   * length kept in the record rejects most wrong guesses without touching their text.
    */
-  queue(text: string, lineNumber: number): void {
-    const n = this.queued;
-    if (n === this.queueNumbers.length) {
-      this.queueNumbers = growInt(this.queueNumbers, n * 2);
-      this.queueIds = growInt(this.queueIds, n * 2);
-    }
-    this.queueLines[n] = text;
-    this.queueNumbers[n] = lineNumber;
-    this.queued = n + 1;
-  }
-
-  /**
-   * Resolves the queued lines and assembles the stack; lines that are not frames go to `bad`.
-   * Consecutive samples mostly share their outermost frames, which perf prints last: that shared
-   * tail is matched against the previous sample by string equality (a memory compare), and only
-   * the lines above it are looked up in the line table.
-   */
-  private resolveQueue(bad: (lineNumber: number, text: string) => void): void {
-    const n = this.queued;
-    const lines = this.queueLines;
-    const ids = this.queueIds;
-    const prevLines = this.prevLines;
-    const prevIds = this.prevIds;
-    let shared = 0;
-    for (let p = this.prevQueued - 1, i = n - 1; i >= 0 && p >= 0; i--, p--) {
-      const id = prevIds[p];
-      if (id <= SCRATCH_LINE || lines[i] !== prevLines[p]) break;
-      ids[i] = id;
-      shared++;
-    }
-    let before = SCRATCH_LINE;
-    for (let i = 0; i < n; i++) {
-      let id: number;
-      if (i < n - shared) {
-        const text = lines[i];
-        // A call chain mostly repeats: the line after `before` is first guessed to be the one that
-        // followed it last time. The guess is confirmed by string equality, and its text sits
-        // next to `before`'s in memory (both were first seen together), where a hash probe costs
-        // two or three cache misses (table slot, key array, key text) in a table of megabytes.
-        // Two guesses (the last two different followers: 87 % of the bench's frame lines, against
-        // 76 % with one); a length kept beside them rejects most wrong guesses untouched.
-        const rec = this.records;
-        const at = before * LINE_STRIDE;
-        const guess = before > SCRATCH_LINE ? rec[at + L_NEXT] : 0;
-        const other = before > SCRATCH_LINE ? rec[at + L_NEXT2] : 0;
-        const length = text.length;
-        if (guess > 0 && rec[guess * LINE_STRIDE + L_LENGTH] === length && this.lineText[guess] === text) id = guess;
-        else if (other > 0 && rec[other * LINE_STRIDE + L_LENGTH] === length && this.lineText[other] === text) {
-          id = other;
-          rec[at + L_NEXT2] = guess;
-          rec[at + L_NEXT] = other;
-        } else {
-          const cached = this.lines.get(text);
-          if (cached >= 0) id = cached;
-          else if (!parseFrame(text, 0, this.fields)) {
-            bad(this.queueNumbers[i], text);
-            ids[i] = -1;
-            before = SCRATCH_LINE;
-            continue;
-          } else {
-            const cache = this.lineCount < LINE_CACHE_LIMIT;
-            id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
-            if (cache) {
-              const own = detach(text);
-              this.lines.set(own, id);
-              this.lineText[id] = own;
-              this.records[id * LINE_STRIDE + L_LENGTH] = own.length;
-            }
-          }
-          if (before > SCRATCH_LINE) {
-            this.records[at + L_NEXT2] = guess;
-            this.records[at + L_NEXT] = id;
-          }
+  line(text: string, lineNumber: number, bad: (lineNumber: number, text: string) => void): void {
+    const before = this.before;
+    const rec = this.records;
+    const at = before * LINE_STRIDE;
+    const guess = before > SCRATCH_LINE ? rec[at + L_NEXT] : 0;
+    const other = before > SCRATCH_LINE ? rec[at + L_NEXT2] : 0;
+    const length = text.length;
+    let id: number;
+    if (guess > 0 && rec[guess * LINE_STRIDE + L_LENGTH] === length && this.lineText[guess] === text) id = guess;
+    else if (other > 0 && rec[other * LINE_STRIDE + L_LENGTH] === length && this.lineText[other] === text) {
+      id = other;
+      rec[at + L_NEXT2] = guess;
+      rec[at + L_NEXT] = other;
+    } else {
+      id = this.lines.get(text);
+      if (id < 0) {
+        if (!parseFrame(text, 0, this.fields)) {
+          bad(lineNumber, text);
+          this.before = SCRATCH_LINE;
+          return;
         }
-        ids[i] = id;
-      } else id = ids[i];
-      before = id;
-      this.add(id);
+        const cache = this.lineCount < LINE_CACHE_LIMIT;
+        id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
+        if (cache) {
+          const own = detach(text);
+          this.lines.set(own, id);
+          this.lineText[id] = own;
+          this.records[id * LINE_STRIDE + L_LENGTH] = own.length;
+        }
+      }
+      if (before > SCRATCH_LINE) {
+        this.records[at + L_NEXT2] = guess;
+        this.records[at + L_NEXT] = id;
+      }
     }
-    // This sample's lines become the previous sample's; the old arrays are reused.
-    this.prevLines = lines;
-    this.prevIds = ids;
-    this.prevQueued = n;
-    this.queueLines = prevLines;
-    this.queueIds = prevIds.length >= this.queueNumbers.length ? prevIds : growInt(prevIds, this.queueNumbers.length);
-    this.queued = 0;
+    this.before = id;
+    this.add(id);
   }
 
   /** A frame already parsed into `f` (the frame of a single-line sample). */
@@ -268,9 +218,7 @@ export class PerfStackAssembler {
   }
 
   /** Ends the sample's frame lines; the frames are in stack[0, depth), leaf first. */
-  end(bad: (lineNumber: number, text: string) => void): number {
-    if (this.queued > 0) this.resolveQueue(bad);
-    else this.prevQueued = 0;
+  end(): number {
     if (this.pendingCount > 0) this.closeGroup();
     return this.depth;
   }
