@@ -124,36 +124,36 @@ function suffixFlags(text: string, start: number, end: number): number {
 
 /**
  * Raw frame text (suffix included) → frame. A Map<string, …> hashes every character of each
- * fresh slice; this table hashes the length and eight sampled characters and lets one string
+ * fresh slice; this table hashes the length and five sampled characters and lets one string
  * comparison (a memcmp in the engine) confirm the match, which is about twice as fast here.
+ * The sampled characters include the one before the last, which tells `f_[i]` from `f_[k]`.
  */
 class RawNameCache {
   private slots = new Int32Array(1024).fill(-1);
   private mask = 1023;
   private readonly keys: string[] = [];
-  private readonly hashes: number[] = [];
+  // Per id: its hash (an int32, so the column stays a typed array of small integers) and frame.
+  private hashes = new Int32Array(512);
   private frames = new Int32Array(512);
 
   private static hash(text: string, start: number, end: number): number {
     const len = end - start;
     let h = Math.imul(len, 0x9e3779b1);
     if (len > 0) {
-      const q = len >>> 2;
+      const last = end - 1;
       h = Math.imul(h ^ text.charCodeAt(start), 0x85ebca6b);
-      h = Math.imul(h ^ text.charCodeAt(end - 1), 0xc2b2ae35);
+      h = Math.imul(h ^ text.charCodeAt(last), 0xc2b2ae35);
       h = Math.imul(h ^ text.charCodeAt(start + (len >>> 1)), 0x85ebca6b);
-      h = Math.imul(h ^ text.charCodeAt(start + q), 0xc2b2ae35);
-      h = Math.imul(h ^ text.charCodeAt(end - 1 - q), 0x85ebca6b);
-      h = Math.imul(h ^ text.charCodeAt(end - 2 < start ? start : end - 2), 0xc2b2ae35);
-      h = Math.imul(h ^ text.charCodeAt(end - 5 < start ? start : end - 5), 0x85ebca6b);
-      h = Math.imul(h ^ text.charCodeAt(start + 1 >= end ? start : start + 1), 0xc2b2ae35);
+      h = Math.imul(h ^ text.charCodeAt(last - (len >>> 2)), 0xc2b2ae35);
+      h = Math.imul(h ^ text.charCodeAt(len > 1 ? last - 1 : start), 0x85ebca6b);
     }
-    return (h ^ (h >>> 15)) >>> 0;
+    return h ^ (h >>> 15);
   }
 
   find(key: string, text: string, start: number, end: number): FrameIndex {
     const h = RawNameCache.hash(text, start, end);
-    for (let slot = h & this.mask; ; slot = (slot + 1) & this.mask) {
+    const mask = this.mask;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const id = this.slots[slot];
       if (id < 0) return -1;
       if (this.hashes[id] === h && this.keys[id] === key) return this.frames[id];
@@ -164,13 +164,12 @@ class RawNameCache {
     const id = this.keys.length;
     const h = RawNameCache.hash(text, start, end);
     this.keys.push(key);
-    this.hashes.push(h);
     if (id === this.frames.length) {
-      const grown = new Int32Array(id * 2);
-      grown.set(this.frames);
-      this.frames = grown;
+      this.frames = grownInt32(this.frames, id * 2);
+      this.hashes = grownInt32(this.hashes, id * 2);
     }
     this.frames[id] = frame;
+    this.hashes[id] = h;
     this.insert(id, h);
     if (this.keys.length * 2 > this.mask) this.rehash();
   }
@@ -186,6 +185,12 @@ class RawNameCache {
     this.mask = this.slots.length - 1;
     for (let id = 0; id < this.keys.length; id++) this.insert(id, this.hashes[id]);
   }
+}
+
+function grownInt32(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
 }
 
 /** A copy of s that does not share the memory of the string it was sliced from. */
