@@ -11,6 +11,8 @@
 // prints no leading zeros anyway); ids are 0, 1, 2, … in order of first sight; an address of more
 // than 16 significant hex digits (not a 64-bit value, so not from perf) falls back to its text.
 
+import { markMutable } from '../model/mutable-fields';
+
 const EMPTY = 0;
 
 export class AddressTable {
@@ -19,6 +21,10 @@ export class AddressTable {
   private mask = 4095;
   private count = 0;
   private readonly long = new Map<string, number>();
+
+  constructor() {
+    markMutable(this, ['slots', 'mask']);
+  }
 
   get size(): number {
     return this.count;

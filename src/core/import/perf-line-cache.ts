@@ -10,6 +10,7 @@
 // (callers pass detached copies); ids are chosen by the caller and are ≥ 0; the table is at most
 // half full.
 
+import { markMutable } from '../model/mutable-fields';
 
 /**
  * A hash of `text` from sampled characters; equal strings always hash equal. An int32 (not
@@ -55,6 +56,10 @@ export class LineCache {
   private readonly hashes: number[] = [];
   private readonly ids: number[] = [];
   private mask = 4095;
+
+  constructor() {
+    markMutable(this, ['table', 'mask']);
+  }
 
   get size(): number {
     return this.keys.length;

@@ -16,6 +16,7 @@
 // the importer's interned address ids (small non-negative integers).
 
 import type { FrameIndex } from '../model/types';
+import { markMutable } from '../model/mutable-fields';
 
 const EMPTY = -1;
 const RUN_ONE = 1;
@@ -31,6 +32,10 @@ export class RunStats {
   // Per address id: frame + 1 of a key whose run of one is already noted (nearly every run is a
   // run of one, and noting it again changes nothing), so repeats skip the table.
   private onceNoted = new Int32Array(4096);
+
+  constructor() {
+    markMutable(this, ['frame', 'address', 'kinds', 'mask', 'onceNoted']);
+  }
 
   /** Notes a run of `length` identical consecutive physical lines of (frame, address id). */
   note(frame: FrameIndex, address: number, length: number): void {

@@ -24,6 +24,7 @@ import type { Detection, ImportOptions, Importer, LineParser } from './importer'
 import { MAX_SAMPLES, SampleColumnBuilder } from '../timeline/sample-column';
 import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
 import { PerfStackAssembler } from './perf-stack';
+import { markMutable } from '../model/mutable-fields';
 
 const TAB = 9;
 const SPACE = 32;
@@ -118,6 +119,7 @@ export class PerfScriptParser implements LineParser {
     this.wanted = options.event ?? null;
     this.wantedIsFull = this.wanted !== null && this.wanted.includes(':');
     this.column = new SampleColumnBuilder(maxTimedSamples);
+    markMutable(this, ['prevFrames', 'prevNodes']);
   }
 
   line(text: string, lineNumber: number): void {

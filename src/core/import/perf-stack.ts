@@ -27,6 +27,7 @@ import { AddressTable } from './perf-addresses';
 import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats } from './perf-runs';
+import { markMutable } from '../model/mutable-fields';
 
 const UNKNOWN = '[unknown]';
 
@@ -106,6 +107,7 @@ export class PerfStackAssembler {
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
+    markMutable(this, ['stack', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule']);
     this.dsos.push({ flags: 0, module: -1, inlined: false, fallback: UNKNOWN });
   }
 

@@ -8,6 +8,7 @@
 
 import type { NodeIndex } from '../model/types';
 import { sortSamples, type SampleColumns } from './time-order';
+import { markMutable } from '../model/mutable-fields';
 
 /** Beyond this many samples the column is dropped with a warning (20 bytes a sample: 1 GB). */
 export const MAX_SAMPLES = 50_000_000;
@@ -29,7 +30,9 @@ export class SampleColumnBuilder {
   private thread = new Int32Array(0);
   private at = 0;
 
-  constructor(private readonly cap = MAX_SAMPLES) {}
+  constructor(private readonly cap = MAX_SAMPLES) {
+    markMutable(this, ['leaf', 'time', 'weight', 'thread']);
+  }
 
   /**
    * The next sample's time, written by the importer (perf-line's parseTimeInto) and read by
