@@ -232,23 +232,37 @@ export class LineSplitter {
 
   push(text: string): void {
     let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
+    let nl = text.indexOf('\n');
+    if (nl >= 0 && (this.skipping || this.carry.length > 0)) {
+      // The first line ends a line begun in an earlier piece.
       this.lineNumber++;
       if (this.skipping) {
-        this.events.tooLong(this.lineNumber, this.skippedLength + nl - start);
+        this.events.tooLong(this.lineNumber, this.skippedLength + nl);
         this.skipping = false;
         this.skippedLength = 0;
       } else {
-        let line = this.carry.length > 0 ? this.carry + text.slice(start, nl) : text.slice(start, nl);
+        let line = this.carry + text.slice(0, nl);
         this.carry = '';
-        if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
+        if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
         if (line.length > this.maxLineChars) this.events.tooLong(this.lineNumber, line.length);
         else this.events.line(line, this.lineNumber);
       }
       start = nl + 1;
+      nl = text.indexOf('\n', start);
     }
+    // Whole lines of this piece: the hot loop (one slice per line, the CR checked on the piece).
+    const events = this.events;
+    const max = this.maxLineChars;
+    let lineNumber = this.lineNumber;
+    while (nl >= 0) {
+      lineNumber++;
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      if (end - start > max) events.tooLong(lineNumber, end - start);
+      else events.line(text.slice(start, end), lineNumber);
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    this.lineNumber = lineNumber;
     if (start < text.length) {
       if (this.skipping) {
         this.skippedLength += text.length - start;
