@@ -119,6 +119,19 @@ describe('folded importer: parsing', () => {
     expect(dump(q)).toContain('thread 0 5/5');
   });
 
+  it('reads counts after the first line as the first line reads them (fast path and fallback)', () => {
+    const counts = ['007', '123456789012345', '1234567890123456', '98765432109876543210', '1.5', '5.', '.5', '0'];
+    const text = ['first 1', ...counts.map((c, i) => `s${i};f\t  ${c}`), 'neg -3', 'x 3x', ' 4', '\t 4', 'end 2'].join('\n');
+    const p = parse(text);
+    expect(p.meta.samples).toBe(1 + counts.reduce((sum, c) => sum + Number(c), 0) + 2);
+    expect(p.meta.skippedLines).toBe(4);
+    for (let i = 0; i < counts.length; i++) {
+      const node = [...Array(p.tree.nodeCount).keys()].find((n) => n > 0 && frameName(p.frames, p.tree.frame[n]) === `s${i}`);
+      // A zero count adds no node.
+      expect(node === undefined ? 0 : p.tree.totalWeight[node]).toBe(Number(counts[i]));
+    }
+  });
+
   it('replaces NUL in names', () => {
     const p = parse('a\0b 1\n');
     expect(frameName(p.frames, 0)).toBe('a\ufffdb');

@@ -24,6 +24,7 @@
 // frame text, suffix included) and looked up in the builder.
 
 import { FrameTableBuilder } from '../model/frame-table';
+import { markMutable } from '../model/mutable-fields';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
 import { ImportError, quoteInput, type Profile } from '../profile';
@@ -136,6 +137,11 @@ class RawNameCache {
   private hashes = new Int32Array(512);
   private frames = new Int32Array(512);
 
+  constructor() {
+    // Replaced when they grow: variable fields from the start (see mutable-fields.ts).
+    markMutable(this, ['slots', 'mask', 'hashes', 'frames']);
+  }
+
   private static hash(text: string, start: number, end: number): number {
     const len = end - start;
     let h = Math.imul(len, 0x9e3779b1);
@@ -216,7 +222,9 @@ class FoldedParser implements LineParser {
   private prevEnds = new Int32Array(256);
   private prevNodes = new Int32Array(256);
 
-  constructor(private readonly source?: string) {}
+  constructor(private readonly source?: string) {
+    markMutable(this, ['prevEnds', 'prevNodes']);
+  }
 
   get samples(): number {
     return this.sampleSum;
@@ -232,6 +240,29 @@ class FoldedParser implements LineParser {
     if (end === 0) return;
     const c0 = raw.charCodeAt(0);
     if (c0 === HASH) return;
+    if (this.differential === false) {
+      // Fast path for the usual line, `stack<blank>digits` once the file is known not to be
+      // differential: the count read in place (no slice, no result object). Up to 15 digits the
+      // sum is exact, so it equals Number() of the token; anything else takes parseCounts.
+      let i = end;
+      let weight = 0;
+      let scale = 1;
+      while (i > 0 && end - i < 15) {
+        const c = raw.charCodeAt(i - 1);
+        if (!isDigit(c)) break;
+        weight += (c - 48) * scale;
+        scale *= 10;
+        i--;
+      }
+      if (i < end && i > 1 && isBlank(raw.charCodeAt(i - 1))) {
+        let stackEnd = i - 1;
+        while (stackEnd > 0 && isBlank(raw.charCodeAt(stackEnd - 1))) stackEnd--;
+        if (stackEnd > 0) {
+          this.accept(raw, stackEnd, weight);
+          return;
+        }
+      }
+    }
     const parsed = parseCounts(raw, end, this.differential);
     if (typeof parsed === 'string') {
       this.bad(lineNumber, raw, parsed);
@@ -246,12 +277,17 @@ class FoldedParser implements LineParser {
         });
       }
     }
-    this.accepted++;
-    this.sampleSum += parsed.weight;
-    if (parsed.weight === 0) return;
-    const leaf = this.addStack(raw, parsed.stackEnd);
-    this.builder.addSelf(leaf, parsed.weight, parsed.weight);
+    this.accept(raw, parsed.stackEnd, parsed.weight);
   }
+
+  private accept(text: string, stackEnd: number, weight: number): void {
+    this.accepted++;
+    this.sampleSum += weight;
+    if (weight === 0) return;
+    const leaf = this.addStack(text, stackEnd);
+    this.builder.addSelf(leaf, weight, weight);
+  }
+
 
   /** Adds the stack text[0..stackEnd) to the tree, reusing the previous line's common frames. */
   private addStack(text: string, stackEnd: number): number {

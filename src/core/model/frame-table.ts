@@ -10,6 +10,7 @@
 // folded text); the module is informational and is the first one seen for that identity, so a
 // name that occurs in two modules stays one frame, as it does in folded output.
 
+import { markMutable } from './mutable-fields';
 import { StringTable } from './string-table';
 import type { FrameIndex, StringIndex } from './types';
 
@@ -33,6 +34,8 @@ export class FrameTableBuilder {
 
   constructor(strings: StringTable = new StringTable()) {
     this.strings = strings;
+    // Replaced when they grow: variable fields from the start (see mutable-fields.ts).
+    markMutable(this, ['name', 'module', 'flags']);
   }
 
   /** The frame for this name and flags, created on first use. */

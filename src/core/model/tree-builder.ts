@@ -14,6 +14,7 @@
 
 import type { CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
+import { markMutable } from './mutable-fields';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from './types';
 
 const NONE = 0;
@@ -52,6 +53,10 @@ export class TreeBuilder {
     this.kids = new Uint8Array(size);
     this.parent[0] = -1;
     this.frame[0] = -1;
+    // Columns and the hash table are replaced when they grow: variable fields from the start, so
+    // no optimised code is compiled against the first ones and thrown away at the first growth.
+    // (Columns sized for a known bound rarely grow, and marking copies them: only small ones.)
+    markMutable(this, size <= 4096 ? ['parent', 'frame', 'firstChild', 'nextSibling', 'selfWeight', 'kids', 'slots', 'mask'] : ['slots', 'mask']);
   }
 
   get nodeCount(): number {
