@@ -148,7 +148,6 @@ export class TreeBuilder {
   finish(frames: FrameTable): { tree: CallTree; order: Int32Array } {
     const n = this.count;
     const rank = frameRanks(frames);
-    this.sortChildren(rank);
 
     const parent = new Int32Array(n);
     const frame = new Int32Array(n);
@@ -160,13 +159,17 @@ export class TreeBuilder {
     const totalSamples = new Float64Array(n);
     const newIndex = new Int32Array(n);
 
-    // Iterative pre-order walk with an explicit stack of (builder node, its parent's new index).
-    // The stack holds the pending siblings along one path: it starts small and grows on demand
-    // (a column of n ints would be fresh memory, which costs page faults, for a few hundred).
-    let stack = new Int32Array(1024);
+    // Iterative pre-order walk with an explicit stack of builder nodes and, beside each, its
+    // parent's new index. The stack holds the pending siblings along one path: it starts small
+    // and grows on demand (a column of n ints would be fresh memory, which costs page faults).
+    // A node's children are pushed, then that segment is sorted by rank, largest first, so the
+    // smallest pops first: siblings come out in name order without re-linking the lists first.
+    let nodes = new Int32Array(1024);
+    let parents = new Int32Array(1024);
     let top = 0;
-    stack[top++] = 0;
-    stack[top++] = -1;
+    nodes[0] = 0;
+    parents[0] = -1;
+    top = 1;
     let next = 0;
     let maxDepth = 0;
     const { firstChild, nextSibling } = this;
@@ -174,8 +177,9 @@ export class TreeBuilder {
     const inWeight = this.selfWeight;
     const inSamples = this.selfSamples;
     while (top > 0) {
-      const p = stack[--top];
-      const old = stack[--top];
+      top--;
+      const old = nodes[top];
+      const p = parents[top];
       const idx = next++;
       newIndex[old] = idx;
       parent[idx] = p;
@@ -185,13 +189,16 @@ export class TreeBuilder {
       if (d > maxDepth) maxDepth = d;
       selfWeight[idx] = inWeight[old];
       if (inSamples !== null) selfSamples[idx] = inSamples[old];
-      // Children are pushed in reverse so the first (smallest) pops first. The lists are already
-      // sorted in descending order by sortChildren, so pushing in list order is the reverse.
+      const base = top;
       for (let c = firstChild[old]; c !== NONE; c = nextSibling[c]) {
-        if (top + 2 > stack.length) stack = growInt(stack, stack.length * 2);
-        stack[top++] = c;
-        stack[top++] = idx;
+        if (top === nodes.length) {
+          nodes = growInt(nodes, top * 2);
+          parents = growInt(parents, top * 2);
+        }
+        nodes[top] = c;
+        parents[top++] = idx;
       }
+      if (top - base > 1) sortByRankDescending(nodes, base, top, inFrame, rank);
     }
 
     fillTotalsAndEnds(n, parent, selfWeight, selfSamples, totalWeight, totalSamples, end, inSamples === null);
@@ -209,25 +216,6 @@ export class TreeBuilder {
       maxDepth,
     };
     return { tree, order: newIndex };
-  }
-
-  /** Re-links every child list in descending rank order (see finish for why descending). */
-  private sortChildren(rank: Int32Array): void {
-    const { firstChild, nextSibling, frame } = this;
-    let scratch = new Int32Array(64);
-    for (let node = 0; node < this.count; node++) {
-      let c = firstChild[node];
-      if (c === NONE || nextSibling[c] === NONE) continue;
-      let len = 0;
-      for (; c !== NONE; c = nextSibling[c]) {
-        if (len === scratch.length) scratch = growInt(scratch, len * 2);
-        scratch[len++] = c;
-      }
-      sortByRankDescending(scratch, len, frame, rank);
-      firstChild[node] = scratch[0];
-      for (let i = 0; i < len - 1; i++) nextSibling[scratch[i]] = scratch[i + 1];
-      nextSibling[scratch[len - 1]] = NONE;
-    }
   }
 
   private growNodes(): void {
@@ -273,17 +261,17 @@ export class TreeBuilder {
   }
 }
 
-/** Sorts a[0..n) by the rank of each node's frame, largest first (sibling frames are distinct). */
-function sortByRankDescending(a: Int32Array, n: number, frame: Int32Array, rank: Int32Array): void {
-  if (n > 16) {
-    a.subarray(0, n).sort((x, y) => rank[frame[y]] - rank[frame[x]]);
+/** Sorts a[from..to) by the rank of each node's frame, largest first (sibling frames are distinct). */
+function sortByRankDescending(a: Int32Array, from: number, to: number, frame: Int32Array, rank: Int32Array): void {
+  if (to - from > 16) {
+    a.subarray(from, to).sort((x, y) => rank[frame[y]] - rank[frame[x]]);
     return;
   }
-  for (let i = 1; i < n; i++) {
+  for (let i = from + 1; i < to; i++) {
     const c = a[i];
     const r = rank[frame[c]];
     let j = i - 1;
-    while (j >= 0 && rank[frame[a[j]]] < r) {
+    while (j >= from && rank[frame[a[j]]] < r) {
       a[j + 1] = a[j];
       j--;
     }
