@@ -208,6 +208,8 @@ class FoldedParser implements LineParser {
   private readonly frames = new FrameTableBuilder();
   private readonly builder = new TreeBuilder();
   private readonly names = new RawNameCache();
+  /** Frame → its raw text (suffix included), for the child guess in addStack. */
+  private readonly rawOfFrame: string[] = [];
   private sampleSum = 0;
   private accepted = 0;
   private skipped = 0;
@@ -299,8 +301,13 @@ class FoldedParser implements LineParser {
     while (start <= stackEnd) {
       let semi = text.indexOf(';', start);
       if (semi < 0 || semi > stackEnd) semi = stackEnd;
-      const frame = this.internFrame(text, start, semi);
-      node = this.builder.child(node, frame);
+      const key = text.slice(start, semi);
+      // Guess: the child created last under this node, confirmed by its raw text (one string
+      // comparison, no hash). A stack that re-walks a deep path (recursion, a third of the tail
+      // frames at 200 MB) meets nodes with one child each.
+      const guess = this.builder.lastChild(node);
+      if (guess !== 0 && this.rawOfFrame[this.builder.frameOf(guess)] === key) node = guess;
+      else node = this.builder.child(node, this.internFrame(key, text, start, semi));
       if (depth === this.prevEnds.length) this.growPath();
       this.prevEnds[depth] = semi;
       this.prevNodes[depth] = node;
@@ -342,8 +349,7 @@ class FoldedParser implements LineParser {
     return text.substring(s, e) === this.prev.substring(s, e);
   }
 
-  private internFrame(text: string, start: number, end: number): FrameIndex {
-    const key = text.slice(start, end);
+  private internFrame(key: string, text: string, start: number, end: number): FrameIndex {
     const cached = this.names.find(key, text, start, end);
     if (cached >= 0) return cached;
     const flags = suffixFlags(text, start, end);
@@ -356,6 +362,9 @@ class FoldedParser implements LineParser {
     if (name.indexOf('\0') >= 0) name = name.replaceAll('\0', '\ufffd');
     const frame = this.frames.intern(name, flags);
     this.names.add(own, text, start, end, frame);
+    // The first raw text of each frame (`a\0b` and `a\ufffdb` share a frame: a guess that
+    // compares with the other one misses and takes the lookup, which gives the same node).
+    if (frame === this.rawOfFrame.length) this.rawOfFrame.push(own);
     return frame;
   }
 

@@ -133,6 +133,11 @@ export class TreeBuilder {
     return node;
   }
 
+  /** The child created last under `node`, or 0 when it has none (a cheap guess for importers). */
+  lastChild(node: NodeIndex): NodeIndex {
+    return this.firstChild[node];
+  }
+
   parentOf(node: NodeIndex): NodeIndex {
     return this.parent[node];
   }
