@@ -46,46 +46,43 @@ function deriveFunctionView(profile: Profile): FunctionView {
   // tree (mergeIntoParents): subtrees without inlined frames are copied as blocks and only merged
   // child lists are sorted, instead of re-hashing and re-sorting every node through TreeBuilder
   // (about half the time of the views on a 200 MB folded file). Same tree, order and sums.
+  //
+  // Only the root maps onto the root's function node (a merged node maps onto its parent's,
+  // which is a non-root node: an inlined frame merges only below a non-root node, a doubled one
+  // only below its own frame), so "has a physical frame above it" is simply "parent is not the
+  // root": an inlined frame directly under the root (possible in folded input: `f_[i]` first)
+  // has nothing to merge into and stays a frame, so its weight stays visible.
   const mergeUp = new Uint8Array(n);
-  // Whether the node lands on the root (an inlined frame with no physical frame above it).
-  const atRoot = new Uint8Array(n);
   // Position of a node within a run of identical consecutive physical frames (0 = first). Only
   // needed for doubled frames (perf input): a column of n ints is fresh memory, which costs page
   // faults, so folded input does without.
   const runPosition = new Int32Array(anyDoubled ? n : 0);
-  atRoot[0] = 1;
   for (let i = 1; i < n; i++) {
     const p = parent[i];
     const f = frame[i];
-    // An inlined frame with no physical frame above it (possible in folded input: `f_[i]` at
-    // the root) has nothing to merge into; it stays a frame so its weight stays visible.
-    if (flags[f] & FrameFlags.INLINED && atRoot[p] === 0) {
-      mergeUp[i] = 1;
+    if (flags[f] & FrameFlags.INLINED) {
+      if (p !== 0) mergeUp[i] = 1;
     } else if (anyDoubled) {
       const run = p > 0 && frame[p] === f ? runPosition[p] + 1 : 0;
       runPosition[i] = run;
-      if (doubled[f] && run % 2 === 1) {
-        mergeUp[i] = 1;
-        atRoot[i] = atRoot[p];
-      }
+      if (doubled[f] && run % 2 === 1) mergeUp[i] = 1;
     }
   }
-  // A node that may stand for its function node: not an inlined frame merged into its parent (a
-  // merged second frame of a doubled run still counts, as it names the same physical frame).
-  // Taken before mergeIntoParents, which uses mergeUp as scratch.
-  const ownNode = new Uint8Array(n);
-  for (let i = 1; i < n; i++) ownNode[i] = mergeUp[i] === 0 || (flags[frame[i]] & FrameFlags.INLINED) === 0 ? 1 : 0;
   const { tree: fnTree, toNew: toFunction } = mergeIntoParents(tree, frames, mergeUp);
 
-  // The heaviest physical counterpart so far is toInline[target]: its total is the best so far
-  // (-1 before any), so no column of best totals is needed.
+  // For each function node, its heaviest physical counterpart: an inline node not merged away
+  // as an inlined frame (a merged second frame of a doubled run still counts: it names the same
+  // physical frame) whose frame is the function node's. toInline[target] is the best so far, its
+  // total the best total (-1 before any), so no column of best totals is needed.
   const toInline = new Int32Array(fnTree.nodeCount).fill(-1);
   toInline[0] = 0;
   const fnFrame = fnTree.frame;
   const total = tree.totalWeight;
   for (let i = 1; i < n; i++) {
+    const f = frame[i];
+    if (flags[f] & FrameFlags.INLINED && parent[i] !== 0) continue;
     const target = toFunction[i];
-    if (ownNode[i] === 0 || frame[i] !== fnFrame[target]) continue;
+    if (f !== fnFrame[target]) continue;
     const current = toInline[target];
     if (total[i] > (current <= 0 ? -1 : total[current])) toInline[target] = i;
   }
