@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
 import type { Profile } from '../profile';
-import { counterpart, functionView, type FunctionView } from './function-view';
+import { counterpart, deriveFunctionView, functionView, type FunctionView } from './function-view';
 
 describe('functionView', () => {
   it('merges inlined frames into the physical frame that contains them', () => {
@@ -82,7 +82,7 @@ function referenceFunctionView(profile: Profile): FunctionView {
   return { tree: fnTree, toFunction, toInline };
 }
 
-describe('functionView equals the TreeBuilder derivation', () => {
+describe('both function view paths equal the TreeBuilder derivation', () => {
   const names = ['a', 'b', 'c', 'a_[i]', 'b_[i]', 'd_[i]', 'k_[k]', 'step', 'step'];
   const stack = fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 9 });
   const weight = fc.constantFrom(1, 2, 0.1, 0.2, 3.5, 1e-9, 7e15);
@@ -94,17 +94,34 @@ describe('functionView equals the TreeBuilder derivation', () => {
         const p = profileFrom(ls.map(([s, w]) => `${s.join(';')} ${w}`).join('\n'));
         const step = [...Array(p.frames.count).keys()].filter((f) => frameName(p.frames, f) === 'step' && p.frames.flags[f] === 0);
         if (withDoubled) p.meta.doubledFrames = Int32Array.from(step);
-        const got = functionView({ ...p, tree: { ...p.tree } });
         const want = referenceFunctionView(p);
-        for (const col of ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const) {
-          expect(Array.from(got.tree[col])).toEqual(Array.from(want.tree[col]));
+        for (const path of ['derived', 'builder'] as const) {
+          const got = deriveFunctionView(p, path);
+          for (const col of ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const) {
+            expect(Array.from(got.tree[col])).toEqual(Array.from(want.tree[col]));
+          }
+          expect(got.tree.nodeCount).toBe(want.tree.nodeCount);
+          expect(got.tree.maxDepth).toBe(want.tree.maxDepth);
+          expect(Array.from(got.toFunction)).toEqual(Array.from(want.toFunction));
+          expect(Array.from(got.toInline)).toEqual(Array.from(want.toInline));
         }
-        expect(got.tree.nodeCount).toBe(want.tree.nodeCount);
-        expect(got.tree.maxDepth).toBe(want.tree.maxDepth);
-        expect(Array.from(got.toFunction)).toEqual(Array.from(want.toFunction));
-        expect(Array.from(got.toInline)).toEqual(Array.from(want.toInline));
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('keeps a weight on the root itself (a sample without frames): the total is preserved by both paths', () => {
+    const p = profileFrom('main;f_[i] 2');
+    const builder = new TreeBuilder();
+    builder.addStack([], 0, 3, 3);
+    builder.addStack([p.tree.frame[1], p.tree.frame[2]], 2, 2, 2);
+    const { tree } = builder.finish(p.frames);
+    const q = { ...p, tree };
+    for (const path of ['derived', 'builder'] as const) {
+      const fv = deriveFunctionView(q, path);
+      expect(fv.tree.selfWeight[0]).toBe(3);
+      expect(fv.tree.totalWeight[0]).toBe(5);
+      expect(fv.tree.nodeCount).toBe(2);
+    }
   });
 });

@@ -12,6 +12,7 @@
 import type { CallTree } from '../model/call-tree';
 import { FrameFlags, type NodeIndex } from '../model/types';
 import { mergeIntoParents } from '../model/derived-builder';
+import { TreeBuilder } from '../model/tree-builder';
 import type { Profile } from '../profile';
 
 export interface FunctionView {
@@ -33,7 +34,17 @@ export function functionView(profile: Profile): FunctionView {
   return view;
 }
 
-function deriveFunctionView(profile: Profile): FunctionView {
+/**
+ * Inline trees from this many nodes take the derived-tree path, smaller ones the TreeBuilder
+ * path. Both give the same tree, order, sums and maps (tested). TreeBuilder's code is already
+ * optimised by the import, while the derived builder's is cold in a fresh worker: below ~200k
+ * nodes that warm-up is most of its time (views of perf 50 MB, 40k nodes: 22 vs 33 ms; folded
+ * 20 MB, 63k: 21 vs 32 ms); above, skipping the hashing and the full re-sort pays (folded
+ * 200 MB, 326k nodes: 84 vs 100 ms wall).
+ */
+export const DERIVED_FROM_NODES = 200_000;
+
+export function deriveFunctionView(profile: Profile, path: 'derived' | 'builder' = profile.tree.nodeCount >= DERIVED_FROM_NODES ? 'derived' : 'builder'): FunctionView {
   const { tree, frames } = profile;
   const n = tree.nodeCount;
   const { parent, frame } = tree;
@@ -42,10 +53,7 @@ function deriveFunctionView(profile: Profile): FunctionView {
   const anyDoubled = (profile.meta.doubledFrames?.length ?? 0) > 0;
   if (profile.meta.doubledFrames) for (const f of profile.meta.doubledFrames) doubled[f] = 1;
 
-  // Which inline nodes merge into their parent's function node. The function view is a derived
-  // tree (mergeIntoParents): subtrees without inlined frames are copied as blocks and only merged
-  // child lists are sorted, instead of re-hashing and re-sorting every node through TreeBuilder
-  // (about half the time of the views on a 200 MB folded file). Same tree, order and sums.
+  // Which inline nodes merge into their parent's function node.
   //
   // Only the root maps onto the root's function node (a merged node maps onto its parent's,
   // which is a non-root node: an inlined frame merges only below a non-root node, a doubled one
@@ -68,7 +76,9 @@ function deriveFunctionView(profile: Profile): FunctionView {
       if (doubled[f] && run % 2 === 1) mergeUp[i] = 1;
     }
   }
-  const { tree: fnTree, toNew: toFunction } = mergeIntoParents(tree, frames, mergeUp);
+  // The derived tree (mergeIntoParents) copies subtrees without inlined frames as blocks and
+  // sorts only merged child lists; TreeBuilder hashes and re-sorts every node.
+  const { tree: fnTree, toNew: toFunction } = path === 'derived' ? mergeIntoParents(tree, frames, mergeUp) : viaBuilder(tree, profile, mergeUp);
 
   // For each function node, its heaviest physical counterpart: an inline node not merged away
   // as an inlined frame (a merged second frame of a doubled run still counts: it names the same
@@ -87,6 +97,24 @@ function deriveFunctionView(profile: Profile): FunctionView {
     if (total[i] > (current <= 0 ? -1 : total[current])) toInline[target] = i;
   }
   return { tree: fnTree, toFunction, toInline };
+}
+
+/** The function tree through TreeBuilder: each merged node's self goes to its parent's node. */
+function viaBuilder(tree: CallTree, profile: Profile, mergeUp: Uint8Array): { tree: CallTree; toNew: Int32Array } {
+  const n = tree.nodeCount;
+  // At most one function node per inline node: sized once, no regrowth of the columns.
+  const builder = new TreeBuilder(n);
+  // Builder node of each inline node (pre-order: parents are mapped before their children),
+  // then, in place, its node in the finished tree.
+  const mapped = new Int32Array(n);
+  for (let i = 1; i < n; i++) {
+    const p = tree.parent[i];
+    mapped[i] = mergeUp[i] ? mapped[p] : builder.child(mapped[p], tree.frame[i]);
+  }
+  for (let i = 0; i < n; i++) builder.addSelf(mapped[i], tree.selfWeight[i], tree.selfSamples[i]);
+  const { tree: fnTree, order } = builder.finish(profile.frames);
+  for (let i = 0; i < n; i++) mapped[i] = order[mapped[i]];
+  return { tree: fnTree, toNew: mapped };
 }
 
 /** Whether any frame of the profile is inlined. */
