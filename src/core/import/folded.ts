@@ -19,9 +19,10 @@
 // - NUL in a name becomes U+FFFD (the snapshot joins names with NUL).
 //
 // Speed: no regex and no split per line. Consecutive lines of sorted folded text share long
-// prefixes, so the parser compares each line with the previous one and reuses the tree path of
-// the common whole frames; only the differing tail is interned (a hash table keyed by the raw
-// frame text, suffix included) and looked up in the builder.
+// prefixes, so the parser compares each line with the previous one (bisecting over its frame
+// ends) and reuses the tree path of the common whole frames; only the differing tail is looked
+// up: first as the child created last under its parent (one string comparison), else through a
+// hash table keyed by the raw frame text, suffix included, and the builder.
 
 import { FrameTableBuilder } from '../model/frame-table';
 import { markMutable } from '../model/mutable-fields';
