@@ -20,7 +20,7 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
   if (first.done) return;
   let head = first.value;
   // The magic is two bytes: a one-byte first chunk must not hide it (stdin may deliver one).
-  if (head.length < 2) head = head.slice();
+  if (head.length < 2) head = copyBytes(head);
   while (head.length < 2) {
     const r = await iterator.next();
     if (r.done) break;
@@ -36,12 +36,12 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
   }
   const input = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(head.slice());
+      controller.enqueue(copyBytes(head));
     },
     async pull(controller) {
       const r = await iterator.next();
       if (r.done) controller.close();
-      else controller.enqueue(r.value.slice());
+      else controller.enqueue(copyBytes(r.value));
     },
     async cancel() {
       await iterator.return?.();
@@ -59,6 +59,15 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
   } finally {
     reader.releaseLock();
   }
+}
+
+/**
+ * A copy of `bytes` in fresh memory. Not `bytes.slice()`: on a Node Buffer that is a view of the
+ * same memory (Buffer overrides slice), and chunks are reused buffers (src/cli/read-ahead.ts,
+ * session.ts), so a "copy" made that way changed under the reader when the next read landed.
+ */
+export function copyBytes(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes) as Uint8Array;
 }
 
 export class GzipError extends Error {
@@ -138,7 +147,7 @@ export class Utf8Decoder {
     }
     const n = bytes.length;
     const cut = completeLength(bytes);
-    if (cut < n) this.carry = bytes.slice(cut);
+    if (cut < n) this.carry = copyBytes(bytes.subarray(cut));
     const text = cut === 0 ? '' : bytes.utf8Slice(0, cut);
     // A one-byte string cannot hold U+FFFD: the check costs nothing on ASCII and Latin-1 text.
     if (!this.sawReplacement && text.includes('\ufffd')) this.sawReplacement = true;
@@ -229,6 +238,11 @@ export class LineSplitter {
     private readonly events: LineSplitterEvents,
     private readonly maxLineChars = DEFAULT_MAX_LINE_CHARS,
   ) {}
+
+  /** The number of the last line given out. */
+  get lineCount(): number {
+    return this.lineNumber;
+  }
 
   push(text: string): void {
     let start = 0;

@@ -15,6 +15,7 @@
 // stacks".
 
 import { ImportError, quoteInput, type Profile } from '../profile';
+import { copyBytes } from './byte-stream';
 import type { BytesImporter, ImportOptions } from './importer';
 
 /** How many bytes detection looks at (after gunzip). */
@@ -55,7 +56,7 @@ export function wholeInput(
         break;
       }
       if (r.value.length === 0) continue;
-      chunks.push(r.value.slice());
+      chunks.push(copyBytes(r.value));
       length += r.value.length;
     }
     const head = concat(chunks, Math.min(length, HEAD_BYTES));
@@ -77,7 +78,7 @@ export function wholeInput(
         await iterator.return?.();
         throw tooLarge();
       }
-      chunks.push(r.value.slice());
+      chunks.push(copyBytes(r.value));
       options.onProgress?.({ bytesRead: bytesRead(), samples: 0 });
     }
     const all = concat(chunks, length);
