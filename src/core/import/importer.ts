@@ -22,6 +22,19 @@ export interface LineParser {
   readonly samples: number;
   /** Ends the input; returns the frozen profile. May throw ImportError when nothing was valid. */
   finish(): Profile;
+  /**
+   * Optional byte mode: the rest of the input as raw bytes (chunks valid only during the call),
+   * continuing after line `lineNumber`; see ./perf-bytes.ts. Lines over `maxLine` bytes go to
+   * `tooLong`, as the text splitter's do.
+   */
+  byteReader?(lineNumber: number, maxLine: number, tooLong: (lineNumber: number, length: number) => void): ByteReader;
+}
+
+export interface ByteReader {
+  push(chunk: Uint8Array): void;
+  end(): void;
+  /** True once a decoded line held U+FFFD. */
+  readonly sawReplacement: boolean;
 }
 
 export interface Importer {

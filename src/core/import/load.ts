@@ -1,11 +1,12 @@
 // Entry point of the engine: bytes in (any chunking, gzip or not), Profile out.
 //
 // Flow: maybeGunzip → Utf8Decoder (streaming, invalid UTF-8 becomes U+FFFD and is reported once)
-// → head buffered until an importer says yes → LineSplitter → the importer's LineParser.
+// → head buffered until an importer says yes → LineSplitter → the importer's LineParser; a parser
+// with a byte mode (perf script) then gets the rest of the input as bytes (ByteReader).
 
 import { ImportError, quoteInput, type Profile } from '../profile';
 import { GzipError, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
-import type { BytesImporter, ImportOptions, Importer, LineParser } from './importer';
+import type { ByteReader, BytesImporter, ImportOptions, Importer, LineParser } from './importer';
 import { bytesImporters as defaultBytesImporters, importers as defaultImporters } from './registry';
 import { wholeInput, type WholeInputOptions } from './whole-input';
 
@@ -70,10 +71,31 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     head = '';
   };
 
+  // Byte mode (see LineParser.byteReader): once the parser is chosen, a parser that can read raw
+  // bytes gets the rest of the input undecoded, from the first line end on.
+  let reader: ByteReader | null = null;
+  const toBytes = (bytes: Uint8Array, at: number): boolean => {
+    const p = parser as LineParser | null;
+    if (!p?.byteReader || !splitter) return false;
+    const nl = bytes.indexOf(10, at);
+    if (nl < 0) return false;
+    // The text splitter ends the line it holds (the decoder ends clean after a line end).
+    (splitter as LineSplitter).push(decoder.decode(bytes.subarray(at, nl + 1)));
+    reader = p.byteReader((splitter as LineSplitter).lineCount, maxLine, (line, length) => tooLong.push({ line, length }));
+    reader.push(bytes.subarray(nl + 1));
+    return true;
+  };
+
   const whole = wholeInput(maybeGunzip(counted.stream), options.bytesImporters ?? defaultBytesImporters, options, counted.bytes);
   try {
     for await (const bytes of whole.text) {
+      if (reader) {
+        (reader as ByteReader).push(bytes);
+        options.onProgress?.({ bytesRead: counted.bytes(), samples: (parser as unknown as LineParser).samples });
+        continue;
+      }
       for (let at = 0; at < bytes.length; at += DECODE_PIECE) {
+        if (splitter && toBytes(bytes, at)) break;
         const text = decoder.decode(bytes.length <= DECODE_PIECE ? bytes : bytes.subarray(at, at + DECODE_PIECE));
         if (splitter) {
           (splitter as LineSplitter).push(text);
@@ -105,13 +127,14 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     return profile;
   }
   (splitter as LineSplitter).end();
+  (reader as ByteReader | null)?.end();
   const profile = (parser as LineParser).finish();
   const { warnings } = profile.meta;
   for (const t of tooLong) {
     profile.meta.skippedLines++;
     warnings.push({ line: t.line, message: `line of ${t.length} characters is over the limit of ${maxLine}; skipped` });
   }
-  if (decoder.sawReplacement) {
+  if (decoder.sawReplacement || (reader as ByteReader | null)?.sawReplacement) {
     warnings.push({ line: 0, message: 'the input is not valid UTF-8; invalid bytes were replaced with U+FFFD' });
   }
   return profile;

@@ -23,6 +23,7 @@ import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Pr
 import type { Detection, ImportOptions, Importer, LineParser } from './importer';
 import { MAX_SAMPLES, SampleColumnBuilder } from '../timeline/sample-column';
 import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
+import { PerfByteReader, type PerfByteTarget } from './perf-bytes';
 import { PerfStackAssembler } from './perf-stack';
 import { markMutable } from '../model/mutable-fields';
 
@@ -68,7 +69,7 @@ export function detectPerfScript(head: string, atEnd: boolean): Detection {
   return atEnd ? 'no' : 'need-more';
 }
 
-export class PerfScriptParser implements LineParser {
+export class PerfScriptParser implements LineParser, PerfByteTarget {
   samples = 0;
 
   private readonly frames = new FrameTableBuilder();
@@ -149,6 +150,19 @@ export class PerfScriptParser implements LineParser {
     if (this.inSample) this.endSample();
     if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
     else this.skip(lineNumber, 'a sample header line "COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT:"', text);
+  }
+
+  /** Byte mode (./perf-bytes.ts): the rest of the input as bytes, from line `lineNumber` + 1. */
+  byteReader(lineNumber: number, maxLine: number, tooLong: (lineNumber: number, length: number) => void): PerfByteReader {
+    return new PerfByteReader(this, lineNumber, maxLine, tooLong);
+  }
+
+  framesWanted(): boolean {
+    return this.inSample && this.kept;
+  }
+
+  get assembler(): PerfStackAssembler {
+    return this.stack;
   }
 
   finish(): Profile {
@@ -321,7 +335,7 @@ export class PerfScriptParser implements LineParser {
     return 'nanoseconds';
   }
 
-  private readonly badFrame = (lineNumber: number, text: string): void =>
+  readonly badFrame = (lineNumber: number, text: string): void =>
     this.skip(lineNumber, `a frame line "ADDRESS SYMBOL (DSO)"`, text);
 
   private skip(lineNumber: number, expected: string, text: string): void {

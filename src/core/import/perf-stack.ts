@@ -24,6 +24,7 @@ import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import { detach, dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
 import { AddressTable } from './perf-addresses';
+import { ByteKeys, bytesEqual } from './perf-byte-keys';
 import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats } from './perf-runs';
@@ -43,6 +44,7 @@ interface DsoInfo {
 // whole address group on its own (one name, not `(inlined)`), once known; NEXT and NEXT2 are the
 // two lines that followed this one last (0 = none yet); PARENT and CHILD remember the tree node
 // this line's frame was last given (CHILD) under node PARENT - 1 (see childUnder()).
+// LENGTH is in UTF-16 units (text mode), BYTES in bytes (byte mode, see guessBytes()).
 const LINE_STRIDE = 16;
 const L_ADDRESS = 0;
 const L_ENTRY = 1;
@@ -53,6 +55,9 @@ const L_NEXT2 = 5;
 const L_LENGTH = 6;
 const L_PARENT = 7;
 const L_CHILD = 8;
+/** Where the line's bytes are kept (./perf-byte-keys.ts), and how many. */
+const L_KEY = 9;
+const L_BYTES = 10;
 
 /** Distinct frame lines remembered whole (a line repeats every time its return address does). */
 const LINE_CACHE_LIMIT = 1 << 18;
@@ -71,6 +76,8 @@ export class PerfStackAssembler {
   // Frame line text → line id; per line id: address id, name entry, DSO id. Id 0 is a scratch
   // slot for lines that are not cached (cache full, or a frame on a header line).
   private readonly lines = new LineCache();
+  // The same lines as bytes, for byte mode.
+  private readonly keys = new ByteKeys();
   // One record of LINE_STRIDE ints per line id (fields L_*), so that resolving a line touches one
   // cache line rather than one per column: at 1 GB the records are megabytes, read at random.
   private records = new Int32Array(4096 * LINE_STRIDE);
@@ -160,13 +167,83 @@ export class PerfStackAssembler {
           const own = detach(text);
           this.lines.set(own, id);
           this.lineText[id] = own;
-          this.records[id * LINE_STRIDE + L_LENGTH] = own.length;
+          const key = this.keys.addText(own, id);
+          const r = this.records;
+          r[id * LINE_STRIDE + L_LENGTH] = own.length;
+          r[id * LINE_STRIDE + L_KEY] = key;
+          r[id * LINE_STRIDE + L_BYTES] = this.keys.lengthOf(id);
         }
       }
       if (before > SCRATCH_LINE) {
         this.records[at + L_NEXT2] = guess;
         this.records[at + L_NEXT] = id;
       }
+    }
+    this.before = id;
+    this.add(id);
+  }
+
+  /**
+   * Byte mode (./perf-bytes.ts): if the line at input[start] is one of the two lines guessed to
+   * follow the previous one (see line()), adds it and returns its length in bytes, the line end
+   * not included; else returns -1. The line and its end must lie before `stop`.
+   */
+  guessBytes(input: Uint8Array, dv: DataView, start: number, stop: number): number {
+    const before = this.before;
+    if (before <= SCRATCH_LINE) return -1;
+    const rec = this.records;
+    const at = before * LINE_STRIDE;
+    const keys = this.keys.bytes;
+    let id = rec[at + L_NEXT];
+    let n = id > 0 ? rec[id * LINE_STRIDE + L_BYTES] : -1;
+    if (n < 0 || !(isLineEnd(input, start + n, stop) && bytesEqual(dv, start, keys, rec[id * LINE_STRIDE + L_KEY], n))) {
+      const other = rec[at + L_NEXT2];
+      if (other <= 0) return -1;
+      n = rec[other * LINE_STRIDE + L_BYTES];
+      if (!(isLineEnd(input, start + n, stop) && bytesEqual(dv, start, keys, rec[other * LINE_STRIDE + L_KEY], n))) return -1;
+      rec[at + L_NEXT2] = id;
+      rec[at + L_NEXT] = other;
+      id = other;
+    }
+    this.before = id;
+    this.add(id);
+    return n;
+  }
+
+  /**
+   * Byte mode: adds the frame line input[start, end) that guessBytes() did not know: a lookup of
+   * its bytes, or, for a line never seen, its text (`decode`) parsed as line() does.
+   */
+  frameBytes(
+    input: Uint8Array,
+    dv: DataView,
+    start: number,
+    end: number,
+    lineNumber: number,
+    bad: (lineNumber: number, text: string) => void,
+    decode: (input: Uint8Array, start: number, end: number) => string,
+  ): void {
+    const before = this.before;
+    let id = this.keys.find(input, dv, start, end);
+    if (id < 0) {
+      const text = decode(input, start, end);
+      if (!parseFrame(text, 0, this.fields)) {
+        bad(lineNumber, text);
+        this.before = SCRATCH_LINE;
+        return;
+      }
+      const cache = this.lineCount < LINE_CACHE_LIMIT;
+      id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
+      if (cache) {
+        const key = this.keys.add(input, start, end, id);
+        this.records[id * LINE_STRIDE + L_KEY] = key;
+        this.records[id * LINE_STRIDE + L_BYTES] = end - start;
+      }
+    }
+    if (before > SCRATCH_LINE) {
+      const at = before * LINE_STRIDE;
+      this.records[at + L_NEXT2] = this.records[at + L_NEXT];
+      this.records[at + L_NEXT] = id;
     }
     this.before = id;
     this.add(id);
@@ -415,4 +492,11 @@ function growInt(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(size);
   b.set(a);
   return b;
+}
+
+/** Whether a line ends at input[at] (LF, or CR LF), before `stop`. */
+function isLineEnd(input: Uint8Array, at: number, stop: number): boolean {
+  if (at >= stop) return false;
+  const c = input[at];
+  return c === 10 || (c === 13 && at + 1 < stop && input[at + 1] === 10);
 }

@@ -1,0 +1,154 @@
+// Frame lines kept as bytes, for the perf importer's byte mode (./perf-bytes.ts): an arena of the
+// bytes of every cached line, and a table from a line's bytes to its line id.
+//
+// Why bytes: most of a perf script is frame lines the importer has seen before. Decoding them
+// into strings, slicing a string per line and comparing it with a kept string costs a copy of
+// the input, an object per line for the GC, and a runtime call per comparison; comparing the
+// input bytes with the kept bytes four at a time through DataViews costs none of that.
+//
+// Invariants: a key is the exact bytes of a line without its line end; the hash samples a few
+// bytes where perf's frame lines differ (as ./perf-line-cache.ts does for strings) and a hit is
+// confirmed byte for byte, so a collision costs time, never a wrong answer; ids are the caller's
+// (≥ 1); the table is at most half full; the arena grows geometrically.
+
+import { markMutable } from '../model/mutable-fields';
+
+export class ByteKeys {
+  private arena = new Uint8Array(1 << 16);
+  private view = new DataView(this.arena.buffer);
+  private top = 0;
+  // Per slot: [hash, id] (id 0 = empty). Per id: the key's arena offset and length.
+  private table = new Int32Array(2 * 4096);
+  private mask = 4095;
+  private count = 0;
+  private offset = new Int32Array(4096);
+  private length = new Int32Array(4096);
+
+  constructor() {
+    markMutable(this, ['arena', 'table', 'mask', 'offset', 'length']);
+  }
+
+  /** The arena's DataView (replaced when the arena grows: read it after add()). */
+  get bytes(): DataView {
+    return this.view;
+  }
+
+  lengthOf(id: number): number {
+    return this.length[id];
+  }
+
+  /** The id whose key equals input[start, end), or -1. `dv` views the same bytes as `input`. */
+  find(input: Uint8Array, dv: DataView, start: number, end: number): number {
+    const h = byteLineHash(input, start, end);
+    const table = this.table;
+    const mask = this.mask;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const id = table[2 * slot + 1];
+      if (id === 0) return -1;
+      if (table[2 * slot] === h && this.length[id] === end - start && bytesEqual(dv, start, this.view, this.offset[id], end - start)) return id;
+    }
+  }
+
+  /** Keeps input[start, end) as the key of `id` (≥ 1, not present yet); returns its arena offset. */
+  add(input: Uint8Array, start: number, end: number, id: number): number {
+    const n = end - start;
+    this.reserve(n);
+    const at = this.top;
+    this.arena.set(input.subarray(start, end), at);
+    this.top += n;
+    this.insert(id, at, n, byteLineHash(this.arena, at, at + n));
+    return at;
+  }
+
+  /** Keeps the UTF-8 bytes of `text` as the key of `id`; returns its arena offset. */
+  addText(text: string, id: number): number {
+    this.reserve(text.length * 3);
+    const at = this.top;
+    const { written } = ENCODER.encodeInto(text, this.arena.subarray(at));
+    this.top += written;
+    this.insert(id, at, written, byteLineHash(this.arena, at, at + written));
+    return at;
+  }
+
+  private insert(id: number, at: number, n: number, h: number): void {
+    if (id >= this.offset.length) {
+      const size = Math.max(id + 1, this.offset.length * 2);
+      this.offset = grow(this.offset, size);
+      this.length = grow(this.length, size);
+    }
+    this.offset[id] = at;
+    this.length[id] = n;
+    if (++this.count * 2 > this.mask) this.rehash();
+    this.place(h, id);
+  }
+
+  private place(h: number, id: number): void {
+    let slot = h & this.mask;
+    while (this.table[2 * slot + 1] !== 0) slot = (slot + 1) & this.mask;
+    this.table[2 * slot] = h;
+    this.table[2 * slot + 1] = id;
+  }
+
+  private rehash(): void {
+    const old = this.table;
+    const size = (this.mask + 1) * 2;
+    this.table = new Int32Array(2 * size);
+    this.mask = size - 1;
+    for (let s = 0; s < old.length; s += 2) if (old[s + 1] !== 0) this.place(old[s], old[s + 1]);
+  }
+
+  private reserve(n: number): void {
+    if (this.top + n <= this.arena.length) return;
+    const grown = new Uint8Array(Math.max(this.arena.length * 2, this.top + n));
+    grown.set(this.arena.subarray(0, this.top));
+    this.arena = grown;
+    this.view = new DataView(grown.buffer);
+  }
+}
+
+const ENCODER = new TextEncoder();
+
+/** Whether a[aAt, aAt + n) equals b[bAt, bAt + n), four bytes at a time. */
+export function bytesEqual(a: DataView, aAt: number, b: DataView, bAt: number, n: number): boolean {
+  let i = 0;
+  for (; i + 4 <= n; i += 4) if (a.getInt32(aAt + i, true) !== b.getInt32(bAt + i, true)) return false;
+  for (; i < n; i++) if (a.getUint8(aAt + i) !== b.getUint8(bAt + i)) return false;
+  return true;
+}
+
+/**
+ * A hash of bytes[start, end) from sampled bytes (see sampledLineHash in ./perf-line-cache.ts for
+ * the positions): equal byte strings always hash equal.
+ */
+export function byteLineHash(b: Uint8Array, start: number, end: number): number {
+  const n = end - start;
+  let h = Math.imul(n, 0x9e3779b1);
+  if (n >= 40) {
+    h = Math.imul(h ^ b[start + 13], 0x85ebca6b);
+    h = Math.imul(h ^ b[start + 14], 0xc2b2ae35);
+    h = Math.imul(h ^ b[start + 15], 0x85ebca6b);
+    h = Math.imul(h ^ b[start + 16], 0xc2b2ae35);
+    h = Math.imul(h ^ b[start + (n >>> 1)], 0x85ebca6b);
+    h = Math.imul(h ^ b[start + (n >>> 2) + (n >>> 1)], 0xc2b2ae35);
+    h = Math.imul(h ^ b[start + 18 + (n >>> 3)], 0x85ebca6b);
+    h = Math.imul(h ^ b[start + 18 + (n >>> 2)], 0xc2b2ae35);
+    h = Math.imul(h ^ b[start + 12], 0x85ebca6b);
+    h = Math.imul(h ^ b[end - 2], 0xc2b2ae35);
+    h = Math.imul(h ^ b[end - 3], 0x85ebca6b);
+    h = Math.imul(h ^ b[end - 6], 0xc2b2ae35);
+    h = Math.imul(h ^ b[end - 9], 0x85ebca6b);
+    h = Math.imul(h ^ b[end - 12], 0xc2b2ae35);
+    h = Math.imul(h ^ b[end - 14], 0x85ebca6b);
+  } else {
+    for (let i = start; i < end; i++) h = Math.imul(h ^ b[i], 0x85ebca6b);
+  }
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 13);
+}
+
+function grow(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
