@@ -222,8 +222,10 @@ class FoldedParser implements LineParser {
   // The previous stack: its text, and for frame k its end offset and its tree node.
   private prev = '';
   private prevDepth = 0;
-  private prevEnds = new Int32Array(256);
-  private prevNodes = new Int32Array(256);
+  // Sized for deep stacks from the start (128 KB): a first growth in the middle of the input
+  // ran code that optimised addStack had never seen, and threw that code away (--trace-deopt).
+  private prevEnds = new Int32Array(16384);
+  private prevNodes = new Int32Array(16384);
 
   constructor(private readonly source?: string) {
     markMutable(this, ['prevEnds', 'prevNodes']);
@@ -245,12 +247,14 @@ class FoldedParser implements LineParser {
     if (c0 === HASH) return;
     if (this.differential === false) {
       // Fast path for the usual line, `stack<blank>digits` once the file is known not to be
-      // differential: the count read in place (no slice, no result object). Up to 15 digits the
-      // sum is exact, so it equals Number() of the token; anything else takes parseCounts.
+      // differential: the count read in place (no slice, no result object). Up to 9 digits the
+      // sum is exact and stays a small integer (a 10-digit count overflowed it, and the deopt
+      // left line() unoptimised for ~70 ms at 200 MB), so it equals Number() of the token;
+      // anything else takes parseCounts.
       let i = end;
       let weight = 0;
       let scale = 1;
-      while (i > 0 && end - i < 15) {
+      while (i > 0 && end - i < 9) {
         const c = raw.charCodeAt(i - 1);
         if (!isDigit(c)) break;
         weight += (c - 48) * scale;

@@ -38,8 +38,11 @@ export class TreeBuilder {
   // Hash slots, two ints each: [frame, node] (node 0 = empty); the key of a slot is
   // (parent[node], frame). The frame beside the node rejects most wrong slots without a second
   // memory access.
-  private slots = new Int32Array(2 * 1024);
-  private mask = 1023;
+  // Starts tiny, so its first growths run within the first wide parent's children, before child()
+  // is optimised: a first growth later ran code the optimised child() had no feedback for and
+  // threw it away (--trace-deopt, at ~13 MB of a 200 MB folded file).
+  private slots = new Int32Array(2 * 16);
+  private mask = 15;
   private hashed = 0;
 
   /** `capacity`: expected node count (a derived tree knows its bound), to skip the regrowth. */
