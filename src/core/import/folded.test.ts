@@ -120,7 +120,7 @@ describe('folded importer: parsing', () => {
   });
 
   it('reads counts after the first line as the first line reads them (fast path and fallback)', () => {
-    const counts = ['007', '123456789012345', '1234567890123456', '98765432109876543210', '1.5', '5.', '.5', '0'];
+    const counts = ['007', '999999999', '1000000000', '123456789012345', '1234567890123456', '98765432109876543210', '1.5', '5.', '.5', '0'];
     const text = ['first 1', ...counts.map((c, i) => `s${i};f\t  ${c}`), 'neg -3', 'x 3x', ' 4', '\t 4', 'end 2'].join('\n');
     const p = parse(text);
     expect(p.meta.samples).toBe(1 + counts.reduce((sum, c) => sum + Number(c), 0) + 2);
