@@ -14,7 +14,7 @@
 import { markMutable } from '../model/mutable-fields';
 
 export class ByteKeys {
-  private arena = new Uint8Array(1 << 16);
+  private arena = new Uint8Array(1 << 20);
   private view = new DataView(this.arena.buffer);
   private top = 0;
   // Per slot: [hash, id] (id 0 = empty). Per id: the key's arena offset and length.
@@ -54,7 +54,9 @@ export class ByteKeys {
     const n = end - start;
     this.reserve(n);
     const at = this.top;
-    this.arena.set(input.subarray(start, end), at);
+    // A loop, not set(subarray()): a typed-array view costs more to create than a line to copy.
+    const arena = this.arena;
+    for (let i = 0; i < n; i++) arena[at + i] = input[start + i];
     this.top += n;
     this.insert(id, at, n, byteLineHash(this.arena, at, at + n));
     return at;
