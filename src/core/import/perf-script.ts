@@ -14,7 +14,9 @@
 //   never thrown; finish() throws only when a requested event does not occur;
 // - every kept sample also enters the time-order column (leaf node, TIME, weight: see
 //   ../timeline/sample-column.ts), which Profile.samples carries sorted by time.
-// Which frames are inlined is decided in ./perf-stack.ts.
+// Which frames are inlined is decided in ./perf-stack.ts. After the first line end past format
+// detection the input arrives as bytes (byteReader(), ./perf-bytes.ts): known frame lines are
+// matched there, and every other line comes back to line() as text.
 
 import { FrameTableBuilder } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';

@@ -12,8 +12,8 @@
 //   twice is decided over the whole recording from the lengths of the runs of repeats per
 //   (frame, address) (./perf-runs.ts); the function view halves the runs of doubled frames.
 //
-// Invariants: each frame line is resolved as it is read: a line seen before costs a string
-// compare with a guessed line (see line()) or one lookup in a sampled-hash table
+// Invariants: each frame line is resolved as it is read: a line seen before costs a compare with
+// a guessed line (line() on text, guessBytes() on bytes) or one lookup in a sampled-hash table
 // (./perf-line-cache.ts; up to 2^18 distinct lines are remembered), and only a new line is
 // parsed; no allocation per repeated line; buffers grow geometrically (10,000-deep stacks are
 // fine); names are stored as printed minus the `+0x…` offset, with NUL characters removed (and
