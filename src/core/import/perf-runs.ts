@@ -15,7 +15,7 @@
 // Invariants: one open-addressing table in typed arrays (no allocation per line); addresses are
 // the importer's interned address ids (small non-negative integers).
 
-import type { FrameIndex } from '../model/types';
+import { FrameFlags, type FrameIndex } from '../model/types';
 import { markMutable } from '../model/mutable-fields';
 
 const EMPTY = -1;
@@ -35,6 +35,35 @@ export class RunStats {
 
   constructor() {
     markMutable(this, ['frame', 'address', 'kinds', 'mask', 'onceNoted']);
+  }
+
+  /**
+   * Notes the runs of identical consecutive physical lines (same frame, same address) of one
+   * sample, frames leaf first in stack[0, depth). An inlined frame between two equal physical
+   * frames breaks the run, as it does in the function view.
+   */
+  noteStack(stack: Int32Array, address: Int32Array, depth: number, frames: { flagsOf(frame: FrameIndex): number }): void {
+    let prevFrame = -1;
+    let prevAddress = 0;
+    let run = 0;
+    for (let i = depth - 1; i >= 0; i--) {
+      const f = stack[i];
+      const a = address[i];
+      if (f === prevFrame && a === prevAddress) {
+        run++;
+        continue;
+      }
+      if (run > 0) this.note(prevFrame, prevAddress, run);
+      if (frames.flagsOf(f) & FrameFlags.INLINED) {
+        prevFrame = -1;
+        run = 0;
+      } else {
+        prevFrame = f;
+        prevAddress = a;
+        run = 1;
+      }
+    }
+    if (run > 0) this.note(prevFrame, prevAddress, run);
   }
 
   /** Notes a run of `length` identical consecutive physical lines of (frame, address id). */

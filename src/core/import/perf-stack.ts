@@ -307,35 +307,9 @@ export class PerfStackAssembler {
     return this.depth;
   }
 
-  /**
-   * Records the runs of identical consecutive physical lines (same frame, same address) of the
-   * sample just ended. An inlined frame between two equal physical frames breaks the run, as it
-   * does in the function view.
-   */
+  /** Records the runs of repeated physical lines of the sample just ended (./perf-runs.ts). */
   recordRuns(): void {
-    const stack = this.stack;
-    const address = this.address;
-    let prevFrame = -1;
-    let prevAddress = 0;
-    let run = 0;
-    for (let i = this.depth - 1; i >= 0; i--) {
-      const f = stack[i];
-      const a = address[i];
-      if (f === prevFrame && a === prevAddress) {
-        run++;
-        continue;
-      }
-      if (run > 0) this.runs.note(prevFrame, prevAddress, run);
-      if (this.frames.flagsOf(f) & FrameFlags.INLINED) {
-        prevFrame = -1;
-        run = 0;
-      } else {
-        prevFrame = f;
-        prevAddress = a;
-        run = 1;
-      }
-    }
-    if (run > 0) this.runs.note(prevFrame, prevAddress, run);
+    this.runs.noteStack(this.stack, this.address, this.depth, this.frames);
   }
 
   /**
