@@ -259,20 +259,11 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       node = prevNodes[d];
       d++;
     }
-    const stack = this.stack;
     for (; d < length; d++) {
-      let next: NodeIndex;
-      if (d === 0) next = this.builder.child(node, this.root);
-      else {
-        next = stack.childUnder(depth - d, node);
-        if (next < 0) {
-          next = this.builder.child(node, frames[depth - d]);
-          stack.rememberChild(depth - d, node, next);
-        }
-      }
-      prevFrames[d] = d === 0 ? this.root : frames[depth - d];
-      prevNodes[d] = next;
-      node = next;
+      const f = d === 0 ? this.root : frames[depth - d];
+      node = this.builder.child(node, f);
+      prevFrames[d] = f;
+      prevNodes[d] = node;
     }
     this.prevLength = length;
     this.builder.addSelf(node, this.weight, 1);

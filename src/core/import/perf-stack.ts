@@ -42,22 +42,17 @@ interface DsoInfo {
 
 // Fields of a line record (see PerfStackAssembler.records). FRAME is frame + 1 of a line that is a
 // whole address group on its own (one name, not `(inlined)`), once known; NEXT and NEXT2 are the
-// two lines that followed this one last (0 = none yet); PARENT and CHILD remember the tree node
-// this line's frame was last given (CHILD) under node PARENT - 1 (see childUnder()).
-// LENGTH is in UTF-16 units (text mode), BYTES in bytes (byte mode, see guessBytes()).
-const LINE_STRIDE = 16;
+// two lines that followed this one last (0 = none yet); KEY and BYTES say where the line's bytes
+// are kept (./perf-byte-keys.ts) and how many (see guessBytes()).
+const LINE_STRIDE = 8;
 const L_ADDRESS = 0;
 const L_ENTRY = 1;
 const L_DSO = 2;
 const L_FRAME = 3;
 const L_NEXT = 4;
 const L_NEXT2 = 5;
-const L_LENGTH = 6;
-const L_PARENT = 7;
-const L_CHILD = 8;
-/** Where the line's bytes are kept (./perf-byte-keys.ts), and how many. */
-const L_KEY = 9;
-const L_BYTES = 10;
+const L_KEY = 6;
+const L_BYTES = 7;
 
 /** Distinct frame lines remembered whole (a line repeats every time its return address does). */
 const LINE_CACHE_LIMIT = 1 << 18;
@@ -113,13 +108,11 @@ export class PerfStackAssembler {
 
   /** Address id of each stack entry, parallel to `stack`. */
   private address = new Int32Array(256);
-  /** Line id of each stack entry that is its line's whole frame (0 for frames of a group). */
-  private stackLine = new Int32Array(256);
   private readonly runs = new RunStats();
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
-    markMutable(this, ['stack', 'address', 'stackLine', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule']);
+    markMutable(this, ['stack', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule']);
     this.dsos.push({ flags: 0, module: -1, inlined: false, fallback: UNKNOWN });
   }
 
@@ -137,8 +130,7 @@ export class PerfStackAssembler {
    * `before` is first guessed to be one of the two that followed it last (87 % of the bench's
    * frame lines; 76 % with one guess), confirmed by string equality. The guesses' records and
    * texts sit next to `before`'s in memory (they were first seen together), where a probe of the
-   * multi-megabyte line table costs two or three cache misses (slot, key array, key text). A
-   * length kept in the record rejects most wrong guesses without touching their text.
+   * multi-megabyte line table costs two or three cache misses (slot, key array, key text).
    */
   line(text: string, lineNumber: number, bad: (lineNumber: number, text: string) => void): void {
     const before = this.before;
@@ -146,10 +138,9 @@ export class PerfStackAssembler {
     const at = before * LINE_STRIDE;
     const guess = before > SCRATCH_LINE ? rec[at + L_NEXT] : 0;
     const other = before > SCRATCH_LINE ? rec[at + L_NEXT2] : 0;
-    const length = text.length;
     let id: number;
-    if (guess > 0 && rec[guess * LINE_STRIDE + L_LENGTH] === length && this.lineText[guess] === text) id = guess;
-    else if (other > 0 && rec[other * LINE_STRIDE + L_LENGTH] === length && this.lineText[other] === text) {
+    if (guess > 0 && this.lineText[guess] === text) id = guess;
+    else if (other > 0 && this.lineText[other] === text) {
       id = other;
       rec[at + L_NEXT2] = guess;
       rec[at + L_NEXT] = other;
@@ -169,7 +160,6 @@ export class PerfStackAssembler {
           this.lineText[id] = own;
           const key = this.keys.addText(own, id);
           const r = this.records;
-          r[id * LINE_STRIDE + L_LENGTH] = own.length;
           r[id * LINE_STRIDE + L_KEY] = key;
           r[id * LINE_STRIDE + L_BYTES] = this.keys.lengthOf(id);
         }
@@ -264,7 +254,7 @@ export class PerfStackAssembler {
       // The common case, a physical frame with no inlined lines above it: straight onto the stack.
       const known = rec[at + L_FRAME];
       if (known > 0) {
-        this.pushFrame(known - 1, address, line);
+        this.pushFrame(known - 1, address);
         return;
       }
     }
@@ -274,7 +264,7 @@ export class PerfStackAssembler {
     if (this.pendingCount === 0 && !dso.inlined && this.entryLength[entry] === 1) {
       const frame = this.frameOf(this.chain[start], dso.flags, dso.module);
       rec[at + L_FRAME] = frame + 1;
-      this.pushFrame(frame, address, line);
+      this.pushFrame(frame, address);
       return;
     }
     // Innermost first, as perf prints inlined callees before their caller.
@@ -335,39 +325,16 @@ export class PerfStackAssembler {
     this.pendingCount = n + 1;
   }
 
-  private pushFrame(frame: FrameIndex, address: number, line: number): void {
+  private pushFrame(frame: FrameIndex, address: number): void {
     if (this.depth === this.stack.length) {
       this.stack = growInt(this.stack, this.depth * 2);
       this.address = growInt(this.address, this.depth * 2);
-      this.stackLine = growInt(this.stackLine, this.depth * 2);
     }
     this.address[this.depth] = address;
-    this.stackLine[this.depth] = line;
     this.stack[this.depth++] = frame;
   }
 
-  /**
-   * The tree node that stack entry `i`'s frame was last given under `parent`, or -1. Building
-   * the tree, a node's child list is scattered in memory (a cache miss per step), while this
-   * line's record was read moments ago: a line is nearly always reached through the same caller
-   * path, so this answers most lookups. Exact: a line whose whole frame is on the stack always
-   * stands for the same frame (L_FRAME), and a node's parent and frame never change.
-   */
-  childUnder(i: number, parent: number): number {
-    const line = this.stackLine[i];
-    if (line <= SCRATCH_LINE) return -1;
-    const at = line * LINE_STRIDE;
-    return this.records[at + L_PARENT] === parent + 1 ? this.records[at + L_CHILD] : -1;
-  }
 
-  /** Remembers `child` as stack entry `i`'s node under `parent` (see childUnder()). */
-  rememberChild(i: number, parent: number, child: number): void {
-    const line = this.stackLine[i];
-    if (line <= SCRATCH_LINE) return;
-    const at = line * LINE_STRIDE;
-    this.records[at + L_PARENT] = parent + 1;
-    this.records[at + L_CHILD] = child;
-  }
 
   private closeGroup(): void {
     const n = this.pendingCount;
@@ -375,14 +342,12 @@ export class PerfStackAssembler {
       const size = Math.max(this.stack.length * 2, this.depth + n);
       this.stack = growInt(this.stack, size);
       this.address = growInt(this.address, size);
-      this.stackLine = growInt(this.stackLine, size);
     }
     // Every line of a group has the address of the last line read (see add()).
     const address = this.lastAddress;
     for (let i = 0; i < n; i++) {
       const flags = i < n - 1 ? this.pendingFlags[i] | FrameFlags.INLINED : this.pendingFlags[i];
       this.address[this.depth] = address;
-      this.stackLine[this.depth] = SCRATCH_LINE;
       this.stack[this.depth++] = this.frameOf(this.pendingName[i], flags, this.pendingModule[i]);
     }
     if (n > 1) this.hasInlined = true;
