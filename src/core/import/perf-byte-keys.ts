@@ -9,15 +9,25 @@
 // Invariants: a key is the exact bytes of a line without its line end; the hash samples a few
 // bytes where perf's frame lines differ (as ./perf-line-cache.ts does for strings) and a hit is
 // confirmed byte for byte, so a collision costs time, never a wrong answer; ids are the caller's
-// (≥ 1); the table is at most half full; the arena grows geometrically.
+// (≥ 1); the table is at most half full. Keys live in 1 MiB slabs, never moved (a doubling arena
+// cost copies and fresh-page faults of ~3x its final size); a key is named by a REF,
+// slab << 20 | offset; a line too long for a slab (over MAX_KEY bytes) is not kept.
 
 import { markMutable } from '../model/mutable-fields';
 
+/** A REF's slab is REF >>> SLAB_BITS, its offset REF & OFFSET_MASK. */
+export const SLAB_BITS = 20;
+const SLAB = 1 << SLAB_BITS;
+export const OFFSET_MASK = SLAB - 1;
+/** The longest line kept (longer ones are parsed each time they occur). */
+export const MAX_KEY = SLAB >>> 4;
+
 export class ByteKeys {
-  private arena = new Uint8Array(1 << 20);
-  private view = new DataView(this.arena.buffer);
+  /** DataViews of the slabs, by slab number (REF >>> 20). */
+  readonly views: DataView[] = [];
+  private slab = new Uint8Array(SLAB);
   private top = 0;
-  // Per slot: [hash, id] (id 0 = empty). Per id: the key's arena offset and length.
+  // Per slot: [hash, id] (id 0 = empty). Per id: the key's REF and length.
   private table = new Int32Array(2 * 4096);
   private mask = 4095;
   private count = 0;
@@ -25,12 +35,8 @@ export class ByteKeys {
   private length = new Int32Array(4096);
 
   constructor() {
-    markMutable(this, ['arena', 'table', 'mask', 'offset', 'length']);
-  }
-
-  /** The arena's DataView (replaced when the arena grows: read it after add()). */
-  get bytes(): DataView {
-    return this.view;
+    this.views.push(new DataView(this.slab.buffer));
+    markMutable(this, ['slab', 'table', 'mask', 'offset', 'length']);
   }
 
   lengthOf(id: number): number {
@@ -45,43 +51,53 @@ export class ByteKeys {
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const id = table[2 * slot + 1];
       if (id === 0) return -1;
-      if (table[2 * slot] === h && this.length[id] === end - start && bytesEqual(dv, start, this.view, this.offset[id], end - start)) return id;
+      if (table[2 * slot] !== h || this.length[id] !== end - start) continue;
+      const ref = this.offset[id];
+      if (bytesEqual(dv, start, this.views[ref >>> SLAB_BITS], ref & OFFSET_MASK, end - start)) return id;
     }
   }
 
-  /** Keeps input[start, end) as the key of `id` (≥ 1, not present yet); returns its arena offset. */
+  /** Keeps input[start, end) as the key of `id` (≥ 1, not present yet); returns its REF, or -1. */
   add(input: Uint8Array, start: number, end: number, id: number): number {
     const n = end - start;
-    this.reserve(n);
+    if (n > MAX_KEY) return -1;
+    if (this.top + n > SLAB) this.nextSlab();
     const at = this.top;
     // A loop, not set(subarray()): a typed-array view costs more to create than a line to copy.
-    const arena = this.arena;
-    for (let i = 0; i < n; i++) arena[at + i] = input[start + i];
+    const slab = this.slab;
+    for (let i = 0; i < n; i++) slab[at + i] = input[start + i];
     this.top += n;
-    this.insert(id, at, n, byteLineHash(this.arena, at, at + n));
-    return at;
+    return this.insert(id, at, n, byteLineHash(slab, at, at + n));
   }
 
-  /** Keeps the UTF-8 bytes of `text` as the key of `id`; returns its arena offset. */
+  /** Keeps the UTF-8 bytes of `text` as the key of `id`; returns its REF, or -1. */
   addText(text: string, id: number): number {
-    this.reserve(text.length * 3);
+    if (text.length * 3 > MAX_KEY) return -1;
+    if (this.top + text.length * 3 > SLAB) this.nextSlab();
     const at = this.top;
-    const { written } = ENCODER.encodeInto(text, this.arena.subarray(at));
+    const { written } = ENCODER.encodeInto(text, this.slab.subarray(at));
     this.top += written;
-    this.insert(id, at, written, byteLineHash(this.arena, at, at + written));
-    return at;
+    return this.insert(id, at, written, byteLineHash(this.slab, at, at + written));
   }
 
-  private insert(id: number, at: number, n: number, h: number): void {
+  private nextSlab(): void {
+    this.slab = new Uint8Array(SLAB);
+    this.top = 0;
+    this.views.push(new DataView(this.slab.buffer));
+  }
+
+  private insert(id: number, at: number, n: number, h: number): number {
+    const ref = ((this.views.length - 1) << SLAB_BITS) | at;
     if (id >= this.offset.length) {
       const size = Math.max(id + 1, this.offset.length * 2);
       this.offset = grow(this.offset, size);
       this.length = grow(this.length, size);
     }
-    this.offset[id] = at;
+    this.offset[id] = ref;
     this.length[id] = n;
     if (++this.count * 2 > this.mask) this.rehash();
     this.place(h, id);
+    return ref;
   }
 
   private place(h: number, id: number): void {
@@ -97,14 +113,6 @@ export class ByteKeys {
     this.table = new Int32Array(2 * size);
     this.mask = size - 1;
     for (let s = 0; s < old.length; s += 2) if (old[s + 1] !== 0) this.place(old[s], old[s + 1]);
-  }
-
-  private reserve(n: number): void {
-    if (this.top + n <= this.arena.length) return;
-    const grown = new Uint8Array(Math.max(this.arena.length * 2, this.top + n));
-    grown.set(this.arena.subarray(0, this.top));
-    this.arena = grown;
-    this.view = new DataView(grown.buffer);
   }
 }
 

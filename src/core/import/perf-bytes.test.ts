@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../profile';
 import type { Importer } from './importer';
 import { loadProfile, type LoadOptions } from './load';
+import { MAX_KEY } from './perf-byte-keys';
 import { perfScriptImporter } from './perf-script';
 import { importers } from './registry';
 
@@ -102,6 +103,18 @@ describe('perf script byte mode', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('parses a frame line too long to keep (over MAX_KEY bytes) each time it occurs', async () => {
+    const long = '\t           278ef ' + 'y'.repeat(MAX_KEY + 10) + '+0x1 (/build/rust/toyc)';
+    const sample = (k: number) => [header(k), '\t           278ef f+0x1 (/a)', long, '\t           27800 main+0x1 (/a)', ''];
+    const text = [...sample(1), ...sample(2), ...sample(3)].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    const reference = summary(await load(bytes, [], { importers: textImporters }));
+    const cut = text.indexOf('\n') + 1;
+    expect(summary(await load(bytes, [cut]))).toEqual(reference);
+    expect(summary(await load(bytes, [cut, cut + 30_000, cut + 100_000]))).toEqual(reference);
+    expect(reference.frame.filter((f) => f.startsWith('yyyy'))).toHaveLength(3);
   });
 
   it('skips a line over the limit in byte mode as text mode does', async () => {

@@ -24,7 +24,7 @@ import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import { detach, dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
 import { AddressTable } from './perf-addresses';
-import { ByteKeys, bytesEqual } from './perf-byte-keys';
+import { ByteKeys, bytesEqual, OFFSET_MASK, SLAB_BITS } from './perf-byte-keys';
 import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats } from './perf-runs';
@@ -43,7 +43,7 @@ interface DsoInfo {
 // Fields of a line record (see PerfStackAssembler.records). FRAME is frame + 1 of a line that is a
 // whole address group on its own (one name, not `(inlined)`), once known; NEXT and NEXT2 are the
 // two lines that followed this one last (0 = none yet); KEY and BYTES say where the line's bytes
-// are kept (./perf-byte-keys.ts) and how many (see guessBytes()).
+// are kept (a REF of ./perf-byte-keys.ts) and how many, -1 if they are not (see guessBytes()).
 const LINE_STRIDE = 8;
 const L_ADDRESS = 0;
 const L_ENTRY = 1;
@@ -161,7 +161,7 @@ export class PerfStackAssembler {
           const key = this.keys.addText(own, id);
           const r = this.records;
           r[id * LINE_STRIDE + L_KEY] = key;
-          r[id * LINE_STRIDE + L_BYTES] = this.keys.lengthOf(id);
+          r[id * LINE_STRIDE + L_BYTES] = key < 0 ? -1 : this.keys.lengthOf(id);
         }
       }
       if (before > SCRATCH_LINE) {
@@ -183,14 +183,16 @@ export class PerfStackAssembler {
     if (before <= SCRATCH_LINE) return -1;
     const rec = this.records;
     const at = before * LINE_STRIDE;
-    const keys = this.keys.bytes;
+    const slabs = this.keys.views;
     let id = rec[at + L_NEXT];
     let n = id > 0 ? rec[id * LINE_STRIDE + L_BYTES] : -1;
-    if (n < 0 || !(isLineEnd(input, start + n, stop) && bytesEqual(dv, start, keys, rec[id * LINE_STRIDE + L_KEY], n))) {
+    let ref = rec[id * LINE_STRIDE + L_KEY];
+    if (n < 0 || !(isLineEnd(input, start + n, stop) && bytesEqual(dv, start, slabs[ref >>> SLAB_BITS], ref & OFFSET_MASK, n))) {
       const other = rec[at + L_NEXT2];
       if (other <= 0) return -1;
       n = rec[other * LINE_STRIDE + L_BYTES];
-      if (!(isLineEnd(input, start + n, stop) && bytesEqual(dv, start, keys, rec[other * LINE_STRIDE + L_KEY], n))) return -1;
+      ref = rec[other * LINE_STRIDE + L_KEY];
+      if (n < 0 || !(isLineEnd(input, start + n, stop) && bytesEqual(dv, start, slabs[ref >>> SLAB_BITS], ref & OFFSET_MASK, n))) return -1;
       rec[at + L_NEXT2] = id;
       rec[at + L_NEXT] = other;
       id = other;
@@ -227,7 +229,7 @@ export class PerfStackAssembler {
       if (cache) {
         const key = this.keys.add(input, start, end, id);
         this.records[id * LINE_STRIDE + L_KEY] = key;
-        this.records[id * LINE_STRIDE + L_BYTES] = end - start;
+        this.records[id * LINE_STRIDE + L_BYTES] = key < 0 ? -1 : end - start;
       }
     }
     if (before > SCRATCH_LINE) {
