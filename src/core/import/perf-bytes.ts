@@ -14,6 +14,7 @@
 // maxLine bytes is skipped and reported, and never held whole; line numbers continue the text
 // mode's; invalid UTF-8 in a decoded line becomes U+FFFD and sets sawReplacement.
 
+import { asciiText } from './byte-stream';
 import type { PerfStackAssembler } from './perf-stack';
 
 const LF = 10;
@@ -44,7 +45,12 @@ export class PerfByteReader {
   private skippedLength = 0;
   private readonly decodeLine = (b: Uint8Array, start: number, end: number): string => {
     const slicer = (b as Partial<Utf8Slicer>).utf8Slice;
-    const text = typeof slicer === 'function' ? slicer.call(b, start, end) : DECODER.decode(b.subarray(start, end));
+    let text: string;
+    if (typeof slicer === 'function') text = slicer.call(b, start, end);
+    // Browsers: TextDecoder costs ~2.5 µs a call in Chromium's workers, String.fromCharCode a
+    // fraction of that for the ASCII lines that nearly every recording has (see asciiText).
+    else if (isAsciiRange(b, start, end)) return asciiText(b, start, end);
+    else text = DECODER.decode(b.subarray(start, end));
     if (!this.sawReplacement && text.includes('\ufffd')) this.sawReplacement = true;
     return text;
   };
@@ -154,6 +160,12 @@ export class PerfByteReader {
     this.carryLength = 0;
     this.lineAt(this.carry, new DataView(this.carry.buffer, 0, end), 0, end, lineNumber);
   }
+}
+
+function isAsciiRange(b: Uint8Array, start: number, end: number): boolean {
+  let acc = 0;
+  for (let i = start; i < end; i++) acc |= b[i];
+  return acc < 0x80;
 }
 
 function isHex(c: number): boolean {
