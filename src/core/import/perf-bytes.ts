@@ -43,10 +43,12 @@ export class PerfByteReader {
   private carryLength = 0;
   private skipping = false;
   private skippedLength = 0;
+  // Node's Buffer.prototype.utf8Slice (it reads any Uint8Array), once a Buffer chunk was seen.
+  private utf8Slice: Utf8Slicer['utf8Slice'] | null = null;
   private readonly decodeLine = (b: Uint8Array, start: number, end: number): string => {
-    const slicer = (b as Partial<Utf8Slicer>).utf8Slice;
+    const slicer = this.utf8Slice;
     let text: string;
-    if (typeof slicer === 'function') text = slicer.call(b, start, end);
+    if (slicer !== null) text = slicer.call(b, start, end);
     // Browsers: TextDecoder costs ~2.5 µs a call in Chromium's workers, String.fromCharCode a
     // fraction of that for the ASCII lines that nearly every recording has (see asciiText).
     else if (isAsciiRange(b, start, end)) return asciiText(b, start, end);
@@ -63,7 +65,15 @@ export class PerfByteReader {
     private readonly tooLong: (lineNumber: number, length: number) => void,
   ) {}
 
-  push(chunk: Uint8Array): void {
+  push(bytes: Uint8Array): void {
+    // Every byte function sees plain Uint8Arrays only (chunks, the carry and the kept keys): a
+    // Buffer here made them polymorphic, and V8 deoptimised them when the other kind came by.
+    let chunk = bytes;
+    if (chunk.constructor !== Uint8Array) {
+      const slicer = (chunk as Partial<Utf8Slicer>).utf8Slice;
+      if (typeof slicer === 'function') this.utf8Slice = slicer;
+      chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+    }
     const n = chunk.length;
     let s = 0;
     if (this.carryLength > 0 || this.skipping) {
