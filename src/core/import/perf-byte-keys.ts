@@ -25,7 +25,9 @@ export const MAX_KEY = SLAB >>> 4;
 export class ByteKeys {
   /** DataViews of the slabs, by slab number (REF >>> 20). */
   readonly views: DataView[] = [];
-  private slab = new Uint8Array(SLAB);
+  // Assigned twice (empty here, then in the constructor), so V8 never treats it as a constant
+  // (see ../model/mutable-fields.ts) without markMutable copying a whole slab.
+  private slab = new Uint8Array(0);
   private top = 0;
   // Per slot: [hash, id] (id 0 = empty). Per id: the key's REF and length.
   private table = new Int32Array(2 * 4096);
@@ -36,7 +38,8 @@ export class ByteKeys {
 
   constructor() {
     // After markMutable, which replaces the slab by a copy: the view must see the slab written.
-    markMutable(this, ['slab', 'table', 'mask', 'offset', 'length']);
+    markMutable(this, ['table', 'mask', 'offset', 'length']);
+    this.slab = new Uint8Array(SLAB);
     this.views.push(new DataView(this.slab.buffer));
   }
 
@@ -58,15 +61,22 @@ export class ByteKeys {
     }
   }
 
-  /** Keeps input[start, end) as the key of `id` (≥ 1, not present yet); returns its REF, or -1. */
-  add(input: Uint8Array, start: number, end: number, id: number): number {
+  /**
+   * Keeps input[start, end) as the key of `id` (≥ 1, not present yet); returns its REF, or -1.
+   * `dv` views the same bytes as `input`.
+   */
+  add(input: Uint8Array, dv: DataView, start: number, end: number, id: number): number {
     const n = end - start;
     if (n > MAX_KEY) return -1;
     if (this.top + n > SLAB) this.nextSlab();
     const at = this.top;
-    // A loop, not set(subarray()): a typed-array view costs more to create than a line to copy.
+    // Four bytes at a time through the DataViews (not set(subarray()): a typed-array view costs
+    // more to create than a line to copy).
     const slab = this.slab;
-    for (let i = 0; i < n; i++) slab[at + i] = input[start + i];
+    const to = this.views[this.views.length - 1];
+    let i = 0;
+    for (; i + 4 <= n; i += 4) to.setInt32(at + i, dv.getInt32(start + i, true), true);
+    for (; i < n; i++) slab[at + i] = input[start + i];
     this.top += n;
     return this.insert(id, at, n, byteLineHash(slab, at, at + n));
   }
