@@ -227,7 +227,7 @@ export class PerfStackAssembler {
       const cache = this.lineCount < LINE_CACHE_LIMIT;
       id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
       if (cache) {
-        const key = this.keys.add(input, dv, start, end, id);
+        const key = this.keys.add(input, start, end, id);
         this.records[id * LINE_STRIDE + L_KEY] = key;
         this.records[id * LINE_STRIDE + L_BYTES] = key < 0 ? -1 : end - start;
       }
