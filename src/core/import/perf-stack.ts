@@ -147,30 +147,45 @@ export class PerfStackAssembler {
     } else {
       id = this.lines.get(text);
       if (id < 0) {
-        if (!parseFrame(text, 0, this.fields)) {
-          bad(lineNumber, text);
-          this.before = SCRATCH_LINE;
-          return;
-        }
-        const cache = this.lineCount < LINE_CACHE_LIMIT;
-        id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
-        if (cache) {
+        id = this.newLine(text, lineNumber, bad);
+        if (id < 0) return;
+        if (id > SCRATCH_LINE) {
           const own = detach(text);
           this.lines.set(own, id);
           this.lineText[id] = own;
           const key = this.keys.addText(own, id);
-          const r = this.records;
-          r[id * LINE_STRIDE + L_KEY] = key;
-          r[id * LINE_STRIDE + L_BYTES] = key < 0 ? -1 : this.keys.lengthOf(id);
+          this.keep(id, key, key < 0 ? -1 : this.keys.lengthOf(id));
         }
       }
-      if (before > SCRATCH_LINE) {
-        this.records[at + L_NEXT2] = guess;
-        this.records[at + L_NEXT] = id;
-      }
+      this.follows(before, id);
     }
     this.before = id;
     this.add(id);
+  }
+
+  /** Parses a line never seen and gives it a record (an id, or SCRATCH_LINE when the cache is full); -1 when it is not a frame. */
+  private newLine(text: string, lineNumber: number, bad: (lineNumber: number, text: string) => void): number {
+    if (!parseFrame(text, 0, this.fields)) {
+      bad(lineNumber, text);
+      this.before = SCRATCH_LINE;
+      return -1;
+    }
+    const cache = this.lineCount < LINE_CACHE_LIMIT;
+    return this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
+  }
+
+  /** Records where line `id`'s bytes are kept (`ref`, -1 when they are not) and how many. */
+  private keep(id: number, ref: number, bytes: number): void {
+    this.records[id * LINE_STRIDE + L_KEY] = ref;
+    this.records[id * LINE_STRIDE + L_BYTES] = ref < 0 ? -1 : bytes;
+  }
+
+  /** Notes `id` as the newest of the two lines that followed `before`. */
+  private follows(before: number, id: number): void {
+    if (before <= SCRATCH_LINE) return;
+    const at = before * LINE_STRIDE;
+    this.records[at + L_NEXT2] = this.records[at + L_NEXT];
+    this.records[at + L_NEXT] = id;
   }
 
   /**
@@ -218,25 +233,11 @@ export class PerfStackAssembler {
     const before = this.before;
     let id = this.keys.find(input, dv, start, end);
     if (id < 0) {
-      const text = decode(input, start, end);
-      if (!parseFrame(text, 0, this.fields)) {
-        bad(lineNumber, text);
-        this.before = SCRATCH_LINE;
-        return;
-      }
-      const cache = this.lineCount < LINE_CACHE_LIMIT;
-      id = this.describe(text, this.fields, cache ? this.lineCount++ : SCRATCH_LINE);
-      if (cache) {
-        const key = this.keys.add(input, start, end, id);
-        this.records[id * LINE_STRIDE + L_KEY] = key;
-        this.records[id * LINE_STRIDE + L_BYTES] = key < 0 ? -1 : end - start;
-      }
+      id = this.newLine(decode(input, start, end), lineNumber, bad);
+      if (id < 0) return;
+      if (id > SCRATCH_LINE) this.keep(id, this.keys.add(input, start, end, id), end - start);
     }
-    if (before > SCRATCH_LINE) {
-      const at = before * LINE_STRIDE;
-      this.records[at + L_NEXT2] = this.records[at + L_NEXT];
-      this.records[at + L_NEXT] = id;
-    }
+    this.follows(before, id);
     this.before = id;
     this.add(id);
   }
