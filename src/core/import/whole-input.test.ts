@@ -108,6 +108,12 @@ describe('the text formats are untouched', () => {
     expect(p.meta.format).toBe('folded');
     expect(jsonStart(new TextEncoder().encode('{{closure}};a 1'))).toBeNull();
     expect(jsonStart(new TextEncoder().encode('[unknown];a 1'))).toBeNull();
+    expect(jsonStart(new TextEncoder().encode('[]; 1\na 1\n'))).toBeNull();
+    expect(jsonStart(new TextEncoder().encode('{};b 2'))).toBeNull();
+    expect(jsonStart(new TextEncoder().encode(' [ ] \n'))).not.toBeNull();
+    expect(jsonStart(new TextEncoder().encode('[{"a":1}]'))).not.toBeNull();
+    const q = await loadProfileFromText('[]; 1\na 1\n');
+    expect(q.meta.format).toBe('folded');
   });
 
   it('binary that is not a profile still gets the text path\'s "binary data" error; empty input stays empty', async () => {

@@ -105,10 +105,14 @@ export function pickBytesImporter(
   return null;
 }
 
-/** The start of the head as text when it looks like a JSON object or array of objects, else null. */
+/**
+ * The start of the head as text when it looks like a JSON object or array of objects, else null.
+ * An empty `{}` or `[]` counts only as the whole text: `[]; 1` is a folded stack whose first frame
+ * is named `[]` (fast-check found one).
+ */
 export function jsonStart(head: Uint8Array): string | null {
   const text = headText(head, 512).trimStart();
-  return /^(\{\s*("|\})|\[\s*(\{|\]))/.test(text) ? text : null;
+  return /^(\{\s*"|\[\s*\{|\{\s*\}\s*$|\[\s*\]\s*$)/.test(text) ? text : null;
 }
 
 /** The first `max` bytes of the head decoded as UTF-8 (a BOM dropped, a cut character replaced). */
