@@ -2,7 +2,7 @@
 // bare read-and-count-newlines pass over the same file.
 //
 //   npm run bench [-- --quick] [--runs N] [--sizes 5,50,200,1000] [--formats perf,folded]
-//                 [--seed N] [--cpu-prof]
+//                 [--seed N] [--cpu-prof] [--no-thp]
 //
 // Every measurement runs in a fresh `node --import tsx bench/measure.ts` process, so each peak
 // RSS belongs to one input. Figures are medians of N runs (default 3); MB = 10^6 bytes. Results
@@ -20,6 +20,13 @@ import type { Measurement } from './measure';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = join(ROOT, 'bench', 'results');
+
+/**
+ * The glibc setting bin/flameview runs the CLI with (transparent huge pages for malloc: see the
+ * wrapper's comment); --no-thp measures without it.
+ */
+const CLI_TUNABLES = 'glibc.malloc.hugetlb=1';
+const THP = !process.argv.includes('--no-thp');
 
 /** Targets from issue 2 ("Performance"). */
 const TARGET_MBPS: Record<BenchFormat, number> = { perf: 250, folded: 400 };
@@ -69,7 +76,8 @@ function measure(mode: 'engine' | 'bare', path: string, cpuProfDir?: string): Pr
   if (cpuProfDir) args.push('--cpu-prof', '--cpu-prof-dir', cpuProfDir);
   args.push(join(ROOT, 'bench', 'measure.ts'), mode, path);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = THP ? { ...process.env, GLIBC_TUNABLES: CLI_TUNABLES } : process.env;
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -190,6 +198,7 @@ async function main(): Promise<void> {
   const loadAfter = loadavg();
   console.log('\n' + table(rows));
   console.log(`\nengine = file → loadProfile → makeSnapshot (call tree + function view); bare = the same reader (src/cli/read-ahead.ts) + Buffer.indexOf(10) loop.`);
+  console.log(THP ? `both run as bin/flameview runs the CLI, with GLIBC_TUNABLES=${CLI_TUNABLES} (--no-thp: without).` : 'run without the GLIBC_TUNABLES setting of bin/flameview (--no-thp).');
   console.log(`MB/s is wall-clock (what the targets mean); MB/cpu-s divides by the process's CPU time instead, which other load on the machine disturbs less.`);
   console.log(`peak RSS is the whole child process (node + tsx start at about ${fmt(median(rows.map((r) => r.startRssMB)))} MB).`);
   console.log(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`);
@@ -206,6 +215,7 @@ async function main(): Promise<void> {
         loadBefore,
         loadAfter,
         options: opts,
+        glibcTunables: THP ? CLI_TUNABLES : null,
         targets: { mbps: TARGET_MBPS, peakRssMB: { ...RSS_TARGET_INPUT, below: TARGET_RSS_MB } },
         rows: rows.map((r) => ({ ...r, path: r.path.slice(ROOT.length) })),
       },

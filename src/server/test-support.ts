@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './dist';
 
-export const BIN = join(REPO_ROOT, 'bin', 'flameview');
+export const BIN = join(REPO_ROOT, 'bin', 'flameview.mjs');
 export const FIXTURES = join(REPO_ROOT, 'fixtures');
 export const INDEX_HTML = '<!doctype html><title>flameview test app</title><script type="module" src="/assets/app.js"></script>\n';
 
