@@ -127,3 +127,13 @@ describe('Utf8Decoder with mixed chunk kinds and cut characters', () => {
     expect(completeLength(new Uint8Array([0x61, 0x80, 0x80, 0x80, 0x80]))).toBe(5);
   });
 });
+
+describe('isAsciiRange', () => {
+  it('looks only at the range', async () => {
+    const { isAsciiRange } = await import('./byte-stream');
+    const b = Uint8Array.from([0x80, 0x41, 0x42, 0xc3]);
+    expect(isAsciiRange(b, 1, 3)).toBe(true);
+    expect(isAsciiRange(b, 0, 3)).toBe(false);
+    expect(isAsciiRange(b, 1, 4)).toBe(false);
+  });
+});

@@ -195,6 +195,13 @@ export function asciiText(b: Uint8Array, start = 0, end = b.length): string {
 const NO_BUFFER = typeof (globalThis as { Buffer?: unknown }).Buffer === 'undefined';
 
 
+/** Whether every byte of b[start, end) is below 0x80: a plain loop, for short ranges (a line). */
+export function isAsciiRange(b: Uint8Array, start: number, end: number): boolean {
+  let acc = 0;
+  for (let i = start; i < end; i++) acc |= b[i];
+  return acc < 0x80;
+}
+
 /** Whether every byte is below 0x80; reads aligned 32-bit words where it can. */
 export function isAscii(bytes: Uint8Array): boolean {
   const n = bytes.length;

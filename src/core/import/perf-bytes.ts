@@ -14,7 +14,7 @@
 // maxLine bytes is skipped and reported, and never held whole; line numbers continue the text
 // mode's; invalid UTF-8 in a decoded line becomes U+FFFD and sets sawReplacement.
 
-import { asciiText } from './byte-stream';
+import { asciiText, isAsciiRange } from './byte-stream';
 import type { PerfStackAssembler } from './perf-stack';
 
 const LF = 10;
@@ -170,12 +170,6 @@ export class PerfByteReader {
     this.carryLength = 0;
     this.lineAt(this.carry, new DataView(this.carry.buffer, 0, end), 0, end, lineNumber);
   }
-}
-
-function isAsciiRange(b: Uint8Array, start: number, end: number): boolean {
-  let acc = 0;
-  for (let i = start; i < end; i++) acc |= b[i];
-  return acc < 0x80;
 }
 
 function isHex(c: number): boolean {

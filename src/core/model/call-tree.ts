@@ -58,3 +58,17 @@ export function pathOf(tree: CallTree, node: NodeIndex): FrameIndex[] {
   for (let n = node; n > 0; n = tree.parent[n]) path.push(tree.frame[n]);
   return path.reverse();
 }
+
+/** Fresh, zeroed columns of an n-node tree: what TreeBuilder and DerivedTreeBuilder fill. */
+export function newTreeColumns(n: number) {
+  return {
+    parent: new Int32Array(n),
+    frame: new Int32Array(n),
+    depth: new Int32Array(n),
+    end: new Int32Array(n),
+    selfWeight: new Float64Array(n),
+    selfSamples: new Float64Array(n),
+    totalWeight: new Float64Array(n),
+    totalSamples: new Float64Array(n),
+  };
+}

@@ -29,7 +29,7 @@
 // - two phases: the walk only numbers output nodes (toNew) and records the blocks; the columns
 //   are then allocated at their exact size and filled (see DerivedBuilder.finish).
 
-import type { CallTree } from './call-tree';
+import { newTreeColumns, type CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
 import { fillTotalsAndEnds, frameRanks } from './tree-builder';
 import type { FrameIndex, NodeIndex } from './types';
@@ -311,14 +311,7 @@ class DerivedBuilder {
     const n = this.next;
     const tree = this.tree;
     const { toNew, flags } = this;
-    const parent = new Int32Array(n);
-    const frame = new Int32Array(n);
-    const depth = new Int32Array(n);
-    const end = new Int32Array(n);
-    const selfWeight = new Float64Array(n);
-    const selfSamples = new Float64Array(n);
-    const totalWeight = new Float64Array(n);
-    const totalSamples = new Float64Array(n);
+    const { parent, frame, depth, end, selfWeight, selfSamples, totalWeight, totalSamples } = newTreeColumns(n);
     const { parent: inParent, frame: inFrame, depth: inDepth, end: inEnd, selfWeight: inW, selfSamples: inS } = tree;
     parent[0] = -1;
     frame[0] = -1;

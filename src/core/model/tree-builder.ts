@@ -12,7 +12,7 @@
 // stays small (a tenth of the nodes on the bench inputs) instead of one random cache miss per new
 // node into a table of 8 slots per node, and its regrowth re-inserts only those children.
 
-import type { CallTree } from './call-tree';
+import { newTreeColumns, type CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
 import { markMutable } from './mutable-fields';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from './types';
@@ -157,14 +157,7 @@ export class TreeBuilder {
     const n = this.count;
     const rank = frameRanks(frames);
 
-    const parent = new Int32Array(n);
-    const frame = new Int32Array(n);
-    const depth = new Int32Array(n);
-    const end = new Int32Array(n);
-    const selfWeight = new Float64Array(n);
-    const selfSamples = new Float64Array(n);
-    const totalWeight = new Float64Array(n);
-    const totalSamples = new Float64Array(n);
+    const { parent, frame, depth, end, selfWeight, selfSamples, totalWeight, totalSamples } = newTreeColumns(n);
     const newIndex = new Int32Array(n);
 
     // Iterative pre-order walk with an explicit stack of builder nodes and, beside each, its
