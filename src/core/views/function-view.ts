@@ -13,7 +13,7 @@ import type { CallTree } from '../model/call-tree';
 import { FrameFlags, type NodeIndex } from '../model/types';
 import { mergeIntoParents } from '../model/derived-builder';
 import { TreeBuilder } from '../model/tree-builder';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 
 export interface FunctionView {
   tree: CallTree;
