@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { functionTable, sortRows } from '../src/core/views/function-table';
-import { sandwichOf, sandwichPair } from '../src/render/sandwich-sources';
+import { sandwichOf, sandwichPair } from '../src/core/query/sandwich';
 import { tableFor } from '../src/core/query/table-model';
 import { useStore } from '../src/store/store';
 import { Rng } from './prng';

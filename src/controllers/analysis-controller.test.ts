@@ -3,8 +3,9 @@ import { makeSnapshot } from '../core/session/snapshot';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
 import { inlineBackend, startDeriveController, type DeriveBackend } from './derive-controller';
-import { currentSandwich, sandwichOf } from '../render/sandwich-sources';
-import { currentTable, setSyncNodes, tableFor } from '../core/query/table-model';
+import { sandwichOf } from '../core/query/sandwich';
+import { tableFor } from '../core/query/table-model';
+import { currentSandwich, currentTable } from '../store/selectors';
 
 const snapshot = makeSnapshot(
   profileFrom(`
@@ -35,14 +36,14 @@ const idle = () =>
 
 beforeEach(() => {
   tables = sandwiches = 0;
-  setSyncNodes(0); // every tree goes to the backend
+  useStore.getState().setSyncNodes(0); // every tree goes to the backend
   useStore.setState({ transforms: [], reversed: false, derived: null, deriving: false, timeRange: null });
   useStore.getState().finishLoading(snapshot, 'test', { kind: 'file' });
   useStore.getState().setAnalysisResults({ table: null, sandwichTrees: null, pending: false });
 });
 afterEach(() => {
   stop();
-  setSyncNodes(100_000);
+  useStore.getState().setSyncNodes(100_000);
   useStore.getState().setAnalysisPanel('none');
   useStore.getState().selectFunction(null);
 });

@@ -21,7 +21,6 @@ import { useLinkNotices } from './url-sync';
 import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
 import { analyseSandwich, analyseTable, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../core/views/derive-analysis';
 import { startAnalysisController } from './analysis-controller';
-import { SYNC_NODES } from '../core/query/table-model';
 import { mapShownNodes, type ShownTree } from '../core/query/transform-node-map';
 import '../store/url/transform-params';
 import { takeParkedZoom } from '../core/query/zoom-after-transform';
@@ -257,7 +256,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     const mine = ++seq;
     s.setDeriving(true);
     const t0 = performance.now();
-    const keep = s.analysis.panel !== 'none' && treeOf(snapshot, s.view).nodeCount > SYNC_NODES;
+    const keep = s.analysis.panel !== 'none' && treeOf(snapshot, s.view).nodeCount > s.analysis.syncNodes;
     backend.derive(id, mine, request, keep).then(
       (reply) => {
         if (mine !== seq) return; // overtaken: a newer request is on its way

@@ -11,7 +11,7 @@
 
 import { create } from 'zustand';
 import { profileFromHash } from '../store/url/profile-hash';
-import { isAnimating } from './zoom-animation';
+import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/session/snapshot';
 import { applyUrlState, isPushChange, parseUrlState, setCurrentSplit, writeUrlState, type ApplyReason } from '../store/url/url-state';
@@ -114,7 +114,7 @@ export function startUrlSync(win: Window = window): () => void {
       // Mid-animation zoom nodes are intermediate ancestors: wait for the landing. While a
       // transform is being derived the zoom still names the previous tree: wait for the new one,
       // so one action makes one history entry.
-      if (isAnimating() || useStore.getState().deriving) timer = setTimeout(tick, WRITE_DELAY_MS);
+      if (mainSource.animation.active || useStore.getState().deriving) timer = setTimeout(tick, WRITE_DELAY_MS);
       else write('auto');
     }, WRITE_DELAY_MS);
   };

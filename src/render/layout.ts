@@ -13,7 +13,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import type { Orientation, Viewport } from '../store/types';
+import type { Orientation, Viewport } from '../core/model/view-types';
 
 export const ROW_HEIGHT = 17;
 

@@ -4,7 +4,7 @@
 import type { SampleColumns } from '../core/views/time-order';
 import { samplesInRange } from './stack-chart-model';
 import { formatDuration } from './stack-chart-renderer';
-import type { TimeRange } from '../store/time-slice';
+import type { TimeRange } from '../core/model/view-types';
 
 /** Seconds from the first sample, with enough decimals for the range's length. */
 export function formatOffset(seconds: number, span: number): string {

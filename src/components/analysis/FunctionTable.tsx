@@ -5,7 +5,8 @@
 // Names are untrusted and rendered as React text only.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { currentTable, displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
+import { currentTable } from '../../store/selectors';
+import { displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
 import { formatCount, formatNs, formatPercent } from '../../store/frame-info';
 import type { TableColumn } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';

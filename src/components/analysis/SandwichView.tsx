@@ -3,7 +3,9 @@
 // between the two graphs. Each graph has its own zoom, hover and tooltip.
 
 import { useCallback } from 'react';
-import { callersSource, calleesSource, currentSandwich, sandwichPending, topPane } from '../../render/sandwich-sources';
+import { topPane } from '../../core/query/sandwich';
+import { callersSource, calleesSource } from '../../controllers/flame-sources';
+import { currentSandwich, sandwichPending } from '../../store/selectors';
 import { displayName } from '../../core/query/table-model';
 import { registerRenderer } from '../../render/debug-hook';
 import type { FlameRenderer } from '../../render/flame-renderer';

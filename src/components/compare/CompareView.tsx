@@ -5,11 +5,10 @@
 
 import { useCallback, useEffect, useMemo } from 'react';
 import { registerRenderer } from '../../render/debug-hook';
-import { comparisonSource, diffSource, startCompareSync } from '../../render/pane-sources';
+import { comparisonSource, diffSource, mainSource, startCompareSync } from '../../controllers/flame-sources';
 import { syncVerticalScroll } from '../../controllers/scroll-sync';
 import { diffOf, sideOf, totalDeltas } from '../../core/query/diff-sides';
 import type { FlameRenderer } from '../../render/flame-renderer';
-import { mainSource } from '../../render/flame-source';
 import { useStore } from '../../store/store';
 import { FlameGraph } from '../FlameGraph';
 import { DiffLegend } from './DiffLegend';

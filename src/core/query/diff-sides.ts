@@ -9,8 +9,8 @@ import type { NodeIndex } from '../model/types';
 import type { ProfileSnapshot } from '../session/snapshot';
 import { deltaColumn, diffTrees, type DiffNorm, type DiffShape, type DiffSide, type TreeDiff } from '../views/diff';
 import { matchNames } from './match-names';
-import { treeOf } from '../../store/tree-helpers';
-import type { ViewKind } from '../../store/types';
+import { treeOf } from './tree-walks';
+import type { ViewKind } from '../model/view-types';
 
 const sideCache = new WeakMap<CallTree, DiffSide>();
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { reversedTree } from '../views/reversed';
 import { DEFAULT_SORT } from '../../store/analysis-slice';
-import { paneOrientation, sandwichNodeInfo, sandwichOf, topPane } from '../../render/sandwich-sources';
+import { paneOrientation, sandwichNodeInfo, sandwichOf, topPane } from './sandwich';
 import { displayName, displayRows, functionTable, highlightOf, tableFor, matchingRows, nameIndex, positionOf, rowFigures, shortLabel, shortLabeller } from './table-model';
 
 const p = profileFrom(`
