@@ -22,7 +22,6 @@ import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/ana
 import { analyseSandwich, analyseTable, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../core/views/derive-analysis';
 import { startAnalysisController } from './analysis-controller';
 import { mapShownNodes, type ShownTree } from '../core/query/transform-node-map';
-import '../store/url/transform-params';
 import { takeParkedZoom } from '../core/query/zoom-after-transform';
 
 /** Where derivations run: the worker, or in-process (tests). */

@@ -2,7 +2,7 @@
 // stored recording's /p/<id> path, else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
 
 import { useStore } from '../store/store';
-import { openDemo, openPasted, openUrl, reload } from './load-client';
+import { openDemo, openPasted, openUrl, reload } from './recordings';
 import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
 
 let started = false;

@@ -14,6 +14,7 @@ import { profileFromHash } from '../store/url/profile-hash';
 import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/session/snapshot';
+import '../store/url/params';
 import { applyUrlState, isPushChange, parseUrlState, setCurrentSplit, writeUrlState, type ApplyReason } from '../store/url/url-state';
 
 export interface LinkNotice {

@@ -4,7 +4,6 @@
 
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { startSelectionSync } from '../../controllers/selection-sync';
-import '../../store/url/analysis-params';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
 import { FunctionsTable } from './FunctionTable';
