@@ -14,13 +14,14 @@
 // falls back to computing here.
 
 import type { CallTree } from '../core/model/call-tree';
+import type { DeriveRequest } from '../core/views/derive';
 import type { ProfileSnapshot } from '../core/session/snapshot';
 import type { AnalysisTreeRef } from '../core/views/derive-analysis';
 import type { SandwichResult, TableResult } from '../store/analysis-slice';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
-import { derivedRefOf, type DeriveBackend } from './derive-controller';
+import type { DeriveBackend } from './derive-backend';
 import { sandwichOf, sandwichPair } from '../core/query/sandwich';
 import { tableFor } from '../core/query/table-model';
 import { isReversed } from '../store/selectors';
@@ -39,7 +40,12 @@ interface Job {
   seq: number;
 }
 
-export function startAnalysisController(backend: DeriveBackend, ensureBase: (snapshot: ProfileSnapshot) => number): () => void {
+export function startAnalysisController(
+  backend: DeriveBackend,
+  ensureBase: (snapshot: ProfileSnapshot) => number,
+  /** The backend's handle on a derived tree the derive controller showed, or null. */
+  derivedRefOf: (tree: CallTree) => { id: number; seq: number; request: DeriveRequest } | null,
+): () => void {
   const tables = new WeakMap<CallTree, TableResult[]>();
   const sandwiches = new WeakMap<CallTree, SandwichResult[]>();
   const table: Job = { tree: null, reversed: false, name: null, seq: 0 };

@@ -5,7 +5,8 @@ import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { useLinkNotices } from './url-sync';
-import { inlineBackend, startDeriveController, type DeriveBackend } from './derive-controller';
+import { inlineBackend, type DeriveBackend } from './derive-backend';
+import { startDeriveController } from './derive-controller';
 import { parkZoom } from '../core/query/zoom-after-transform';
 
 const snapshot = makeSnapshot(
