@@ -16,6 +16,7 @@ import type { FrameTable } from '../core/model/frame-table';
 import { boxAt, firstBoxEndingAfter, type StackChartModel } from './stack-chart-model';
 import type { LabelFitter } from './labels';
 import type { FrameColours, Theme } from '../core/palette';
+import { formatTick } from '../format';
 
 export const AXIS_HEIGHT = 20;
 export const ROW_HEIGHT = 16;
@@ -244,25 +245,4 @@ function drawSelection(ctx: CanvasRenderingContext2D, w: TimeWindow, g: ChartGeo
     ctx.lineTo(x, g.height);
   }
   ctx.stroke();
-}
-
-/** A tick label in the unit its step calls for: `250 ms`, `1.5 s`, `40 µs`. */
-export function formatTick(t: number, step: number): string {
-  const [unit, factor] = step >= 0.1 ? ['s', 1] : step >= 1e-4 ? ['ms', 1e3] : step >= 1e-7 ? ['µs', 1e6] : ['ns', 1e9];
-  const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step * factor) + 1e-9)));
-  return `${(t * factor).toFixed(decimals)} ${unit}`;
-}
-
-/** A duration for people: `416 ms`, `2.131 s`, `35.2 µs`. */
-export function formatDuration(seconds: number): string {
-  const a = Math.abs(seconds);
-  if (a >= 1) return `${seconds.toFixed(3)} s`;
-  if (a >= 1e-3) return `${trim((seconds * 1e3).toPrecision(3))} ms`;
-  if (a >= 1e-6) return `${trim((seconds * 1e6).toPrecision(3))} µs`;
-  if (a === 0) return '0 s';
-  return `${trim((seconds * 1e9).toPrecision(3))} ns`;
-}
-
-function trim(text: string): string {
-  return text.includes('.') && !text.includes('e') ? text.replace(/\.?0+$/, '') : text;
 }

@@ -10,7 +10,7 @@ import type { StateCreator } from 'zustand';
 import type { CallTree } from '../core/model/call-tree';
 import type { FunctionTable } from '../core/views/function-table';
 import type { SandwichPane, SandwichTrees } from '../core/query/sandwich';
-import { SYNC_NODES, type TableColumn, type TableSortState } from '../core/query/table-model';
+import { DEFAULT_SORT, SYNC_NODES, type TableColumn, type TableSortState } from '../core/query/table-model';
 import { FULL_PANE, type PaneState } from './compare-slice';
 import type { StoreState } from './types';
 
@@ -67,8 +67,6 @@ export interface AnalysisSlice {
   setAnalysisResults(patch: Partial<Pick<AnalysisSlice['analysis'], 'table' | 'sandwichTrees' | 'pending'>>): void;
   setSyncNodes(n: number): void;
 }
-
-export const DEFAULT_SORT: TableSortState = { by: 'self', descending: true };
 
 export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
   const patch = (p: Partial<AnalysisSlice['analysis']>) => set({ analysis: { ...get().analysis, ...p } });

@@ -7,9 +7,9 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { currentTable } from '../../store/selectors';
 import { displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
-import { formatCount, formatNs, formatPercent } from '../../store/frame-info';
 import type { TableColumn } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
+import { formatCount, formatNs, formatPercent } from '../../format';
 
 const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
@@ -23,7 +23,7 @@ const HEADERS: { label: string; sort: TableColumn | null; className: string }[] 
   { label: 'Function', sort: 'name', className: 'fn-name' },
 ];
 
-export function FunctionsTable() {
+export function FunctionTable() {
   const snapshot = useStore((s) => s.snapshot);
   const sort = useStore((s) => s.analysis.sort);
   const matches = useStore((s) => s.search.matches);

@@ -5,8 +5,8 @@ import { useMemo } from 'react';
 import { sandwichNodeInfo } from '../../core/query/sandwich';
 import { currentSandwich } from '../../store/selectors';
 import type { SandwichPane } from '../../store/analysis-slice';
-import { formatPercent, formatWeight, formatNs } from '../../store/frame-info';
 import { useStore } from '../../store/store';
+import { formatNs, formatPercent, formatWeight } from '../../format';
 
 const WIDTH = 380;
 

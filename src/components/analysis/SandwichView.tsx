@@ -10,11 +10,11 @@ import { displayName } from '../../core/query/table-model';
 import { registerRenderer } from '../../render/debug-hook';
 import type { FlameRenderer } from '../../render/flame-renderer';
 import type { SandwichPane } from '../../store/analysis-slice';
-import { formatPercent } from '../../store/frame-info';
 import { useStore } from '../../store/store';
 import { currentTree } from '../../store/tree-helpers';
 import { FlameGraph } from '../FlameGraph';
 import { SandwichTooltip } from './SandwichTooltip';
+import { formatPercent } from '../../format';
 
 const LABELS: Record<SandwichPane, string> = { callers: 'Callers flame graph', callees: 'Callees flame graph' };
 

@@ -13,7 +13,7 @@ import { useStore } from '../../store/store';
 import { FlameGraph } from '../FlameGraph';
 import { DiffLegend } from './DiffLegend';
 import { DiffTooltip } from './DiffTooltip';
-import { FunctionTable } from './ChangeTable';
+import { ChangeTable } from './ChangeTable';
 import { ZoomPath } from './ZoomPath';
 import '../../styles/compare.css';
 
@@ -30,7 +30,7 @@ export function CompareView() {
     <div className="compare-view">
       {mode === 'side' ? <SideBySide /> : <Differential />}
       <SyncNotice />
-      <FunctionTable />
+      <ChangeTable />
     </div>
   );
 }

@@ -36,6 +36,8 @@ export interface TableSortState {
   descending: boolean;
 }
 
+export const DEFAULT_SORT: TableSortState = { by: 'self', descending: true };
+
 // ── Rows in display order ─────────────────────────────────────────────────────────────────────
 
 /** 1 for each row with a frame that matches the search. */
