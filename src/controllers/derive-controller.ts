@@ -19,7 +19,6 @@ import { useLinkNotices } from './url-sync';
 import { inputOf, samplesOf, workerBackend, type DeriveBackend } from './derive-backend';
 import { startAnalysisController } from './analysis-controller';
 import { mapShownNodes, type ShownTree } from '../core/query/transform-node-map';
-import { takeParkedZoom } from '../core/query/zoom-after-transform';
 
 /** Timings of the last derivation shown (for the bench and the console). */
 export interface DeriveTiming {
@@ -99,7 +98,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     const [zoomNode, selectedNode] = mapShownNodes(frames, from, [s.zoomNode, s.selectedNode], to);
     s.applyDerived(next, { zoomNode, selectedNode });
     useStore.getState().setDeriving(false);
-    const parked = takeParkedZoom();
+    const parked = useStore.getState().takeParkedZoom();
     if (parked) parked.run(notify);
     if (timing) lastDeriveTiming = { ...timing, applyMs: performance.now() - t0, nodes: to.tree.nodeCount };
   };
@@ -120,7 +119,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
       seq++;
       const d = s.derived;
       if (d !== null || s.deriving) show(s as StoreState & { snapshot: ProfileSnapshot }, null);
-      else takeParkedZoom();
+      else useStore.getState().takeParkedZoom();
       return;
     }
     ensureBase(snapshot);

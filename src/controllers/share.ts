@@ -17,19 +17,24 @@ export function apiRoot(loc: Pick<Location, 'origin' | 'pathname'>): string {
   return `${loc.origin}${base}/api/profiles`;
 }
 
-let probe: Promise<boolean> | null = null;
+/** The probe's answer per API root (a server does not come and go while the page is open). */
+const probes = new Map<string, Promise<boolean>>();
 
 /** True when a flameview server that stores recordings answers on this origin (asked once). */
 export function serverAvailable(loc: Pick<Location, 'origin' | 'pathname'> = window.location): Promise<boolean> {
-  probe ??= (async () => {
+  const root = apiRoot(loc);
+  let probe = probes.get(root);
+  if (probe) return probe;
+  probe = (async () => {
     try {
-      const res = await fetch(apiRoot(loc), { headers: { accept: 'application/json' }, cache: 'no-store' });
+      const res = await fetch(root, { headers: { accept: 'application/json' }, cache: 'no-store' });
       if (res.status !== 200 || !(res.headers.get('content-type') ?? '').includes('application/json')) return false;
       return Array.isArray(await res.json());
     } catch {
       return false;
     }
   })();
+  probes.set(root, probe);
   return probe;
 }
 

@@ -79,34 +79,36 @@ export interface DrawResult {
   rects: number;
 }
 
-// Scratch for grouping rectangles by colour.
-let rx = new Float64Array(4096);
-let rw = new Float64Array(4096);
-let ry = new Float64Array(4096);
-let rc = new Int32Array(4096);
-let rbox = new Int32Array(4096);
+/** Scratch for grouping rectangles by colour, grown as needed; one per chart, reused by its draws. */
+export class RectScratch {
+  rx = new Float64Array(4096);
+  rw = new Float64Array(4096);
+  ry = new Float64Array(4096);
+  rc = new Int32Array(4096);
+  rbox = new Int32Array(4096);
 
-function push(n: number, x: number, w: number, y: number, colour: number, box: number): void {
-  if (n === rx.length) {
-    const grow = <T extends Float64Array | Int32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    rx = grow(rx);
-    rw = grow(rw);
-    ry = grow(ry);
-    rc = grow(rc);
-    rbox = grow(rbox);
+  push(n: number, x: number, w: number, y: number, colour: number, box: number): void {
+    if (n === this.rx.length) {
+      const grow = <T extends Float64Array | Int32Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.rx = grow(this.rx);
+      this.rw = grow(this.rw);
+      this.ry = grow(this.ry);
+      this.rc = grow(this.rc);
+      this.rbox = grow(this.rbox);
+    }
+    this.rx[n] = x;
+    this.rw[n] = w;
+    this.ry[n] = y;
+    this.rc[n] = colour;
+    this.rbox[n] = box;
   }
-  rx[n] = x;
-  rw[n] = w;
-  ry[n] = y;
-  rc[n] = colour;
-  rbox[n] = box;
 }
 
-export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel, w: TimeWindow, g: ChartGeometry, o: DrawOptions): DrawResult {
+export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel, w: TimeWindow, g: ChartGeometry, o: DrawOptions, scratch = new RectScratch()): DrawResult {
   const { width, height } = g;
   const bg = o.theme.background;
   ctx.fillStyle = `rgb(${bg[0]},${bg[1]},${bg[2]})`;
@@ -131,7 +133,7 @@ export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel
       const x1 = (chart.end[box] - w.from) * scale;
       const colour = o.colours.id(tree.frame[chart.node[box]]);
       if (x1 - x0 >= 1) {
-        push(n++, x0, x1 - x0, y, colour, box);
+        scratch.push(n++, x0, x1 - x0, y, colour, box);
         lastPx = Math.floor(x1);
         k++;
         continue;
@@ -139,7 +141,7 @@ export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel
       // Narrower than a pixel: one 1 px rect for the column, then skip the column's other boxes.
       const px = Math.floor(x0);
       if (px > lastPx) {
-        push(n++, px, 1, y, colour, box);
+        scratch.push(n++, px, 1, y, colour, box);
         lastPx = px;
       }
       const next = firstBoxEndingAfter(m, d, w.from + (lastPx + 1) / scale);
@@ -147,6 +149,7 @@ export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel
     }
   }
   // Rectangles grouped by colour: one fillStyle and one path per colour.
+  const { rx, rw, ry, rc, rbox } = scratch;
   const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => rc[a] - rc[b]);
   for (let i = 0; i < n; ) {
     const id = rc[order[i]];

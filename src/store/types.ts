@@ -46,6 +46,9 @@ export interface LoadSlice {
   cancelLoading(): void;
   dismissError(): void;
   requestReload(options: ReloadOptions): void;
+  /** The split the open recording was read with (null: one root per process name). */
+  split: 'pid' | 'tid' | null;
+  setSplit(split: 'pid' | 'tid' | null): void;
 }
 
 export interface ViewSlice {

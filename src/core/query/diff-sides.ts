@@ -50,11 +50,12 @@ export function exactPattern(name: string): string {
   return `^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
 }
 
-let matchMemo: { frames: unknown; pattern: string; ci: boolean; out: Uint8Array | null } | null = null;
+const matchMemo = new WeakMap<ProfileSnapshot['frames'], { pattern: string; ci: boolean; out: Uint8Array | null }>();
 
 /** Search matches over another recording's frames (the main thread: the regex runs once per distinct name). */
 export function matchesFor(frames: ProfileSnapshot['frames'], pattern: string, caseInsensitive: boolean): Uint8Array | null {
-  if (matchMemo && matchMemo.frames === frames && matchMemo.pattern === pattern && matchMemo.ci === caseInsensitive) return matchMemo.out;
+  const memo = matchMemo.get(frames);
+  if (memo && memo.pattern === pattern && memo.ci === caseInsensitive) return memo.out;
   let out: Uint8Array | null = null;
   if (pattern !== '') {
     try {
@@ -63,6 +64,6 @@ export function matchesFor(frames: ProfileSnapshot['frames'], pattern: string, c
       out = null;
     }
   }
-  matchMemo = { frames, pattern, ci: caseInsensitive, out };
+  matchMemo.set(frames, { pattern, ci: caseInsensitive, out });
   return out;
 }
