@@ -39,6 +39,7 @@ export function FunctionTable() {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
+  const hasTable = table !== null;
   useLayoutEffect(() => {
     const el = body.current;
     if (!el) return;
@@ -46,7 +47,7 @@ export function FunctionTable() {
     const ro = new ResizeObserver(() => setHeight(el.clientHeight));
     ro.observe(el);
     return () => ro.disconnect();
-  }, [table !== null]);
+  }, [hasTable]);
   // Keep the selected row in view (a click in the flame graph, the keyboard, a link).
   useEffect(() => {
     const el = body.current;
