@@ -64,11 +64,12 @@ describe('npm pack, npm install -g, run the installed flameview', () => {
     expect(typo.stderr).toBe("flameview: unknown command 'tpo'; did you mean top? (to open a file named tpo, use ./tpo)\n");
   });
 
-  it('collapse prints the same folded stacks as the checkout', () => {
-    const perf = join(FIXTURES, 'rust-toyc.perf-script.txt');
+  it('collapse prints inferno-collapse-perf’s expected output', () => {
+    const inferno = join(FIXTURES, 'third_party/inferno/tests/data/collapse-perf');
+    const perf = join(inferno, 'go-stacks.txt');
     const r = run(['collapse', perf]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toBe(readFileSync(join(FIXTURES, 'rust-toyc.folded'), 'utf8'));
+    expect(r.stdout).toBe(readFileSync(join(inferno, 'results/go-stacks-collapsed.txt'), 'utf8'));
     const fromStdin = run(['collapse', '-'], readFileSync(perf));
     expect(fromStdin.stdout).toBe(r.stdout);
   });
