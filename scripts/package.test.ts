@@ -21,7 +21,8 @@ const env = {
 };
 
 function npm(args: string[]): string {
-  const r = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, encoding: 'utf8', env: { ...process.env, npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? work, '.npm') } });
+  // loglevel warn: an engine warning (EBADENGINE) must show up in the output to be caught.
+  const r = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: work, encoding: 'utf8', env: { ...process.env, npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? work, '.npm') } });
   if (r.status !== 0) throw new Error(`npm ${args.join(' ')} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   return r.stdout + r.stderr;
 }
