@@ -20,7 +20,9 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Every Node entry point, output name → source. Adding one (a worker_threads worker, say) is one
- * line here; it is written to dist/node/<name>.mjs, next to the code that starts it.
+ * line here; it is written to dist/node/<name>.mjs, in the same directory as every chunk, so the
+ * bundled code that starts it finds it at `new URL('./<name>.mjs', import.meta.url)` (from the
+ * sources, under tsx or vitest, that URL names src/…; pick the .ts file there).
  */
 export const NODE_ENTRIES = {
   flameview: 'src/cli/bin.ts',
