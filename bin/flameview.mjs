@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // bin/flameview.mjs (started by the bin/flameview shell wrapper): runs the compiled CLI,
-// dist/node/flameview.mjs (`npm run build`; `npm ci` builds it through `prepare`, the package
-// ships it). FLAMEVIEW_FROM_SOURCE=1 runs src/ through tsx instead (a checkout, while editing).
+// dist/node/flameview.mjs (`npm run build` or `npm run build:node`; the package ships it). In a
+// checkout not built yet, or with FLAMEVIEW_FROM_SOURCE=1, it runs src/ through tsx instead.
 import { existsSync } from 'node:fs';
 
 const built = new URL('../dist/node/flameview.mjs', import.meta.url);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The build: the web app with vite into dist/app/, the Node side (CLI and servers) with esbuild
 // into dist/node/. `node scripts/build.mjs` builds both (what `npm pack` ships); `--node` only the
-// Node side (a fraction of a second: `npm ci` runs it through `prepare`, the tests run it first).
+// Node side (a fraction of a second; the unit tests, the e2e server and `npm start` run it first).
+// `npm pack` runs the whole build (prepack). There is deliberately no `prepare` script: npm would
+// want to run it on `npm install -g` of the tarball, which holds no sources to build.
 //
 // Layout invariant: every file esbuild writes sits directly in dist/node/, two levels below the
 // package root, as src/server/dist.ts sits below the repository root; so `new URL('../../',
