@@ -48,7 +48,7 @@ function summary(p: Profile) {
     frame: [...tree.frame].map((f) => (f < 0 ? '' : `${frames.strings[frames.name[f]]}|${frames.flags[f]}`)),
     selfWeight: [...tree.selfWeight],
     selfSamples: [...tree.selfSamples],
-    meta: { ...p.meta, doubledFrames: [...(p.meta.doubledFrames ?? [])] },
+    meta: p.meta,
     samples: p.samples ? { count: p.samples.count, leaf: [...p.samples.leaf], time: [...p.samples.time] } : null,
   };
 }
