@@ -4,7 +4,7 @@
 import type { CallTree } from '../core/model/call-tree';
 import { frameModule, frameName } from '../core/model/frame-table';
 import { FrameFlags, type NodeIndex } from '../core/model/types';
-import type { ProfileSnapshot } from '../core/snapshot';
+import type { ProfileSnapshot } from '../core/session/snapshot';
 import { treeOf } from './tree-helpers';
 import type { ViewKind } from './types';
 

@@ -16,9 +16,9 @@
 import type { CallTree } from '../model/call-tree';
 import { frameName, type FrameTable } from '../model/frame-table';
 import { FrameFlags } from '../model/types';
-import type { Profile, ProfileMeta } from '../profile';
+import type { Profile, ProfileMeta } from '../model/profile';
 import { viewTree, type ViewKind } from '../views/function-view';
-import { css, frameRgb } from '../../render/palette';
+import { css, frameRgb } from '../palette';
 import { formatWeight } from './folded';
 import { SVG_SCRIPT } from './svg-script';
 import { escapeXml } from './svg-xml';

@@ -11,7 +11,7 @@ import type { CallTree } from '../model/call-tree';
 import { FrameTableBuilder, frameName, type FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 
 // `_[f]` (FOLDED) exists only here: no text format marks a folded frame (see FrameFlags.FOLDED).
 const SUFFIX: Record<string, number> = { '_[i]': FrameFlags.INLINED, '_[k]': FrameFlags.KERNEL, '_[j]': FrameFlags.JIT, '_[f]': FrameFlags.FOLDED };

@@ -4,7 +4,7 @@ import { frameName } from '../model/frame-table';
 import fc from 'fast-check';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { counterpart, deriveFunctionView, functionView, type FunctionView } from './function-view';
 
 describe('functionView', () => {

@@ -12,7 +12,7 @@ import type { CallTree } from '../model/call-tree';
 import { FrameFlags, type NodeIndex } from '../model/types';
 import { mergeIntoParents } from '../model/derived-builder';
 import { TreeBuilder } from '../model/tree-builder';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 
 /** Frames the function view merges into their parent. */
 const MERGED = FrameFlags.INLINED | FrameFlags.FOLDED;
