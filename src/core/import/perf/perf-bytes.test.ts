@@ -54,7 +54,7 @@ function summary(p: Profile) {
 }
 
 describe('perf script byte mode', () => {
-  for (const name of ['rust-toyc.perf-script.txt', 'sqlite.perf-script.txt', 'rust-toyc.comm-trailing-digit.perf-script.txt']) {
+  for (const name of ['rust-toyc.perf-script.txt', 'sqlite.perf-script.txt', 'rust-toyc.comm-trailing-digit.perf-script.txt', 'cpp/recur.perf-script.txt', 'cpp/funcs.perf-script.txt']) {
     it(`gives the text mode's profile for ${name}, in 1 MiB, odd and tiny chunks`, async () => {
       const bytes = new Uint8Array(readFileSync(FIXTURES + name));
       const reference = summary(await load(bytes, [], { importers: textImporters }));
