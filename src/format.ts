@@ -3,17 +3,9 @@
 
 import type { Compared, DiffNorm } from './core/views/diff';
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
+// Sizes and times are the core's (core/export/weight-text.ts), which the CLI prints too.
+export { formatBytes, formatNs } from './core/export/weight-text';
+import { formatBytes } from './core/export/weight-text';
 
 const integer = new Intl.NumberFormat('en-US');
 
@@ -25,14 +17,6 @@ export function formatCount(n: number): string {
 export function progressText(bytesRead: number, totalBytes: number | null, samples: number): string {
   const read = totalBytes !== null ? `${formatBytes(Math.min(bytesRead, totalBytes))} of ${formatBytes(totalBytes)}` : `${formatBytes(bytesRead)} read`;
   return `${read} · ${formatCount(samples)} ${samples === 1 ? 'sample' : 'samples'}`;
-}
-
-/** Nanoseconds as "850 ns", "12.3 µs", "12.3 ms" or "1.23 s". */
-export function formatNs(ns: number): string {
-  if (ns < 1e3) return `${Math.round(ns)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
-  if (ns < 1e9) return `${(ns / 1e6).toFixed(1)} ms`;
-  return `${(ns / 1e9).toFixed(2)} s`;
 }
 
 export function formatPercent(share: number): string {

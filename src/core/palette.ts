@@ -40,7 +40,7 @@ export function shadeRgb(shade: number, flags: number): Rgb {
   const v1 = (h & 0xff) / 255;
   const v2 = ((h >>> 8) & 0xff) / 255;
   const v3 = ((h >>> 16) & 0xff) / 255;
-  if (flags & FrameFlags.INLINED) {
+  if (flags & (FrameFlags.INLINED | FrameFlags.FOLDED)) {
     // aqua, lighter: reads as "part of the physical frame below".
     return [Math.round(90 + 60 * v1), Math.round(200 + 40 * v2), Math.round(205 + 40 * v2)];
   }
@@ -78,7 +78,8 @@ export const DARK: Theme = { dark: true, background: [24, 25, 28], text: '#ddd',
 
 /** The hue family of a frame: 0 ordinary, 1 inlined, 2 kernel, 3 JIT. */
 function family(flags: number): number {
-  if (flags & FrameFlags.INLINED) return 1;
+  // A folded frame (perf printed it plain) is inlined all the same.
+  if (flags & (FrameFlags.INLINED | FrameFlags.FOLDED)) return 1;
   if (flags & FrameFlags.KERNEL) return 2;
   if (flags & FrameFlags.JIT) return 3;
   return 0;

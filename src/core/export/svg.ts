@@ -159,7 +159,7 @@ function frameElement(
     attrs += ` fv:n="${formatWeight(tree.totalSamples[n])}" fv:ns="${formatWeight(tree.selfSamples[n])}"`;
   }
   if (flags) attrs += ` fv:f="${flags}"`;
-  const kind = flags & FrameFlags.INLINED ? ', inlined' : flags & FrameFlags.KERNEL ? ', kernel' : flags & FrameFlags.JIT ? ', JIT' : '';
+  const kind = flags & (FrameFlags.INLINED | FrameFlags.FOLDED) ? ', inlined' : flags & FrameFlags.KERNEL ? ', kernel' : flags & FrameFlags.JIT ? ', JIT' : '';
   const figures = `${formatCount(total)} ${unit}, ${pct === 100 ? '100' : pct.toFixed(2)}%${kind}`;
   return (
     `<g ${attrs}><title>${escaped} (${figures})</title>` +

@@ -32,8 +32,6 @@ export interface ProfileMeta {
   /** Lines skipped as unparseable, and the first few of them quoted. */
   skippedLines: number;
   warnings: ImportWarning[];
-  /** Frames (by index) whose consecutive physical repeats are an addr2line artefact (perf). */
-  doubledFrames?: Int32Array;
 }
 
 export interface Profile {

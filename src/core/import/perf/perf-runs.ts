@@ -1,126 +1,120 @@
-// Evidence for perf's "doubled physical frame" artefact, gathered over a whole recording.
+// How many lines perf prints per physical frame at one return address, learned over a whole
+// recording, and the samples that must wait for that answer.
 //
-// In inline mode, perf 6.1 with addr2line sometimes prints one physical frame twice in a row
-// (`sqlite3_step+0x23f` twice; `--no-inline` prints it once). Real recursion from one call site
-// prints identical consecutive lines too. One sample cannot tell them apart; the recording can:
-// a recursive call site is seen at depth 1 (a run of one line) or at odd depths, a doubled one
-// only ever in runs of 2, 4, … . So runs are counted per (frame, return address) KEY:
+// perf resolves each return address once (its inline list is cached per address) and prints the
+// same group of lines for it every time, one group per physical frame: a run of m identical
+// groups at one address is m frames of real recursion through that call site. When addr2line
+// names a function that was inlined into itself (g++ -O2 inlines small recursive functions a few
+// levels deep) every line of the group is the same text, none marked `(inlined)` (perf reuses the
+// ELF symbol when the names are equal), so one frame is k identical lines and a sample cannot
+// tell k inlined levels from k recursive calls. (`sqlite3_step+0x23f` printed twice, once called
+// "doubled", is the case k = 2.) The recording can: every run at that address is a multiple of k,
+// so k is the gcd of the run lengths seen there, and a run of one settles it to 1. The run at the
+// sampled instruction itself (the first of a call chain) is always one frame, so there k is known
+// exactly. Where every run seen at a key had the same length m, the gcd is m and says nothing: m
+// is taken for m / 2 frames when even (addr2line's doubled line, the commonest case) and m frames
+// (recursion) when odd.
 //
-//   key kinds bits: 1 = seen a run of length 1, 2 = an even run, 4 = an odd run ≥ 3
-//   a key is doubled          ⇔ kinds === 2
-//   a frame is doubled        ⇔ one of its keys is doubled, and every key of it that ever
-//                               repeated is doubled (so halving its runs in the tree, which no
-//                               longer knows addresses, never halves real recursion seen so far)
+// A run of m ≥ 2 groups whose key (physical frame, address id) has a gcd above 1 so far is
+// therefore not final: its sample is kept aside (DeferredSamples) and enters the tree at the end
+// of the input, folded with the final gcd k: of each k consecutive groups only the outermost keeps
+// its physical frame, the others' are flagged FOLDED. The inline view still shows every line as
+// perf printed it (no `_[i]`: perf did not mark them, and inferno's output must not change); the
+// function view merges a FOLDED frame into its parent. A gcd of 1 never changes, so samples whose
+// runs are all at such keys enter the tree at once; the result depends only on the whole
+// recording, not on the order or the split of its samples.
 //
-// Invariants: one open-addressing table in typed arrays (no allocation per line); addresses are
-// the importer's interned address ids (small non-negative integers).
+// Invariants: one open-addressing table in typed arrays (no allocation per run); addresses are the
+// importer's interned address ids (small non-negative integers); the kept-aside samples are
+// bounded (DEFERRED_LIMIT ints), past which they are folded with the gcds known then.
 
 import { FrameFlags, type FrameIndex } from '../../model/types';
 import { markMutable } from '../../model/mutable-fields';
 
 const EMPTY = -1;
-const RUN_ONE = 1;
-const RUN_EVEN = 2;
-const RUN_ODD_LONG = 4;
 
 export class RunStats {
   private frame = new Int32Array(4096).fill(EMPTY);
   private address = new Int32Array(4096);
-  private kinds = new Uint8Array(4096);
+  private gcds = new Int32Array(4096);
+  // Per key: the longest run, and whether one was seen at the leaf.
+  private longest = new Int32Array(4096);
+  private atLeaf = new Uint8Array(4096);
   private mask = 4095;
   private count = 0;
-  // Per address id: frame + 1 of a key whose run of one is already noted (nearly every run is a
-  // run of one, and noting it again changes nothing), so repeats skip the table.
+  // Per address id: frame + 1 of a key already settled by a run of one (nearly every run is a run
+  // of one, and noting it again changes nothing), so those skip the table.
   private onceNoted = new Int32Array(4096);
 
   constructor() {
-    markMutable(this, ['frame', 'address', 'kinds', 'mask', 'onceNoted']);
+    markMutable(this, ['frame', 'address', 'gcds', 'longest', 'atLeaf', 'mask', 'onceNoted']);
   }
 
   /**
-   * Notes the runs of identical consecutive physical lines (same frame, same address) of one
-   * sample, frames leaf first in stack[0, depth). An inlined frame between two equal physical
-   * frames breaks the run, as it does in the function view.
+   * Notes a run of `length` identical groups at (physical frame, address id), `leaf` when it is the
+   * first run of a call chain (one frame for certain); returns the key's gcd so far.
    */
-  noteStack(stack: Int32Array, address: Int32Array, depth: number, frames: { flagsOf(frame: FrameIndex): number }): void {
-    let prevFrame = -1;
-    let prevAddress = 0;
-    let run = 0;
-    for (let i = depth - 1; i >= 0; i--) {
-      const f = stack[i];
-      const a = address[i];
-      if (f === prevFrame && a === prevAddress) {
-        run++;
-        continue;
-      }
-      if (run > 0) this.note(prevFrame, prevAddress, run);
-      if (frames.flagsOf(f) & FrameFlags.INLINED) {
-        prevFrame = -1;
-        run = 0;
-      } else {
-        prevFrame = f;
-        prevAddress = a;
-        run = 1;
-      }
-    }
-    if (run > 0) this.note(prevFrame, prevAddress, run);
-  }
-
-  /** Notes a run of `length` identical consecutive physical lines of (frame, address id). */
-  note(frame: FrameIndex, address: number, length: number): void {
+  note(frame: FrameIndex, address: number, length: number, leaf: boolean): number {
     if (length === 1) {
-      if (address < this.onceNoted.length && this.onceNoted[address] === frame + 1) return;
-      this.add(frame, address, RUN_ONE);
+      if (address < this.onceNoted.length && this.onceNoted[address] === frame + 1) return 1;
+      this.merge(frame, address, 1, false);
       if (address >= this.onceNoted.length) {
         const grown = new Int32Array(Math.max(address + 1, this.onceNoted.length * 2));
         grown.set(this.onceNoted);
         this.onceNoted = grown;
       }
       this.onceNoted[address] = frame + 1;
-      return;
+      return 1;
     }
-    this.add(frame, address, length % 2 === 0 ? RUN_EVEN : RUN_ODD_LONG);
+    return this.merge(frame, address, length, leaf);
   }
 
-  private add(frame: FrameIndex, address: number, kind: number): void {
+  /** Groups per physical frame at (frame, address id): the gcd once it is known enough, else 1. */
+  linesPerFrame(frame: FrameIndex, address: number): number {
+    const slot = this.find(frame, address);
+    if (this.frame[slot] === EMPTY) return 1;
+    const k = this.gcds[slot];
+    if (this.atLeaf[slot] || k < this.longest[slot]) return k;
+    return k % 2 === 0 ? 2 : 1;
+  }
+
+  private find(frame: FrameIndex, address: number): number {
     let slot = hash(frame, address) & this.mask;
     for (;;) {
       const f = this.frame[slot];
-      if (f === EMPTY) break;
-      if (f === frame && this.address[slot] === address) {
-        this.kinds[slot] |= kind;
-        return;
-      }
+      if (f === EMPTY || (f === frame && this.address[slot] === address)) return slot;
       slot = (slot + 1) & this.mask;
+    }
+  }
+
+  private merge(frame: FrameIndex, address: number, length: number, leaf: boolean): number {
+    const slot = this.find(frame, address);
+    if (this.frame[slot] !== EMPTY) {
+      if (leaf) this.atLeaf[slot] = 1;
+      if (length > this.longest[slot]) this.longest[slot] = length;
+      return (this.gcds[slot] = gcd(this.gcds[slot], length));
     }
     this.frame[slot] = frame;
     this.address[slot] = address;
-    this.kinds[slot] = kind;
+    this.gcds[slot] = length;
+    this.longest[slot] = length;
+    this.atLeaf[slot] = leaf ? 1 : 0;
     if (++this.count * 2 > this.mask) this.grow();
-  }
-
-  /** Frames judged doubled by the rule in the module comment, ascending. */
-  doubledFrames(): Int32Array {
-    const doubledKey = new Set<number>();
-    const vetoed = new Set<number>();
-    for (let slot = 0; slot <= this.mask; slot++) {
-      const f = this.frame[slot];
-      if (f === EMPTY) continue;
-      const k = this.kinds[slot];
-      if (k === RUN_EVEN) doubledKey.add(f);
-      else if (k & RUN_ODD_LONG || (k & RUN_EVEN && k & RUN_ONE)) vetoed.add(f);
-    }
-    return Int32Array.from([...doubledKey].filter((f) => !vetoed.has(f)).sort((a, b) => a - b));
+    return length;
   }
 
   private grow(): void {
     const oldFrame = this.frame;
     const oldAddress = this.address;
-    const oldKinds = this.kinds;
+    const oldGcds = this.gcds;
+    const oldLongest = this.longest;
+    const oldLeaf = this.atLeaf;
     const size = oldFrame.length * 2;
     this.frame = new Int32Array(size).fill(EMPTY);
     this.address = new Int32Array(size);
-    this.kinds = new Uint8Array(size);
+    this.gcds = new Int32Array(size);
+    this.longest = new Int32Array(size);
+    this.atLeaf = new Uint8Array(size);
     this.mask = size - 1;
     for (let i = 0; i < oldFrame.length; i++) {
       if (oldFrame[i] === EMPTY) continue;
@@ -128,9 +122,160 @@ export class RunStats {
       while (this.frame[slot] !== EMPTY) slot = (slot + 1) & this.mask;
       this.frame[slot] = oldFrame[i];
       this.address[slot] = oldAddress[i];
-      this.kinds[slot] = oldKinds[i];
+      this.gcds[slot] = oldGcds[i];
+      this.longest[slot] = oldLongest[i];
+      this.atLeaf[slot] = oldLeaf[i];
     }
   }
+}
+
+/** Ints a run takes in SampleRuns: stack index of its first line, group size, physical item, groups, address id, leaf (0/1). */
+export const RUN_INTS = 6;
+
+/** The runs of m ≥ 2 groups of the sample being assembled, RUN_INTS ints each. */
+export class SampleRuns {
+  data = new Int32Array(64);
+  count = 0;
+  /** Whether a run's key had a gcd above 1 when it was noted: the sample must wait. */
+  unsettled = false;
+
+  constructor() {
+    markMutable(this, ['data']);
+  }
+
+  clear(): void {
+    this.count = 0;
+    this.unsettled = false;
+  }
+
+  add(start: number, groupSize: number, physical: number, groups: number, address: number, leaf: boolean): void {
+    const at = this.count * RUN_INTS;
+    if (at + RUN_INTS > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[at] = start;
+    this.data[at + 1] = groupSize;
+    this.data[at + 2] = physical;
+    this.data[at + 3] = groups;
+    this.data[at + 4] = address;
+    this.data[at + 5] = leaf ? 1 : 0;
+    this.count++;
+  }
+}
+
+export interface FrameInterner {
+  nameIndex(frame: FrameIndex): number;
+  flagsOf(frame: FrameIndex): number;
+  moduleOf(frame: FrameIndex): number;
+  internIndex(name: number, flags: number, module?: number): FrameIndex;
+}
+
+/**
+ * Folds the runs of a sample's stack (frames leaf first) with the gcds in `stats`: of each k
+ * consecutive groups (k = the key's gcd) only the last, the outermost, keeps its physical frame;
+ * the others' become FOLDED (merged into their parent by the function view). Returns whether any
+ * frame was folded.
+ */
+export function foldRuns(stack: Int32Array, runs: Int32Array, runCount: number, stats: RunStats, frames: FrameInterner): boolean {
+  let folded = false;
+  for (let r = 0; r < runCount; r++) {
+    const at = r * RUN_INTS;
+    const start = runs[at];
+    const size = runs[at + 1];
+    const physical = runs[at + 2];
+    const groups = runs[at + 3];
+    const first = stack[start + physical];
+    // The run at the sampled instruction is one frame.
+    const k = runs[at + 5] ? groups : stats.linesPerFrame(first, runs[at + 4]);
+    if (k <= 1) continue;
+    for (let g = 0; g < groups; g++) {
+      if ((g + 1) % k === 0) continue;
+      const i = start + g * size + physical;
+      const f = stack[i];
+      stack[i] = frames.internIndex(frames.nameIndex(f), frames.flagsOf(f) | FrameFlags.FOLDED, frames.moduleOf(f));
+      folded = true;
+    }
+  }
+  return folded;
+}
+
+/** Past this many ints kept aside, deferred samples are folded with the gcds known then. */
+export const DEFERRED_LIMIT = 1 << 24;
+
+/**
+ * Samples kept aside until the end of the input (see the module comment): per sample its root,
+ * thread, weight, time, ordinal, stack (leaf first) and runs, in two flat growable arrays.
+ */
+export class DeferredSamples {
+  ints = new Int32Array(4096);
+  floats = new Float64Array(256);
+  intCount = 0;
+  count = 0;
+
+  constructor() {
+    markMutable(this, ['ints', 'floats']);
+  }
+
+  get full(): boolean {
+    return this.intCount > DEFERRED_LIMIT;
+  }
+
+  add(root: number, thread: number, ordinal: number, weight: number, time: number, stack: Int32Array, depth: number, runs: SampleRuns): void {
+    const need = 5 + depth + runs.count * RUN_INTS;
+    if (this.intCount + need > this.ints.length) {
+      const grown = new Int32Array(Math.max(this.ints.length * 2, this.intCount + need));
+      grown.set(this.ints.subarray(0, this.intCount));
+      this.ints = grown;
+    }
+    if ((this.count + 1) * 2 > this.floats.length) {
+      const grown = new Float64Array(this.floats.length * 2);
+      grown.set(this.floats);
+      this.floats = grown;
+    }
+    const ints = this.ints;
+    let at = this.intCount;
+    ints[at++] = root;
+    ints[at++] = thread;
+    ints[at++] = ordinal;
+    ints[at++] = depth;
+    ints[at++] = runs.count;
+    ints.set(stack.subarray(0, depth), at);
+    at += depth;
+    ints.set(runs.data.subarray(0, runs.count * RUN_INTS), at);
+    this.intCount = at + runs.count * RUN_INTS;
+    this.floats[this.count * 2] = weight;
+    this.floats[this.count * 2 + 1] = time;
+    this.count++;
+  }
+
+  /** Calls `each` for every sample kept aside, in input order, then forgets them. */
+  drain(each: (root: number, thread: number, ordinal: number, weight: number, time: number, stack: Int32Array, depth: number, runs: Int32Array, runCount: number) => void): void {
+    let at = 0;
+    for (let s = 0; s < this.count; s++) {
+      const ints = this.ints;
+      const depth = ints[at + 3];
+      const runCount = ints[at + 4];
+      const stack = ints.slice(at + 5, at + 5 + depth);
+      const runs = ints.subarray(at + 5 + depth, at + 5 + depth + runCount * RUN_INTS);
+      each(ints[at], ints[at + 1], ints[at + 2], this.floats[s * 2], this.floats[s * 2 + 1], stack, depth, runs, runCount);
+      at += 5 + depth + runCount * RUN_INTS;
+    }
+    this.count = 0;
+    this.intCount = 0;
+    this.ints = new Int32Array(4096);
+    this.floats = new Float64Array(256);
+  }
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) {
+    const t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
 }
 
 function hash(a: number, b: number): number {

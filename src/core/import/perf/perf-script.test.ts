@@ -237,24 +237,68 @@ describe('bad input', () => {
   });
 });
 
-describe('doubled frames', () => {
-  const sample = (...frames: string[]) => [H('app'), ...frames, ''].join('\n');
-  it('reports a frame that addr2line always printed twice, not real recursion', () => {
+describe('one frame printed as several identical lines (a function inlined into itself)', () => {
+  const sample = (...frames: string[]) => [H('app'), F('c', 'work+0x1'), ...frames, ''].join('\n');
+  const folded = (p: Profile) => [...Array(p.frames.count).keys()].filter((f) => p.frames.flags[f] & FrameFlags.FOLDED).map((f) => frameName(p.frames, f));
+  const ack = (address: string, n: number) => Array.from({ length: n }, () => F(address, `ack+0x${address}0`));
+
+  it('learns k per address: 3 lines at one call site, 2 at another, recursion at a third', () => {
     const text = [
-      sample(F('5', 'leaf_[x]+0x1', 'inlined'), F('5', 'step+0x23f'), F('5', 'step+0x23f'), F('9', 'main')),
-      sample(F('5', 'step+0x23f'), F('5', 'step+0x23f'), F('9', 'main')),
-      sample(F('7', 'rec+0x54'), F('7', 'rec+0x54'), F('9', 'main')),
-      sample(F('7', 'rec+0x54'), F('7', 'rec+0x54'), F('7', 'rec+0x54'), F('9', 'main')),
+      sample(...ack('5', 3), ...ack('6', 2), F('9', 'main')),
+      sample(...ack('5', 6), F('9', 'main')),
+      sample(...ack('6', 4), F('9', 'main')),
+      sample(...ack('7', 2), F('9', 'main')),
+      sample(...ack('7', 3), F('9', 'main')),
+      sample(F('b', 'y+0x1', 'inlined'), F('b', 'z+0x1'), F('9', 'main')),
     ].join('\n');
     const p = parse(text);
-    expect(Array.from(p.meta.doubledFrames!, (f) => frameName(p.frames, f))).toEqual(['step']);
-    const fv = dumpTree(functionView(p).tree, p.frames);
-    expect(fv).toContain('  main 40/0\n    rec 20/0\n      rec 20/10\n        rec 10/10\n    step 20/20');
+    expect(folded(p)).toEqual(['ack']);
+    // k = 3 at 0x5 (runs 3, 6), 2 at 0x6 (runs 2, 4), 1 at 0x7 (runs 2, 3): every ack sample is
+    // two function frames deep but the one with three lines at 0x7.
+    expect(dumpTree(functionView(p).tree, p.frames)).toContain(
+      '    ack 50/0\n      ack 50/0\n        ack 10/0\n          work 10/10\n        work 40/40',
+    );
+    // The inline view keeps every line as perf printed it (a folded ack is a node of its own).
+    const inline = dumpTree(p.tree, p.frames);
+    expect(inline.split('\n').filter((l) => l.trim().startsWith('work')).length).toBe(6);
+    expect(Math.max(...inline.split('\n').map((l) => l.search(/\S/) / 2))).toBe(8);
   });
 
-  it('reports none for a recording without inline frames (perf prints the artefact only then)', () => {
+  it('takes runs of one length m for m / 2 frames when m is even (addr2line doubled the line), m when odd', () => {
+    const text = [
+      sample(F('5', 'step+0x23f'), F('5', 'step+0x23f'), F('9', 'main')),
+      sample(F('5', 'step+0x23f'), F('5', 'step+0x23f'), F('9', 'main')),
+      sample(F('7', 'rec+0x54'), F('7', 'rec+0x54'), F('7', 'rec+0x54'), F('9', 'main')),
+      sample(F('b', 'y+0x1', 'inlined'), F('b', 'z+0x1'), F('9', 'main')),
+    ].join('\n');
+    const p = parse(text);
+    expect(folded(p)).toEqual(['step']);
+    const fv = dumpTree(functionView(p).tree, p.frames);
+    expect(fv).toContain('    rec 10/0\n      rec 10/0\n        rec 10/0\n          work 10/10');
+    expect(fv).toContain('    step 20/0\n      work 20/20');
+  });
+
+  it('folds every repeat at the sampled instruction: it is one frame', () => {
+    const text = [
+      [H('app'), F('5', 'ack+0x10'), F('5', 'ack+0x10'), F('5', 'ack+0x10'), F('9', 'main'), ''].join('\n'),
+      sample(F('b', 'y+0x1', 'inlined'), F('b', 'z+0x1'), F('9', 'main')),
+    ].join('\n');
+    const p = parse(text);
+    expect(dumpTree(functionView(p).tree, p.frames)).toContain('  main 20/0\n    ack 10/10\n');
+  });
+
+  it('folds nothing in a recording without inline frames (perf resolved none, so repeats are recursion)', () => {
     const p = parse(sample(F('5', 'step+0x23f'), F('5', 'step+0x23f'), F('9', 'main')));
     expect(p.meta.hasInlineInfo).toBe(false);
-    expect(p.meta.doubledFrames).toEqual(new Int32Array(0));
+    expect(folded(p)).toEqual([]);
+  });
+
+  it('gives the hook every sample with its input ordinal, folded ones last', () => {
+    const seen: number[] = [];
+    const parser = new PerfScriptParser({}, { sample: (_r, _s, _d, _w, ordinal) => seen.push(ordinal) });
+    const text = [sample(F('5', 'step+0x1'), F('5', 'step+0x1'), F('a', 'x+0x1', 'inlined')), sample(F('9', 'main'))].join('\n');
+    text.split('\n').forEach((line, i) => parser.line(line, i + 1));
+    parser.finish();
+    expect(seen).toEqual([1, 0]);
   });
 });

@@ -27,6 +27,7 @@ import { MAX_SAMPLES, SampleColumnBuilder } from '../../model/sample-column';
 import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
 import { PerfByteReader, type PerfByteTarget } from './perf-bytes';
 import { PerfStackAssembler } from './perf-stack';
+import { DeferredSamples, foldRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
 
 const TAB = 9;
@@ -38,7 +39,8 @@ const TIME_EVENTS = new Set(['cpu-clock', 'task-clock']);
 /** Test and tooling hook: sees every kept sample before it enters the tree. */
 export interface PerfSampleHook {
   /** `stack` holds the frames leaf first in [0, depth); it is reused after the call returns. */
-  sample(root: FrameIndex, stack: Int32Array, depth: number, weight: number): void;
+  /** `ordinal` counts kept samples in input order; a sample folded at the end comes late. */
+  sample(root: FrameIndex, stack: Int32Array, depth: number, weight: number, ordinal: number): void;
 }
 
 export const perfScriptImporter: Importer = {
@@ -88,6 +90,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private weight = 1;
   private thread = -1;
   private readonly column: SampleColumnBuilder;
+  // Samples waiting for the end of the input to fold their runs (./perf-runs.ts).
+  private readonly deferred = new DeferredSamples();
 
   // Events.
   private readonly wanted: string | null;
@@ -169,6 +173,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
 
   finish(): Profile {
     if (this.inSample) this.endSample();
+    this.addDeferred();
     if (this.wanted !== null && this.samples === 0 && this.events.length > 0) {
       const seen = this.events.map((e) => `${e.name} (${e.samples})`).join(', ');
       throw new ImportError(`samples of event "${this.wanted}"`, 0, `only ${seen}`, this.options.source);
@@ -189,7 +194,6 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
         hasInlineInfo: this.stack.hasInlined,
         skippedLines: this.skippedLines,
         warnings,
-        doubledFrames: this.stack.doubledFrames(),
       },
     };
   }
@@ -230,14 +234,33 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     if (!this.kept) return;
     const stack = this.stack;
     const depth = stack.end();
-    stack.recordRuns();
-    this.hook?.sample(this.root, stack.stack, depth, this.weight);
-    this.addPath(stack.stack, depth);
-    this.samples++;
+    const ordinal = this.samples++;
+    if (stack.runs.unsettled) {
+      this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs);
+      if (this.deferred.full) this.addDeferred();
+      return;
+    }
+    if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;
+    this.hook?.sample(this.root, stack.stack, depth, this.weight, ordinal);
+    this.addPath(this.root, stack.stack, depth);
+  }
+
+  /** Folds the samples kept aside with the runs' final gcds and adds them to the tree. */
+  private addDeferred(): void {
+    const time = this.column.nextTime[0];
+    this.deferred.drain((root, thread, ordinal, weight, at, stack, depth, runs, runCount) => {
+      if (this.stack.printedInlined && foldRuns(stack, runs, runCount, this.stack.stats, this.frames)) this.stack.hasInlined = true;
+      this.weight = weight;
+      this.thread = thread;
+      this.column.nextTime[0] = at;
+      this.hook?.sample(root, stack, depth, weight, ordinal);
+      this.addPath(root, stack, depth);
+    });
+    this.column.nextTime[0] = time;
   }
 
   /** Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. */
-  private addPath(frames: Int32Array, depth: number): void {
+  private addPath(root: FrameIndex, frames: Int32Array, depth: number): void {
     const length = depth + 1;
     if (length > this.prevFrames.length) {
       const size = Math.max(length, this.prevFrames.length * 2);
@@ -254,13 +277,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     let d = 0;
     const shared = Math.min(length, this.prevLength);
     while (d < shared) {
-      const f = d === 0 ? this.root : frames[depth - d];
+      const f = d === 0 ? root : frames[depth - d];
       if (prevFrames[d] !== f) break;
       node = prevNodes[d];
       d++;
     }
     for (; d < length; d++) {
-      const f = d === 0 ? this.root : frames[depth - d];
+      const f = d === 0 ? root : frames[depth - d];
       node = this.builder.child(node, f);
       prevFrames[d] = f;
       prevNodes[d] = node;

@@ -1,16 +1,26 @@
 // Turns the frame lines of one `perf script` sample into frame indices, leaf first, deciding
 // which frames are inlined. This is where the function view of a perf recording is decided.
 //
-// The rule (measured against `perf script --no-inline` twins, fixtures/README.md):
-// - an ADDRESS GROUP is a run of `(inlined)` lines closed by one non-inlined line with the same
-//   address, or ended by a change of address; the LAST line of each group is the physical frame
-//   (never flagged INLINED, even when perf printed it `(inlined)` because the DWARF name differs
-//   from the ELF symbol), every other line of the group is INLINED;
-// - a perf-map-agent chain `outer->mid->inner` is one group: `outer` physical, the rest inlined;
-// - repeated identical physical frames are kept (they are what the inline view shows and what
-//   the perl oracle prints). Whether a repeat is real recursion or addr2line printing the frame
-//   twice is decided over the whole recording from the lengths of the runs of repeats per
-//   (frame, address) (./perf-runs.ts); the function view halves the runs of doubled frames.
+// What perf prints (tools/perf/util/machine.c append_inlines, srcline.c new_inline_sym): for
+// each return address of a call chain it prints either one line, the physical symbol, or, when
+// addr2line knows inline frames there, the whole inline list of that address and nothing else,
+// innermost first. Each entry of the list is printed under its DWARF name; an entry whose name
+// equals the ELF symbol's is printed as that symbol (with its DSO, not `(inlined)`), every other
+// entry is marked `(inlined)`. So the physical function can appear first (the issue's
+// `std::_Function_handler<…>::_M_invoke` followed by `__invoke_impl … (inlined)`), last (the
+// usual case), last but marked `(inlined)` (`_M_invoke` under its short DWARF name, or a lone
+// `__libc_start_main_impl (inlined)`), or several times (a function inlined into itself).
+//
+// The rule, measured against `perf script --no-inline` twins (fixtures/README.md, perf-twins.test.ts):
+// - an ADDRESS RUN is the lines of consecutive equal addresses; it is m repetitions of one GROUP
+//   (the address's inline list, found as the run's smallest period), one group per physical frame
+//   (m > 1 is recursion through that call site);
+// - in a group, the last line not marked `(inlined)` is the physical frame, else the group's last
+//   line (never flagged INLINED); every other line of the group is INLINED;
+// - a perf-map-agent chain `outer->mid->inner` is one line: `outer` physical, the rest inlined;
+// - a group of identical lines (a function inlined into itself) has period 1 and cannot be told
+//   from recursion in one sample; ./perf-runs.ts learns per address how many lines one physical
+//   frame prints there and folds such runs (the samples wait until the end of the input).
 //
 // Invariants: each frame line is resolved as it is read: a line seen before costs a compare with
 // a guessed line (line() on text, guessBytes() on bytes) or one lookup in a sampled-hash table
@@ -27,7 +37,7 @@ import { AddressTable } from './perf-addresses';
 import { ByteKeys, bytesEqual, OFFSET_MASK, SLAB_BITS } from './perf-byte-keys';
 import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
-import { RunStats } from './perf-runs';
+import { RunStats, SampleRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
 
 const UNKNOWN = '[unknown]';
@@ -62,8 +72,13 @@ export class PerfStackAssembler {
   /** Frames of the current sample, leaf first, in [0, depth). */
   stack = new Int32Array(256);
   depth = 0;
-  /** True once any frame was flagged INLINED. */
+  /** True once any frame was flagged INLINED (or FOLDED). */
   hasInlined = false;
+  /**
+   * True once perf printed a line `(inlined)`: it resolved inline frames, so identical lines at
+   * one address may be one frame (./perf-runs.ts). Without, they are recursion.
+   */
+  printedInlined = false;
 
   private readonly frames: FrameTableBuilder;
   private readonly fields = newFrameFields();
@@ -89,18 +104,22 @@ export class PerfStackAssembler {
   private chain = new Int32Array(1024);
   private entryCount = 0;
   private chainCount = 0;
-  // (name index * 8 + flags) → frame index + 1.
+  // (name index * 16 + flags) → frame index + 1.
   private frameCache = new Int32Array(8192);
 
   private readonly dsoIds = new Map<string, number>();
   private readonly dsos: DsoInfo[] = [];
 
-  // The open address group: lines waiting for the line that closes it.
+  // The open address run: its lines' names (chains expanded, innermost first), flags, modules and
+  // whether each was printed inlined; closed by the next address or the end of the sample.
   private pendingName = new Int32Array(64);
   private pendingFlags = new Uint8Array(64);
   private pendingModule = new Int32Array(64);
+  private pendingInlined = new Uint8Array(64);
   private pendingCount = 0;
-  private groupOpen = false;
+  // The line id of a run's first line while the run is that one line (else -1), whose frame its
+  // record can remember (L_FRAME).
+  private runLine = -1;
   private lastAddress = -1;
 
   // The line before, in this sample (SCRATCH_LINE at its start or after a line not cached).
@@ -108,20 +127,23 @@ export class PerfStackAssembler {
 
   /** Address id of each stack entry, parallel to `stack`. */
   private address = new Int32Array(256);
-  private readonly runs = new RunStats();
+  /** Lines per physical frame, per address, over the whole input (./perf-runs.ts). */
+  readonly stats = new RunStats();
+  /** The current sample's runs of two or more groups. */
+  readonly runs = new SampleRuns();
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
-    markMutable(this, ['stack', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule']);
+    markMutable(this, ['stack', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule', 'pendingInlined']);
     this.dsos.push({ flags: 0, module: -1, inlined: false, fallback: UNKNOWN });
   }
 
   begin(): void {
     this.depth = 0;
     this.pendingCount = 0;
-    this.groupOpen = false;
     this.lastAddress = -1;
     this.before = SCRATCH_LINE;
+    this.runs.clear();
   }
 
   /**
@@ -251,29 +273,17 @@ export class PerfStackAssembler {
     const rec = this.records;
     const at = line * LINE_STRIDE;
     const address = rec[at + L_ADDRESS];
-    if (this.groupOpen && address !== this.lastAddress) this.closeGroup();
+    if (this.pendingCount > 0 && address !== this.lastAddress) this.closeRun();
     this.lastAddress = address;
-    if (this.pendingCount === 0) {
-      // The common case, a physical frame with no inlined lines above it: straight onto the stack.
-      const known = rec[at + L_FRAME];
-      if (known > 0) {
-        this.pushFrame(known - 1, address);
-        return;
-      }
-    }
     const dso = this.dsos[rec[at + L_DSO]];
     const entry = rec[at + L_ENTRY];
     const start = this.entryStart[entry];
-    if (this.pendingCount === 0 && !dso.inlined && this.entryLength[entry] === 1) {
-      const frame = this.frameOf(this.chain[start], dso.flags, dso.module);
-      rec[at + L_FRAME] = frame + 1;
-      this.pushFrame(frame, address);
-      return;
-    }
-    // Innermost first, as perf prints inlined callees before their caller.
-    for (let i = start + this.entryLength[entry] - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module);
-    if (dso.inlined) this.groupOpen = true;
-    else this.closeGroup();
+    const length = this.entryLength[entry];
+    this.runLine = this.pendingCount === 0 && length === 1 ? line : -1;
+    if (dso.inlined) this.printedInlined = true;
+    // Innermost first, as perf prints inlined callees before their caller; a chain's inner names
+    // are inlined into its outermost.
+    for (let i = start + length - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module, dso.inlined || i > start);
   }
 
   /** Fills line record `line` from the parsed fields. */
@@ -296,35 +306,22 @@ export class PerfStackAssembler {
 
   /** Ends the sample's frame lines; the frames are in stack[0, depth), leaf first. */
   end(): number {
-    if (this.pendingCount > 0) this.closeGroup();
+    if (this.pendingCount > 0) this.closeRun();
     return this.depth;
   }
 
-  /** Records the runs of repeated physical lines of the sample just ended (./perf-runs.ts). */
-  recordRuns(): void {
-    this.runs.noteStack(this.stack, this.address, this.depth, this.frames);
-  }
-
-  /**
-   * Physical frames that addr2line printed twice (see ./perf-runs.ts). Only inline-mode output
-   * has the artefact, so a recording without inlined frames has none.
-   */
-  doubledFrames(): Int32Array {
-    return this.hasInlined ? this.runs.doubledFrames() : new Int32Array(0);
-  }
-
-  private push(name: StringIndex, flags: number, module: StringIndex | -1): void {
+  private push(name: StringIndex, flags: number, module: StringIndex | -1, inlined: boolean): void {
     const n = this.pendingCount;
     if (n === this.pendingName.length) {
       this.pendingName = growInt(this.pendingName, n * 2);
       this.pendingModule = growInt(this.pendingModule, n * 2);
-      const f = new Uint8Array(n * 2);
-      f.set(this.pendingFlags);
-      this.pendingFlags = f;
+      this.pendingFlags = growBytes(this.pendingFlags, n * 2);
+      this.pendingInlined = growBytes(this.pendingInlined, n * 2);
     }
     this.pendingName[n] = name;
     this.pendingFlags[n] = flags;
     this.pendingModule[n] = module;
+    this.pendingInlined[n] = inlined ? 1 : 0;
     this.pendingCount = n + 1;
   }
 
@@ -339,27 +336,67 @@ export class PerfStackAssembler {
 
 
 
-  private closeGroup(): void {
+  /** Pushes the open address run's frames (see the rule in the module comment). */
+  private closeRun(): void {
     const n = this.pendingCount;
-    if (this.depth + n > this.stack.length) {
-      const size = Math.max(this.stack.length * 2, this.depth + n);
-      this.stack = growInt(this.stack, size);
-      this.address = growInt(this.address, size);
-    }
-    // Every line of a group has the address of the last line read (see add()).
     const address = this.lastAddress;
-    for (let i = 0; i < n; i++) {
-      const flags = i < n - 1 ? this.pendingFlags[i] | FrameFlags.INLINED : this.pendingFlags[i];
-      this.address[this.depth] = address;
-      this.stack[this.depth++] = this.frameOf(this.pendingName[i], flags, this.pendingModule[i]);
-    }
-    if (n > 1) this.hasInlined = true;
     this.pendingCount = 0;
-    this.groupOpen = false;
+    if (n === 1) {
+      // The common case, one line at this address: a physical frame, remembered in its record.
+      const line = this.runLine;
+      const at = line * LINE_STRIDE + L_FRAME;
+      let frame: FrameIndex;
+      if (line > SCRATCH_LINE && this.records[at] > 0) frame = this.records[at] - 1;
+      else {
+        frame = this.frameOf(this.pendingName[0], this.pendingFlags[0], this.pendingModule[0]);
+        if (line > SCRATCH_LINE) this.records[at] = frame + 1;
+      }
+      this.stats.note(frame, address, 1, this.depth === 0);
+      this.pushFrame(frame, address);
+      return;
+    }
+    const names = this.pendingName;
+    const flags = this.pendingFlags;
+    const inlined = this.pendingInlined;
+    // The group: the run's smallest period.
+    let size = n;
+    for (let p = 1; p < n; p++) {
+      if (n % p !== 0) continue;
+      let i = p;
+      while (i < n && names[i] === names[i - p] && flags[i] === flags[i - p] && inlined[i] === inlined[i - p]) i++;
+      if (i === n) {
+        size = p;
+        break;
+      }
+    }
+    let physical = size - 1;
+    while (physical > 0 && inlined[physical]) physical--;
+    if (inlined[physical]) physical = size - 1;
+    if (this.depth + n > this.stack.length) {
+      const grown = Math.max(this.stack.length * 2, this.depth + n);
+      this.stack = growInt(this.stack, grown);
+      this.address = growInt(this.address, grown);
+    }
+    const start = this.depth;
+    for (let i = 0; i < n; i++) {
+      const own = i % size === physical;
+      this.address[this.depth] = address;
+      // A line perf did not mark `(inlined)` stays unmarked in the inline view: FOLDED, not INLINED.
+      const merged = inlined[i] ? FrameFlags.INLINED : FrameFlags.FOLDED;
+      this.stack[this.depth++] = this.frameOf(names[i], own ? flags[i] : flags[i] | merged, this.pendingModule[i]);
+    }
+    if (size > 1) this.hasInlined = true;
+    const groups = n / size;
+    const leaf = start === 0;
+    const k = this.stats.note(this.stack[start + physical], address, groups, leaf);
+    if (groups === 1) return;
+    this.runs.add(start, size, physical, groups, address, leaf);
+    // A leaf run is one frame, known now when perf has shown it resolves inline frames.
+    if (leaf ? !this.printedInlined : k > 1) this.runs.unsettled = true;
   }
 
   private frameOf(name: StringIndex, flags: number, module: StringIndex | -1): FrameIndex {
-    const key = name * 8 + flags;
+    const key = name * 16 + flags;
     if (key >= this.frameCache.length) {
       const grown = new Int32Array(Math.max(key + 1, this.frameCache.length * 2));
       grown.set(this.frameCache);
@@ -428,6 +465,12 @@ export function splitInlineChain(name: string): string[] {
   }
   parts.push(name.slice(start));
   return parts;
+}
+
+function growBytes(a: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
+  const b = new Uint8Array(size);
+  b.set(a);
+  return b;
 }
 
 function growInt(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
