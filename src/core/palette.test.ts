@@ -4,7 +4,15 @@ import { FrameColours, LIGHT, MATCH_COLOUR, SHADES, frameRgb, hashName } from '.
 
 describe('palette', () => {
   it('is deterministic by name and independent of the frame index', () => {
-    expect(frameRgb('std::vec::Vec::push', 0)).toEqual(frameRgb('std::vec::Vec::push', 0));
+    // The same names in another order (another recording's frame table): each keeps its colour.
+    const names = ['main', 'std::vec::Vec::push', 'parse', 'lex'];
+    const shuffled = ['lex', 'parse', 'main', 'std::vec::Vec::push'];
+    const first = new FrameColours((f) => names[f], new Uint8Array(4), LIGHT);
+    const second = new FrameColours((f) => shuffled[f], new Uint8Array(4), LIGHT);
+    for (let f = 0; f < 4; f++) expect(second.get(f)).toBe(first.get(names.indexOf(shuffled[f])));
+    // And the name decides: 200 different names spread over most of the shades.
+    const shades = new Set(Array.from({ length: 200 }, (_, i) => frameRgb(`fn_${i}`, 0).join()));
+    expect(shades.size).toBeGreaterThan(SHADES / 2);
     const a = new FrameColours(() => 'main', new Uint8Array([0, 0]), LIGHT);
     const b = new FrameColours((f) => (f === 1 ? 'main' : 'x'), new Uint8Array([0, 0]), LIGHT);
     expect(a.get(0)).toBe(b.get(1));
