@@ -220,10 +220,8 @@ export class TreeBuilder {
   }
 
   private growNodes(): void {
-    // Four times the rows: the pages of a fresh column are only touched when rows are written,
-    // so what a growth costs (page faults here, ~3 ms per MB) is the copy of the old rows, and
-    // growing 4x copies about n/3 rows in all instead of n. 200 MB folded (326k nodes): ~2.4 MB
-    // fewer page faults, builder replay 164 -> 141 ms (medians of 4, load ~3).
+    // Four times the rows: a growth costs the copy of the old rows (fresh pages are touched only
+    // when written), and growing 4x copies about n/3 rows in all instead of n (bench/README.md).
     const size = this.parent.length * 4;
     this.parent = growInt(this.parent, size);
     this.frame = growInt(this.frame, size);
