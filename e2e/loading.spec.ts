@@ -101,9 +101,17 @@ test.describe('opening recordings', () => {
 
   test('a gzip-compressed file opens like the plain one', async ({ page }) => {
     await gotoAndWait(page);
+    const opened = page.getByRole('status', { name: 'Recording' });
+    await openFixture(page, 'sqlite.perf-script.txt');
+    await expect(recordingName(page)).toHaveText('sqlite.perf-script.txt');
+    await waitForIdle(page);
+    const plain = /: ([\d,]+) samples$/.exec((await opened.textContent()) ?? '')?.[1];
+    expect(Number(plain?.replace(/,/g, ''))).toBeGreaterThan(0);
     await openBytes(page, 'sqlite.perf-script.txt.gz', gzipSync(readFileSync(fixturePath('sqlite.perf-script.txt'))));
     await expect(recordingName(page)).toHaveText('sqlite.perf-script.txt.gz');
     await waitForIdle(page);
+    // The same samples as the plain file, not merely a graph with the right name.
+    await expect(opened).toHaveText(`Opened sqlite.perf-script.txt.gz: ${plain} samples`);
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
