@@ -1,7 +1,9 @@
 // Number formatting for the shell's progress and notices.
 
-export { formatBytes } from './core/export/weight-text';
 import { formatBytes } from './core/export/weight-text';
+
+// One byte formatter, in core so the CLI shares it.
+export { formatBytes };
 
 const integer = new Intl.NumberFormat('en-US');
 

@@ -52,7 +52,8 @@ export function frameInfo(snapshot: ProfileSnapshot, shown: ViewKind | CallTree,
   };
 }
 
-export { formatNs } from '../core/export/weight-text';
+// One duration formatter, in core so the CLI shares it.
+export { formatNs };
 
 const integer = new Intl.NumberFormat('en-US');
 
