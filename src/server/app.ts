@@ -3,10 +3,7 @@
 //
 //   GET  /, /assets/…          the built app (dist/)
 //   GET  /api/local/<token>[/<name>]  a file named on the command line (open mode only)
-//   POST /api/profiles         upload a recording (store mode only) → 201/200 {id, url}
-//   GET  /api/profiles         stored recordings, newest first
-//   GET  /api/profiles/<id>    the bytes as uploaded, as an attachment
-//   GET  /p/<id>               the app, which reads the id from the path
+//   /api/server, /api/profiles…, /p/<id>   the team server (store mode only; store-routes.ts)
 //   GET  /p/<anything else>    the app's files, as at / (relative asset paths under /p/<id>)
 //
 // Invariants: SECURITY_HEADERS on every response (hooks plus the raw client-error path); request
@@ -18,12 +15,11 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
 import type { Importer } from '../core/import/importer';
 import { importers as defaultImporters } from '../core/import/registry';
-import { SECURITY_HEADERS, attachmentDisposition, cleanFileName, isValidId } from './security';
-import { sniffFile } from './sniff';
-import type { ProfileStore } from './store';
+import { SECURITY_HEADERS, attachmentDisposition } from './security';
+import type { RecordingStore } from './store';
+import { registerStore, type StoreRouteOptions } from './store-routes';
 
 export const DEFAULT_MAX_UPLOAD = 1024 * 1024 * 1024;
 
@@ -36,9 +32,13 @@ export interface LocalFile {
 export interface AppOptions {
   /** Directory of the built app (must hold index.html). */
   distDir: string;
-  /** Enables the upload/list/download API and /p/<id>. */
-  store?: ProfileStore;
+  /** Enables the upload/download API and /p/<id>. */
+  store?: RecordingStore;
   maxUpload?: number;
+  /** The team server's settings (see StoreRouteOptions). */
+  team?: Pick<StoreRouteOptions, 'uploadToken' | 'list' | 'writesPerMinute' | 'retention'>;
+  /** Take the client's address from X-Forwarded-For (behind a load balancer). */
+  trustProxy?: boolean;
   /** Open mode: token → file named on the command line. */
   localFiles?: ReadonlyMap<string, LocalFile>;
   importers?: readonly Importer[];
@@ -50,6 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Big uploads over slow links must not be cut by a timer; the size limit bounds them.
     requestTimeout: 0,
     forceCloseConnections: true,
+    trustProxy: options.trustProxy ?? false,
     clientErrorHandler: rawClientError,
     rewriteUrl: rewriteAppPath,
     // Bad URL encoding and over-long parameters are answered before any hook runs.
@@ -92,7 +93,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.localFiles) registerLocal(app, options.localFiles);
-  if (options.store) registerStore(app, options.store, options.maxUpload ?? DEFAULT_MAX_UPLOAD, options.importers ?? defaultImporters);
+  if (options.store) {
+    await registerStore(app, {
+      ...options.team,
+      store: options.store,
+      maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
+      importers: options.importers ?? defaultImporters,
+    });
+  }
   return app;
 }
 
@@ -126,72 +134,6 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
 export function localFilePath(token: string, name: string): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 100);
   return `/api/local/${token}${safe ? `/${safe}` : ''}`;
-}
-
-function registerStore(app: FastifyInstance, store: ProfileStore, maxUpload: number, importers: readonly Importer[]): void {
-  const idError = 'invalid recording id: expected 64 lowercase hex digits (sha256)';
-
-  app.get('/api/profiles', async (_request, reply) => {
-    return reply.header('cache-control', 'no-store').send(await store.list());
-  });
-
-  app.get<{ Params: { id: string } }>('/api/profiles/:id', async (request, reply) => {
-    const { id } = request.params;
-    if (!isValidId(id)) return fail(reply, 400, idError);
-    const found = await store.read(id);
-    if (!found) return fail(reply, 404, 'no recording with this id');
-    const etag = `"${id}"`;
-    reply
-      .header('etag', etag)
-      // Content-addressed: the bytes behind an id never change.
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('content-disposition', attachmentDisposition(found.info.name, `${id.slice(0, 12)}.recording`));
-    if (request.headers['if-none-match'] === etag) {
-      found.stream.destroy();
-      return reply.code(304).send();
-    }
-    return reply.type('application/octet-stream').header('content-length', found.info.size).send(found.stream);
-  });
-
-  app.get<{ Params: { id: string } }>('/p/:id', async (request, reply) => {
-    const { id } = request.params;
-    if (!isValidId(id)) return fail(reply, 404, idError);
-    if (!(await store.info(id))) return fail(reply, 404, 'no recording with this id');
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
-  });
-
-  // Uploads live in their own scope so that no built-in parser (JSON, text) ever sees the body:
-  // whatever the Content-Type says, the raw stream goes to the store and the content decides.
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    scope.post('/api/profiles', { bodyLimit: maxUpload }, async (request, reply) => upload(request, reply));
-  });
-
-  async function upload(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const tooLarge = () =>
-      fail(reply.header('connection', 'close'), 413, `the recording is over the upload limit of ${maxUpload} bytes`);
-    const length = Number(request.headers['content-length']);
-    if (Number.isFinite(length) && length > maxUpload) {
-      // Refused before a byte is read; the connection closes so the client stops sending.
-      return tooLarge();
-    }
-    const body = request.body instanceof Readable ? request.body : Readable.from([]);
-    const result = await store.put(body, {
-      name: cleanFileName(request.headers['x-filename']),
-      maxBytes: maxUpload,
-      accept: async (path) => {
-        const sniffed = await sniffFile(path, importers);
-        return sniffed.ok ? null : sniffed.reason;
-      },
-    });
-    if (result.kind === 'too-large') return tooLarge();
-    if (result.kind === 'interrupted') return fail(reply.header('connection', 'close'), 400, 'the upload was interrupted');
-    if (result.kind === 'no-space') return fail(reply, 507, 'the server is out of disk space');
-    if (result.kind === 'rejected') return fail(reply, 415, `not a recording flameview reads: ${result.reason}`);
-    const { id } = result.info;
-    return reply.code(result.created ? 201 : 200).send({ id, url: `/p/${id}` });
-  }
 }
 
 /**

@@ -41,8 +41,8 @@ export interface Spawned {
 const live = new Set<ChildProcessWithoutNullStreams>();
 
 /** Runs bin/flameview with node directly (so PATH may be restricted) and records it for killAll. */
-export function runCli(args: string[], options: SpawnOptionsWithoutStdio = {}): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, ...options });
+export function runCli(args: string[], options: SpawnOptionsWithoutStdio = {}, bin = BIN): Spawned {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: REPO_ROOT, ...options });
   live.add(child);
   let out = '';
   let err = '';
