@@ -121,11 +121,11 @@ export interface StoreServer {
   stop(): void;
 }
 
-export async function startStoreServer(prefix: string): Promise<StoreServer> {
+export async function startStoreServer(prefix: string, args: string[] = []): Promise<StoreServer> {
   const store = mkdtempSync(path.join(tmpdir(), prefix));
   const port = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
   const dist = path.join(REPO_ROOT, 'node_modules', '.cache', `flameview-e2e-${port}`);
-  const server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview.mjs'), 'serve', '--store', store, '--port', '0'], {
+  const server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview.mjs'), 'serve', '--store', store, '--port', '0', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, FLAMEVIEW_DIST: dist },
     stdio: ['ignore', 'pipe', 'pipe'],
