@@ -61,14 +61,18 @@ it('serve: a missing or short upload token, or a bucket that is not there, is on
     `flameview serve: ${join(dir, 'short')}: the upload token must be at least 16 characters\n`,
   );
   // Nothing listens on this port of 127.0.0.1: the bucket cannot be reached.
-  const saved = { ...process.env };
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y', AWS_MAX_ATTEMPTS: '1' });
+  const set = { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y', AWS_MAX_ATTEMPTS: '1' };
+  const saved = Object.fromEntries(Object.keys(set).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, set);
   try {
     const r = await run(['serve', '--store', 's3://no-bucket/x', '--s3-endpoint', 'http://127.0.0.1:9']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^flameview serve: cannot use bucket no-bucket at http:\/\/127\.0\.0\.1:9: .+\n$/);
   } finally {
-    process.env = saved;
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 });
 

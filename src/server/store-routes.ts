@@ -101,6 +101,8 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     const ifRange = request.headers['if-range'];
     const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, info.size) : null;
     if (range === 'unsatisfiable') return fail(reply.header('content-range', `bytes */${info.size}`), 416, 'the range is outside the recording');
+    // HEAD needs no bytes (and on S3 would otherwise open a GET just to throw it away).
+    if (request.method === 'HEAD') return reply.type('application/octet-stream').header('content-length', info.size).send(Readable.from([]));
     const stream = await store.open(id, range ?? undefined);
     if (!stream) return fail(reply, 404, 'no recording with this id');
     reply.type('application/octet-stream');
