@@ -1,11 +1,11 @@
 // "Recordings": the list of what a `flameview serve --list` server stores, newest first, with a
 // link to each and "Delete" for those this browser uploaded. It opens by itself on the server's
 // root page (no recording in the address), which is where a team member lands. The work is in
-// src/share/server.ts.
+// src/controllers/team-server.ts.
 
 import { useEffect, useRef, useState } from 'react';
-import { deleteShared, landedAtServerRoot, listRecordings, ownedRecordings, saveUploadToken, uploadToken, type StoredRecording } from '../share/server';
-import { formatBytes } from './shell/format';
+import { deleteShared, landedAtServerRoot, listRecordings, ownedRecordings, saveUploadToken, uploadToken, type StoredRecording } from '../controllers/team-server';
+import { formatBytes } from '../format';
 import { UploadTokenForm } from './UploadTokenForm';
 import { useDismiss } from './use-dismiss';
 

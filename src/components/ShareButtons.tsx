@@ -4,14 +4,14 @@
 // Share uploads those recordings' own bytes (both of a comparison, in parallel) and moves the
 // page to /p/<id>#<state>&compare=…, then copies that link. A server that wants its upload token
 // gets it asked for once (kept in this browser); on a /p/<id> page this browser uploaded, the
-// panel offers "Delete shared copy". The work is in src/share.
+// panel offers "Delete shared copy". The work is in src/controllers (share.ts, team-server.ts).
 
 import { useEffect, useRef, useState } from 'react';
-import type { ProfileSnapshot } from '../core/snapshot';
-import { apiRoot, deleteShared, ownedRecordings, pageRecordingId, saveUploadToken, serverInfo, uploadToken, type ServerInfo } from '../share/server';
-import { copyText, shareRecordings } from '../share/share';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import { copyText, shareRecordings } from '../controllers/share';
+import { apiRoot, deleteShared, ownedRecordings, pageRecordingId, saveUploadToken, serverInfo, uploadToken, type ServerInfo } from '../controllers/team-server';
 import { useStore } from '../store/store';
-import { flushUrlWrite } from '../store/url-sync';
+import { flushUrlWrite } from '../controllers/url-sync';
 import '../styles/share.css';
 import { ServerRecordings } from './ServerRecordings';
 import { UploadTokenForm } from './UploadTokenForm';
