@@ -137,7 +137,11 @@ export async function listRecordings(api: string): Promise<{ ok: true; recording
   if (res.status !== 200) return { ok: false, message: `the server refused it (${res.status}): ${await errorOf(res)}` };
   const body = (await res.json().catch(() => null)) as unknown;
   if (!Array.isArray(body)) return { ok: false, message: 'the server sent no list' };
-  return { ok: true, recordings: body as StoredRecording[] };
+  // Shown as links and text: only well-formed entries.
+  const recordings = (body as Partial<StoredRecording>[]).filter(
+    (r): r is StoredRecording => typeof r.id === 'string' && /^[0-9a-f]{64}$/.test(r.id) && typeof r.name === 'string' && typeof r.size === 'number' && typeof r.date === 'string',
+  );
+  return { ok: true, recordings };
 }
 
 /** The {error} of a JSON error answer, else the status text. */
