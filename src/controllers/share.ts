@@ -1,4 +1,5 @@
-// Copy link and Share, without React (the server's offer and tokens are in server.ts): the
+// Copy link and Share, without React (whether the page's server stores recordings, what it
+// offers and the tokens this browser keeps for it are in team-server.ts): the
 // upload of the open recordings' own bytes (POST /api/profiles with X-Filename; the baseline and a
 // comparison opened from a file, in parallel), the link that reopens them (/p/<id A>#…&compare=
 // <…/api/profiles/<id B>>), and the copy with its fallback. Every failure is a value with a

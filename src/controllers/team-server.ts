@@ -1,5 +1,5 @@
-// The team server as the page sees it, without React: what it offers (GET /api/server, asked
-// once), the upload token kept in this browser for that server, the delete tokens of the
+// The team server as the page sees it, without React: what it offers (said in the page's
+// <meta name="flameview-store">), the upload token kept in this browser for that server, the delete tokens of the
 // recordings this browser uploaded there, deleting one, and the list (servers started with
 // --list). Tokens live in localStorage under keys that name the server's API root, so two servers
 // on one origin (different paths) keep theirs apart. Every failure is a value with a message.
@@ -38,22 +38,19 @@ export function pageRecordingId(loc: Pick<Location, 'pathname'>): string | null 
   return /\/p\/([0-9a-f]{64})\/?$/.exec(loc.pathname)?.[1] ?? null;
 }
 
-let probe: Promise<ServerInfo | null> | null = null;
+/** The tag a flameview server that stores recordings puts in its pages (src/server/store-routes.ts). */
+export const STORE_META = 'flameview-store';
 
-/** What a flameview server on this origin offers, or null when there is none (asked once). */
-export function serverInfo(loc: Pick<Location, 'origin' | 'pathname'> = window.location): Promise<ServerInfo | null> {
-  probe ??= (async () => {
-    try {
-      const res = await fetch(apiRoot(loc).replace(/\/profiles$/, '/server'), { headers: { accept: 'application/json' }, cache: 'no-store' });
-      if (res.status !== 200 || !(res.headers.get('content-type') ?? '').includes('application/json')) return null;
-      const body = (await res.json()) as Record<string, unknown>;
-      if (body.store !== true) return null;
-      return { uploadToken: body.uploadToken === true, list: body.list === true };
-    } catch {
-      return null;
-    }
-  })();
-  return probe;
+/**
+ * What the flameview server that served this page offers, or null when it was not one that stores
+ * recordings. The page says so itself (<meta name="flameview-store" data-upload-token data-list>),
+ * so no probe request is made (a probe would be a failing request on every static host and on
+ * `flameview FILE`).
+ */
+export function serverInfo(doc: Pick<Document, 'querySelector'> = document): Promise<ServerInfo | null> {
+  const meta = doc.querySelector(`meta[name="${STORE_META}"]`);
+  if (!meta) return Promise.resolve(null);
+  return Promise.resolve({ uploadToken: meta.hasAttribute('data-upload-token'), list: meta.hasAttribute('data-list') });
 }
 
 // localStorage can be missing or refuse (private windows, storage off): then nothing is kept.

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildApp, type AppOptions } from './app';
+import { buildApp, withStoreMeta, type AppOptions } from './app';
 import { CONTENT_SECURITY_POLICY } from './security';
 import type { RecordingStore } from './store';
 import { BACKEND_NAMES, useBackends } from './test-backend-hooks';
@@ -64,6 +64,34 @@ describe.each(BACKEND_NAMES)('flameview serve, %s store', (kind) => {
   }
   const listing = { team: { list: true } };
 
+  it('store mode marks /, /index.html and /p/<id>; without a store the page is the file as built', async () => {
+    const { app } = await setup();
+    for (const url of ['/', '/index.html']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.body, url).toBe(withStoreMeta(INDEX_HTML));
+      expect(res.body, url).toMatch(/^<!doctype html><meta name="flameview-store" content="\/api\/profiles"><title>/);
+      expectSecurityHeaders(res.headers, url);
+    }
+    const dist = fixtureDist();
+    dirs.push(dist);
+    const plain = await buildApp({ distDir: dist });
+    apps.push(plain);
+    const res = await plain.inject({ method: 'GET', url: '/' });
+    expect(res.body).toBe(INDEX_HTML);
+    expect((await plain.inject({ method: 'GET', url: '/api/profiles' })).statusCode).toBe(404);
+    expect(withStoreMeta('<html><head><title>t</title></head></html>')).toBe('<html><head><meta name="flameview-store" content="/api/profiles"><title>t</title></head></html>');
+  });
+  it('the mark says whether uploads need the token and whether the server lists', async () => {
+    const { app } = await setup({ team: { uploadToken: 'x'.repeat(20), list: true } });
+    const { id } = (await upload(app, foldedRecording(3), { authorization: `Bearer ${'x'.repeat(20)}` })).json();
+    for (const url of ['/', `/p/${id}`]) {
+      expect((await app.inject({ method: 'GET', url })).body, url).toBe(withStoreMeta(INDEX_HTML, { uploadToken: true, list: true }));
+    }
+    expect(withStoreMeta('<head>', { uploadToken: true, list: true })).toBe('<head><meta name="flameview-store" content="/api/profiles" data-upload-token data-list>');
+  });
+
   it('round-trips the bytes, content-addressed, with the name in the listing', async () => {
     const { app } = await setup(listing);
     const res = await upload(app, folded, { 'x-filename': 'rust%20toyc.folded' });
@@ -83,7 +111,8 @@ describe.each(BACKEND_NAMES)('flameview serve, %s store', (kind) => {
 
     const page = await app.inject({ method: 'GET', url: `/p/${id}` });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toBe(INDEX_HTML);
+    expect(page.body).toBe(withStoreMeta(INDEX_HTML, { uploadToken: false, list: true }));
+    expect(page.body).toMatch(/^<!doctype html><meta name="flameview-store" content="\/api\/profiles" data-list><title>/);
     expect((await app.inject({ method: 'GET', url: `/p/${'0'.repeat(64)}` })).statusCode).toBe(404);
     // The app's relative asset paths, as seen from /p/<id>.
     const asset = await app.inject({ method: 'GET', url: '/p/assets/app.js' });
@@ -377,7 +406,6 @@ describe.each(BACKEND_NAMES)('flameview serve, %s store', (kind) => {
       ['POST', '/api/profiles', 'x'.repeat(500)],
       ['POST', '/api/profiles', 'not a recording'],
       ['DELETE', `/api/profiles/${id}`],
-      ['GET', '/api/server'],
       ['GET', `/api/profiles/${id}?x`],
       ['POST', '/api/profiles', 'main;a 1\n'],
     ];
@@ -457,7 +485,6 @@ describe.each(BACKEND_NAMES)('flameview serve, %s store', (kind) => {
   it('with an upload token: uploads and the list need it, reading a link does not', async () => {
     const token = 'team-token-0123456789abcdef';
     const { app } = await setup({ team: { uploadToken: token, list: true } });
-    expect((await app.inject({ method: 'GET', url: '/api/server' })).json()).toEqual({ store: true, uploadToken: true, list: true, maxUpload: 1024 ** 3 });
     const body = foldedRecording(15);
     const none = await upload(app, body);
     expect(none.statusCode).toBe(401);
@@ -486,7 +513,7 @@ describe.each(BACKEND_NAMES)('flameview serve, %s store', (kind) => {
     const res = await app.inject({ method: 'GET', url: '/api/profiles' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toMatch(/--list/);
-    expect((await app.inject({ method: 'GET', url: '/api/server' })).json()).toEqual({ store: true, uploadToken: false, list: false, maxUpload: 1024 ** 3 });
+    expect((await app.inject({ method: 'GET', url: '/' })).body).toBe(withStoreMeta(INDEX_HTML));
   });
 
   it('answers 429 with Retry-After past the per-client write rate', async () => {

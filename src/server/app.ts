@@ -3,7 +3,8 @@
 //
 //   GET  /, /assets/…          the built app (dist/)
 //   GET  /api/local/<token>[/<name>]  a file named on the command line (open mode only)
-//   /api/server, /api/profiles…, /p/<id>   the team server (store mode only; store-routes.ts)
+//   /api/profiles…, /p/<id>    the team server (store mode only; store-routes.ts); its pages are
+//                              marked <meta name=flameview-store> with what it offers
 //   GET  /p/<anything else>    the app's files, as at / (relative asset paths under /p/<id>)
 //
 // Invariants: SECURITY_HEADERS on every response (hooks plus the raw client-error path); request
@@ -20,6 +21,8 @@ import { importers as defaultImporters } from '../core/import/registry';
 import { SECURITY_HEADERS, attachmentDisposition } from './security';
 import type { RecordingStore } from './store';
 import { registerStore, type StoreRouteOptions } from './store-routes';
+
+export { withStoreMeta } from './store-routes';
 
 export const DEFAULT_MAX_UPLOAD = 1024 * 1024 * 1024;
 
@@ -97,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await registerStore(app, {
       ...options.team,
       store: options.store,
+      distDir: options.distDir,
       maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
       importers: options.importers ?? defaultImporters,
     });

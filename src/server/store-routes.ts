@@ -1,18 +1,22 @@
 // The team server's routes over a RecordingStore (`flameview serve`):
 //
-//   GET    /api/server          what this server offers: {store, uploadToken, list, maxUpload}
+//   GET    /, /index.html       the app, marked <meta name="flameview-store"> with what this
+//                               server offers (data-upload-token, data-list), so the page knows
+//                               without a probe request
 //   POST   /api/profiles        upload (Bearer upload token when one is set; rate-limited per
 //                               client) → 201 {id, url, deleteToken} / 200 {id, url}
 //   GET    /api/profiles        the list, newest first: only with --list (and the upload token)
 //   GET    /api/profiles/<id>   the bytes as uploaded, as an attachment; Range, ETag
 //   DELETE /api/profiles/<id>   Bearer <delete token> → 204 (rate-limited per client)
-//   GET    /p/<id>              the app, which reads the id from the path
+//   GET    /p/<id>              the marked app, which reads the id from the path
 //
 // Invariants: reading a recording needs only its id (a link is the way to a recording); a delete
 // token is given only to the upload that stored the recording; request bodies are streamed.
 
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Importer } from '../core/import/importer';
 import { Pruner, newestFirst, type Retention } from './retention';
@@ -23,6 +27,8 @@ import { bearerToken, deleteToken, sameToken } from './tokens';
 
 export interface StoreRouteOptions {
   store: RecordingStore;
+  /** Directory of the built app (its index.html is served marked). */
+  distDir: string;
   maxUpload: number;
   importers: readonly Importer[];
   /** Uploads (and the list) need `Authorization: Bearer <uploadToken>`. */
@@ -71,9 +77,15 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     return false;
   };
 
-  app.get('/api/server', async (_request, reply) => {
-    return reply.header('cache-control', 'no-store').send({ store: true, uploadToken: uploadToken !== undefined, list: options.list === true, maxUpload });
-  });
+  // The app's page, marked so the app knows it may offer Share (and asks for the token, and shows
+  // the list) without probing the API.
+  const offer = { uploadToken: uploadToken !== undefined, list: options.list === true };
+  const page = async (reply: FastifyReply) => {
+    const html = await readFile(join(options.distDir, 'index.html'), 'utf8');
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withStoreMeta(html, offer));
+  };
+  app.get('/', async (_request, reply) => page(reply));
+  app.get('/index.html', async (_request, reply) => page(reply));
 
   app.get('/api/profiles', async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -131,7 +143,7 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     const { id } = request.params;
     if (!isValidId(id)) return fail(reply, 404, ID_ERROR);
     if (!(await store.info(id))) return fail(reply, 404, 'no recording with this id');
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return page(reply);
   });
 
   // Uploads live in their own scope so that no built-in parser (JSON, text) ever sees the body:
@@ -169,6 +181,17 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     pruner.soon();
     return reply.code(201).send({ id, url: `/p/${id}`, deleteToken: deleteToken(secret, id) });
   }
+}
+
+/**
+ * index.html with `<meta name="flameview-store">` (src/controllers/team-server.ts reads it) in its
+ * head; `data-upload-token` and `data-list` say what the server asks and offers.
+ */
+export function withStoreMeta(html: string, offer: { uploadToken: boolean; list: boolean } = { uploadToken: false, list: false }): string {
+  const flags = `${offer.uploadToken ? ' data-upload-token' : ''}${offer.list ? ' data-list' : ''}`;
+  const meta = `<meta name="flameview-store" content="/api/profiles"${flags}>`;
+  const head = /<head[^>]*>/i.exec(html) ?? /<!doctype[^>]*>/i.exec(html);
+  return head ? html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length) : meta + html;
 }
 
 /**
