@@ -9,7 +9,7 @@ import { buildApp, DEFAULT_MAX_UPLOAD } from '../server/app';
 import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parseBytes, parsePort, untilStopped } from '../server/lifecycle';
 import type { Retention } from '../server/retention';
-import { openStore } from '../server/store';
+import { openStore } from '../server/open-store';
 import { DEFAULT_WRITES_PER_MINUTE } from '../server/store-routes';
 import { checkUploadToken } from '../server/tokens';
 import type { CliIo } from './main';

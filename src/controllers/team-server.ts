@@ -152,16 +152,15 @@ export async function errorOf(res: Response): Promise<string> {
   return res.statusText || String(res.status);
 }
 
-const landedAtRoot: boolean =
-  typeof window !== 'undefined' && window.location.hash.replace(/^#/, '') === '' && pageRecordingId(window.location) === null;
-let landingShown = false;
+/** Whether the page opened at the server's root without a recording in the address (read when this
+ * module loads, before the app writes its state into the hash), until the list has been shown. */
+const landing = {
+  pending: typeof window !== 'undefined' && window.location.hash.replace(/^#/, '') === '' && pageRecordingId(window.location) === null,
+};
 
-/**
- * True, once, when the page was opened at the server's root without a recording in the address
- * (read when this module loads, before the app writes its state into the hash).
- */
+/** True, once, when the page was opened at the server's root without a recording in the address. */
 export function landedAtServerRoot(): boolean {
-  if (landingShown || !landedAtRoot) return false;
-  landingShown = true;
-  return true;
+  const first = landing.pending;
+  landing.pending = false;
+  return first;
 }

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp, withStoreMeta, type AppOptions } from './app';
 import { CONTENT_SECURITY_POLICY } from './security';
 import type { RecordingStore } from './store';
-import { BACKEND_NAMES, useBackends } from './test-backend-hooks';
+import { BACKEND_NAMES, storeBackends } from './test-backend-hooks';
 import type { TestStore } from './test-backends';
 import { FIXTURES, INDEX_HTML, fixtureDist, foldedRecording, tempDir } from './test-support';
 
@@ -21,7 +21,7 @@ const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest
 const folded = readFileSync(join(FIXTURES, 'rust-toyc.folded'));
 const perfText = readFileSync(join(FIXTURES, 'sqlite.perf-script.txt'));
 
-const backends = useBackends();
+const backends = storeBackends();
 
 const apps: FastifyInstance[] = [];
 const stores: RecordingStore[] = [];

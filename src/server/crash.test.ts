@@ -5,10 +5,10 @@
 import { request } from 'node:http';
 import { readFileSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, useBackends } from './test-backend-hooks';
+import { BACKEND_NAMES, storeBackends } from './test-backend-hooks';
 import { fixtureDist, foldedRecording, killAll, runCli, type Spawned, waitForLine } from './test-support';
 
-const backends = useBackends();
+const backends = storeBackends();
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -5,10 +5,10 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { useBackends } from './test-backend-hooks';
+import { storeBackends } from './test-backend-hooks';
 import { fixtureDist, foldedRecording, killAll, runCli, tempDir, waitForLine } from './test-support';
 
-const backends = useBackends();
+const backends = storeBackends();
 
 const dirs: string[] = [];
 afterEach(async () => {

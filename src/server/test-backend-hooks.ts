@@ -8,7 +8,7 @@ export type BackendName = 'disk' | 's3';
 export const BACKEND_NAMES: readonly BackendName[] = ['disk', 's3'];
 
 /** The backends, by name; `s3` is there once the file's beforeAll has run. */
-export function useBackends(): Record<BackendName, Backend> {
+export function storeBackends(): Record<BackendName, Backend> {
   const backends = { disk: diskBackend() } as Record<BackendName, Backend>;
   beforeAll(async () => {
     backends.s3 = await s3Backend();
