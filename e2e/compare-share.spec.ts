@@ -17,7 +17,7 @@ let server: StoreServer | null = null;
 let base = '';
 
 test.beforeAll(async () => {
-  server = await startStoreServer('flameview-compare-share-');
+  server = await startStoreServer('flameview-compare-share-', ['--list']);
   base = server.base;
 });
 

@@ -121,10 +121,10 @@ export interface StoreServer {
   stop(): void;
 }
 
-export async function startStoreServer(prefix: string): Promise<StoreServer> {
+export async function startStoreServer(prefix: string, args: string[] = []): Promise<StoreServer> {
   const store = mkdtempSync(path.join(tmpdir(), prefix));
   try {
-    const cli = await startCli(['serve', '--store', store, '--port', '0']);
+    const cli = await startCli(['serve', '--store', store, '--port', '0', ...args]);
     return {
       base: cli.url.replace(/\/$/, ''),
       store,

@@ -195,7 +195,7 @@ test.describe('links', () => {
     const panel = page.getByRole('group', { name: 'Link' });
     await expect(panel).toContainText('The recording itself is not in the link: it was opened from a file on your computer.');
     // vite preview has no /api/profiles: no Share.
-    await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
     await expect(panel.getByRole('textbox', { name: 'Link' })).toHaveValue(page.url());
     await page.screenshot({ path: test.info().outputPath('copy-link-file.png') });
   });
@@ -243,7 +243,7 @@ test.describe('Share against bin/flameview serve', () => {
     const panel = page.getByRole('group', { name: 'Link' });
     await expect(panel).toContainText('Share uploads it to this server');
     await page.screenshot({ path: test.info().outputPath('copy-link-with-share.png') });
-    await panel.getByRole('button', { name: 'Share' }).click();
+    await panel.getByRole('button', { name: 'Share', exact: true }).click();
     await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
     await expect(page).toHaveURL(/\/p\/[0-9a-f]{64}#/);
     await page.screenshot({ path: test.info().outputPath('shared.png') });
@@ -260,7 +260,7 @@ test.describe('Share against bin/flameview serve', () => {
     // Opened from the server, the recording is in the link: no Share, no caveat.
     await page.getByRole('button', { name: 'Copy link' }).click();
     await expect(page.getByRole('group', { name: 'Link' })).not.toContainText('not in the link');
-    await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
   });
 
   test('Share uploads pasted text the same way, and the zoom travels with it', async ({ page, context }) => {
@@ -272,7 +272,7 @@ test.describe('Share against bin/flameview serve', () => {
     await page.getByRole('button', { name: 'Load' }).click();
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all']);
-    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
     const panel = page.getByRole('group', { name: 'Link' });
     await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
     await expect(page).toHaveURL(/\/p\/[0-9a-f]{64}#/);
@@ -285,6 +285,6 @@ test.describe('Share against bin/flameview serve', () => {
     await page.goto(url);
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all', 'pasted', 'main', 'emit']);
-    await expect(page.getByRole('button', { name: 'Share' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
   });
 });

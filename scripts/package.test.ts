@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, killAll, spawnTracked, tempDir, waitForLine } from '../src/server/test-support';
 import { REPO_ROOT } from '../src/server/dist';
+import { s3Backend } from '../src/server/test-backends';
 
 const work = tempDir('flameview-package-');
 const prefix = join(work, 'prefix');
@@ -93,7 +94,7 @@ describe('npm pack, npm install -g, run the installed flameview', () => {
 
   it('flameview serve --store DIR stores an upload and serves it', async () => {
     const store = join(work, 'store');
-    const s = spawnTracked(installed, ['serve', '--store', store, '--port', '0'], { cwd: work, env });
+    const s = spawnTracked(installed, ['serve', '--store', store, '--port', '0', '--list'], { cwd: work, env });
     const base = (await waitForLine(s, /^http:\/\/127\.0\.0\.1:\d+\/$/)).replace(/\/$/, '');
     expect((await fetch(`${base}/`)).status).toBe(200);
     const body = readFileSync(join(FIXTURES, 'sqlite.folded'));
@@ -103,6 +104,25 @@ describe('npm pack, npm install -g, run the installed flameview', () => {
     expect((await fetch(`${base}${url}`)).status).toBe(200);
     const list = (await (await fetch(`${base}/api/profiles`)).json()) as { name: string }[];
     expect(list.map((p) => p.name)).toEqual(['sqlite.folded']);
+  });
+
+  it('flameview serve --store s3://… loads the S3 store (a chunk of its own) and stores an upload in the bucket', async () => {
+    const backend = await s3Backend();
+    try {
+      const ts = await backend.create();
+      const s = spawnTracked(installed, ['serve', '--store', ts.location, ...ts.cliArgs, '--port', '0'], { cwd: work, env: { ...env, ...ts.env } });
+      const base = (await waitForLine(s, /^http:\/\/127\.0\.0\.1:\d+\/$/)).replace(/\/$/, '');
+      const body = readFileSync(join(FIXTURES, 'sqlite.folded'));
+      const up = await fetch(`${base}/api/profiles`, { method: 'POST', body });
+      expect(up.status).toBe(201);
+      const { id } = (await up.json()) as { id: string };
+      expect(await ts.committed()).toEqual([id]);
+      expect(Buffer.compare(Buffer.from(await (await fetch(`${base}/api/profiles/${id}`)).arrayBuffer()), body)).toBe(0);
+      await killAll();
+      await backend.cleanup();
+    } finally {
+      await backend.stop();
+    }
   });
 
   it('top, svg and diff run from the package', () => {

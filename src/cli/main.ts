@@ -25,8 +25,10 @@ export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   ope
        flameview <command> [options]
 
 commands:
-  serve --store DIR [--port N] [--host ADDR] [--max-upload BYTES]
-      the team server: upload, list and open recordings (127.0.0.1 unless --host)
+  serve --store DIR|s3://BUCKET/PREFIX [--s3-endpoint URL] [--port N] [--host ADDR]
+        [--max-upload BYTES] [--upload-token FILE] [--list] [--max-store BYTES]
+        [--expire-days N] [--rate-limit N] [--trust-proxy]
+      the team server: upload, share and delete recordings (127.0.0.1 unless --host)
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
            [--kernel] [--jit] [--all] [--full-names] FILE|-
       print folded stacks, sorted bytewise (inline view by default, as inferno-collapse-perf)

@@ -5,6 +5,7 @@ import { afterEach, expect, it } from 'vitest';
 import { parseBytes } from '../server/lifecycle';
 import { INDEX_HTML, fixtureDist, killAll, runCli, tempDir, waitForLine } from '../server/test-support';
 import { main } from './main';
+import { SERVE_USAGE } from './serve';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -25,16 +26,53 @@ async function run(args: string[]) {
 
 it('serve: usage errors are exit status 2 with the usage line', async () => {
   for (const [args, message] of [
-    [['serve'], '--store DIR is required'],
-    [['serve', '--store'], '--store needs a directory'],
+    [['serve'], '--store DIR or --store s3://BUCKET/PREFIX is required'],
+    [['serve', '--store'], '--store needs a directory or s3://BUCKET/PREFIX'],
     [['serve', '--store', 'x', '--port', 'http'], '--port needs a port number (0-65535), found "http"'],
     [['serve', '--store', 'x', '--port', '70000'], '--port needs a port number (0-65535), found "70000"'],
     [['serve', '--store', 'x', '--max-upload', '-5'], '--max-upload needs a size in bytes (e.g. 1073741824 or 1g), found "-5"'],
     [['serve', '--store', 'x', '--verbose'], 'unknown option "--verbose"'],
+    [['serve', '--store', 's3://bucket/p', '--s3-endpoint', 'localhost:9000'], '--s3-endpoint needs an http(s) URL, found "localhost:9000"'],
+    [['serve', '--store', 'x', '--s3-endpoint', 'http://127.0.0.1:9000'], '--s3-endpoint goes with --store s3://BUCKET/PREFIX'],
+    [['serve', '--store', 's3://bucket/p', '--max-upload', '6g'], '--max-upload is at most 5g with an S3 store (one CopyObject)'],
+    [['serve', '--store', 'x', '--max-store', '1m', '--max-upload', '2m'], '--max-upload (2097152) is over --max-store (1048576)'],
+    [['serve', '--store', 'x', '--expire-days', '0'], '--expire-days needs a whole number of at least 1, found "0"'],
+    [['serve', '--store', 'x', '--rate-limit', 'many'], '--rate-limit needs a whole number of at least 0, found "many"'],
+    [['serve', '--store', 'x', '--upload-token'], '--upload-token needs a file that holds the token'],
+    [['serve', '--store', 'x', '--list=yes'], '--list takes no value'],
   ] as const) {
     const r = await run([...args]);
     expect(r.code, args.join(' ')).toBe(2);
-    expect(r.err).toBe(`flameview serve: ${message}\nusage: flameview serve --store DIR [--port N] [--host ADDR] [--max-upload BYTES]\n`);
+    expect(r.err).toBe(`flameview serve: ${message}\n${SERVE_USAGE}`);
+  }
+});
+
+it('serve: a missing or short upload token, or a bucket that is not there, is one line and exit 1', async () => {
+  const dir = tempDir();
+  dirs.push(dir);
+  const missing = join(dir, 'no-such-token');
+  expect(await run(['serve', '--store', join(dir, 's'), '--upload-token', missing])).toEqual({
+    code: 1,
+    out: '',
+    err: `flameview serve: --upload-token ${missing}: no such file\n`,
+  });
+  writeFileSync(join(dir, 'short'), 'abc\n');
+  expect((await run(['serve', '--store', join(dir, 's'), '--upload-token', join(dir, 'short')])).err).toBe(
+    `flameview serve: ${join(dir, 'short')}: the upload token must be at least 16 characters\n`,
+  );
+  // Nothing listens on this port of 127.0.0.1: the bucket cannot be reached.
+  const set = { AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y', AWS_MAX_ATTEMPTS: '1' };
+  const saved = Object.fromEntries(Object.keys(set).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, set);
+  try {
+    const r = await run(['serve', '--store', 's3://no-bucket/x', '--s3-endpoint', 'http://127.0.0.1:9']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^flameview serve: cannot use bucket no-bucket at http:\/\/127\.0\.0\.1:9: .+\n$/);
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 });
 

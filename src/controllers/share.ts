@@ -1,5 +1,5 @@
-// Copy link and Share, without React: whether the page's server stores recordings (a
-// `bin/flameview serve` page carries <meta name="flameview-store">), the
+// Copy link and Share, without React (whether the page's server stores recordings, what it
+// offers and the tokens this browser keeps for it are in team-server.ts): the
 // upload of the open recordings' own bytes (POST /api/profiles with X-Filename; the baseline and a
 // comparison opened from a file, in parallel), the link that reopens them (/p/<id A>#…&compare=
 // <…/api/profiles/<id B>>), and the copy with its fallback. Every failure is a value with a
@@ -9,53 +9,39 @@ import { adoptCompareUrl, compareOpenedBytes, openedBytes, requestedCompareUrl }
 import { withProfile } from '../store/url/profile-hash';
 import { useStore } from '../store/store';
 import { flushUrlWrite } from './url-sync';
+import { apiRoot, errorOf, rememberOwned, uploadAuthorization } from './team-server';
 
-/** The server's API root for this page: /api/profiles at the origin (or before a /p/<id> path). */
-export function apiRoot(loc: Pick<Location, 'origin' | 'pathname'>): string {
-  const m = /\/p\/[0-9a-f]{64}\/?$/.exec(loc.pathname);
-  const base = m ? loc.pathname.slice(0, m.index) : '';
-  return `${loc.origin}${base}/api/profiles`;
-}
+export { apiRoot } from './team-server';
 
-/** The tag a flameview server that stores recordings puts in the page (src/server/app.ts). */
-export const STORE_META = 'flameview-store';
+export type ShareResult =
+  | { ok: true; url: string; uploaded: { baseline: boolean; comparison: boolean } }
+  /** unauthorized: the server wants its upload token (none kept, or the kept one is wrong). */
+  | { ok: false; message: string; unauthorized?: boolean };
+
+type Upload = { ok: true; id: string; path: string } | { ok: false; message: string; unauthorized?: boolean };
 
 /**
- * True when the page was served by a flameview server that stores recordings: it says so in the
- * page itself, so no probe request is made (a probe would be a failing request on every static
- * host and on `flameview FILE`).
+ * POSTs one recording's bytes (with the upload token this browser keeps for the server); the id
+ * and /p/<id> path the server gave, or why not. A delete token in the answer is kept.
  */
-export function serverAvailable(doc: Pick<Document, 'querySelector'> = document): Promise<boolean> {
-  return Promise.resolve(doc.querySelector(`meta[name="${STORE_META}"]`) !== null);
-}
-
-export type ShareResult = { ok: true; url: string; uploaded: { baseline: boolean; comparison: boolean } } | { ok: false; message: string };
-
-type Upload = { ok: true; id: string; path: string } | { ok: false; message: string };
-
-/** POSTs one recording's bytes; the id and /p/<id> path the server gave, or why not. */
 async function upload(api: string, bytes: { body: Blob | string; name: string }): Promise<Upload> {
   let res: Response;
   try {
     res = await fetch(api, {
       method: 'POST',
       body: bytes.body,
-      headers: { 'content-type': 'application/octet-stream', 'x-filename': encodeURIComponent(bytes.name) },
+      headers: { 'content-type': 'application/octet-stream', 'x-filename': encodeURIComponent(bytes.name), ...uploadAuthorization(api) },
     });
   } catch (e) {
     return { ok: false, message: `the upload failed: ${e instanceof Error ? e.message : String(e)}` };
   }
-  let body: unknown = null;
-  try {
-    body = await res.json();
-  } catch {
-    // Reported below with the status.
-  }
-  const field = (k: string) => (body && typeof body === 'object' && k in body ? String((body as Record<string, unknown>)[k]) : null);
-  if (res.status !== 200 && res.status !== 201) return { ok: false, message: `the server refused it (${res.status}): ${field('error') ?? res.statusText}` };
-  const path = field('url');
+  if (res.status === 401) return { ok: false, unauthorized: true, message: `the server wants its upload token: ${await errorOf(res)}` };
+  if (res.status !== 200 && res.status !== 201) return { ok: false, message: `the server refused it (${res.status}): ${await errorOf(res)}` };
+  const body = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  const path = typeof body?.url === 'string' ? body.url : null;
   const m = path ? /^\/p\/([0-9a-f]{64})$/.exec(path) : null;
   if (!path || !m) return { ok: false, message: 'the server gave no link for the upload' };
+  if (typeof body?.deleteToken === 'string') rememberOwned(api, m[1], { deleteToken: body.deleteToken, name: bytes.name });
   return { ok: true, id: m[1], path };
 }
 
@@ -121,7 +107,8 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
   const failures: string[] = [];
   if (ra && !ra.ok) failures.push(b ? `the baseline (${a!.name}): ${ra.message}` : ra.message);
   if (rb && !rb.ok) failures.push(a ? `the comparison (${b!.name}): ${rb.message}` : `the comparison: ${rb.message}`);
-  if (failures.length) return { ok: false, message: failures.length === 1 && a && b ? `${failures[0]}; nothing was linked` : failures.join('; ') };
+  const unauthorized = (ra && !ra.ok && ra.unauthorized) || (rb && !rb.ok && rb.unauthorized) || undefined;
+  if (failures.length) return { ok: false, unauthorized, message: failures.length === 1 && a && b ? `${failures[0]}; nothing was linked` : failures.join('; ') };
   const after = useStore.getState();
   if (after.snapshot !== before.snapshot || after.compare.snapshot !== before.compare.snapshot) {
     return { ok: false, message: 'a recording changed during the upload; nothing was linked' };

@@ -3,11 +3,8 @@
 //
 //   GET  /, /assets/…          the built app (dist/)
 //   GET  /api/local/<token>[/<name>]  a file named on the command line (open mode only)
-//   POST /api/profiles         upload a recording (store mode only) → 201/200 {id, url}
-//   GET  /api/profiles         stored recordings, newest first
-//   GET  /api/profiles/<id>    the bytes as uploaded, as an attachment
-//   GET  /, /p/<id>            the app (store mode: marked <meta name=flameview-store>); /p/<id>
-//                              makes it open that recording
+//   /api/profiles…, /p/<id>    the team server (store mode only; store-routes.ts); its pages are
+//                              marked <meta name=flameview-store> with what it offers
 //   GET  /p/<anything else>    the app's files, as at / (relative asset paths under /p/<id>)
 //
 // Invariants: SECURITY_HEADERS on every response (hooks plus the raw client-error path); request
@@ -17,15 +14,15 @@
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
 import type { Importer } from '../core/import/importer';
 import { importers as defaultImporters } from '../core/import/registry';
-import { SECURITY_HEADERS, attachmentDisposition, cleanFileName, isValidId } from './security';
-import { sniffFile } from './sniff';
-import type { ProfileStore } from './store';
+import { SECURITY_HEADERS, attachmentDisposition } from './security';
+import type { RecordingStore } from './store';
+import { registerStore, type StoreRouteOptions } from './store-routes';
+
+export { withStoreMeta } from './store-routes';
 
 export const DEFAULT_MAX_UPLOAD = 1024 * 1024 * 1024;
 
@@ -38,9 +35,13 @@ export interface LocalFile {
 export interface AppOptions {
   /** Directory of the built app (must hold index.html). */
   distDir: string;
-  /** Enables the upload/list/download API and /p/<id>. */
-  store?: ProfileStore;
+  /** Enables the upload/download API and /p/<id>. */
+  store?: RecordingStore;
   maxUpload?: number;
+  /** The team server's settings (see StoreRouteOptions). */
+  team?: Pick<StoreRouteOptions, 'uploadToken' | 'list' | 'writesPerMinute' | 'retention'>;
+  /** Take the client's address from X-Forwarded-For (behind a load balancer). */
+  trustProxy?: boolean;
   /** Open mode: token → file named on the command line. */
   localFiles?: ReadonlyMap<string, LocalFile>;
   importers?: readonly Importer[];
@@ -52,6 +53,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Big uploads over slow links must not be cut by a timer; the size limit bounds them.
     requestTimeout: 0,
     forceCloseConnections: true,
+    trustProxy: options.trustProxy ?? false,
     clientErrorHandler: rawClientError,
     rewriteUrl: rewriteAppPath,
     // Bad URL encoding and over-long parameters are answered before any hook runs.
@@ -94,7 +96,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.localFiles) registerLocal(app, options.localFiles);
-  if (options.store) registerStore(app, options.distDir, options.store, options.maxUpload ?? DEFAULT_MAX_UPLOAD, options.importers ?? defaultImporters);
+  if (options.store) {
+    await registerStore(app, {
+      ...options.team,
+      store: options.store,
+      distDir: options.distDir,
+      maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
+      importers: options.importers ?? defaultImporters,
+    });
+  }
   return app;
 }
 
@@ -128,87 +138,6 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
 export function localFilePath(token: string, name: string): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 100);
   return `/api/local/${token}${safe ? `/${safe}` : ''}`;
-}
-
-function registerStore(app: FastifyInstance, distDir: string, store: ProfileStore, maxUpload: number, importers: readonly Importer[]): void {
-  const idError = 'invalid recording id: expected 64 lowercase hex digits (sha256)';
-
-  app.get('/api/profiles', async (_request, reply) => {
-    return reply.header('cache-control', 'no-store').send(await store.list());
-  });
-
-  app.get<{ Params: { id: string } }>('/api/profiles/:id', async (request, reply) => {
-    const { id } = request.params;
-    if (!isValidId(id)) return fail(reply, 400, idError);
-    const found = await store.read(id);
-    if (!found) return fail(reply, 404, 'no recording with this id');
-    const etag = `"${id}"`;
-    reply
-      .header('etag', etag)
-      // Content-addressed: the bytes behind an id never change.
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('content-disposition', attachmentDisposition(found.info.name, `${id.slice(0, 12)}.recording`));
-    if (request.headers['if-none-match'] === etag) {
-      found.stream.destroy();
-      return reply.code(304).send();
-    }
-    return reply.type('application/octet-stream').header('content-length', found.info.size).send(found.stream);
-  });
-
-  // The app's page, marked so the app knows it may offer Share without probing the API.
-  const page = async (reply: FastifyReply) => {
-    const html = await readFile(join(distDir, 'index.html'), 'utf8');
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withStoreMeta(html));
-  };
-  app.get('/', async (_request, reply) => page(reply));
-  app.get('/index.html', async (_request, reply) => page(reply));
-
-  app.get<{ Params: { id: string } }>('/p/:id', async (request, reply) => {
-    const { id } = request.params;
-    if (!isValidId(id)) return fail(reply, 404, idError);
-    if (!(await store.info(id))) return fail(reply, 404, 'no recording with this id');
-    return page(reply);
-  });
-
-  // Uploads live in their own scope so that no built-in parser (JSON, text) ever sees the body:
-  // whatever the Content-Type says, the raw stream goes to the store and the content decides.
-  app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    scope.post('/api/profiles', { bodyLimit: maxUpload }, async (request, reply) => upload(request, reply));
-  });
-
-  async function upload(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const tooLarge = () =>
-      fail(reply.header('connection', 'close'), 413, `the recording is over the upload limit of ${maxUpload} bytes`);
-    const length = Number(request.headers['content-length']);
-    if (Number.isFinite(length) && length > maxUpload) {
-      // Refused before a byte is read; the connection closes so the client stops sending.
-      return tooLarge();
-    }
-    const body = request.body instanceof Readable ? request.body : Readable.from([]);
-    const result = await store.put(body, {
-      name: cleanFileName(request.headers['x-filename']),
-      maxBytes: maxUpload,
-      accept: async (path) => {
-        const sniffed = await sniffFile(path, importers);
-        return sniffed.ok ? null : sniffed.reason;
-      },
-    });
-    if (result.kind === 'too-large') return tooLarge();
-    if (result.kind === 'interrupted') return fail(reply.header('connection', 'close'), 400, 'the upload was interrupted');
-    if (result.kind === 'no-space') return fail(reply, 507, 'the server is out of disk space');
-    if (result.kind === 'rejected') return fail(reply, 415, `not a recording flameview reads: ${result.reason}`);
-    const { id } = result.info;
-    return reply.code(result.created ? 201 : 200).send({ id, url: `/p/${id}` });
-  }
-}
-
-/** index.html with `<meta name="flameview-store">` (src/share/share.ts reads it) in its head. */
-export function withStoreMeta(html: string): string {
-  const meta = '<meta name="flameview-store" content="/api/profiles">';
-  const head = /<head[^>]*>/i.exec(html) ?? /<!doctype[^>]*>/i.exec(html);
-  return head ? html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length) : meta + html;
 }
 
 /**

@@ -1,13 +1,14 @@
-// Decides whether a file on disk holds a recording the engine reads, by asking the importers'
-// detect() about its first 64 KiB (after gunzip when it starts with the gzip magic), as
-// core/import/load.ts does with a stream. Used to refuse uploads that are not recordings (415)
-// and to give `flameview FILE` a one-line error before a browser is opened.
+// Decides whether a file on disk, or the head of an upload, holds a recording the engine reads, by
+// asking the importers' detect() about its first 64 KiB (after gunzip when it starts with the
+// gzip magic), as core/import/load.ts does with a stream. Used to refuse uploads that are not
+// recordings (415) and to give `flameview FILE` a one-line error before a browser is opened.
 //
 // Invariants: reads at most DETECT_BYTES of decompressed data and a bounded amount of compressed
 // data (a gzip bomb cannot make it allocate more); never throws for bad content, only for I/O.
 
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { GZIP_MAGIC } from '../core/import/byte-stream';
 import type { Importer } from '../core/import/importer';
@@ -48,10 +49,9 @@ function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
 }
 
-/** The first `max` decompressed bytes of a gzip file; atEnd when that is all of it. */
-function gunzipHead(path: string, max: number): Promise<{ bytes: Buffer; atEnd: boolean } | { error: string }> {
+/** The first `max` decompressed bytes of a gzip stream; atEnd when that is all of it. */
+function gunzipHead(input: Readable, max: number): Promise<{ bytes: Buffer; atEnd: boolean } | { error: string }> {
   return new Promise((resolve) => {
-    const input = createReadStream(path, { highWaterMark: 16 * 1024 });
     const gunzip = createGunzip();
     const parts: Buffer[] = [];
     let length = 0;
@@ -82,6 +82,19 @@ function gunzipHead(path: string, max: number): Promise<{ bytes: Buffer; atEnd: 
 /** Asks the importers about the head of the file, the way loadProfile() would. */
 export async function sniffFile(path: string, importers: readonly Importer[]): Promise<Sniffed> {
   const raw = await readHead(path, DETECT_BYTES + 1);
+  return sniff(raw, raw.length <= DETECT_BYTES, () => createReadStream(path, { highWaterMark: 16 * 1024 }), importers);
+}
+
+/**
+ * The same question about the first bytes of an upload, so it can be refused before the rest is
+ * stored: `head` is all of it (`complete`) or enough to inflate DETECT_BYTES when gzipped (a few
+ * times DETECT_BYTES: deflate never grows data by more than a few bytes per block).
+ */
+export function sniffHead(head: Buffer, complete: boolean, importers: readonly Importer[]): Promise<Sniffed> {
+  return sniff(head, complete && head.length <= DETECT_BYTES, () => Readable.from([head]), importers);
+}
+
+async function sniff(raw: Buffer, rawAtEnd: boolean, compressed: () => Readable, importers: readonly Importer[]): Promise<Sniffed> {
   if (raw.length === 0) return { ok: false, reason: 'the file is empty' };
   if (isPerfData(raw)) {
     return { ok: false, reason: 'binary perf.data (run `perf script` on it first, or open it with `flameview FILE`)' };
@@ -90,12 +103,12 @@ export async function sniffFile(path: string, importers: readonly Importer[]): P
   let bytes: Buffer;
   let atEnd: boolean;
   if (gzip) {
-    const head = await gunzipHead(path, DETECT_BYTES + 1);
+    const head = await gunzipHead(compressed(), DETECT_BYTES + 1);
     if ('error' in head) return { ok: false, reason: head.error };
     ({ bytes, atEnd } = head);
   } else {
     bytes = raw;
-    atEnd = raw.length <= DETECT_BYTES;
+    atEnd = rawAtEnd;
   }
   if (!atEnd) bytes = bytes.subarray(0, DETECT_BYTES);
   // Whole-input formats (pprof, Chrome/speedscope JSON) are asked first, as loadProfile does.

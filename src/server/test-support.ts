@@ -41,8 +41,8 @@ export interface Spawned {
 const live = new Set<ChildProcessWithoutNullStreams>();
 
 /** Runs bin/flameview with node directly (so PATH may be restricted) and records it for killAll. */
-export function runCli(args: string[], options: SpawnOptionsWithoutStdio = {}): Spawned {
-  return spawnTracked(process.execPath, [BIN, ...args], options);
+export function runCli(args: string[], options: SpawnOptionsWithoutStdio = {}, bin = BIN): Spawned {
+  return spawnTracked(process.execPath, [bin, ...args], options);
 }
 
 /** Spawns a command (cwd: the repository unless given) and records it for killAll. */
