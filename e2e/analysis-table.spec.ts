@@ -5,7 +5,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { functionSumsFromFolded } from '../src/core/testing/folded-oracle';
-import { collectDialogs, gotoAndWait, openBytes, openFixture, traceMainThread, waitForIdle } from './helpers';
+import { collectDialogs, gotoAndWait, menuButton, openBytes, openFixture, traceMainThread, waitForIdle } from './helpers';
 import { formatNs, perlTidy, readFolded } from './viewer-oracle';
 
 const oracleFolded = readFolded('rust-toyc.no-inline.folded');
@@ -92,7 +92,7 @@ test.describe('function table', () => {
 
     // Reversed (bottom-up): the same figures per function.
     const firstRow = await cellsOf(page, 0);
-    const reversed = page.getByRole('button', { name: 'Reversed', exact: true });
+    const reversed = (await menuButton(page, 'View', 'Reversed'));
     await reversed.click();
     await expect(reversed).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('region', { name: 'Transforms' })).toContainText('Reversed');
@@ -167,8 +167,8 @@ test.describe('callers and callees', () => {
     await expect.poll(async () => (await rectIn('Callees flame graph', '__GI___libc_free'))?.width ?? 0).toBeGreaterThan(calleesWidth * 0.95);
 
     // Short names: labels shortened, the link says so; the table shows short names with the full one as title.
-    await page.getByRole('button', { name: 'Short names' }).click();
-    await expect(page.getByRole('button', { name: 'Short names' })).toHaveAttribute('aria-pressed', 'true');
+    await (await menuButton(page, 'View', 'Short names')).click();
+    await expect((await menuButton(page, 'View', 'Short names'))).toHaveAttribute('aria-pressed', 'true');
     await expect.poll(() => page.url()).toContain('names=short');
     await page.getByRole('button', { name: 'Function table' }).click();
     const generic = bodyRows(page).filter({ hasText: 'core::ptr::drop_in_place<…>' }).first();
@@ -196,7 +196,7 @@ test.describe('callers and callees', () => {
     await openFixture(page, 'rust-toyc.perf-script.txt');
     await waitForIdle(page);
     await expect(page.getByRole('button', { name: 'Callers & callees' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('button', { name: 'Short names' })).toHaveAttribute('aria-pressed', 'true');
+    await expect((await menuButton(page, 'View', 'Short names'))).toHaveAttribute('aria-pressed', 'true');
     await expect(callers).toHaveAttribute('aria-busy', 'false');
     await expect(page.getByTestId('sandwich-caption')).toHaveAttribute('title', selectedName);
   });
@@ -212,7 +212,7 @@ test.describe('callers and callees', () => {
     await expect(row).toBeVisible();
     await row.dblclick();
     await expect(page.getByRole('heading', { name: `Callers of ${evil}` })).toBeVisible();
-    await page.getByRole('button', { name: 'Short names' }).click();
+    await (await menuButton(page, 'View', 'Short names')).click();
     await expect(page.getByRole('application', { name: 'Callees flame graph' })).toHaveAttribute('aria-busy', 'false');
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     expect(dialogs).toEqual([]);

@@ -5,22 +5,12 @@
 // (src/compare/debug-hook.ts), never by guessing coordinates. Screenshots go to test-results/.
 
 import { expect, test, type Page } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
-import { fixturePath, openFixture } from './helpers';
+import { readFileSync } from 'node:fs';
+import { fixturePath, menu, openFixture, serveFixtures } from './helpers';
 
 const A = 'rust-toyc.run-a.perf-script.txt';
 const B = 'rust-toyc.run-b.perf-script.txt';
 const BOTH = `./#profile=e2e-fixtures/${A}&compare=e2e-fixtures/${B}`;
-
-async function serveFixtures(page: Page) {
-  await page.route('**/e2e-fixtures/**', async (route) => {
-    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop() ?? '');
-    const file = fixturePath(name);
-    if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-    const body = readFileSync(file);
-    return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain', 'content-length': String(body.length) } });
-  });
-}
 
 const graph = (page: Page, label: string) => page.locator(`[aria-label="${label}"]`);
 
@@ -179,7 +169,7 @@ test('dropping a recording on the "Compare with…" zone opens it as the compari
     },
     [text, B] as const,
   );
-  const zone = page.getByTestId('compare-drop');
+  const zone = (await menu(page, 'More actions')).getByTestId('compare-drop');
   await zone.dispatchEvent('dragover', { dataTransfer: data });
   await zone.dispatchEvent('drop', { dataTransfer: data });
   await idle(page, 'Comparison flame graph');

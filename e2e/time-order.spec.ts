@@ -25,7 +25,7 @@ function inRange(from: number, to: number) {
 }
 
 const chart = (page: Page) => page.getByRole('img', { name: 'Stack chart of the samples in time order' });
-const button = (page: Page) => page.getByRole('toolbar', { name: 'View' }).getByRole('button', { name: 'Time order' });
+const button = (page: Page) => page.getByRole('toolbar', { name: 'Tools' }).getByRole('button', { name: 'Time order' });
 const rangeStatus = (page: Page) => page.getByTestId('time-range');
 const total = (page: Page) => page.locator('.status-bar').getByText(/^Total weight:/);
 

@@ -91,11 +91,11 @@ export function ShareButtons() {
   const uploads = baseFromBytes && compareFromBytes ? 'both' : 'it';
   return (
     <div className="share" ref={box}>
-      <button type="button" className="btn" aria-expanded={panel !== null} onClick={() => void copyLink()}>
+      <button type="button" className="menu-item" aria-expanded={panel !== null} onClick={() => void copyLink()}>
         Copy link
       </button>
       {fromBytes && server && !panel && (
-        <button type="button" className="btn" onClick={() => void share()}>
+        <button type="button" className="menu-item" onClick={() => void share()}>
           Share
         </button>
       )}

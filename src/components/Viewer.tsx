@@ -1,5 +1,6 @@
-// The viewer for an open recording: toolbar, search, zoom path, the flame graph, the selected
-// frame's details and the status bar. Starts the search controller and the page-wide keys
+// The viewer for an open recording, the graph first: one toolbar row (with the search), the zoom
+// path as a thin strip on the graph's top edge, the flame graph filling the rest, the selected
+// frame's details floating over the graph (nothing while nothing is selected) and the status bar. Starts the search controller and the page-wide keys
 // ("/" focuses the search, "?" toggles the shortcuts).
 
 import { useEffect } from 'react';
@@ -15,7 +16,7 @@ import { CompareView } from './compare/CompareView';
 import { Details } from './Details';
 import { FlameGraph } from './FlameGraph';
 import { LinkNotices } from './LinkNotices';
-import { SEARCH_INPUT_ID, SearchBox } from './SearchBox';
+import { SEARCH_INPUT_ID } from './SearchBox';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatusBar } from './StatusBar';
 import { TimeOrderChart } from './time/TimeOrderChart';
@@ -47,20 +48,21 @@ export function Viewer() {
       <Toolbar />
       <LinkNotices />
       <CompareBar />
-      <SearchBox />
-      {comparing ? (
-        <CompareView />
-      ) : (
-        <>
-          <TimeOrderChart />
-          <TransformBar />
-          <Breadcrumbs />
-          <AnalysisLayout>
-            <FlameGraph />
-          </AnalysisLayout>
-        </>
-      )}
-      <Details />
+      <div className="viewer-main">
+        {comparing ? (
+          <CompareView />
+        ) : (
+          <>
+            <TimeOrderChart />
+            <TransformBar />
+            <Breadcrumbs />
+            <AnalysisLayout>
+              <FlameGraph />
+            </AnalysisLayout>
+          </>
+        )}
+        <Details />
+      </div>
       <StatusBar />
       <ShortcutsHelp />
     </div>

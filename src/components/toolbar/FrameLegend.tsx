@@ -1,0 +1,25 @@
+// What the frame colours mean, beside the view toggle: a swatch per family of frame present in
+// the recording (function, inlined, kernel, JIT), in the current theme's colours.
+
+import { useEffect, useMemo, useState } from 'react';
+import { FAMILIES, familiesPresent, familyCss, watchTheme } from '../../render/palette';
+import { useStore } from '../../store/store';
+
+export function FrameLegend() {
+  const flags = useStore((s) => s.snapshot?.frames.flags ?? null);
+  const [dark, setDark] = useState(false);
+  useEffect(() => watchTheme((t) => setDark(t.dark)), []);
+  const present = useMemo(() => (flags ? familiesPresent(flags) : 1), [flags]);
+  return (
+    <ul className="legend" aria-label="Frame colours">
+      {FAMILIES.map((f, i) =>
+        present & (1 << i) ? (
+          <li key={f.key} title={f.title}>
+            <span className="legend-swatch" style={{ background: familyCss(f.flag, dark) }} aria-hidden="true" />
+            {f.label}
+          </li>
+        ) : null,
+      )}
+    </ul>
+  );
+}
