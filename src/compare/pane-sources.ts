@@ -104,7 +104,7 @@ export const diffSource: FlameSource = paneSource(
       key: shape.tree,
       matches,
       busy: s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
-      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match), shape.tree, matches, prefersDark()),
+      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match, prefersDark()), shape.tree, matches, prefersDark()),
     });
   },
   (s) => [

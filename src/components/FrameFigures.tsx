@@ -1,13 +1,16 @@
 // The figures of one frame, shared by the tooltip and the details region.
 
 import { formatPercent, formatWeight, type FrameInfo } from '../store/frame-info';
+import { BreakableName } from './BreakableName';
 
 export function FrameFigures({ info }: { info: FrameInfo }) {
   const kind = [info.inlined && 'inlined', info.kernel && 'kernel', info.jit && 'JIT'].filter(Boolean).join(', ');
   return (
     <div className="frame-figures">
       <div className="frame-name">
-        <span className="frame-name-text">{info.name}</span>
+        <span className="frame-name-text">
+          <BreakableName name={info.name} />
+        </span>
         {kind && <span className={`frame-badge${info.inlined ? ' frame-badge-inlined' : ''}`}>{kind}</span>}
       </div>
       <dl>

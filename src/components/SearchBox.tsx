@@ -46,7 +46,7 @@ export function SearchBox() {
         }}
       />
       <label className="search-case" title="Ignore case">
-        <input type="checkbox" className="visually-hidden" aria-label="Ignore case" checked={search.caseInsensitive} onChange={(e) => setCaseInsensitive(e.target.checked)} />
+        <input type="checkbox" aria-label="Ignore case" checked={search.caseInsensitive} onChange={(e) => setCaseInsensitive(e.target.checked)} />
         <span aria-hidden="true">Aa</span>
       </label>
       <button type="button" className="btn btn-small" aria-label="Previous match" title="Previous match (Shift+Enter)" disabled={!summary} onClick={() => step(-1)}>

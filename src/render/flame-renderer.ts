@@ -40,6 +40,7 @@ export class FlameRenderer {
   private lastOrientation: string | null = null;
   private lastKey: object | null = null;
   private hatch: CanvasPattern | null | undefined;
+  private hatchDark = false;
   private lastSelected = -1;
   // Scratch for grouping rects by colour (see paint).
   private colourOf = new Int32Array(1024);
@@ -71,8 +72,9 @@ export class FlameRenderer {
     resize.observe(container);
     this.cleanups.push(() => resize.disconnect());
     const onScroll = () => {
-      // Flame graphs keep their distance from the bottom (the root) across resizes.
-      this.fromBottom = Math.max(0, this.scrollable - container.scrollTop);
+      // Flame graphs keep their distance from the bottom (the root) across resizes. Measured now:
+      // a resize clamps scrollTop (and fires this) before the next draw updates `scrollable`.
+      this.fromBottom = Math.max(0, container.scrollHeight - container.clientHeight - container.scrollTop);
       this.schedule();
     };
     container.addEventListener('scroll', onScroll, { passive: true });
@@ -180,7 +182,8 @@ export class FlameRenderer {
     const { frames } = s;
     const colours = this.colours!;
     const matches = s.matches;
-    // Per-node colours (the differential graph) replace the palette by name; ids index their css.
+    // Per-node colours (the differential graph) replace the palette by name; ids index their css
+    // (already in the theme's colours: see diff-palette.ts).
     const over = s.nodeColours;
     const cssOf = over ? (id: number) => over.css[id] : (id: number) => colours.cssOf(id);
     const L = this.layout;
@@ -201,26 +204,33 @@ export class FlameRenderer {
     const counts = this.counts;
     counts.fill(0);
     // Pass 1: rectangles, grouped by colour (counting sort of the rect indices) so each colour is
-    // one fillStyle and one fill of a path of rects. Ancestors of the zoom are drawn faded first.
+    // one fillStyle and one fill of a path of rects. Ancestors of the zoom are drawn first, across
+    // the width, in their faded colour (a solid fill, so their labels keep their contrast).
     for (let k = 0; k < n; k++) {
       const node = L.node[k];
       const f = tree.frame[node];
       if (node === s.selectedNode) selectedK = k;
       if (node === s.hoverNode) hoverK = k;
-      const id = over ? over.ids[node] : f < 0 ? ROOT_COLOUR : matches ? (matches[f] ? MATCH_COLOUR : colours.dimId(f)) : colours.id(f);
-      if (L.ancestor[k]) {
-        colourOf[k] = -1;
-        ctx.globalAlpha = 0.6;
+      const ancestor = L.ancestor[k] === 1;
+      const id = over
+        ? over.ids[node]
+        : f < 0
+          ? ROOT_COLOUR
+          : ancestor || (matches && !matches[f])
+            ? colours.dimId(f)
+            : matches
+              ? MATCH_COLOUR
+              : colours.id(f);
+      colourOf[k] = id;
+      if (ancestor) {
         ctx.fillStyle = cssOf(id);
         ctx.fillRect(0, rowTop(rows, L.depth[k]), this.width, ROW_HEIGHT - 1);
-        ctx.globalAlpha = 1;
       } else {
-        colourOf[k] = id;
         counts[id + 1]++;
       }
     }
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
-    for (let k = 0; k < n; k++) if (colourOf[k] >= 0) order[counts[colourOf[k]]++] = k;
+    for (let k = 0; k < n; k++) if (!L.ancestor[k]) order[counts[colourOf[k]]++] = k;
     const total = counts[counts.length - 1];
     const width = this.width;
     // The y of each row, once per draw rather than once per rect (a 600,000-node profile draws
@@ -244,8 +254,7 @@ export class FlameRenderer {
       ctx.fill();
     }
     if (over?.marked) this.hatchMarked(ctx, over.marked);
-    // Pass 2: labels (dimmed frames of a dark theme are dark, so their text is light).
-    ctx.globalAlpha = 1;
+    // Pass 2: labels, each in the text colour of its fill (the palette keeps both at 4.5:1).
     let textColour = (ctx.fillStyle = this.theme.frameText);
     for (let k = 0; k < L.count; k++) {
       const x = Math.max(L.x[k], 0);
@@ -255,14 +264,11 @@ export class FlameRenderer {
       const name = f < 0 ? 'all' : s.label ? s.label(f) : frames.strings[frames.name[f]];
       const label = this.labels.fit(f, name, w - 6);
       if (label) {
-        const colour = matches && f >= 0 && !matches[f] ? this.theme.dimText : this.theme.frameText;
+        const colour = over ? (matches && f >= 0 && !matches[f] ? this.theme.dimText : this.theme.frameText) : colours.textOf(colourOf[k]);
         if (colour !== textColour) ctx.fillStyle = textColour = colour;
-        if (L.ancestor[k]) ctx.globalAlpha = 0.75;
         ctx.fillText(label, x + 3, rowY[L.depth[k]] + ROW_HEIGHT / 2);
-        if (L.ancestor[k]) ctx.globalAlpha = 1;
       }
     }
-    ctx.globalAlpha = 1;
     this.highlightFrames(ctx, tree, s.highlight ?? null);
     if (hoverK >= 0) this.outline(ctx, hoverK, this.theme.hover, 1);
     if (selectedK >= 0) this.outline(ctx, selectedK, this.theme.selection, 2);
@@ -300,7 +306,10 @@ export class FlameRenderer {
 
   /** Diagonal hatching over the marked nodes' rectangles (frames only one run has). */
   private hatchMarked(ctx: CanvasRenderingContext2D, marked: Uint8Array): void {
-    if (this.hatch === undefined) this.hatch = makeHatch(ctx);
+    if (this.hatch === undefined || this.hatchDark !== this.theme.dark) {
+      this.hatchDark = this.theme.dark;
+      this.hatch = makeHatch(ctx, this.theme.dark);
+    }
     if (!this.hatch) return;
     const L = this.layout;
     ctx.fillStyle = this.hatch;
@@ -333,13 +342,13 @@ export class FlameRenderer {
   }
 }
 
-function makeHatch(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+function makeHatch(ctx: CanvasRenderingContext2D, dark: boolean): CanvasPattern | null {
   if (typeof document === 'undefined') return null;
   const tile = document.createElement('canvas');
   tile.width = tile.height = 6;
   const t = tile.getContext('2d');
   if (!t) return null;
-  t.strokeStyle = 'rgba(0,0,0,0.45)';
+  t.strokeStyle = dark ? 'rgba(255,255,255,0.4)' : 'rgba(0,0,0,0.45)';
   t.lineWidth = 1.2;
   t.beginPath();
   t.moveTo(0, 6);

@@ -49,7 +49,7 @@ export function shadeRgb(shade: number, flags: number): Rgb {
   const v3 = ((h >>> 16) & 0xff) / 255;
   if (flags & FrameFlags.INLINED) {
     // muted teal: reads as "part of the physical frame below" without outshining it.
-    return [Math.round(120 + 40 * v1), Math.round(180 + 25 * v2), Math.round(178 + 22 * v2)];
+    return [Math.round(105 + 40 * v1), Math.round(165 + 25 * v2), Math.round(165 + 25 * v2)];
   }
   if (flags & FrameFlags.KERNEL) return [Math.round(200 + 55 * v1), Math.round(110 + 60 * v2), Math.round(20 * v3)];
   if (flags & FrameFlags.JIT) return [Math.round(50 + 60 * v1), Math.round(190 + 55 * v2), Math.round(50 + 60 * v3)];
@@ -164,7 +164,7 @@ export const DARK: Theme = {
 };
 
 /** How far a frame that does not match a search (or a zoomed-out ancestor) fades. */
-const DIM = { light: 0.7, dark: 0.6 };
+export const DIM = { light: 0.7, dark: 0.6 };
 
 /** The hue family of a frame: 0 ordinary, 1 inlined, 2 kernel, 3 JIT. */
 function family(flags: number): number {

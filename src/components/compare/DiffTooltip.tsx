@@ -7,6 +7,7 @@ import { functionDeltaOf, nodeDelta, type Compared, type DiffNorm } from '../../
 import { formatDelta, formatDeltaPct, formatValue } from '../../compare/format';
 import { diffOf } from '../../compare/sides';
 import { useStore } from '../../store/store';
+import { BreakableName } from '../BreakableName';
 
 const WIDTH = 420;
 
@@ -36,7 +37,9 @@ export function DiffTooltip({ pane }: { pane: 'side' | 'diff' }) {
   const status = info.d.presentIn === 'both' ? null : info.d.presentIn === 'B' ? 'New in the comparison (only B has this path)' : 'Gone in the comparison (only A has this path)';
   return (
     <div className="flame-tooltip compare-tooltip" role="tooltip" data-testid={`${pane}-diff-tooltip`} style={{ left, top: below ? pos.y + 18 : pos.y - 12, maxWidth: WIDTH, transform: below ? undefined : 'translateY(-100%)' }}>
-      <div className="compare-tooltip-name">{info.name}</div>
+      <div className="compare-tooltip-name">
+        <BreakableName name={info.name} />
+      </div>
       {status && <div className="compare-tooltip-status">{status}</div>}
       <table className="compare-figures">
         <thead>

@@ -7,6 +7,7 @@ import { formatDuration } from '../../render/stack-chart-renderer';
 import { useStore } from '../../store/store';
 import { formatOffset } from './range-text';
 import { useChartHover } from './time-chart-controller';
+import { BreakableName } from '../BreakableName';
 
 const WIDTH = 360;
 
@@ -32,7 +33,9 @@ export function TimeChartTooltip() {
   const left = hover.x + 14 + WIDTH > wrap ? Math.max(0, hover.x - 14 - WIDTH) : hover.x + 14;
   return (
     <div className="flame-tooltip time-tooltip" role="tooltip" style={{ left, top: hover.y + 16, maxWidth: WIDTH }}>
-      <div className="frame-name">{info.name}</div>
+      <div className="frame-name">
+        <BreakableName name={info.name} />
+      </div>
       <div>
         {info.duration} from {info.at}, {info.samples.toLocaleString('en-US')} sample{info.samples === 1 ? '' : 's'}
       </div>

@@ -5,10 +5,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { FAMILIES, familiesPresent, familyCss, watchTheme } from '../../render/palette';
 import { useStore } from '../../store/store';
 
-export function FrameLegend() {
-  const flags = useStore((s) => s.snapshot?.frames.flags ?? null);
+/** Whether the canvas graphs draw in their dark theme (the system's colour scheme). */
+export function useDarkTheme(): boolean {
   const [dark, setDark] = useState(false);
   useEffect(() => watchTheme((t) => setDark(t.dark)), []);
+  return dark;
+}
+
+export function FrameLegend() {
+  const flags = useStore((s) => s.snapshot?.frames.flags ?? null);
+  const dark = useDarkTheme();
   const present = useMemo(() => (flags ? familiesPresent(flags) : 1), [flags]);
   return (
     <ul className="legend" aria-label="Frame colours">
