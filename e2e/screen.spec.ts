@@ -4,7 +4,7 @@
 // into the View and ⋯ menus keep their names and pressed states.
 
 import { expect, test, type Page } from '@playwright/test';
-import { menu, openFixture, serveFixtures, waitForIdle } from './helpers';
+import { menu, openBytes, openFixture, serveFixtures, waitForIdle } from './helpers';
 
 /** The details float over the graph when shown; hidden, they are a 1 px live region (still announced). */
 const detailsWidth = (page: Page) => page.getByRole('region', { name: 'Selected frame' }).evaluate((e) => e.getBoundingClientRect().width);
@@ -105,4 +105,73 @@ test('toggles announce their state; the menus open, keep it and close with Escap
   for (const name of ['Copy link', 'Export', 'Compare with…', 'Shortcuts']) await expect(more.getByRole('button', { name, exact: true })).toBeVisible();
   await more.getByRole('button', { name: 'Shortcuts' }).click();
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+});
+
+type Hook = { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null } };
+const rectOf = (page: Page, name: string) => page.evaluate((n) => (window as unknown as Hook).flameviewFrames.rect('Flame graph', n), name);
+
+test.describe('fit the stack', () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+  const LEVELS = 60;
+  const frames = Array.from({ length: LEVELS }, (_, i) => `wl::expr::Parser::level_${i}`);
+  const deep = `${frames.join(';')} 70\nmain;shallow 30\n`;
+
+  test('a stack deeper than the canvas says how many levels are hidden; a click reveals them; no row is half cut', async ({ page }) => {
+    await page.goto('./');
+    await waitForIdle(page);
+    await openBytes(page, 'deep.folded', Buffer.from(deep));
+    await expect(page.getByTestId('recording-name')).toHaveText('deep.folded');
+    await waitForIdle(page);
+    const cue = page.getByRole('button', { name: /^Show \d+ more levels above$/ });
+    await expect(cue).toBeVisible();
+    const hidden = Number((await cue.getAttribute('aria-label'))!.match(/\d+/)![0]);
+    // Every level is either whole below the cue or counted by it (the root is always in view).
+    const cueBox = (await cue.boundingBox())!;
+    let whole = 1;
+    for (const name of frames) {
+      const r = await rectOf(page, name);
+      if (r && r.y >= cueBox.y + cueBox.height - 1) whole++;
+    }
+    expect(hidden).toBe(LEVELS + 1 - whole);
+    expect(hidden).toBeGreaterThan(10);
+    expect(await rectOf(page, frames[LEVELS - 1])).toBeNull();
+    // Click until the top of the stack is in view: its frame is drawn whole, and the root's side
+    // now has its own cue.
+    while (await cue.isVisible()) {
+      await cue.click();
+      await waitForIdle(page);
+    }
+    const top = (await rectOf(page, frames[LEVELS - 1]))!;
+    const canvas = (await page.locator('[aria-label="Flame graph"] canvas').boundingBox())!;
+    expect(top.y).toBeGreaterThanOrEqual(canvas.y);
+    const below = page.getByRole('button', { name: /^Show \d+ more levels? below$/ });
+    await expect(below).toBeVisible();
+    await below.click();
+    await waitForIdle(page);
+  });
+
+  test('the wheel scrolls the stack; Ctrl + wheel zooms', async ({ page }) => {
+    await page.goto('./');
+    await waitForIdle(page);
+    await openBytes(page, 'deep.folded', Buffer.from(deep));
+    await expect(page.getByTestId('recording-name')).toHaveText('deep.folded');
+    await waitForIdle(page);
+    const graph = page.getByRole('application', { name: 'Flame graph' });
+    const scrollTop = () => graph.evaluate((e) => e.scrollTop);
+    const reset = page.getByRole('button', { name: 'Reset zoom' });
+    const box = (await graph.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.7, box.y + box.height / 2);
+    const before = await scrollTop();
+    await page.mouse.wheel(0, -300);
+    await expect.poll(scrollTop).toBeLessThan(before);
+    await waitForIdle(page);
+    await expect(reset).toBeDisabled();
+    const scrolled = await scrollTop();
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -300);
+    await page.keyboard.up('Control');
+    await waitForIdle(page);
+    await expect(reset).toBeEnabled();
+    expect(await scrollTop()).toBe(scrolled);
+  });
 });

@@ -236,7 +236,7 @@ test.describe('viewer', () => {
     await expect(list).toContainText('1 unparseable line was skipped.');
   });
 
-  test('wheel zooms around the cursor, drag pans, double-click on empty space resets', async ({ page }) => {
+  test('Ctrl + wheel zooms around the cursor, drag pans, double-click on empty space resets', async ({ page }) => {
     await gotoAndWait(page);
     await openBytes(page, 'wide.folded', Buffer.from('main;a;x 4\nmain;b;y 4\nother 2\n'));
     await expect(page.getByTestId('recording-name')).toHaveText('wide.folded');
@@ -246,7 +246,9 @@ test.describe('viewer', () => {
     const box = (await graph(page).boundingBox())!;
     const row = (d: number) => box.y + box.height - 17 * d - 8;
     await page.mouse.move(box.x + box.width * 0.2, row(1));
+    await page.keyboard.down('Control');
     for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
     await waitForIdle(page);
     await expect(reset).toBeEnabled();
     // Zoomed in around x = 20 %, "a" (0-40 %) now covers the point under the cursor and beyond.

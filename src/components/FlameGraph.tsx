@@ -26,10 +26,15 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   const container = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const spacer = useRef<HTMLDivElement>(null);
+  const cueTop = useRef<HTMLButtonElement>(null);
+  const cueBottom = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    if (!container.current || !canvas.current || !spacer.current) return;
-    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source);
+    if (!container.current || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current) return;
+    const cues = { top: cueTop.current, bottom: cueBottom.current };
+    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source, cues);
+    cues.top.onclick = () => renderer.reveal('top');
+    cues.bottom.onclick = () => renderer.reveal('bottom');
     const detach = attachInteraction(container.current, canvas.current, renderer);
     onRenderer?.(renderer);
     return () => {
@@ -61,6 +66,9 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
         <canvas ref={canvas} className="flame-canvas" aria-hidden="true" />
         <div ref={spacer} className="flame-spacer" />
       </div>
+      {/* Filled in by the renderer: how many levels are cut off at each edge. */}
+      <button ref={cueTop} type="button" className="flame-cue flame-cue-top" hidden />
+      <button ref={cueBottom} type="button" className="flame-cue flame-cue-bottom" hidden />
       <p id={helpId} className="visually-hidden">
         Arrow keys move the selection between frames, Enter zooms to it, Escape zooms out. The selected frame is described
         under the graph. Press question mark for all shortcuts.

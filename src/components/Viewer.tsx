@@ -5,6 +5,8 @@
 
 import { useEffect } from 'react';
 import { startDeriveController } from '../analysis/derive-controller';
+import { registerRenderer } from '../compare/debug-hook';
+import type { FlameRenderer } from '../render/flame-renderer';
 import { startSearchController } from '../search/search-controller';
 import { useStore } from '../store/store';
 import { startUrlSync } from '../store/url-sync';
@@ -22,6 +24,8 @@ import { StatusBar } from './StatusBar';
 import { TimeOrderChart } from './time/TimeOrderChart';
 import { Toolbar } from './Toolbar';
 import { TransformBar } from './TransformBar';
+
+const registerMain = (r: FlameRenderer | null) => registerRenderer('Flame graph', r, () => document.querySelector<HTMLCanvasElement>('[aria-label="Flame graph"] canvas'));
 
 export function Viewer() {
   const comparing = useStore((s) => s.compare.snapshot !== null);
@@ -57,7 +61,7 @@ export function Viewer() {
             <TransformBar />
             <Breadcrumbs />
             <AnalysisLayout>
-              <FlameGraph />
+              <FlameGraph onRenderer={registerMain} />
             </AnalysisLayout>
           </>
         )}

@@ -7,13 +7,15 @@
 // "false". The e2e tests wait on it instead of sleeping.
 //
 // DOM it drives: container (scrolls vertically) > canvas (sticky, the size of the visible area)
-// + spacer (makes the scroll height equal to the content height).
+// + spacer (makes the scroll height equal to the content height); and, when given, the two cue
+// buttons over the canvas's top and bottom edges that say how many levels are cut off there (and
+// cover the half-cut row), a click scrolling them into view.
 
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import { mainSource, type FlameSource, type FlameState } from './flame-source';
 import { LabelFitter } from './labels';
-import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
+import { LayoutBuffer, ROW_HEIGHT, contentHeight, edgeCues, layoutFrames, rowTop, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
 import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from './palette';
 
@@ -62,6 +64,7 @@ export class FlameRenderer {
     private readonly spacer: HTMLElement,
     /** What to draw and where interaction goes; the store's main graph by default. */
     readonly source: FlameSource = mainSource,
+    private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement } | null = null,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
@@ -149,7 +152,34 @@ export class FlameRenderer {
       this.labels.reset();
     }
     this.paint(ctx, tree, s);
+    this.showCues();
     this.finish(t0, s.busy);
+  }
+
+  /** Scrolls a page towards the levels cut off at an edge (what its cue's click does). */
+  reveal(edge: 'top' | 'bottom'): void {
+    const page = Math.max(ROW_HEIGHT, this.container.clientHeight - 2 * ROW_HEIGHT);
+    this.container.scrollTop += edge === 'top' ? -page : page;
+  }
+
+  private showCues(): void {
+    if (!this.cues) return;
+    const { top, bottom } = edgeCues(this.rows);
+    // The canvas is the container's client width: the cues stop at its vertical scrollbar.
+    const right = `${this.container.offsetWidth - this.container.clientWidth - 1}px`;
+    const show = (button: HTMLButtonElement, cue: EdgeCue, edge: 'top' | 'bottom') => {
+      const text = cue.count > 0 ? `${edge === 'top' ? '▲' : '▼'} ${cue.count} more ${cue.count === 1 ? 'level' : 'levels'}` : '';
+      if (button.textContent !== text) {
+        button.textContent = text;
+        button.setAttribute('aria-label', `Show ${cue.count} more ${cue.count === 1 ? 'level' : 'levels'} ${edge === 'top' ? 'above' : 'below'}`);
+      }
+      button.hidden = cue.count === 0;
+      const height = `${cue.size}px`;
+      if (button.style.height !== height) button.style.height = height;
+      if (button.style.right !== right) button.style.right = right;
+    };
+    show(this.cues.top, top, 'top');
+    show(this.cues.bottom, bottom, 'bottom');
   }
 
   /** Flame graphs open scrolled to the root (bottom); icicles to the top; the selection stays in view. */
