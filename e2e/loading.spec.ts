@@ -141,6 +141,8 @@ test.describe('opening recordings', () => {
     await expect(dialog).toHaveCount(0);
     await expect(recordingName(page)).toHaveText('pasted text');
     await waitForIdle(page);
+    // The graph has the focus once the recording is open: its keys work without a click.
+    await expect(page.getByRole('application', { name: 'Flame graph' })).toBeFocused();
 
     // Ctrl+V with no input focused: a paste event on the document.
     await gotoAndWait(page);
@@ -181,6 +183,7 @@ test.describe('opening recordings', () => {
     await expect(page.getByText('Drop to open')).toHaveCount(0);
     await expect(recordingName(page)).toHaveText('dropped.folded');
     await waitForIdle(page);
+    await expect(page.getByRole('application', { name: 'Flame graph' })).toBeFocused();
   });
 
   test('picking another event reads the same recording again for that event', async ({ page }) => {

@@ -33,6 +33,8 @@ test.describe('the graph first', () => {
     await openFixture(page, 'rust-toyc.perf-script.txt');
     await expect(page.getByTestId('recording-name')).toHaveText('rust-toyc.perf-script.txt');
     await waitForIdle(page);
+    // After "Open file…" the graph has the focus (not the hidden file input): its keys work.
+    await expect(page.getByRole('application', { name: 'Flame graph' })).toBeFocused();
     const before = await height(page, 'Flame graph');
     expect(before).toBeGreaterThanOrEqual(720);
     const details = page.getByRole('region', { name: 'Selected frame' });

@@ -29,6 +29,16 @@ const registerMain = (r: FlameRenderer | null) => registerRenderer('Flame graph'
 
 export function Viewer() {
   const comparing = useStore((s) => s.compare.snapshot !== null);
+  const snapshot = useStore((s) => s.snapshot);
+  const compared = useStore((s) => s.compare.snapshot);
+  // A recording (or a comparison) just opened, by any route (file picker, drop, paste, link):
+  // the keys (/, ?, arrows) should work at once, so the graph takes the focus, unless the user
+  // is typing in the search.
+  useEffect(() => {
+    if (!snapshot || document.activeElement?.id === SEARCH_INPUT_ID) return;
+    const frame = requestAnimationFrame(() => document.querySelector<HTMLElement>('.viewer-main [role="application"]')?.focus({ preventScroll: true }));
+    return () => cancelAnimationFrame(frame);
+  }, [snapshot, compared]);
   useEffect(() => startSearchController(), []);
   // Before the URL sync: a link's transforms start their derivation while its zoom is applied.
   useEffect(() => startDeriveController(), []);
