@@ -247,3 +247,31 @@ test('side by side: zooming the baseline to a path the comparison lacks says so 
   await page.keyboard.press('Escape');
   await expect(notice).toHaveText('');
 });
+
+test('the differential graph zooms like the main one: Reset zoom, Escape, and the link (dzoom=) reopens its zoom', async ({ page }) => {
+  await page.goto(`${BOTH}&mode=diff`);
+  await idle(page, 'Differential flame graph');
+  const reset = page.getByRole('button', { name: 'Reset zoom' });
+  const current = page.getByRole('navigation', { name: 'Differential zoom path' }).locator('[aria-current]');
+  await expect(reset).toBeDisabled();
+  const r = await frameRect(page, 'Differential flame graph', 'toyc::optimize_module');
+  await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+  await expect(current).toHaveText('toyc::optimize_module');
+  await expect(reset).toBeEnabled();
+  await expect.poll(() => page.url()).toMatch(/[#&]dzoom=[^&]*optimize_module/);
+  // The link reopens both runs, differential, zoomed to the same frame.
+  const url = page.url();
+  await page.goto('about:blank');
+  await page.goto(url);
+  await idle(page, 'Differential flame graph');
+  await expect(current).toHaveText('toyc::optimize_module');
+  // Escape zooms out one level; Reset zoom all the way.
+  await page.getByRole('application', { name: 'Differential flame graph' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(current).not.toHaveText('toyc::optimize_module');
+  await expect(reset).toBeEnabled();
+  await reset.click();
+  await expect(current).toHaveText('all');
+  await expect(reset).toBeDisabled();
+  await expect.poll(() => page.url()).not.toMatch(/dzoom=/);
+});

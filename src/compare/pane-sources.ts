@@ -13,7 +13,7 @@ import type { NodeIndex } from '../core/model/types';
 import type { DiffSide } from '../core/views/diff';
 import { findNearestPath } from '../core/views/frame-path';
 import { nodeColoursOf } from '../render/diff-palette';
-import type { FlameSource, FlameState } from '../render/flame-source';
+import { mainSource, type FlameSource, type FlameState } from '../render/flame-source';
 import { FULL_PANE, type PaneState } from '../store/compare-slice';
 import { useStore } from '../store/store';
 import type { StoreState } from '../store/types';
@@ -48,6 +48,19 @@ function paneState(s: StoreState, pane: PaneState, rest: Omit<FlameState, 'zoomN
 }
 
 let syncing = false;
+
+/** Whether the graph on screen is zoomed: the differential graph in its mode, else the main graph. */
+export function shownZoomed(s: StoreState): boolean {
+  const z = s.compare.snapshot && s.compare.mode === 'diff' ? s.compare.diff : s;
+  return z.zoomNode > 0 || z.viewport.x0 > 0 || z.viewport.x1 < 1;
+}
+
+/** Reset zoom for the graph on screen (the side-by-side pair follows the main graph). */
+export function resetShownZoom(): void {
+  const s = useStore.getState();
+  if (s.compare.snapshot && s.compare.mode === 'diff') diffSource.zoom(0);
+  else mainSource.zoom(0);
+}
 
 /** The comparison graph (B) of the side-by-side view. */
 export const comparisonSource: FlameSource = paneSource(

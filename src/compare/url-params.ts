@@ -1,12 +1,16 @@
 // The comparison's link parameters, registered with the URL state (store/url-state.ts):
 //   compare=<url of B>   mode=side|diff (default side)   norm=pct|abs (default pct)
+//   dzoom=<frame path>   (the differential graph's zoom)
 // url-sync writes them from the store and applies them on back/forward or an edited hash. At
 // start-up compare-client reads `compare=` itself, so B starts loading at once, in parallel with
 // A, instead of after A has opened.
 
+import { FULL_PANE } from '../store/compare-slice';
 import { useStore } from '../store/store';
 import { registerUrlParam, type ParseResult } from '../store/url-state';
+import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../store/zoom-path';
 import { openCompareUrl, requestedCompareUrl } from './compare-client';
+import { diffOf } from './sides';
 
 function oneOf<T extends string>(key: string, values: readonly T[]) {
   return (v: string): ParseResult<T> =>
@@ -41,4 +45,53 @@ registerUrlParam<'pct' | 'abs'>({
   parse: oneOf('norm', ['pct', 'abs'] as const),
   write: (s) => (s.compare.snapshot && s.compare.norm !== 'pct' ? s.compare.norm : null),
   apply: (value) => useStore.getState().setCompareNorm(value ?? 'pct'),
+});
+
+// dzoom=<frame path>: the differential graph's zoom, a frame path of the shaping run's tree (as
+// zoom= is of the main graph's). B usually arrives after the hash is applied (it loads in
+// parallel with A), so a path waits for B here and is resolved when it opens.
+let pendingDiffZoom: PathSegment[] | null = null;
+
+function applyDiffZoom(path: PathSegment[] | null): void {
+  const s = useStore.getState();
+  if (!path || !s.snapshot || !s.compare.snapshot) {
+    pendingDiffZoom = path;
+    return;
+  }
+  pendingDiffZoom = null;
+  const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
+  const side = s.compare.shape === 'B' ? diff.b : diff.a;
+  const { node } = resolvePath(side.frames, side.tree, path);
+  s.setPane('diff', { zoomNode: node, viewport: FULL_PANE.viewport });
+}
+
+useStore.subscribe(
+  (s) => s.compare.snapshot,
+  () => {
+    if (pendingDiffZoom) applyDiffZoom(pendingDiffZoom);
+  },
+);
+
+registerUrlParam<PathSegment[]>({
+  key: 'dzoom',
+  history: 'push',
+  order: 44,
+  raw: true,
+  parse: (v) => {
+    const r = decodeZoomPath(v);
+    return r.ok ? { ok: true, value: r.path } : { ok: false, notice: `The link's differential zoom path has ${r.message}; it was ignored.` };
+  },
+  write: (s) => {
+    if (!s.snapshot || !s.compare.snapshot) return pendingDiffZoom ? encodeZoomPath(pendingDiffZoom) : null;
+    const zoom = s.compare.diff.zoomNode;
+    if (s.compare.mode !== 'diff' || zoom <= 0) return null;
+    const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
+    const side = s.compare.shape === 'B' ? diff.b : diff.a;
+    return zoom < side.tree.nodeCount ? encodeZoomPath(segmentsOf(side.frames, side.tree, zoom)) : null;
+  },
+  apply: (value) => {
+    const s = useStore.getState();
+    if (value && value.length > 0) applyDiffZoom(value);
+    else if (s.compare.diff.zoomNode > 0) s.setPane('diff', { zoomNode: 0, viewport: FULL_PANE.viewport });
+  },
 });

@@ -4,7 +4,7 @@
 
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { FlameRenderer } from '../render/flame-renderer';
-import type { FlameSource } from '../render/flame-source';
+import { zoomOutOf, type FlameSource } from '../render/flame-source';
 import { attachInteraction } from '../render/interaction';
 import { handleFlameKey } from '../render/keyboard';
 import { Tooltip } from './Tooltip';
@@ -46,8 +46,9 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   }, [source]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || source) return;
-    if (handleFlameKey(e.key)) e.preventDefault();
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    // Every graph zooms out with Escape; the main graph also walks with the arrows.
+    if (source ? e.key === 'Escape' && zoomOutOf(source) : handleFlameKey(e.key)) e.preventDefault();
   };
 
   return (

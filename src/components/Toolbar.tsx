@@ -4,7 +4,7 @@
 // (link, share, export, compare, shortcuts). Toggles carry aria-pressed; actions do not. The row
 // never wraps (see viewer.css): what does not fit is cut at the search summary.
 
-import { animateZoom } from '../render/zoom-animation';
+import { resetShownZoom, shownZoomed } from '../compare/pane-sources';
 import { useStore } from '../store/store';
 import { PanelToggles, ShortNamesToggle } from './analysis/AnalysisToggles';
 import { CompareOpener } from './compare/CompareOpener';
@@ -23,7 +23,7 @@ export function Toolbar() {
   const view = useStore((s) => s.view);
   const hasInline = useStore((s) => s.snapshot?.functions != null);
   const orientation = useStore((s) => s.orientation);
-  const zoomed = useStore((s) => s.zoomNode > 0 || s.viewport.x0 > 0 || s.viewport.x1 < 1);
+  const zoomed = useStore(shownZoomed);
   const setView = useStore((s) => s.setView);
   const setOrientation = useStore((s) => s.setOrientation);
   const toggleShortcuts = useStore((s) => s.toggleShortcuts);
@@ -54,7 +54,7 @@ export function Toolbar() {
       <FrameLegend />
       <SearchBox />
       <div className="toolbar-group">
-        <button type="button" className="btn btn-icon" aria-label="Reset zoom" title="Reset zoom (Escape zooms out one level)" disabled={!zoomed} onClick={() => animateZoom(0)}>
+        <button type="button" className="btn btn-icon" aria-label="Reset zoom" title="Reset zoom (Escape zooms out one level)" disabled={!zoomed} onClick={resetShownZoom}>
           <ResetZoomIcon />
         </button>
         <PanelToggles />

@@ -29,6 +29,9 @@ export class FlameRenderer {
   readonly layout = new LayoutBuffer();
   rows: RowGeometry = { orientation: 'flame', rows: 1, viewHeight: 0, scrollTop: 0, rowHeight: ROW_HEIGHT };
   width = 0;
+  /** Heights of the cut-off cues over the top and bottom edges at the last draw (0: none). */
+  cueTop = 0;
+  cueBottom = 0;
   /** Time spent in the last draw (ms), for the benchmark. */
   lastDrawMs = 0;
 
@@ -165,6 +168,8 @@ export class FlameRenderer {
   private showCues(): void {
     if (!this.cues) return;
     const { top, bottom } = edgeCues(this.rows);
+    this.cueTop = top.size;
+    this.cueBottom = bottom.size;
     // The canvas is the container's client width: the cues stop at its vertical scrollbar.
     const right = `${this.container.offsetWidth - this.container.clientWidth - 1}px`;
     const show = (button: HTMLButtonElement, cue: EdgeCue, edge: 'top' | 'bottom') => {
