@@ -254,21 +254,21 @@ test('the differential graph zooms like the main one: Reset zoom, Escape, and th
   const reset = page.getByRole('button', { name: 'Reset zoom' });
   const current = page.getByRole('navigation', { name: 'Differential zoom path' }).locator('[aria-current]');
   await expect(reset).toBeDisabled();
-  const r = await frameRect(page, 'Differential flame graph', 'toyc::optimize_module');
+  const r = await frameRect(page, 'Differential flame graph', 'toyc::compile_module');
   await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
-  await expect(current).toHaveText('toyc::optimize_module');
+  await expect(current).toHaveText('toyc::compile_module');
   await expect(reset).toBeEnabled();
-  await expect.poll(() => page.url()).toMatch(/[#&]dzoom=[^&]*optimize_module/);
+  await expect.poll(() => page.url()).toMatch(/[#&]dzoom=[^&]*compile_module/);
   // The link reopens both runs, differential, zoomed to the same frame.
   const url = page.url();
   await page.goto('about:blank');
   await page.goto(url);
   await idle(page, 'Differential flame graph');
-  await expect(current).toHaveText('toyc::optimize_module');
+  await expect(current).toHaveText('toyc::compile_module');
   // Escape zooms out one level; Reset zoom all the way.
   await page.getByRole('application', { name: 'Differential flame graph' }).focus();
   await page.keyboard.press('Escape');
-  await expect(current).not.toHaveText('toyc::optimize_module');
+  await expect(current).not.toHaveText('toyc::compile_module');
   await expect(reset).toBeEnabled();
   await reset.click();
   await expect(current).toHaveText('all');

@@ -60,7 +60,7 @@ export function Toolbar() {
         <PanelToggles />
         <TimeOrderButton />
       </div>
-      <Menu label="View" title="Orientation, transforms and names">
+      <Menu label="View" title="Orientation, transforms and names" alignEnd>
         <button type="button" className="menu-item" aria-pressed={orientation === 'icicle'} onClick={() => setOrientation(orientation === 'icicle' ? 'flame' : 'icicle')}>
           Icicle
         </button>

@@ -1,7 +1,8 @@
 // A toolbar menu: a button that shows a panel of controls below it (the disclosure pattern:
 // aria-expanded on the button, a labelled group as the panel). The panel stays mounted while
 // closed (hidden), so the controls inside keep their state (e.g. what Share has uploaded).
-// Escape or a click outside closes it; Escape gives the focus back to the button.
+// Escape, a click outside or the focus moving outside closes it; Escape gives the focus back to
+// the button.
 
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
@@ -34,9 +35,11 @@ export function Menu({ label, face, title, alignEnd, children }: MenuProps) {
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onDown);
+    document.addEventListener('focusin', onDown);
     return () => {
       document.removeEventListener('keydown', onKey);
       document.removeEventListener('pointerdown', onDown);
+      document.removeEventListener('focusin', onDown);
     };
   }, [open]);
   return (
