@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { readAhead } from '../src/cli/read-ahead';
 import { loadProfile } from '../src/core/import/load';
-import { makeSnapshot } from '../src/core/snapshot';
+import { makeSnapshot } from '../src/core/session/snapshot';
 
 export interface Measurement {
   mode: 'engine' | 'bare';

@@ -1,7 +1,7 @@
 // Format, event, samples, total weight, and the warnings (a button that shows their list).
 
 import { useMemo } from 'react';
-import type { FormatId } from '../core/profile';
+import type { FormatId } from '../core/model/profile';
 import { samplesInRange } from '../render/stack-chart-model';
 import { useStore } from '../store/store';
 import { formatCount, formatNs } from '../store/frame-info';

@@ -4,12 +4,12 @@
 // ("/" focuses the search, "?" toggles the shortcuts).
 
 import { useEffect } from 'react';
-import { startDeriveController } from '../analysis/derive-controller';
-import { registerRenderer } from '../compare/debug-hook';
+import { registerRenderer } from '../render/debug-hook';
+import { startDeriveController } from '../controllers/derive-controller';
+import { startSearchController } from '../controllers/search-controller';
 import type { FlameRenderer } from '../render/flame-renderer';
-import { startSearchController } from '../search/search-controller';
 import { useStore } from '../store/store';
-import { startUrlSync } from '../store/url-sync';
+import { startUrlSync } from '../controllers/url-sync';
 import '../styles/viewer.css';
 import { AnalysisLayout } from './analysis/AnalysisLayout';
 import { Breadcrumbs } from './Breadcrumbs';

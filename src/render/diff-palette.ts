@@ -9,7 +9,7 @@
 // Invariants: nodeColoursOf is memoised by (delta column, match, theme); ids fit a Uint16Array.
 
 import type { NodeColours } from './flame-source';
-import { css, themedCss, type Rgb } from './palette';
+import { css, themedCss, type Rgb } from '../core/palette';
 
 export const STEPS = 20;
 export const NEUTRAL: Rgb = [208, 206, 202];

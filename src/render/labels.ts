@@ -9,7 +9,7 @@
 // component survives: `wl::expr::…::parse_sum`. The last component is what tells sibling
 // frames apart; the head of a qualified name is the same for most frames of a crate.
 
-import { lastTopLevelColons, shortenName } from '../core/names/shorten';
+import { lastTopLevelColons, shortenName } from '../core/views/shorten';
 
 const ELLIPSIS = '…';
 const MARGIN = 2;

@@ -2,7 +2,7 @@
 // the recording (function, inlined, kernel, JIT), in the current theme's colours.
 
 import { useEffect, useMemo, useState } from 'react';
-import { FAMILIES, familiesPresent, familyCss, watchTheme } from '../../render/palette';
+import { FAMILIES, familiesPresent, familyCss, watchTheme } from '../../core/palette';
 import { useStore } from '../../store/store';
 
 /** Whether the canvas graphs draw in their dark theme (the system's colour scheme). */

@@ -28,7 +28,7 @@ import { FrameTableBuilder } from '../model/frame-table';
 import { markMutable } from '../model/mutable-fields';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
-import { ImportError, quoteInput, type Profile } from '../profile';
+import { ImportError, quoteInput, type Profile } from '../model/profile';
 import type { Detection, ImportOptions, Importer, LineParser } from './importer';
 
 const DESCRIPTION = 'folded stacks (frame;frame;... count)';

@@ -2,7 +2,7 @@
 // tri-state answer, and a line parser that feeds a builder. A new format is one new file plus one
 // entry in ./registry.ts.
 
-import type { FormatId, Profile } from '../profile';
+import type { FormatId, Profile } from '../model/profile';
 
 export type Detection = 'yes' | 'no' | 'need-more';
 

@@ -4,7 +4,7 @@
 // → head buffered until an importer says yes → LineSplitter → the importer's LineParser; a parser
 // with a byte mode (perf script) then gets the rest of the input as bytes (ByteReader).
 
-import { ImportError, quoteInput, type Profile } from '../profile';
+import { ImportError, quoteInput, type Profile } from '../model/profile';
 import { GzipError, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
 import type { ByteReader, BytesImporter, ImportOptions, Importer, LineParser } from './importer';
 import { bytesImporters as defaultBytesImporters, importers as defaultImporters } from './registry';

@@ -29,7 +29,7 @@ export class FrameTableBuilder {
   private module = new Int32Array(1024);
   private flags = new Uint8Array(1024);
   private count = 0;
-  // Key: name index * 8 + flags. Flags use 3 bits, so the key is exact below 2^50 names.
+  // Key: name index * 16 + flags. Flags use 4 bits, so the key is exact below 2^49 names.
   private readonly byKey = new Map<number, FrameIndex>();
 
   constructor(strings: StringTable = new StringTable()) {
@@ -44,7 +44,7 @@ export class FrameTableBuilder {
   }
 
   internIndex(name: StringIndex, flags: number, module: StringIndex | -1 = -1): FrameIndex {
-    const key = name * 8 + flags;
+    const key = name * 16 + flags;
     let frame = this.byKey.get(key);
     if (frame === undefined) {
       frame = this.count++;
@@ -65,6 +65,14 @@ export class FrameTableBuilder {
 
   nameOf(frame: FrameIndex): string {
     return this.strings.get(this.name[frame]);
+  }
+
+  nameIndex(frame: FrameIndex): StringIndex {
+    return this.name[frame];
+  }
+
+  moduleOf(frame: FrameIndex): StringIndex | -1 {
+    return this.module[frame];
   }
 
   flagsOf(frame: FrameIndex): number {

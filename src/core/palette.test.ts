@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { FrameFlags } from './model/types';
+import {
+  COLOUR_COUNT,
+  contrast,
+  DARK,
+  FrameColours,
+  LIGHT,
+  luminance,
+  MATCH_COLOUR,
+  SHADES,
+  frameRgb,
+  hashName,
+  shadeRgb,
+  parseRgb,
+  themeRgb,
+} from './palette';
+
+describe('palette', () => {
+  it('is deterministic by name and independent of the frame index', () => {
+    expect(frameRgb('std::vec::Vec::push', 0)).toEqual(frameRgb('std::vec::Vec::push', 0));
+    const a = new FrameColours(() => 'main', new Uint8Array([0, 0]), LIGHT);
+    const b = new FrameColours((f) => (f === 1 ? 'main' : 'x'), new Uint8Array([0, 0]), LIGHT);
+    expect(a.get(0)).toBe(b.get(1));
+    expect(hashName('a')).not.toBe(hashName('b'));
+  });
+
+  it('maps frames to colour ids by family and shade, dimmed ids after them', () => {
+    const flags = new Uint8Array([0, FrameFlags.INLINED, 0]);
+    const names = ['main', 'main', 'other'];
+    const c = new FrameColours((f) => names[f], flags, LIGHT);
+    expect(c.id(0)).not.toBe(c.id(1));
+    expect(c.cssOf(c.id(0))).toBe(c.get(0));
+    expect(c.dimId(0)).toBeGreaterThanOrEqual(4 * SHADES);
+    expect(c.dimId(0)).toBeLessThan(MATCH_COLOUR);
+    expect(c.cssOf(c.dimId(0))).not.toBe(c.get(0));
+  });
+
+  it('keeps ordinary frames warm (red dominant, little blue)', () => {
+    for (const name of ['main', 'parse', 'lex', 'memcpy', 'x', '<img src=x onerror=alert(1)>']) {
+      const [r, g, b] = frameRgb(name, 0);
+      expect(r).toBeGreaterThanOrEqual(205);
+      expect(g).toBeLessThanOrEqual(230);
+      expect(b).toBeLessThanOrEqual(55);
+    }
+  });
+
+  it('tints inlined frames aqua and gives kernel and JIT frames their own hues', () => {
+    const [r, g, b] = frameRgb('main', FrameFlags.INLINED);
+    expect(b).toBeGreaterThan(r);
+    expect(g).toBeGreaterThan(r);
+    const k = frameRgb('schedule', FrameFlags.KERNEL);
+    expect(k[0]).toBeGreaterThan(k[1]);
+    expect(k[2]).toBeLessThanOrEqual(20);
+    const j = frameRgb('Interpreter', FrameFlags.JIT);
+    expect(j[1]).toBeGreaterThan(j[0]);
+    expect(j[1]).toBeGreaterThan(j[2]);
+  });
+});
+
+const channels = parseRgb;
+
+describe('label contrast (WCAG AA, 4.5:1) in both themes', () => {
+  it('computes WCAG contrast like the reference values', () => {
+    expect(contrast([0, 0, 0], [255, 255, 255])).toBeCloseTo(21, 5);
+    expect(contrast([255, 255, 255], [255, 255, 255])).toBe(1);
+    // #767676 on white is the classic 4.54:1.
+    expect(contrast([0x76, 0x76, 0x76], [255, 255, 255])).toBeCloseTo(4.54, 2);
+  });
+
+  for (const theme of [LIGHT, DARK]) {
+    const name = theme.dark ? 'dark' : 'light';
+    it(`every frame colour id keeps its label at 4.5:1 (${name})`, () => {
+      const c = new FrameColours(() => 'x', new Uint8Array(1), theme);
+      let worst = Infinity;
+      for (let id = 0; id < COLOUR_COUNT; id++) worst = Math.min(worst, contrast(channels(c.cssOf(id)), channels(c.textOf(id))));
+      expect(worst).toBeGreaterThanOrEqual(4.5);
+    });
+  }
+
+  it('the dark theme draws frames darker than the page text and keeps each name’s hue family', () => {
+    for (const flags of [0, FrameFlags.INLINED, FrameFlags.KERNEL, FrameFlags.JIT]) {
+      for (let shade = 0; shade < SHADES; shade += 7) {
+        const light = shadeRgb(shade, flags);
+        const dark = themeRgb(light, true);
+        expect(luminance(dark)).toBeLessThan(0.13);
+        // The dominant channel stays dominant.
+        const top = light.indexOf(Math.max(...light));
+        expect(dark[top]).toBe(Math.max(...dark));
+      }
+    }
+  });
+
+  it('inlined frames are calmer than the functions around them: not the lightest colour', () => {
+    let inlined = 0;
+    let plain = 0;
+    for (let shade = 0; shade < SHADES; shade++) {
+      inlined += luminance(shadeRgb(shade, FrameFlags.INLINED)) / SHADES;
+      plain += luminance(shadeRgb(shade, 0)) / SHADES;
+    }
+    expect(inlined).toBeLessThanOrEqual(plain + 0.05);
+  });
+});

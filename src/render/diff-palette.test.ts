@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { contrast, DARK, LIGHT, luminance, parseRgb, themedCss } from '../core/palette';
+import { DIFF_CSS, STEPS } from './diff-palette';
+import { withFaded } from './search-colours';
+
+describe('differential colours in both themes', () => {
+  for (const theme of [LIGHT, DARK]) {
+    const name = theme.dark ? 'dark' : 'light';
+    it(`the scale, plain and faded by a search, keeps its labels at 4.5:1 (${name})`, () => {
+      const scale = themedCss(DIFF_CSS, theme.dark);
+      for (const colour of scale) expect(contrast(parseRgb(colour), parseRgb(theme.frameText))).toBeGreaterThanOrEqual(4.5);
+      const faded = withFaded(scale, theme.dark).slice(scale.length);
+      for (const colour of faded) expect(contrast(parseRgb(colour), parseRgb(theme.dimText))).toBeGreaterThanOrEqual(4.5);
+    });
+  }
+
+  it('unchanged frames are a dark grey in the dark theme, not a light slab', () => {
+    expect(luminance(parseRgb(themedCss(DIFF_CSS, true)[STEPS]))).toBeLessThan(0.13);
+    expect(themedCss(DIFF_CSS, false)[STEPS]).toBe(DIFF_CSS[STEPS]);
+  });
+});
