@@ -253,6 +253,11 @@ export function familyCss(flag: number, dark: boolean): string {
   return css(themeRgb(shadeRgb(SHADES >> 2, flag), dark));
 }
 
+/** A function's colour in the graph (as its frames that are not inlined), for the table's swatch. */
+export function functionCss(name: string, kernel: boolean, dark: boolean): string {
+  return css(themeRgb(frameRgb(name, kernel ? FrameFlags.KERNEL : 0), dark));
+}
+
 /** Which families occur in a frame table's flags (bit i set for FAMILIES[i]). */
 export function familiesPresent(flags: Uint8Array): number {
   let bits = 0;

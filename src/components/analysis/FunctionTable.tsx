@@ -5,21 +5,25 @@
 // Names are untrusted and rendered as React text only.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { functionCss } from '../../core/palette';
 import { currentTable, displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
 import { formatCount, formatNs, formatPercent } from '../../store/frame-info';
 import type { TableColumn } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
+import { useDarkTheme } from '../toolbar/FrameLegend';
 
 const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
 const EMPTY = new Int32Array(0);
 
+// The name first and widest (what a row is about, tied to the graph by its colour swatch), then
+// the figures.
 const HEADERS: { label: string; sort: TableColumn | null; className: string }[] = [
+  { label: 'Function', sort: 'name', className: 'fn-name' },
   { label: 'Self', sort: 'self', className: 'fn-num' },
   { label: 'Self %', sort: null, className: 'fn-num' },
   { label: 'Total', sort: 'total', className: 'fn-num' },
   { label: 'Total %', sort: null, className: 'fn-num' },
-  { label: 'Function', sort: 'name', className: 'fn-name' },
 ];
 
 export function FunctionsTable() {
@@ -28,6 +32,7 @@ export function FunctionsTable() {
   const matches = useStore((s) => s.search.matches);
   const selected = useStore((s) => s.analysis.selectedFunction);
   const short = useStore((s) => s.analysis.shortNames);
+  const dark = useDarkTheme();
   const frames = snapshot?.frames ?? null;
   // Computed here for a small tree, by the analysis worker for a large one (null until it arrives).
   const table = useStore(currentTable);
@@ -107,15 +112,16 @@ export function FunctionsTable() {
         onClick={() => selectFunction(fig.name)}
         onDoubleClick={() => (selectFunction(fig.name), setAnalysisPanel('sandwich'))}
       >
-        <div role="gridcell" className="fn-num">{weight(fig.self)}</div>
-        <div role="gridcell" className="fn-num">{formatPercent(fig.selfShare)}</div>
-        <div role="gridcell" className="fn-num">{weight(fig.total)}</div>
-        <div role="gridcell" className="fn-num">{formatPercent(fig.totalShare)}</div>
         <div role="gridcell" className="fn-name" title={fig.name}>
+          <span className="fn-swatch" style={{ background: functionCss(fig.name, fig.kernel, dark) }} aria-hidden="true" />
           <span className="fn-name-text">{displayName(fig.name, short)}</span>
           {fig.inlined && <span className="fn-badge" title="Inlined at some call sites">inlined</span>}
           {fig.kernel && <span className="fn-badge">kernel</span>}
         </div>
+        <div role="gridcell" className="fn-num">{weight(fig.self)}</div>
+        <div role="gridcell" className="fn-num">{formatPercent(fig.selfShare)}</div>
+        <div role="gridcell" className="fn-num">{weight(fig.total)}</div>
+        <div role="gridcell" className="fn-num">{formatPercent(fig.totalShare)}</div>
       </div>,
     );
   }
