@@ -5,12 +5,15 @@
 import * as Comlink from 'comlink';
 import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
 import { toTransfer, type SnapshotWire } from '../src/core/session/snapshot';
+import { watchCspViolations } from '../src/core/session/fetch-failure';
 
 export type WorkerOpenResult = { ok: true; wire: SnapshotWire; name?: string } | Extract<OpenResult, { ok: false }>;
 export type ProgressCallback = (progress: OpenProgress) => void;
 export type WorkerOpenOptions = Omit<OpenOptions, 'onProgress'>;
 
-const session = new ProfileSession();
+// What a failed #profile= fetch is explained with: the worker's origin, and the URLs its
+// Content-Security-Policy refused.
+const session = new ProfileSession({ base: self.location.href, cspBlocked: watchCspViolations(self) });
 
 async function finish(onProgress: ProgressCallback, run: (options: { onProgress: ProgressCallback }) => Promise<OpenResult>): Promise<WorkerOpenResult> {
   try {

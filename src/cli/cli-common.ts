@@ -9,7 +9,9 @@ import { open } from 'node:fs/promises';
 import { loadProfile, type LoadOptions } from '../core/import/load';
 import { ImportError, type Profile } from '../core/model/profile';
 import type { CliIo } from './main';
+import { perfDataOnStdinMessage, runPerfScript, type PerfScriptRun } from './perf-data';
 import { READ_CHUNK, readAhead } from './read-ahead';
+import { isPerfData, PERF_DATA_MAGIC, readHead } from '../server/sniff';
 
 /** How many warnings are quoted before "… and N more". */
 export const MAX_WARNINGS = 5;
@@ -42,6 +44,7 @@ export async function loadRecording(
 ): Promise<Profile | null> {
   const source = file === '-' ? '<stdin>' : file;
   let input: AsyncIterable<Uint8Array>;
+  let perf: PerfScriptRun | null = null;
   if (file === '-') {
     input = io.stdin as AsyncIterable<Uint8Array>;
   } else {
@@ -54,10 +57,17 @@ export async function loadRecording(
         io.stderr.write(`flameview: ${file}: is a directory\n`);
         return null;
       }
-      // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by
-      // the stream, once when the FileHandle is garbage-collected, which throws EBADF). A
-      // regular file is read with several reads in flight; a pipe or device as a stream.
-      input = stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK });
+      if (stat.isFile() && isPerfData(await readHead(file, 8))) {
+        // perf.data: read the text `perf script` prints for it, as `flameview FILE` does.
+        await handle.close();
+        perf = runPerfScript(file, file, io);
+        input = perf.output;
+      } else {
+        // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by
+        // the stream, once when the FileHandle is garbage-collected, which throws EBADF). A
+        // regular file is read with several reads in flight; a pipe or device as a stream.
+        input = stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK });
+      }
     } catch (e) {
       io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
       return null;
@@ -66,8 +76,16 @@ export async function loadRecording(
   let profile: Profile;
   try {
     profile = await loadProfile(input, { source, ...options });
+    await perf?.exited;
   } catch (e) {
-    if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
+    // When perf failed, its message explains whatever the loader then made of its output.
+    const perfFailure = await perf?.exited.then(
+      () => null,
+      (p: Error) => p,
+    );
+    if (perfFailure) io.stderr.write(`flameview: ${oneLine(perfFailure.message)}\n`);
+    else if (e instanceof ImportError && e.line === 1 && e.found.includes(PERF_DATA_MAGIC)) io.stderr.write(`flameview: ${perfDataOnStdinMessage()}\n`);
+    else if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
     else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);
     else io.stderr.write(`flameview: ${source}: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
     return null;
