@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { FlameRenderer } from '../render/flame-renderer';
 import { zoomOutOf, type FlameSource } from '../render/flame-source';
+import { mainSource } from '../controllers/flame-sources';
 import { attachInteraction } from '../render/interaction';
 import { handleFlameKey } from '../controllers/keyboard';
 import { Tooltip } from './Tooltip';
@@ -32,7 +33,7 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   useEffect(() => {
     if (!container.current || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current) return;
     const cues = { top: cueTop.current, bottom: cueBottom.current };
-    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source, cues);
+    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source ?? mainSource, cues);
     cues.top.onclick = () => renderer.reveal('top');
     cues.bottom.onclick = () => renderer.reveal('bottom');
     const detach = attachInteraction(container.current, canvas.current, renderer);

@@ -1,6 +1,7 @@
 // The figures of one frame, shared by the tooltip and the details region.
 
-import { formatPercent, formatWeight, type FrameInfo } from '../store/frame-info';
+import { type FrameInfo } from '../store/frame-info';
+import { formatPercent, formatWeight } from '../format';
 import { BreakableName } from './BreakableName';
 
 export function FrameFigures({ info }: { info: FrameInfo }) {

@@ -4,8 +4,8 @@ import { useMemo } from 'react';
 import type { FormatId } from '../core/model/profile';
 import { samplesInRange } from '../render/stack-chart-model';
 import { useStore } from '../store/store';
-import { formatCount, formatNs } from '../store/frame-info';
 import { currentTree } from '../store/tree-helpers';
+import { formatCount, formatNs } from '../format';
 
 const FORMAT_NAMES: Record<FormatId, string> = {
   'perf-script': 'perf script',

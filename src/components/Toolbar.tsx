@@ -4,7 +4,7 @@
 // (link, share, export, compare, shortcuts). Toggles carry aria-pressed; actions do not. The row
 // never wraps (see viewer.css): what does not fit is cut at the search summary.
 
-import { resetShownZoom, shownZoomed } from '../render/pane-sources';
+import { resetShownZoom, shownZoomed } from '../controllers/flame-sources';
 import { useStore } from '../store/store';
 import { PanelToggles, ShortNamesToggle } from './analysis/AnalysisToggles';
 import { CompareOpener } from './compare/CompareOpener';

@@ -13,7 +13,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
-import { mainSource, type FlameSource, type FlameState } from './flame-source';
+import type { FlameSource, FlameState } from './flame-source';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, edgeCues, layoutFrames, rowTop, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
@@ -65,8 +65,8 @@ export class FlameRenderer {
     private readonly container: HTMLElement,
     private readonly canvas: HTMLCanvasElement,
     private readonly spacer: HTMLElement,
-    /** What to draw and where interaction goes; the store's main graph by default. */
-    readonly source: FlameSource = mainSource,
+    /** What to draw and where interaction goes. */
+    readonly source: FlameSource,
     private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement } | null = null,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });

@@ -3,7 +3,7 @@
 // open: Side by side / Differential, "% of total" / "absolute", "Shape by baseline", Close.
 // "Compare with…" itself is in the toolbar's ⋯ menu (CompareOpener).
 
-import { closeCompare } from '../../controllers/compare-client';
+import { closeCompare } from '../../controllers/recordings';
 import { useStore } from '../../store/store';
 
 export function CompareBar() {

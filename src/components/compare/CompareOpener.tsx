@@ -2,7 +2,7 @@
 // second recording (dropping anywhere else on the page opens a new baseline instead).
 
 import { useRef, useState, type DragEvent } from 'react';
-import { openCompareFile, openCompareUrl } from '../../controllers/compare-client';
+import { openCompareFile, openCompareUrl } from '../../controllers/recordings';
 import { useStore } from '../../store/store';
 
 export function CompareOpener() {

@@ -4,8 +4,8 @@
 import { DIFF_CSS } from '../../render/diff-palette';
 import { themedCss } from '../../core/palette';
 import { useDarkTheme } from '../toolbar/FrameLegend';
-import { formatDelta } from '../../format-diff';
 import type { DiffNorm, DiffShape } from '../../core/views/diff';
+import { formatDelta } from '../../format';
 
 export function DiffLegend({ maxAbs, norm, shape, ns }: { maxAbs: number; norm: DiffNorm; shape: DiffShape; ns: boolean }) {
   const dark = useDarkTheme();
