@@ -51,15 +51,19 @@ registerUrlParam<'pct' | 'abs'>({
 // dzoom=<frame path>: the differential graph's zoom, a frame path of the shaping run's tree (as
 // zoom= is of the main graph's). B usually arrives after the hash is applied (it loads in
 // parallel with A), so a path waits for B here and is resolved when it opens.
-let pendingDiffZoom: PathSegment[] | null = null;
+/** A dzoom= path waiting for B to open. */
+class PendingDiffZoom {
+  path: PathSegment[] | null = null;
+}
+const pending = new PendingDiffZoom();
 
 function applyDiffZoom(path: PathSegment[] | null): void {
   const s = useStore.getState();
   if (!path || !s.snapshot || !s.compare.snapshot) {
-    pendingDiffZoom = path;
+    pending.path = path;
     return;
   }
-  pendingDiffZoom = null;
+  pending.path = null;
   const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
   const side = s.compare.shape === 'B' ? diff.b : diff.a;
   const { node } = resolvePath(side.frames, side.tree, path);
@@ -69,7 +73,7 @@ function applyDiffZoom(path: PathSegment[] | null): void {
 useStore.subscribe(
   (s) => s.compare.snapshot,
   () => {
-    if (pendingDiffZoom) applyDiffZoom(pendingDiffZoom);
+    if (pending.path) applyDiffZoom(pending.path);
   },
 );
 
@@ -83,7 +87,7 @@ registerUrlParam<PathSegment[]>({
     return r.ok ? { ok: true, value: r.path } : { ok: false, notice: `The link's differential zoom path has ${r.message}; it was ignored.` };
   },
   write: (s) => {
-    if (!s.snapshot || !s.compare.snapshot) return pendingDiffZoom ? encodeZoomPath(pendingDiffZoom) : null;
+    if (!s.snapshot || !s.compare.snapshot) return pending.path ? encodeZoomPath(pending.path) : null;
     const zoom = s.compare.diff.zoomNode;
     if (s.compare.mode !== 'diff' || zoom <= 0) return null;
     const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
