@@ -3,7 +3,7 @@
 // compared, in a fresh page. A failed upload of either links nothing and says which one failed.
 
 import { expect, test, type Page } from '@playwright/test';
-import { fixturePath, openFixture, startStoreServer, waitForIdle, type StoreServer } from './helpers';
+import { fixturePath, menu, menuButton, openFixture, startStoreServer, waitForIdle, type StoreServer } from './helpers';
 
 const A = 'rust-toyc.run-a.perf-script.txt';
 const B = 'rust-toyc.run-b.perf-script.txt';
@@ -42,7 +42,7 @@ test('Share with a comparison open uploads both; the link reopens both, compared
   await page.getByRole('button', { name: 'Differential' }).click();
   await idle(page, 'Differential flame graph');
 
-  await page.getByRole('button', { name: 'Copy link' }).click();
+  await (await menuButton(page, 'More actions', 'Copy link')).click();
   const panel = page.getByRole('group', { name: 'Link' });
   await expect(panel).toContainText('Neither recording is in the link');
   await expect(panel).toContainText('Share uploads both to this server so that the link opens them.');
@@ -80,9 +80,9 @@ test('Share with a comparison open uploads both; the link reopens both, compared
   await idle(fresh, 'Comparison flame graph');
   await fresh.screenshot({ path: test.info().outputPath('shared-comparison.png') });
   // Both came from the link: nothing to upload.
-  await fresh.getByRole('button', { name: 'Copy link' }).click();
+  await (await menuButton(fresh, 'More actions', 'Copy link')).click();
   await expect(fresh.getByRole('group', { name: 'Link' })).not.toContainText('not in the link');
-  await expect(fresh.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
+  await expect((await menu(fresh, 'More actions')).getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
 });
 
 test('a failed upload of the comparison links nothing and says so; Share again then links both', async ({ page }) => {
@@ -91,7 +91,7 @@ test('a failed upload of the comparison links nothing and says so; Share again t
   await page.route('**/api/profiles', (route) =>
     route.request().method() === 'POST' && route.request().headers()['x-filename'] === encodeURIComponent(B) ? route.abort('failed') : route.fallback(),
   );
-  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await (await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true }).click();
   const panel = page.getByRole('group', { name: 'Link' });
   await expect(panel.getByRole('status')).toContainText(`Could not share the recordings: the comparison (${B}): the upload failed`);
   await expect(panel.getByRole('status')).toContainText('nothing was linked');

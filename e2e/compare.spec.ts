@@ -5,22 +5,12 @@
 // (src/render/debug-hook.ts), never by guessing coordinates. Screenshots go to test-results/.
 
 import { expect, test, type Page } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
-import { fixturePath, openFixture } from './helpers';
+import { readFileSync } from 'node:fs';
+import { fixturePath, menu, openFixture, serveFixtures } from './helpers';
 
 const A = 'rust-toyc.run-a.perf-script.txt';
 const B = 'rust-toyc.run-b.perf-script.txt';
 const BOTH = `./#profile=e2e-fixtures/${A}&compare=e2e-fixtures/${B}`;
-
-async function serveFixtures(page: Page) {
-  await page.route('**/e2e-fixtures/**', async (route) => {
-    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop() ?? '');
-    const file = fixturePath(name);
-    if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-    const body = readFileSync(file);
-    return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain', 'content-length': String(body.length) } });
-  });
-}
 
 const graph = (page: Page, label: string) => page.locator(`[aria-label="${label}"]`);
 
@@ -179,7 +169,7 @@ test('dropping a recording on the "Compare with…" zone opens it as the compari
     },
     [text, B] as const,
   );
-  const zone = page.getByTestId('compare-drop');
+  const zone = (await menu(page, 'More actions')).getByTestId('compare-drop');
   await zone.dispatchEvent('dragover', { dataTransfer: data });
   await zone.dispatchEvent('drop', { dataTransfer: data });
   await idle(page, 'Comparison flame graph');
@@ -256,4 +246,32 @@ test('side by side: zooming the baseline to a path the comparison lacks says so 
   // Back to a path both have: the notice goes.
   await page.keyboard.press('Escape');
   await expect(notice).toHaveText('');
+});
+
+test('the differential graph zooms like the main one: Reset zoom, Escape, and the link (dzoom=) reopens its zoom', async ({ page }) => {
+  await page.goto(`${BOTH}&mode=diff`);
+  await idle(page, 'Differential flame graph');
+  const reset = page.getByRole('button', { name: 'Reset zoom' });
+  const current = page.getByRole('navigation', { name: 'Differential zoom path' }).locator('[aria-current]');
+  await expect(reset).toBeDisabled();
+  const r = await frameRect(page, 'Differential flame graph', 'toyc::compile_module');
+  await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+  await expect(current).toHaveText('toyc::compile_module');
+  await expect(reset).toBeEnabled();
+  await expect.poll(() => page.url()).toMatch(/[#&]dzoom=[^&]*compile_module/);
+  // The link reopens both runs, differential, zoomed to the same frame.
+  const url = page.url();
+  await page.goto('about:blank');
+  await page.goto(url);
+  await idle(page, 'Differential flame graph');
+  await expect(current).toHaveText('toyc::compile_module');
+  // Escape zooms out one level; Reset zoom all the way.
+  await page.getByRole('application', { name: 'Differential flame graph' }).focus();
+  await page.keyboard.press('Escape');
+  await expect(current).not.toHaveText('toyc::compile_module');
+  await expect(reset).toBeEnabled();
+  await reset.click();
+  await expect(current).toHaveText('all');
+  await expect(reset).toBeDisabled();
+  await expect.poll(() => page.url()).not.toMatch(/dzoom=/);
 });

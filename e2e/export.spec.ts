@@ -6,12 +6,12 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { REPO_ROOT, collectDialogs, fixturePath, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { collectDialogs, fixturePath, gotoAndWait, menuButton, openBytes, openFixture, REPO_ROOT, waitForIdle } from './helpers';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'flameview-export-'));
 
 async function exportAs(page: Page, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks'): Promise<{ name: string; file: string }> {
-  await page.getByRole('button', { name: 'Export' }).click();
+  await (await menuButton(page, 'More actions', 'Export')).click();
   const download = page.waitForEvent('download');
   await page.getByRole('menuitem', { name: item }).click();
   const d = await download;
@@ -30,7 +30,7 @@ async function openToyc(page: Page) {
 test.describe('export', () => {
   test('folded stacks of the current view', async ({ page }) => {
     await openToyc(page);
-    await page.getByRole('button', { name: 'Export' }).click();
+    await (await menuButton(page, 'More actions', 'Export')).click();
     await expect(page.getByRole('menu', { name: 'Export' })).toBeVisible();
     await page.screenshot({ path: '/tmp/flameview-export-menu.png' });
     await page.keyboard.press('Escape');

@@ -1,9 +1,9 @@
 // Shared steps for the browser tests: wait for the explicit "drawn" signal (never sleep), and open
 // files through the real file input.
 
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -198,4 +198,30 @@ export async function openLinkedFixture(page: Page, name: string, extra = ''): P
   await waitForIdle(page);
   await expect(page.getByTestId('recording-name')).toHaveText(name);
   await waitForIdle(page);
+}
+
+/** Serves every fixture under e2e-fixtures/NAME (404 for a missing one), for links naming several. */
+export async function serveFixtures(page: Page): Promise<void> {
+  await page.route('**/e2e-fixtures/**', async (route) => {
+    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop() ?? '');
+    const file = fixturePath(name);
+    if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+    const body = readFileSync(file);
+    return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain', 'content-length': String(body.length) } });
+  });
+}
+
+/**
+ * A toolbar menu's panel ("View", or "More actions" for the ⋯ menu), opened if it is closed: the
+ * controls that moved into the menus are found inside it.
+ */
+export async function menu(page: Page, name: 'View' | 'More actions') {
+  const button = page.getByRole('toolbar', { name: 'Tools' }).getByRole('button', { name, exact: true });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  return page.getByRole('group', { name, exact: true });
+}
+
+/** A button in a toolbar menu (the menu opened if it is closed). */
+export async function menuButton(page: Page, menuName: 'View' | 'More actions', name: string): Promise<Locator> {
+  return (await menu(page, menuName)).getByRole('button', { name, exact: true });
 }

@@ -5,7 +5,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync } from 'node:fs';
-import { hashParam, openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
+import { hashParam, menu, menuButton, openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
 
 // A physical `lex` and an inlined `lex_[i]` are siblings under parse: the suffix tells them apart.
 const FOLDED = [
@@ -132,7 +132,7 @@ test.describe('links', () => {
     await expect.poll(() => hashParam(page, 'split')).toBe('tid');
     await expect.poll(() => hashParam(page, 'event')).toBe('cycles');
     // Another event keeps the split and the zoom.
-    const picker = page.getByLabel('Event');
+    const picker = (await menu(page, 'View')).getByLabel('Event');
     await picker.selectOption({ label: (await picker.locator('option', { hasText: 'cpu-clock' }).textContent())! });
     await expect(page.locator('footer')).toContainText('Event: cpu-clock');
     await waitForIdle(page);
@@ -182,7 +182,7 @@ test.describe('links', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto(LINK);
     await waitForIdle(page);
-    await page.getByRole('button', { name: 'Copy link' }).click();
+    await (await menuButton(page, 'More actions', 'Copy link')).click();
     await expect(page.getByRole('group', { name: 'Link' }).getByRole('status')).toHaveText('Link copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(page.url());
     expect(page.url()).toContain(`zoom=${LEX_I}`);
@@ -191,11 +191,11 @@ test.describe('links', () => {
     await openBytes(page, 'links.folded', Buffer.from(FOLDED));
     await waitForIdle(page);
     await expect.poll(() => hashParam(page, 'profile')).toBeNull();
-    await page.getByRole('button', { name: 'Copy link' }).click();
+    await (await menuButton(page, 'More actions', 'Copy link')).click();
     const panel = page.getByRole('group', { name: 'Link' });
     await expect(panel).toContainText('The recording itself is not in the link: it was opened from a file on your computer.');
     // vite preview has no /api/profiles: no Share.
-    await expect(page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
+    await expect((await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
     await expect(panel.getByRole('textbox', { name: 'Link' })).toHaveValue(page.url());
     await page.screenshot({ path: test.info().outputPath('copy-link-file.png') });
   });
@@ -208,7 +208,7 @@ test('without a clipboard, Copy link shows the link selected in a read-only fiel
   });
   await page.goto(LINK);
   await waitForIdle(page);
-  await page.getByRole('button', { name: 'Copy link' }).click();
+  await (await menuButton(page, 'More actions', 'Copy link')).click();
   const panel = page.getByRole('group', { name: 'Link' });
   await expect(panel.getByRole('status')).toHaveText('The clipboard is not available here: copy the selected link below.');
   const field = panel.getByRole('textbox', { name: 'Link' });
@@ -239,7 +239,7 @@ test.describe('Share against bin/flameview serve', () => {
     await expect(crumbs(page)).toHaveText(['all']);
     await pressed(page, 'Inline frames').click();
     await page.getByRole('searchbox', { name: 'Search' }).fill('skip');
-    await page.getByRole('button', { name: 'Copy link' }).click();
+    await (await menuButton(page, 'More actions', 'Copy link')).click();
     const panel = page.getByRole('group', { name: 'Link' });
     await expect(panel).toContainText('Share uploads it to this server');
     await page.screenshot({ path: test.info().outputPath('copy-link-with-share.png') });
@@ -258,9 +258,9 @@ test.describe('Share against bin/flameview serve', () => {
     await expect(summary(page)).toHaveText(`Matched: ${((100 * 10) / TOTAL).toFixed(1)}%`);
     expect(page.url()).toBe(url);
     // Opened from the server, the recording is in the link: no Share, no caveat.
-    await page.getByRole('button', { name: 'Copy link' }).click();
+    await (await menuButton(page, 'More actions', 'Copy link')).click();
     await expect(page.getByRole('group', { name: 'Link' })).not.toContainText('not in the link');
-    await expect(page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
+    await expect((await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
   });
 
   test('Share uploads pasted text the same way, and the zoom travels with it', async ({ page, context }) => {
@@ -272,7 +272,7 @@ test.describe('Share against bin/flameview serve', () => {
     await page.getByRole('button', { name: 'Load' }).click();
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all']);
-    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await (await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true }).click();
     const panel = page.getByRole('group', { name: 'Link' });
     await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
     await expect(page).toHaveURL(/\/p\/[0-9a-f]{64}#/);
@@ -285,6 +285,6 @@ test.describe('Share against bin/flameview serve', () => {
     await page.goto(url);
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all', 'pasted', 'main', 'emit']);
-    await expect(page.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
+    await expect((await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
   });
 });

@@ -8,20 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { collectDialogs, fixturePath, gotoAndWait, openBytes, openFixture, traceMainThread, waitForIdle } from './helpers';
+import { collectDialogs, fixturePath, gotoAndWait, menu, openBytes, openFixture, serveFixtures, traceMainThread, waitForIdle } from './helpers';
 
 const recordingName = (page: Page) => page.getByTestId('recording-name');
-
-/** Serves fixtures at ./e2e-fixtures/NAME from the test, as if they were on the same server. */
-async function serveFixtures(page: Page) {
-  await page.route('**/e2e-fixtures/**', async (route) => {
-    const name = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop() ?? '');
-    const file = fixturePath(name);
-    if (!existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-    const body = readFileSync(file);
-    return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain', 'content-length': String(body.length) } });
-  });
-}
 
 /** A large perf script file made of the real fixture repeated (cached between runs). */
 function bigPerfScript(megabytes: number, tag = ''): string {
@@ -159,6 +148,8 @@ test.describe('opening recordings', () => {
     await expect(dialog).toHaveCount(0);
     await expect(recordingName(page)).toHaveText('pasted text');
     await waitForIdle(page);
+    // The graph has the focus once the recording is open: its keys work without a click.
+    await expect(page.getByRole('application', { name: 'Flame graph' })).toBeFocused();
 
     // Ctrl+V with no input focused: a paste event on the document.
     await gotoAndWait(page);
@@ -199,6 +190,7 @@ test.describe('opening recordings', () => {
     await expect(page.getByText('Drop to open')).toHaveCount(0);
     await expect(recordingName(page)).toHaveText('dropped.folded');
     await waitForIdle(page);
+    await expect(page.getByRole('application', { name: 'Flame graph' })).toBeFocused();
   });
 
   test('picking another event reads the same recording again for that event', async ({ page }) => {
@@ -210,7 +202,7 @@ test.describe('opening recordings', () => {
     await openBytes(page, 'two-events.perf-script.txt', Buffer.from(text), 'text/plain');
     await expect(recordingName(page)).toHaveText('two-events.perf-script.txt');
     await waitForIdle(page);
-    const picker = page.getByLabel('Event');
+    const picker = (await menu(page, 'View')).getByLabel('Event');
     await expect(picker).toHaveValue('cycles');
     const stacks = () => page.evaluate(() => {
       const s = (window as unknown as { flameview: { store: { getState(): { snapshot: { frames: { strings: string[] } } | null } } } }).flameview.store.getState();
@@ -218,7 +210,8 @@ test.describe('opening recordings', () => {
     });
     expect(await stacks()).toContain('alpha');
     await picker.selectOption('instructions');
-    await expect(picker).toHaveValue('instructions');
+    // The recording is read again and the graph takes the focus, closing the menu: reopen it.
+    await expect((await menu(page, 'View')).getByLabel('Event')).toHaveValue('instructions');
     await waitForIdle(page);
     expect(await stacks()).toContain('beta');
     expect(await stacks()).not.toContain('alpha');

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { collectDialogs, openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
+import { collectDialogs, menuButton, openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
 
 const TOKEN = 'e2e-team-token-0123456789abcdef';
 const folded = (root: string) => `${root};main;parse;lex 30\n${root};main;emit 20\n`;
@@ -42,7 +42,7 @@ async function openAt(page: Page, name: string, text: string) {
 test('Share asks for the upload token once and keeps it; "Delete shared copy" deletes the upload', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   await openAt(page, 'first.folded', folded('first'));
-  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await (await menuButton(page, 'More actions', 'Share')).click();
   const panel = linkPanel(page);
   await expect(panel).toContainText('This server needs its upload token');
   await panel.getByRole('textbox', { name: 'Upload token' }).fill('not-the-token-at-all');
@@ -59,14 +59,14 @@ test('Share asks for the upload token once and keeps it; "Delete shared copy" de
 
   // A second recording from this browser: no question asked.
   await openAt(page, 'second.folded', folded('second'));
-  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await (await menuButton(page, 'More actions', 'Share')).click();
   await expect(linkPanel(page).getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
   await expect(linkPanel(page)).not.toContainText('upload token');
 
   // Back on the first one's link: this browser uploaded it, so it may delete it.
   await page.goto(firstUrl);
   await waitForIdle(page);
-  await page.getByRole('button', { name: 'Copy link' }).click();
+  await (await menuButton(page, 'More actions', 'Copy link')).click();
   await linkPanel(page).getByRole('button', { name: 'Delete shared copy' }).click();
   await expect(linkPanel(page).getByRole('status')).toHaveText(
     'Delete the shared copy of first.folded from this server? Its links will stop opening it; it stays open in this page.',
@@ -102,10 +102,10 @@ test('the server root lists the recordings, names as text, with Delete only for 
 
   // One of this browser's own, shared from a file: listed with Delete.
   await openAt(page, 'mine.folded', folded('mine'));
-  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await (await menuButton(page, 'More actions', 'Share')).click();
   await expect(linkPanel(page).getByRole('status')).toContainText('Uploaded to this server');
   await page.keyboard.press('Escape');
-  await page.getByRole('button', { name: 'Recordings' }).click();
+  await page.getByRole('button', { name: 'Recordings', exact: true }).click();
   await expect(row('mine.folded')).toBeVisible();
   await expect(list.getByRole('row').nth(1)).toContainText('mine.folded'); // newest first
   await expect(row('mine.folded')).toContainText('B');
@@ -125,7 +125,7 @@ test('the server root lists the recordings, names as text, with Delete only for 
     await fresh.goto(`${base}/p/${theirsId}`);
     await waitForIdle(fresh);
     await expect(fresh.getByTestId('recording-name')).toContainText(EVIL);
-    await fresh.getByRole('button', { name: 'Copy link' }).click();
+    await (await menuButton(fresh, 'More actions', 'Copy link')).click();
     await expect(linkPanel(fresh).getByRole('button', { name: 'Delete shared copy' })).toHaveCount(0);
   } finally {
     await other.close();

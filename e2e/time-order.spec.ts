@@ -25,7 +25,7 @@ function inRange(from: number, to: number) {
 }
 
 const chart = (page: Page) => page.getByRole('img', { name: 'Stack chart of the samples in time order' });
-const button = (page: Page) => page.getByRole('toolbar', { name: 'View' }).getByRole('button', { name: 'Time order' });
+const button = (page: Page) => page.getByRole('toolbar', { name: 'Tools' }).getByRole('button', { name: 'Time order' });
 const rangeStatus = (page: Page) => page.getByTestId('time-range');
 const total = (page: Page) => page.locator('.status-bar').getByText(/^Total weight:/);
 
@@ -86,6 +86,7 @@ test('a time range dragged on the chart restricts the flame graph, shows in the 
   // The flame graph (and so the status bar's total) shows only the range's samples.
   await waitForIdle(page);
   await expect(total(page)).toHaveText(`Total weight: ${formatNs(want.weight)}`);
+  await expect(page.locator('.status-bar')).toContainText(`Samples: ${want.count} in the time range (of ${HEADERS.length})`);
   await page.screenshot({ path: info.outputPath('time-order-range.png') });
 
   // Escape clears the range: the whole recording again, and the link forgets it.

@@ -5,7 +5,7 @@
 // computed in the analysis worker, and waitForIdle waits for them (aria-busy).
 
 import { expect, test, type Page } from '@playwright/test';
-import { hashParam, openLinkedFixture, waitForIdle } from './helpers';
+import { hashParam, menuButton, openLinkedFixture, waitForIdle } from './helpers';
 import { formatNs, heaviestPath, readFolded } from './viewer-oracle';
 
 const oracle = readFolded('rust-toyc.no-inline.folded');
@@ -20,7 +20,7 @@ const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Zoom path' 
 const chips = (page: Page) => page.getByRole('region', { name: 'Transforms' }).getByRole('listitem');
 const total = (page: Page) => page.locator('.status-bar').getByText(/^Total weight:/);
 const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Matched|Searching)/ });
-const toggle = (page: Page, name: string) => page.getByRole('group', { name: 'Transforms' }).getByRole('button', { name, exact: true });
+const toggle = (page: Page, name: string) => menuButton(page, 'View', name);
 
 const openToyc = (page: Page, extra = '') => openLinkedFixture(page, 'rust-toyc.perf-script.txt', extra);
 
@@ -107,9 +107,9 @@ test.describe('transforms', () => {
     await waitForIdle(page);
     await expect(summary(page)).not.toHaveText('Matched: 0.0%');
 
-    await toggle(page, 'Hide kernel').click();
+    await (await toggle(page, 'Hide kernel')).click();
     await waitForIdle(page);
-    await expect(toggle(page, 'Hide kernel')).toHaveAttribute('aria-pressed', 'true');
+    await expect((await toggle(page, 'Hide kernel'))).toHaveAttribute('aria-pressed', 'true');
     await expect(summary(page)).toHaveText('Matched: 0.0%');
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
     await expect.poll(() => hashParam(page, 'transforms')).toBe('hide:kernel');
@@ -153,15 +153,15 @@ test.describe('transforms', () => {
     await chips(page).getByRole('button', { name: 'Undo Hide kernel frames' }).click();
     await waitForIdle(page);
     await expect(page.getByRole('region', { name: 'Transforms' })).toHaveCount(0);
-    await expect(toggle(page, 'Hide kernel')).toHaveAttribute('aria-pressed', 'false');
+    await expect((await toggle(page, 'Hide kernel'))).toHaveAttribute('aria-pressed', 'false');
   });
 
   test('the reversed switch puts the leaves at the root; it is not the icicle switch', async ({ page }) => {
     await openToyc(page);
-    await toggle(page, 'Reversed').click();
+    await (await toggle(page, 'Reversed')).click();
     await waitForIdle(page);
-    await expect(toggle(page, 'Reversed')).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'false');
+    await expect((await toggle(page, 'Reversed'))).toHaveAttribute('aria-pressed', 'true');
+    await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'false');
     await expect(chips(page)).toHaveText(['Reversed (bottom-up)✕']);
     await expect.poll(() => hashParam(page, 'reversed')).toBe('1');
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(oracle.total)}`);
@@ -176,8 +176,8 @@ test.describe('transforms', () => {
 
     await page.reload();
     await waitForIdle(page);
-    await expect(toggle(page, 'Reversed')).toHaveAttribute('aria-pressed', 'true');
-    await toggle(page, 'Reversed').click();
+    await expect((await toggle(page, 'Reversed'))).toHaveAttribute('aria-pressed', 'true');
+    await (await toggle(page, 'Reversed')).click();
     await waitForIdle(page);
     await expect.poll(() => hashParam(page, 'reversed')).toBeNull();
     await walkHeaviest(page, 1);

@@ -3,7 +3,7 @@
 // untrusted names render as text.
 
 import { expect, test, type Page } from '@playwright/test';
-import { collectDialogs, gotoAndWait, openBytes, openFixture, waitForIdle } from './helpers';
+import { collectDialogs, gotoAndWait, menu, menuButton, openBytes, openFixture, waitForIdle } from './helpers';
 import { formatNs, heaviestPath, matchedShare, pct, perlTidy, readFolded, totalOf } from './viewer-oracle';
 
 const functionsOracle = readFolded('rust-toyc.no-inline.folded');
@@ -87,7 +87,7 @@ test.describe('viewer', () => {
     await expect(crumbs(page)).toHaveText(['all']);
 
     // The process picker lists the root's children and zooms to one.
-    const processes = page.getByLabel('Process');
+    const processes = (await menu(page, 'View')).getByLabel('Process');
     const label = (await processes.locator('option', { hasText: 'toyc_cgu.1' }).textContent())!;
     await processes.selectOption({ label });
     await waitForIdle(page);
@@ -155,8 +155,8 @@ test.describe('viewer', () => {
     await search.fill('(a+)+$');
     await expect(summary(page)).toHaveText(/Search timed out/, { timeout: 10_000 });
     // The page still answers.
-    await page.getByRole('button', { name: 'Icicle' }).click();
-    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
+    await (await menuButton(page, 'View', 'Icicle')).click();
+    await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'true');
     await search.fill('oth');
     await waitForIdle(page);
     await expect(summary(page)).toHaveText('Matched: 37.5%');
@@ -177,9 +177,9 @@ test.describe('viewer', () => {
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all', 'toyc_cgu.0', 'clone3']);
 
-    await page.getByRole('button', { name: 'Icicle' }).click();
+    await (await menuButton(page, 'View', 'Icicle')).click();
     await waitForIdle(page);
-    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
+    await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'true');
     const b = (await graph(page).boundingBox())!;
     await page.mouse.move(b.x + b.width / 2, b.y + 8);
     await expect(page.getByRole('tooltip')).toContainText('all');
@@ -236,7 +236,7 @@ test.describe('viewer', () => {
     await expect(list).toContainText('1 unparseable line was skipped.');
   });
 
-  test('wheel zooms around the cursor, drag pans, double-click on empty space resets', async ({ page }) => {
+  test('Ctrl + wheel zooms around the cursor, drag pans, double-click on empty space resets', async ({ page }) => {
     await gotoAndWait(page);
     await openBytes(page, 'wide.folded', Buffer.from('main;a;x 4\nmain;b;y 4\nother 2\n'));
     await expect(page.getByTestId('recording-name')).toHaveText('wide.folded');
@@ -246,7 +246,9 @@ test.describe('viewer', () => {
     const box = (await graph(page).boundingBox())!;
     const row = (d: number) => box.y + box.height - 17 * d - 8;
     await page.mouse.move(box.x + box.width * 0.2, row(1));
+    await page.keyboard.down('Control');
     for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
     await waitForIdle(page);
     await expect(reset).toBeEnabled();
     // Zoomed in around x = 20 %, "a" (0-40 %) now covers the point under the cursor and beyond.
@@ -270,7 +272,7 @@ test.describe('viewer', () => {
   test('the view state is a link: view, orientation, search and zoom come from and go to the hash', async ({ page }) => {
     await gotoAndWait(page, './#v=1&view=inline&orient=icicle&search=Parser');
     await expect(page.getByRole('button', { name: 'Inline frames' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
+    await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('Parser');
     await expect(summary(page)).toHaveText(/^Matched: \d+\.\d%$/);
     await page.getByRole('button', { name: 'Functions' }).click();
@@ -294,8 +296,8 @@ test.describe('viewer', () => {
     await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('(a+)+$');
     await expect(summary(page)).toHaveText(/Search timed out/, { timeout: 10_000 });
     await waitForIdle(page);
-    await page.getByRole('button', { name: 'Icicle' }).click();
-    await expect(page.getByRole('button', { name: 'Icicle' })).toHaveAttribute('aria-pressed', 'true');
+    await (await menuButton(page, 'View', 'Icicle')).click();
+    await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'true');
   });
 
   test('"?" lists the shortcuts and "/" focuses the search', async ({ page }) => {
@@ -324,7 +326,7 @@ test.describe('viewer', () => {
     await waitForIdle(page);
     const status = page.locator('footer');
     await expect(status).toContainText('Event: cpu-clock');
-    const picker = page.getByLabel('Event');
+    const picker = (await menu(page, 'View')).getByLabel('Event');
     await expect(picker.locator('option')).toHaveCount(2);
     const cycles = (await picker.locator('option', { hasText: 'cycles' }).textContent())!;
     await picker.selectOption({ label: cycles });

@@ -52,10 +52,10 @@ export function ExportMenu() {
   };
 
   return (
-    <div className="export-menu" ref={box} style={{ position: 'relative', display: 'inline-block' }}>
+    <div className="export-menu" ref={box}>
       <button
         type="button"
-        className="btn"
+        className="menu-item"
         aria-haspopup="menu"
         aria-expanded={open}
         disabled={!snapshot}
@@ -67,28 +67,15 @@ export function ExportMenu() {
         <div
           role="menu"
           aria-label="Export"
-          style={{
-            position: 'absolute',
-            zIndex: 20,
-            top: '100%',
-            right: 0,
-            display: 'flex',
-            flexDirection: 'column',
-            minWidth: '14em',
-            padding: 4,
-            background: 'var(--panel-bg, #fff)',
-            border: '1px solid rgba(127,127,127,0.4)',
-            borderRadius: 4,
-            boxShadow: '0 2px 8px rgba(0,0,0,0.2)',
-          }}
+          className="export-items"
         >
-          <button type="button" role="menuitem" className="btn" autoFocus onClick={() => void run('svg')}>
+          <button type="button" role="menuitem" className="menu-item" autoFocus onClick={() => void run('svg')}>
             SVG (interactive)
           </button>
-          <button type="button" role="menuitem" className="btn" onClick={() => void run('png')}>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => void run('png')}>
             PNG image
           </button>
-          <button type="button" role="menuitem" className="btn" onClick={() => void run('folded')}>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => void run('folded')}>
             Folded stacks
           </button>
         </div>

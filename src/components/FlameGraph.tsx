@@ -4,7 +4,7 @@
 
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { FlameRenderer } from '../render/flame-renderer';
-import type { FlameSource } from '../render/flame-source';
+import { zoomOutOf, type FlameSource } from '../render/flame-source';
 import { mainSource } from '../controllers/flame-sources';
 import { attachInteraction } from '../render/interaction';
 import { handleFlameKey } from '../controllers/keyboard';
@@ -27,10 +27,15 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   const container = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const spacer = useRef<HTMLDivElement>(null);
+  const cueTop = useRef<HTMLButtonElement>(null);
+  const cueBottom = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    if (!container.current || !canvas.current || !spacer.current) return;
-    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source ?? mainSource);
+    if (!container.current || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current) return;
+    const cues = { top: cueTop.current, bottom: cueBottom.current };
+    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source ?? mainSource, cues);
+    cues.top.onclick = () => renderer.reveal('top');
+    cues.bottom.onclick = () => renderer.reveal('bottom');
     const detach = attachInteraction(container.current, canvas.current, renderer);
     onRenderer?.(renderer);
     return () => {
@@ -42,8 +47,9 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   }, [source]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || source) return;
-    if (handleFlameKey(e.key)) e.preventDefault();
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    // Every graph zooms out with Escape; the main graph also walks with the arrows.
+    if (source ? e.key === 'Escape' && zoomOutOf(source) : handleFlameKey(e.key)) e.preventDefault();
   };
 
   return (
@@ -62,6 +68,9 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
         <canvas ref={canvas} className="flame-canvas" aria-hidden="true" />
         <div ref={spacer} className="flame-spacer" />
       </div>
+      {/* Filled in by the renderer: how many levels are cut off at each edge. */}
+      <button ref={cueTop} type="button" className="flame-cue flame-cue-top" hidden />
+      <button ref={cueBottom} type="button" className="flame-cue flame-cue-bottom" hidden />
       <p id={helpId} className="visually-hidden">
         Arrow keys move the selection between frames, Enter zooms to it, Escape zooms out. The selected frame is described
         under the graph. Press question mark for all shortcuts.

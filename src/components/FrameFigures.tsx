@@ -2,13 +2,16 @@
 
 import { type FrameInfo } from '../store/frame-info';
 import { formatPercent, formatWeight } from '../format';
+import { BreakableName } from './BreakableName';
 
 export function FrameFigures({ info }: { info: FrameInfo }) {
   const kind = [info.inlined && 'inlined', info.kernel && 'kernel', info.jit && 'JIT'].filter(Boolean).join(', ');
   return (
     <div className="frame-figures">
       <div className="frame-name">
-        <span className="frame-name-text">{info.name}</span>
+        <span className="frame-name-text">
+          <BreakableName name={info.name} />
+        </span>
         {kind && <span className={`frame-badge${info.inlined ? ' frame-badge-inlined' : ''}`}>{kind}</span>}
       </div>
       <dl>

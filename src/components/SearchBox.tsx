@@ -33,7 +33,7 @@ export function SearchBox() {
         className="search-input"
         type="search"
         aria-label="Search"
-        placeholder="Search (regex)  /"
+        placeholder="Search functions (regex)   /"
         spellCheck={false}
         autoComplete="off"
         value={search.pattern}
@@ -45,15 +45,15 @@ export function SearchBox() {
           if (e.key === 'Escape') setPattern('');
         }}
       />
-      <label className="search-case">
-        <input type="checkbox" checked={search.caseInsensitive} onChange={(e) => setCaseInsensitive(e.target.checked)} />
-        Ignore case
+      <label className="search-case" title="Ignore case">
+        <input type="checkbox" aria-label="Ignore case" checked={search.caseInsensitive} onChange={(e) => setCaseInsensitive(e.target.checked)} />
+        <span aria-hidden="true">Aa</span>
       </label>
-      <button type="button" className="btn btn-small" aria-label="Previous match" disabled={!summary} onClick={() => step(-1)}>
-        ‹ Prev
+      <button type="button" className="btn btn-small" aria-label="Previous match" title="Previous match (Shift+Enter)" disabled={!summary} onClick={() => step(-1)}>
+        ‹
       </button>
-      <button type="button" className="btn btn-small" aria-label="Next match" disabled={!summary} onClick={() => step(1)}>
-        Next ›
+      <button type="button" className="btn btn-small" aria-label="Next match" title="Next match (Enter)" disabled={!summary} onClick={() => step(1)}>
+        ›
       </button>
       {search.error ? (
         <span id="search-error" className="search-error" role="alert">

@@ -4,7 +4,7 @@
 // src/controllers/team-server.ts.
 
 import { useEffect, useRef, useState } from 'react';
-import { deleteShared, landedAtServerRoot, listRecordings, ownedRecordings, saveUploadToken, uploadToken, type StoredRecording } from '../controllers/team-server';
+import { apiRoot, deleteShared, landedAtServerRoot, listRecordings, ownedRecordings, saveUploadToken, serverInfo, uploadToken, type StoredRecording } from '../controllers/team-server';
 import { formatBytes } from '../format';
 import { UploadTokenForm } from './UploadTokenForm';
 import { useDismiss } from './use-dismiss';
@@ -115,4 +115,20 @@ export function ServerRecordings({ api, onChange }: { api: string; onChange: () 
       )}
     </div>
   );
+}
+
+/**
+ * The Recordings button on the toolbar itself (not in a menu), on `serve --list` servers only, so
+ * the list can open by itself when the page lands at the server's root.
+ */
+export function ServerRecordingsButton() {
+  const [list, setList] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void serverInfo().then((info) => live && setList(info?.list === true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return list ? <ServerRecordings api={apiRoot(window.location)} onChange={() => {}} /> : null;
 }

@@ -13,7 +13,6 @@ import { apiRoot, deleteShared, ownedRecordings, pageRecordingId, saveUploadToke
 import { useStore } from '../store/store';
 import { flushUrlWrite } from '../controllers/url-sync';
 import '../styles/share.css';
-import { ServerRecordings } from './ServerRecordings';
 import { UploadTokenForm } from './UploadTokenForm';
 import { useDismiss } from './use-dismiss';
 
@@ -114,15 +113,14 @@ export function ShareButtons() {
   const uploads = baseFromBytes && compareFromBytes ? 'both' : 'it';
   return (
     <div className="share" ref={box}>
-      <button type="button" className="btn" aria-expanded={panel !== null} onClick={() => void copyLink()}>
+      <button type="button" className="menu-item" aria-expanded={panel !== null} onClick={() => void copyLink()}>
         Copy link
       </button>
       {fromBytes && server && !panel && (
-        <button type="button" className="btn" onClick={() => void share()}>
+        <button type="button" className="menu-item" onClick={() => void share()}>
           Share
         </button>
       )}
-      {info?.list && <ServerRecordings api={api} onChange={() => setOwnedVersion((v) => v + 1)} />}
       {panel && (
         <div className="share-panel" role="group" aria-label="Link">
           {panel.kind === 'token' ? (

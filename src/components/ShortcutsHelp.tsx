@@ -13,7 +13,8 @@ const SHORTCUTS: [string, string][] = [
   ['Enter / Shift+Enter in search', 'Next / previous match'],
   ['?', 'Show or hide this list'],
   ['Click', 'Select and zoom to a frame'],
-  ['Wheel / drag', 'Zoom around the cursor / pan'],
+  ['Ctrl+wheel / pinch', 'Zoom around the cursor'],
+  ['Wheel / drag / Shift+wheel', 'Scroll the stack / pan / pan'],
   ['Double-click on empty space', 'Reset zoom'],
 ];
 

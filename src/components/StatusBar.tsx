@@ -1,6 +1,8 @@
 // Format, event, samples, total weight, and the warnings (a button that shows their list).
 
+import { useMemo } from 'react';
 import type { FormatId } from '../core/model/profile';
+import { samplesInRange } from '../render/stack-chart-model';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { formatCount, formatNs } from '../format';
@@ -20,6 +22,9 @@ export function StatusBar() {
   const tree = useStore(currentTree);
   const open = useStore((s) => s.warningsOpen);
   const toggle = useStore((s) => s.toggleWarnings);
+  const range = useStore((s) => s.timeRange);
+  // In a time range the graph shows only its samples: so does the count.
+  const inRange = useMemo(() => (snapshot?.samples && range ? samplesInRange(snapshot.samples, range.from, range.to).count : null), [snapshot, range]);
   if (!snapshot || !tree) return null;
   const { meta } = snapshot;
   const total = tree.totalWeight[0];
@@ -28,7 +33,13 @@ export function StatusBar() {
     <footer className="status-bar">
       <span>Format: {FORMAT_NAMES[meta.format]}</span>
       {meta.event && <span>Event: {meta.event}</span>}
-      <span>Samples: {formatCount(meta.samples)}</span>
+      {inRange === null ? (
+        <span>Samples: {formatCount(meta.samples)}</span>
+      ) : (
+        <span title="The samples in the selected time range, of the whole recording's">
+          Samples: {formatCount(inRange)} in the time range (of {formatCount(meta.samples)})
+        </span>
+      )}
       <span>Total weight: {meta.weightUnit === 'nanoseconds' ? formatNs(total) : formatCount(total)}</span>
       <button type="button" className="btn btn-small" aria-expanded={open} aria-controls="warnings-list" disabled={warnings === 0} onClick={() => toggle()}>
         {warnings} {warnings === 1 ? 'warning' : 'warnings'}

@@ -1,32 +1,38 @@
-// View toggle (Functions / Inline frames), icicle switch, reset zoom, event picker, shortcuts.
+// The viewer's one toolbar row: the Functions | Inline frames toggle with the colour legend, the
+// search, icon toggles for the panels (function table, callers & callees, time order), Reset
+// zoom, the View menu (orientation, transforms, short names, process and event) and the "⋯" menu
+// (link, share, export, compare, shortcuts). Toggles carry aria-pressed; actions do not. The row
+// never wraps (see viewer.css): what does not fit is cut at the search summary.
 
-import { mainSource } from '../controllers/flame-sources';
+import { resetShownZoom, shownZoomed } from '../controllers/flame-sources';
 import { useStore } from '../store/store';
-import { AnalysisToggles } from './analysis/AnalysisToggles';
+import { PanelToggles, ShortNamesToggle } from './analysis/AnalysisToggles';
+import { CompareOpener } from './compare/CompareOpener';
 import { EventPicker } from './EventPicker';
 import { ExportMenu } from './ExportMenu';
 import { ProcessPicker } from './ProcessPicker';
+import { SearchBox } from './SearchBox';
 import { ShareButtons } from './ShareButtons';
+import { ServerRecordingsButton } from './ServerRecordings';
 import { TimeOrderButton } from './time/TimeOrderButton';
+import { FrameLegend } from './toolbar/FrameLegend';
+import { MoreIcon, ResetZoomIcon } from './toolbar/Icons';
+import { Menu } from './toolbar/Menu';
 import { TransformToggles } from './TransformBar';
 
 export function Toolbar() {
   const view = useStore((s) => s.view);
   const hasInline = useStore((s) => s.snapshot?.functions != null);
   const orientation = useStore((s) => s.orientation);
-  const zoomed = useStore((s) => s.zoomNode > 0 || s.viewport.x0 > 0 || s.viewport.x1 < 1);
+  const zoomed = useStore(shownZoomed);
   const setView = useStore((s) => s.setView);
   const setOrientation = useStore((s) => s.setOrientation);
   const toggleShortcuts = useStore((s) => s.toggleShortcuts);
+  const noInline = 'No inline-frame information in this recording, so both views are the same (record with --call-graph dwarf to get inline frames).';
   return (
-    <div className="toolbar" role="toolbar" aria-label="View">
+    <div className="toolbar" role="toolbar" aria-label="Tools">
       <div className="segmented" role="group" aria-label="Frames">
-        <button
-          type="button"
-          className="btn seg"
-          aria-pressed={view === 'functions'}
-          onClick={() => setView('functions')}
-        >
+        <button type="button" className="btn seg" aria-pressed={view === 'functions'} onClick={() => setView('functions')}>
           Functions
         </button>
         <button
@@ -34,35 +40,45 @@ export function Toolbar() {
           className="btn seg"
           aria-pressed={view === 'inline'}
           disabled={!hasInline}
+          title={hasInline ? 'Every inlined frame as a frame of its own' : noInline}
           aria-describedby={hasInline ? undefined : 'no-inline-why'}
           onClick={() => setView('inline')}
         >
           Inline frames
         </button>
       </div>
-      <button type="button" className="btn" aria-pressed={orientation === 'icicle'} onClick={() => setOrientation(orientation === 'icicle' ? 'flame' : 'icicle')}>
-        Icicle
-      </button>
-      <button type="button" className="btn" disabled={!zoomed} onClick={() => mainSource.zoom(0)}>
-        Reset zoom
-      </button>
-      <TransformToggles />
-      <TimeOrderButton />
-      <EventPicker />
-      <ProcessPicker />
-      <AnalysisToggles />
       {!hasInline && (
-        <span id="no-inline-why" className="toolbar-note">
-          No inline-frame information in this recording, so both views are the same (record with{' '}
-          <code>--call-graph dwarf</code> to get inline frames).
+        <span id="no-inline-why" className="visually-hidden">
+          {noInline}
         </span>
       )}
-      <div className="toolbar-spacer" />
-      <ShareButtons />
-      <ExportMenu />
-      <button type="button" className="btn" aria-keyshortcuts="?" onClick={() => toggleShortcuts()}>
-        Shortcuts
-      </button>
+      <FrameLegend />
+      <SearchBox />
+      <div className="toolbar-group">
+        <button type="button" className="btn btn-icon" aria-label="Reset zoom" title="Reset zoom (Escape zooms out one level)" disabled={!zoomed} onClick={resetShownZoom}>
+          <ResetZoomIcon />
+        </button>
+        <PanelToggles />
+        <TimeOrderButton />
+      </div>
+      <ServerRecordingsButton />
+      <Menu label="View" title="Orientation, transforms and names" alignEnd>
+        <button type="button" className="menu-item" aria-pressed={orientation === 'icicle'} onClick={() => setOrientation(orientation === 'icicle' ? 'flame' : 'icicle')}>
+          Icicle
+        </button>
+        <TransformToggles />
+        <ShortNamesToggle />
+        <ProcessPicker />
+        <EventPicker />
+      </Menu>
+      <Menu label="More actions" face={<MoreIcon />} title="Link, share, export, compare, shortcuts" alignEnd>
+        <ShareButtons />
+        <ExportMenu />
+        <CompareOpener />
+        <button type="button" className="menu-item" aria-keyshortcuts="?" onClick={() => toggleShortcuts()}>
+          Shortcuts
+        </button>
+      </Menu>
     </div>
   );
 }

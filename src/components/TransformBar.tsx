@@ -1,7 +1,7 @@
 // Transforms of the main flame graph (see src/core/views/transforms.ts):
 //  - TransformBar: the applied transforms (and the reversed switch) as chips; ✕ on a chip undoes
 //    it and every one after it; Ctrl+Z (⌘Z) undoes the last one.
-//  - TransformToggles: toolbar switches "Hide kernel", "Hide [unknown]" and "Reversed".
+//  - TransformToggles: the View menu's switches "Hide kernel", "Hide [unknown]" and "Reversed".
 //  - FrameTransforms: "Focus on function", "Merge into callers", "Collapse recursion" for the
 //    selected frame (beside its details).
 // Render and dispatch only: the derived tree is computed by the analysis worker.
@@ -85,16 +85,16 @@ export function TransformToggles() {
     else s.pushTransform({ kind: 'hide', what });
   };
   return (
-    <div className="segmented" role="group" aria-label="Transforms">
-      <button type="button" className="btn seg" disabled={!hasSnapshot} aria-pressed={transforms.some((t) => sameHide(t, 'kernel'))} onClick={() => toggleHide('kernel')}>
+    <>
+      <button type="button" className="menu-item" disabled={!hasSnapshot} aria-pressed={transforms.some((t) => sameHide(t, 'kernel'))} onClick={() => toggleHide('kernel')}>
         Hide kernel
       </button>
-      <button type="button" className="btn seg" disabled={!hasSnapshot} aria-pressed={transforms.some((t) => sameHide(t, 'unknown'))} onClick={() => toggleHide('unknown')}>
+      <button type="button" className="menu-item" disabled={!hasSnapshot} aria-pressed={transforms.some((t) => sameHide(t, 'unknown'))} onClick={() => toggleHide('unknown')}>
         Hide [unknown]
       </button>
       <button
         type="button"
-        className="btn seg"
+        className="menu-item"
         disabled={!hasSnapshot}
         aria-pressed={reversed}
         title="Bottom-up: the leaves (where time is spent) at the root, their callers above"
@@ -102,7 +102,7 @@ export function TransformToggles() {
       >
         Reversed
       </button>
-    </div>
+    </>
   );
 }
 

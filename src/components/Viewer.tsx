@@ -1,10 +1,13 @@
-// The viewer for an open recording: toolbar, search, zoom path, the flame graph, the selected
-// frame's details and the status bar. Starts the search controller and the page-wide keys
+// The viewer for an open recording, the graph first: one toolbar row (with the search), the zoom
+// path as a thin strip on the graph's top edge, the flame graph filling the rest, the selected
+// frame's details floating over the graph (nothing while nothing is selected) and the status bar. Starts the search controller and the page-wide keys
 // ("/" focuses the search, "?" toggles the shortcuts).
 
 import { useEffect } from 'react';
+import { registerRenderer } from '../render/debug-hook';
 import { startDeriveController } from '../controllers/derive-controller';
 import { startSearchController } from '../controllers/search-controller';
+import type { FlameRenderer } from '../render/flame-renderer';
 import { useStore } from '../store/store';
 import { startUrlSync } from '../controllers/url-sync';
 import '../styles/viewer.css';
@@ -15,15 +18,27 @@ import { CompareView } from './compare/CompareView';
 import { Details } from './Details';
 import { FlameGraph } from './FlameGraph';
 import { LinkNotices } from './LinkNotices';
-import { SEARCH_INPUT_ID, SearchBox } from './SearchBox';
+import { SEARCH_INPUT_ID } from './SearchBox';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatusBar } from './StatusBar';
 import { TimeOrderChart } from './time/TimeOrderChart';
 import { Toolbar } from './Toolbar';
 import { TransformBar } from './TransformBar';
 
+const registerMain = (r: FlameRenderer | null) => registerRenderer('Flame graph', r, () => document.querySelector<HTMLCanvasElement>('[aria-label="Flame graph"] canvas'));
+
 export function Viewer() {
   const comparing = useStore((s) => s.compare.snapshot !== null);
+  const snapshot = useStore((s) => s.snapshot);
+  const compared = useStore((s) => s.compare.snapshot);
+  // A recording (or a comparison) just opened, by any route (file picker, drop, paste, link):
+  // the keys (/, ?, arrows) should work at once, so the graph takes the focus, unless the user
+  // is typing in the search.
+  useEffect(() => {
+    if (!snapshot || document.activeElement?.id === SEARCH_INPUT_ID) return;
+    const frame = requestAnimationFrame(() => document.querySelector<HTMLElement>('.viewer-main [role="application"]')?.focus({ preventScroll: true }));
+    return () => cancelAnimationFrame(frame);
+  }, [snapshot, compared]);
   useEffect(() => startSearchController(), []);
   // Before the URL sync: a link's transforms start their derivation while its zoom is applied.
   useEffect(() => startDeriveController(), []);
@@ -47,20 +62,21 @@ export function Viewer() {
       <Toolbar />
       <LinkNotices />
       <CompareBar />
-      <SearchBox />
-      {comparing ? (
-        <CompareView />
-      ) : (
-        <>
-          <TimeOrderChart />
-          <TransformBar />
-          <Breadcrumbs />
-          <AnalysisLayout>
-            <FlameGraph />
-          </AnalysisLayout>
-        </>
-      )}
-      <Details />
+      <div className="viewer-main">
+        {comparing ? (
+          <CompareView />
+        ) : (
+          <>
+            <TimeOrderChart />
+            <TransformBar />
+            <Breadcrumbs />
+            <AnalysisLayout>
+              <FlameGraph onRenderer={registerMain} />
+            </AnalysisLayout>
+          </>
+        )}
+        <Details />
+      </div>
       <StatusBar />
       <ShortcutsHelp />
     </div>

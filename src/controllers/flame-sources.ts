@@ -213,7 +213,7 @@ export const diffSource: PaneSource = paneSource(
       key: shape.tree,
       matches,
       busy: animating || s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
-      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match), shape.tree, matches, prefersDark()),
+      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match, prefersDark()), shape.tree, matches, prefersDark()),
     });
   },
   (s) => [
@@ -302,3 +302,16 @@ function sandwichSource(pane: SandwichPane): PaneSource {
 
 export const callersSource = sandwichSource('callers');
 export const calleesSource = sandwichSource('callees');
+
+/** Whether the graph on screen is zoomed: the differential graph in its mode, else the main graph. */
+export function shownZoomed(s: StoreState): boolean {
+  const z = s.compare.snapshot && s.compare.mode === 'diff' ? s.compare.diff : s;
+  return z.zoomNode > 0 || z.viewport.x0 > 0 || z.viewport.x1 < 1;
+}
+
+/** Reset zoom for the graph on screen (the side-by-side pair follows the main graph). */
+export function resetShownZoom(): void {
+  const s = useStore.getState();
+  if (s.compare.snapshot && s.compare.mode === 'diff') diffSource.zoom(0);
+  else mainSource.zoom(0);
+}

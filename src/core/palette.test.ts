@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { FrameFlags } from './model/types';
-import { FrameColours, LIGHT, MATCH_COLOUR, SHADES, frameRgb, hashName } from './palette';
+import {
+  COLOUR_COUNT,
+  contrast,
+  DARK,
+  FrameColours,
+  LIGHT,
+  luminance,
+  MATCH_COLOUR,
+  SHADES,
+  frameRgb,
+  hashName,
+  shadeRgb,
+  parseRgb,
+  themeRgb,
+} from './palette';
 
 describe('palette', () => {
   it('is deterministic by name and independent of the frame index', () => {
@@ -49,5 +63,49 @@ describe('palette', () => {
     const j = frameRgb('Interpreter', FrameFlags.JIT);
     expect(j[1]).toBeGreaterThan(j[0]);
     expect(j[1]).toBeGreaterThan(j[2]);
+  });
+});
+
+const channels = parseRgb;
+
+describe('label contrast (WCAG AA, 4.5:1) in both themes', () => {
+  it('computes WCAG contrast like the reference values', () => {
+    expect(contrast([0, 0, 0], [255, 255, 255])).toBeCloseTo(21, 5);
+    expect(contrast([255, 255, 255], [255, 255, 255])).toBe(1);
+    // #767676 on white is the classic 4.54:1.
+    expect(contrast([0x76, 0x76, 0x76], [255, 255, 255])).toBeCloseTo(4.54, 2);
+  });
+
+  for (const theme of [LIGHT, DARK]) {
+    const name = theme.dark ? 'dark' : 'light';
+    it(`every frame colour id keeps its label at 4.5:1 (${name})`, () => {
+      const c = new FrameColours(() => 'x', new Uint8Array(1), theme);
+      let worst = Infinity;
+      for (let id = 0; id < COLOUR_COUNT; id++) worst = Math.min(worst, contrast(channels(c.cssOf(id)), channels(c.textOf(id))));
+      expect(worst).toBeGreaterThanOrEqual(4.5);
+    });
+  }
+
+  it('the dark theme draws frames darker than the page text and keeps each name’s hue family', () => {
+    for (const flags of [0, FrameFlags.INLINED, FrameFlags.KERNEL, FrameFlags.JIT]) {
+      for (let shade = 0; shade < SHADES; shade += 7) {
+        const light = shadeRgb(shade, flags);
+        const dark = themeRgb(light, true);
+        expect(luminance(dark)).toBeLessThan(0.13);
+        // The dominant channel stays dominant.
+        const top = light.indexOf(Math.max(...light));
+        expect(dark[top]).toBe(Math.max(...dark));
+      }
+    }
+  });
+
+  it('inlined frames are calmer than the functions around them: not the lightest colour', () => {
+    let inlined = 0;
+    let plain = 0;
+    for (let shade = 0; shade < SHADES; shade++) {
+      inlined += luminance(shadeRgb(shade, FrameFlags.INLINED)) / SHADES;
+      plain += luminance(shadeRgb(shade, 0)) / SHADES;
+    }
+    expect(inlined).toBeLessThanOrEqual(plain + 0.05);
   });
 });

@@ -1,8 +1,15 @@
 // Frame colours, deterministic by function name: the same name has the same colour in every
 // profile, view and session (no dependence on the profile's contents or order). A warm palette
-// like flamegraph.pl's "hot"; inlined frames aqua-tinted as flamegraph.pl draws `_[i]`, kernel
-// frames orange (`_[k]`), JIT frames green (`_[j]`). During a search, matches take a magenta
-// highlight (flamegraph.pl's) and the rest fade towards the background.
+// like flamegraph.pl's "hot"; inlined frames a muted teal (calmer than flamegraph.pl's aqua, so
+// the eye is not drawn to inlined helpers first), kernel frames orange (`_[k]`), JIT frames green
+// (`_[j]`). During a search, matches take a magenta highlight (flamegraph.pl's) and the rest fade
+// towards the background.
+//
+// Legibility: every fill is made to keep its theme's label colour at WCAG AA contrast (4.5:1) or
+// better: light-theme fills are lifted to a minimum luminance (black text), dark-theme fills are
+// desaturated and held under a maximum luminance (light text). The per-theme transform is exact
+// (it scales linear light), so the hue of a name is the same in both themes. palette.test.ts
+// checks every colour id of both themes.
 
 import { FrameFlags } from './model/types';
 
@@ -41,16 +48,77 @@ export function shadeRgb(shade: number, flags: number): Rgb {
   const v2 = ((h >>> 8) & 0xff) / 255;
   const v3 = ((h >>> 16) & 0xff) / 255;
   if (flags & (FrameFlags.INLINED | FrameFlags.FOLDED)) {
-    // aqua, lighter: reads as "part of the physical frame below".
-    return [Math.round(90 + 60 * v1), Math.round(200 + 40 * v2), Math.round(205 + 40 * v2)];
+    // muted teal: reads as "part of the physical frame below" without outshining it.
+    return [Math.round(105 + 40 * v1), Math.round(165 + 25 * v2), Math.round(165 + 25 * v2)];
   }
   if (flags & FrameFlags.KERNEL) return [Math.round(200 + 55 * v1), Math.round(110 + 60 * v2), Math.round(20 * v3)];
   if (flags & FrameFlags.JIT) return [Math.round(50 + 60 * v1), Math.round(190 + 55 * v2), Math.round(50 + 60 * v3)];
-  // hot: red to yellow.
-  return [Math.round(205 + 50 * v3), Math.round(230 * v1), Math.round(55 * v2)];
+  // hot: red to yellow (the reds no darker than black text allows).
+  return [Math.round(222 + 33 * v3), Math.round(50 + 180 * v1), Math.round(55 * v2)];
 }
 
 export const MATCH_RGB: Rgb = [230, 0, 230];
+
+const toLinear = (c: number) => {
+  const v = c / 255;
+  return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+};
+const fromLinear = (v: number) => Math.round(255 * (v <= 0.0031308 ? v * 12.92 : 1.055 * Math.pow(v, 1 / 2.4) - 0.055));
+
+/** WCAG relative luminance (0 black … 1 white). */
+export function luminance(rgb: Rgb): number {
+  return 0.2126 * toLinear(rgb[0]) + 0.7152 * toLinear(rgb[1]) + 0.0722 * toLinear(rgb[2]);
+}
+
+/** WCAG contrast ratio of two colours (1 … 21). */
+export function contrast(a: Rgb, b: Rgb): number {
+  const la = luminance(a);
+  const lb = luminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/** Light-theme fills: at least this luminance, so black labels reach 5:1. */
+const LIGHT_MIN_LUMINANCE = 0.2;
+/** Dark-theme fills: at most this luminance, so the light labels reach 5:1. */
+const DARK_MAX_LUMINANCE = 0.12;
+
+/**
+ * A light-theme colour for the theme: unchanged in the light theme unless too dark for black
+ * text (then mixed towards white in linear light); in the dark theme a quarter desaturated and
+ * darkened (linear light scaled) under the luminance the light text needs.
+ */
+export function themeRgb(rgb: Rgb, dark: boolean): Rgb {
+  const lin = rgb.map(toLinear);
+  const l = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  if (!dark) {
+    if (l >= LIGHT_MIN_LUMINANCE) return rgb;
+    const t = (LIGHT_MIN_LUMINANCE - l) / (1 - l) + 0.002;
+    return lin.map((v) => fromLinear(v + (1 - v) * t)) as unknown as Rgb;
+  }
+  const grey = lin.map((v) => v * 0.75 + l * 0.25);
+  const k = Math.min(0.55, DARK_MAX_LUMINANCE / Math.max(l, 1e-6));
+  return grey.map((v) => fromLinear(Math.min(1, v * k))) as unknown as Rgb;
+}
+
+const themedMemo = new WeakMap<readonly string[], { light?: readonly string[]; dark?: readonly string[] }>();
+
+/** `rgb(r,g,b)` colours (e.g. the differential scale) mapped through themeRgb, memoised. */
+export function themedCss(colours: readonly string[], dark: boolean): readonly string[] {
+  let entry = themedMemo.get(colours);
+  if (!entry) themedMemo.set(colours, (entry = {}));
+  const key = dark ? 'dark' : 'light';
+  return (entry[key] ??= colours.map((c) => css(themeRgb(parseRgb(c), dark))));
+}
+
+/** The channels of an `rgb(r,g,b)`, `#rrggbb` or `#rgb` colour (grey when it is something else). */
+export function parseRgb(colour: string): Rgb {
+  const m = /^rgb\((\d+),\s*(\d+),\s*(\d+)\)$/.exec(colour);
+  if (m) return [Number(m[1]), Number(m[2]), Number(m[3])];
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour)?.[1];
+  if (!hex) return [128, 128, 128];
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as unknown as Rgb;
+}
 
 /** Mixes a colour towards the background (amount 0..1). */
 export function fade(rgb: Rgb, background: Rgb, amount: number): Rgb {
@@ -65,16 +133,42 @@ export interface Theme {
   dark: boolean;
   background: Rgb;
   text: string;
-  /** Text on frames (frames keep their colours in both themes). */
+  /** Text on frames (every themed fill keeps 4.5:1 against it). */
   frameText: string;
-  /** Text on frames dimmed by a search. */
+  /** Text on frames faded by a search, and on the zoomed-out ancestors. */
   dimText: string;
   selection: string;
   hover: string;
+  /** The search highlight and the root's fill. */
+  match: Rgb;
+  root: Rgb;
 }
 
-export const LIGHT: Theme = { dark: false, background: [255, 255, 255], text: '#222', frameText: '#000', dimText: '#555', selection: '#1565c0', hover: 'rgba(0,0,0,0.55)' };
-export const DARK: Theme = { dark: true, background: [24, 25, 28], text: '#ddd', frameText: '#000', dimText: '#c8c8c8', selection: '#64b5f6', hover: 'rgba(255,255,255,0.8)' };
+export const LIGHT: Theme = {
+  dark: false,
+  background: [255, 255, 255],
+  text: '#222',
+  frameText: '#000',
+  dimText: '#4a4a4a',
+  selection: '#1565c0',
+  hover: 'rgba(0,0,0,0.55)',
+  match: MATCH_RGB,
+  root: [216, 211, 202],
+};
+export const DARK: Theme = {
+  dark: true,
+  background: [24, 25, 28],
+  text: '#ddd',
+  frameText: '#f2f2f2',
+  dimText: '#bdbdbd',
+  selection: '#64b5f6',
+  hover: 'rgba(255,255,255,0.8)',
+  match: [168, 38, 168],
+  root: [74, 72, 68],
+};
+
+/** How far a frame that does not match a search (or a zoomed-out ancestor) fades. */
+export const DIM = { light: 0.7, dark: 0.6 };
 
 /** The hue family of a frame: 0 ordinary, 1 inlined, 2 kernel, 3 JIT. */
 function family(flags: number): number {
@@ -107,13 +201,23 @@ export class FrameColours {
     for (let fam = 0; fam < 4; fam++) {
       const flag = [0, FrameFlags.INLINED, FrameFlags.KERNEL, FrameFlags.JIT][fam];
       for (let shade = 0; shade < SHADES; shade++) {
-        const rgb = shadeRgb(shade, flag);
+        const rgb = themeRgb(shadeRgb(shade, flag), theme.dark);
         this.css[fam * SHADES + shade] = css(rgb);
-        this.css[4 * SHADES + fam * SHADES + shade] = css(fade(rgb, theme.background, theme.dark ? 0.75 : 0.7));
+        this.css[4 * SHADES + fam * SHADES + shade] = css(fade(rgb, theme.background, theme.dark ? DIM.dark : DIM.light));
       }
     }
-    this.css[MATCH_COLOUR] = css(MATCH_RGB);
-    this.css[ROOT_COLOUR] = theme.dark ? '#b9b4ab' : '#d8d3ca';
+    this.css[MATCH_COLOUR] = css(theme.match);
+    this.css[ROOT_COLOUR] = css(theme.root);
+    this.text = theme.frameText;
+    this.dimText = theme.dimText;
+  }
+
+  private readonly text: string;
+  private readonly dimText: string;
+
+  /** The label colour on a colour id's fill: the theme's frame text, dimmed on faded fills. */
+  textOf(id: number): string {
+    return id >= 4 * SHADES && id < MATCH_COLOUR ? this.dimText : this.text;
   }
 
   /** The colour id of a frame (computed once per frame). */
@@ -135,6 +239,30 @@ export class FrameColours {
   get(frame: number): string {
     return this.css[this.id(frame)];
   }
+}
+
+/** The frame families the legend explains, with a representative colour of each per theme. */
+export const FAMILIES = [
+  { key: 'function', label: 'function', flag: 0, title: 'Frames of functions (warm colours, by name)' },
+  { key: 'inlined', label: 'inlined', flag: FrameFlags.INLINED, title: 'Inlined frames: code the compiler copied into its caller' },
+  { key: 'kernel', label: 'kernel', flag: FrameFlags.KERNEL, title: 'Kernel frames' },
+  { key: 'jit', label: 'JIT', flag: FrameFlags.JIT, title: 'Just-in-time compiled frames' },
+] as const;
+
+export function familyCss(flag: number, dark: boolean): string {
+  return css(themeRgb(shadeRgb(SHADES >> 2, flag), dark));
+}
+
+/** A function's colour in the graph (as its frames that are not inlined), for the table's swatch. */
+export function functionCss(name: string, kernel: boolean, dark: boolean): string {
+  return css(themeRgb(frameRgb(name, kernel ? FrameFlags.KERNEL : 0), dark));
+}
+
+/** Which families occur in a frame table's flags (bit i set for FAMILIES[i]). */
+export function familiesPresent(flags: Uint8Array): number {
+  let bits = 0;
+  for (let f = 0; f < flags.length && bits !== 15; f++) bits |= 1 << family(flags[f]);
+  return bits;
 }
 
 /**

@@ -2,7 +2,8 @@
 // hover it without guessing coordinates.
 //
 //   window.flameviewFrames.rect('Differential flame graph', 'toyc::optimize_module')
-//     → { x, y, width, height } in viewport CSS px of the widest drawn rectangle of that name, or null.
+//     → { x, y, width, height } in viewport CSS px of the widest drawn rectangle of that name, or
+//       null (also when that rectangle's row is under a cut-off cue).
 //   window.flameviewFrames.reveal('Baseline flame graph', 'toyc::compile_module')
 //     → scrolls the graph so the row of the heaviest node of that name is in view (true), or false.
 //
@@ -26,12 +27,16 @@ function rect(label: string, name: string): { x: number; y: number; width: numbe
   const L = entry.renderer.layout;
   const box = canvas.getBoundingClientRect();
   let best = -1;
+  const rows = entry.renderer.rows;
   for (let k = 0; k < L.count; k++) {
     const f = s.tree.frame[L.node[k]];
     if (f < 0 || s.frames.strings[s.frames.name[f]] !== name) continue;
     if (best < 0 || L.w[k] > L.w[best]) best = k;
   }
   if (best < 0) return null;
+  // A row under a cut-off cue is not in view (reveal scrolls to it).
+  const y = rowTop(rows, L.depth[best]);
+  if (y < entry.renderer.cueTop || y + ROW_HEIGHT > rows.viewHeight - entry.renderer.cueBottom) return null;
   const x0 = Math.max(0, L.x[best]);
   const x1 = Math.min(entry.renderer.width, L.x[best] + L.w[best]);
   return { x: box.left + x0, y: box.top + rowTop(entry.renderer.rows, L.depth[best]), width: x1 - x0, height: ROW_HEIGHT - 1 };

@@ -3,10 +3,13 @@
 // way), neutral grey when unchanged. Ids: 0 … STEPS-1 blue (strongest first), STEPS neutral,
 // STEPS+1 … 2·STEPS red (strongest last).
 //
-// Invariants: nodeColoursOf is memoised by (delta column, theme) identity; ids fit a Uint16Array.
+// In the dark theme the same scale goes through themeRgb (palette.ts): a dark grey for unchanged
+// frames and darker reds and blues, so light labels stay legible.
+//
+// Invariants: nodeColoursOf is memoised by (delta column, match, theme); ids fit a Uint16Array.
 
 import type { NodeColours } from './flame-source';
-import { css, type Rgb } from '../core/palette';
+import { css, themedCss, type Rgb } from '../core/palette';
 
 export const STEPS = 20;
 export const NEUTRAL: Rgb = [208, 206, 202];
@@ -29,13 +32,16 @@ export function diffColourId(delta: number, maxAbs: number): number {
   return STEPS + Math.max(-STEPS, Math.min(STEPS, step));
 }
 
-const cache = new WeakMap<Float64Array, WeakMap<Int32Array, NodeColours>>();
+const cache = new WeakMap<Float64Array, WeakMap<Int32Array, { light?: NodeColours; dark?: NodeColours }>>();
 
 /** Per-node colours for the renderer; nodes without a match in the other run are marked. */
-export function nodeColoursOf(delta: Float64Array, maxAbs: number, match: Int32Array): NodeColours {
+export function nodeColoursOf(delta: Float64Array, maxAbs: number, match: Int32Array, dark = false): NodeColours {
   let inner = cache.get(delta);
   if (!inner) cache.set(delta, (inner = new WeakMap()));
-  let out = inner.get(match);
+  let entry = inner.get(match);
+  if (!entry) inner.set(match, (entry = {}));
+  const key = dark ? 'dark' : 'light';
+  let out = entry[key];
   if (!out) {
     const ids = new Uint16Array(delta.length);
     const marked = new Uint8Array(delta.length);
@@ -43,7 +49,7 @@ export function nodeColoursOf(delta: Float64Array, maxAbs: number, match: Int32A
       ids[n] = diffColourId(delta[n], maxAbs);
       marked[n] = match[n] < 0 ? 1 : 0;
     }
-    inner.set(match, (out = { ids, css: DIFF_CSS, marked }));
+    entry[key] = out = { ids, css: themedCss(DIFF_CSS, dark), marked };
   }
   return out;
 }

@@ -7,13 +7,15 @@
 // "false". The e2e tests wait on it instead of sleeping.
 //
 // DOM it drives: container (scrolls vertically) > canvas (sticky, the size of the visible area)
-// + spacer (makes the scroll height equal to the content height).
+// + spacer (makes the scroll height equal to the content height); and, when given, the two cue
+// buttons over the canvas's top and bottom edges that say how many levels are cut off there (and
+// cover the half-cut row), a click scrolling them into view.
 
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import type { FlameSource, FlameState } from './flame-source';
 import { LabelFitter } from './labels';
-import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
+import { LayoutBuffer, ROW_HEIGHT, contentHeight, edgeCues, layoutFrames, rowTop, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
 import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from '../core/palette';
 
@@ -27,6 +29,9 @@ export class FlameRenderer {
   readonly layout = new LayoutBuffer();
   rows: RowGeometry = { orientation: 'flame', rows: 1, viewHeight: 0, scrollTop: 0, rowHeight: ROW_HEIGHT };
   width = 0;
+  /** Heights of the cut-off cues over the top and bottom edges at the last draw (0: none). */
+  cueTop = 0;
+  cueBottom = 0;
   /** Time spent in the last draw (ms), for the benchmark. */
   lastDrawMs = 0;
 
@@ -40,6 +45,7 @@ export class FlameRenderer {
   private lastOrientation: string | null = null;
   private lastKey: object | null = null;
   private hatch: CanvasPattern | null | undefined;
+  private hatchDark = false;
   private lastSelected = -1;
   // Scratch for grouping rects by colour (see paint).
   private colourOf = new Int32Array(1024);
@@ -61,6 +67,7 @@ export class FlameRenderer {
     private readonly spacer: HTMLElement,
     /** What to draw and where interaction goes. */
     readonly source: FlameSource,
+    private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement } | null = null,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
@@ -71,8 +78,9 @@ export class FlameRenderer {
     resize.observe(container);
     this.cleanups.push(() => resize.disconnect());
     const onScroll = () => {
-      // Flame graphs keep their distance from the bottom (the root) across resizes.
-      this.fromBottom = Math.max(0, this.scrollable - container.scrollTop);
+      // Flame graphs keep their distance from the bottom (the root) across resizes. Measured now:
+      // a resize clamps scrollTop (and fires this) before the next draw updates `scrollable`.
+      this.fromBottom = Math.max(0, container.scrollHeight - container.clientHeight - container.scrollTop);
       this.schedule();
     };
     container.addEventListener('scroll', onScroll, { passive: true });
@@ -147,7 +155,36 @@ export class FlameRenderer {
       this.labels.reset();
     }
     this.paint(ctx, tree, s);
+    this.showCues();
     this.finish(t0, s.busy);
+  }
+
+  /** Scrolls a page towards the levels cut off at an edge (what its cue's click does). */
+  reveal(edge: 'top' | 'bottom'): void {
+    const page = Math.max(ROW_HEIGHT, this.container.clientHeight - 2 * ROW_HEIGHT);
+    this.container.scrollTop += edge === 'top' ? -page : page;
+  }
+
+  private showCues(): void {
+    if (!this.cues) return;
+    const { top, bottom } = edgeCues(this.rows);
+    this.cueTop = top.size;
+    this.cueBottom = bottom.size;
+    // The canvas is the container's client width: the cues stop at its vertical scrollbar.
+    const right = `${this.container.offsetWidth - this.container.clientWidth - 1}px`;
+    const show = (button: HTMLButtonElement, cue: EdgeCue, edge: 'top' | 'bottom') => {
+      const text = cue.count > 0 ? `${edge === 'top' ? '▲' : '▼'} ${cue.count} more ${cue.count === 1 ? 'level' : 'levels'}` : '';
+      if (button.textContent !== text) {
+        button.textContent = text;
+        button.setAttribute('aria-label', `Show ${cue.count} more ${cue.count === 1 ? 'level' : 'levels'} ${edge === 'top' ? 'above' : 'below'}`);
+      }
+      button.hidden = cue.count === 0;
+      const height = `${cue.size}px`;
+      if (button.style.height !== height) button.style.height = height;
+      if (button.style.right !== right) button.style.right = right;
+    };
+    show(this.cues.top, top, 'top');
+    show(this.cues.bottom, bottom, 'bottom');
   }
 
   /** Flame graphs open scrolled to the root (bottom); icicles to the top; the selection stays in view. */
@@ -180,7 +217,8 @@ export class FlameRenderer {
     const { frames } = s;
     const colours = this.colours!;
     const matches = s.matches;
-    // Per-node colours (the differential graph) replace the palette by name; ids index their css.
+    // Per-node colours (the differential graph) replace the palette by name; ids index their css
+    // (already in the theme's colours: see diff-palette.ts).
     const over = s.nodeColours;
     const cssOf = over ? (id: number) => over.css[id] : (id: number) => colours.cssOf(id);
     const L = this.layout;
@@ -201,26 +239,33 @@ export class FlameRenderer {
     const counts = this.counts;
     counts.fill(0);
     // Pass 1: rectangles, grouped by colour (counting sort of the rect indices) so each colour is
-    // one fillStyle and one fill of a path of rects. Ancestors of the zoom are drawn faded first.
+    // one fillStyle and one fill of a path of rects. Ancestors of the zoom are drawn first, across
+    // the width, in their faded colour (a solid fill, so their labels keep their contrast).
     for (let k = 0; k < n; k++) {
       const node = L.node[k];
       const f = tree.frame[node];
       if (node === s.selectedNode) selectedK = k;
       if (node === s.hoverNode) hoverK = k;
-      const id = over ? over.ids[node] : f < 0 ? ROOT_COLOUR : matches ? (matches[f] ? MATCH_COLOUR : colours.dimId(f)) : colours.id(f);
-      if (L.ancestor[k]) {
-        colourOf[k] = -1;
-        ctx.globalAlpha = 0.6;
+      const ancestor = L.ancestor[k] === 1;
+      const id = over
+        ? over.ids[node]
+        : f < 0
+          ? ROOT_COLOUR
+          : ancestor || (matches && !matches[f])
+            ? colours.dimId(f)
+            : matches
+              ? MATCH_COLOUR
+              : colours.id(f);
+      colourOf[k] = id;
+      if (ancestor) {
         ctx.fillStyle = cssOf(id);
         ctx.fillRect(0, rowTop(rows, L.depth[k]), this.width, ROW_HEIGHT - 1);
-        ctx.globalAlpha = 1;
       } else {
-        colourOf[k] = id;
         counts[id + 1]++;
       }
     }
     for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
-    for (let k = 0; k < n; k++) if (colourOf[k] >= 0) order[counts[colourOf[k]]++] = k;
+    for (let k = 0; k < n; k++) if (!L.ancestor[k]) order[counts[colourOf[k]]++] = k;
     const total = counts[counts.length - 1];
     const width = this.width;
     // The y of each row, once per draw rather than once per rect (a 600,000-node profile draws
@@ -244,8 +289,7 @@ export class FlameRenderer {
       ctx.fill();
     }
     if (over?.marked) this.hatchMarked(ctx, over.marked);
-    // Pass 2: labels (dimmed frames of a dark theme are dark, so their text is light).
-    ctx.globalAlpha = 1;
+    // Pass 2: labels, each in the text colour of its fill (the palette keeps both at 4.5:1).
     let textColour = (ctx.fillStyle = this.theme.frameText);
     for (let k = 0; k < L.count; k++) {
       const x = Math.max(L.x[k], 0);
@@ -255,14 +299,11 @@ export class FlameRenderer {
       const name = f < 0 ? 'all' : s.label ? s.label(f) : frames.strings[frames.name[f]];
       const label = this.labels.fit(f, name, w - 6);
       if (label) {
-        const colour = matches && f >= 0 && !matches[f] ? this.theme.dimText : this.theme.frameText;
+        const colour = over ? (matches && f >= 0 && !matches[f] ? this.theme.dimText : this.theme.frameText) : colours.textOf(colourOf[k]);
         if (colour !== textColour) ctx.fillStyle = textColour = colour;
-        if (L.ancestor[k]) ctx.globalAlpha = 0.75;
         ctx.fillText(label, x + 3, rowY[L.depth[k]] + ROW_HEIGHT / 2);
-        if (L.ancestor[k]) ctx.globalAlpha = 1;
       }
     }
-    ctx.globalAlpha = 1;
     this.highlightFrames(ctx, tree, s.highlight ?? null);
     if (hoverK >= 0) this.outline(ctx, hoverK, this.theme.hover, 1);
     if (selectedK >= 0) this.outline(ctx, selectedK, this.theme.selection, 2);
@@ -300,7 +341,10 @@ export class FlameRenderer {
 
   /** Diagonal hatching over the marked nodes' rectangles (frames only one run has). */
   private hatchMarked(ctx: CanvasRenderingContext2D, marked: Uint8Array): void {
-    if (this.hatch === undefined) this.hatch = makeHatch(ctx);
+    if (this.hatch === undefined || this.hatchDark !== this.theme.dark) {
+      this.hatchDark = this.theme.dark;
+      this.hatch = makeHatch(ctx, this.theme.dark);
+    }
     if (!this.hatch) return;
     const L = this.layout;
     ctx.fillStyle = this.hatch;
@@ -333,13 +377,13 @@ export class FlameRenderer {
   }
 }
 
-function makeHatch(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+function makeHatch(ctx: CanvasRenderingContext2D, dark: boolean): CanvasPattern | null {
   if (typeof document === 'undefined') return null;
   const tile = document.createElement('canvas');
   tile.width = tile.height = 6;
   const t = tile.getContext('2d');
   if (!t) return null;
-  t.strokeStyle = 'rgba(0,0,0,0.45)';
+  t.strokeStyle = dark ? 'rgba(255,255,255,0.4)' : 'rgba(0,0,0,0.45)';
   t.lineWidth = 1.2;
   t.beginPath();
   t.moveTo(0, 6);

@@ -51,3 +51,16 @@ export interface FlameSource {
   /** Stops an animated zoom (a drag or the wheel takes over). */
   cancelAnimation(): void;
 }
+
+/**
+ * Zooms a graph out one level (Escape): to the zoomed node's parent, or out of a wheel zoom to
+ * the whole node. False when there is nothing to zoom out of.
+ */
+export function zoomOutOf(source: FlameSource): boolean {
+  const s = source.read();
+  if (!s) return false;
+  const whole = s.viewport.x0 <= 0 && s.viewport.x1 >= 1;
+  if (s.zoomNode <= 0 && whole) return false;
+  source.zoom(whole ? s.tree.parent[s.zoomNode] : s.zoomNode);
+  return true;
+}

@@ -1,6 +1,8 @@
 // Mouse interaction on the flame graph: hover (into the store, drawn by the renderer), click to
-// select and zoom (animated), wheel to zoom around the cursor, drag to pan, double-click on empty
-// space to reset the zoom. Everything it hits comes from the renderer's last layout.
+// select and zoom (animated), Ctrl/⌘ + wheel (and a trackpad pinch, which browsers send as a
+// Ctrl + wheel) to zoom around the cursor, drag or a sideways wheel to pan, double-click on empty
+// space to reset the zoom. The plain wheel scrolls the stack vertically, as in map and profiler
+// UIs. Everything it hits comes from the renderer's last layout.
 
 import type { FlameRenderer } from './flame-renderer';
 import { hitTest } from './hit-test';
@@ -61,11 +63,24 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
   const onDouble = (e: MouseEvent) => {
     if (nodeAt(e) < 0) source.zoom(0);
   };
+  const pixels = (d: number, mode: number) => (mode === 1 ? d * 16 : mode === 2 ? d * 400 : d);
   const onWheel = (e: WheelEvent) => {
-    if (e.shiftKey) return; // shift+wheel scrolls vertically
+    if (!(e.ctrlKey || e.metaKey)) {
+      // Sideways (or Shift + wheel, where the browser does not turn it sideways itself) pans;
+      // anything else is left to the container's own vertical scrolling.
+      const sideways = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.shiftKey ? e.deltaY : 0;
+      if (sideways === 0) return;
+      e.preventDefault();
+      source.cancelAnimation();
+      const s = source.read();
+      if (!s || renderer.width <= 0) return;
+      const next = pan({ zoomNode: s.zoomNode, viewport: s.viewport }, -pixels(sideways, e.deltaMode), renderer.width);
+      source.setViewport(next.zoomNode, next.viewport);
+      return;
+    }
     e.preventDefault();
     source.cancelAnimation();
-    const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaMode === 2 ? e.deltaY * 400 : e.deltaY;
+    const delta = pixels(e.deltaY, e.deltaMode);
     const factor = Math.exp(Math.max(-300, Math.min(300, delta)) * 0.002);
     const s = source.read();
     if (!s || renderer.width <= 0) return;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { frameName } from '../core/model/frame-table';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { hitTest } from './hit-test';
-import { contentHeight, depthAtY, layoutFrames, rowTop, visibleDepths, type LayoutInput, type RowGeometry } from './layout';
+import { CUE_MIN, contentHeight, depthAtY, edgeCues, layoutFrames, rowTop, visibleDepths, type LayoutInput, type RowGeometry } from './layout';
 
 const profile = profileFrom(`
   main;a;deep 6
@@ -115,5 +115,39 @@ describe('rows and hit testing', () => {
     expect(hitTest(out, flame, 10, 5)).toBe(-1);
     const ici = layoutFrames({ tree, zoomNode: 0, viewport: { x0: 0, x1: 1 }, width: 100, minWidth: 0, minDepth: 0, maxDepth: 99 });
     expect(hitTest(ici, icicle, 90, 20)).toBe(node('other'));
+  });
+});
+
+describe('edgeCues', () => {
+  const g = (over: Partial<RowGeometry>): RowGeometry => ({ orientation: 'flame', rows: 48, viewHeight: 300, scrollTop: 0, rowHeight: 17, ...over });
+
+  it('shows no cue when every row fits', () => {
+    expect(edgeCues(g({ rows: 10 }))).toEqual({ top: { count: 0, size: 0 }, bottom: { count: 0, size: 0 } });
+  });
+
+  it('a flame graph scrolled to its root cuts the deepest levels at the top, and covers the half row', () => {
+    const rows = g({});
+    rows.scrollTop = contentHeight(rows) - rows.viewHeight;
+    const { top, bottom } = edgeCues(rows);
+    expect(bottom.count).toBe(0);
+    // 300 px hold 17 whole rows (289 px) and 11 px of an 18th: the cue covers it, and the
+    // 18th row's top is the first whole row below the cue.
+    const whole = Math.floor((rows.viewHeight - top.size) / 17);
+    expect(top.count).toBe(48 - whole);
+    expect(top.size).toBeGreaterThanOrEqual(CUE_MIN);
+    expect(top.size).toBeLessThan(CUE_MIN + 17);
+    // The rows below the cue are whole: the first one starts at or below it.
+    for (let d = 0; d < 48 - top.count; d++) expect(rowTop(rows, d)).toBeGreaterThanOrEqual(top.size);
+  });
+
+  it('an icicle cuts at the bottom; scrolled halfway, at both edges', () => {
+    const ice = g({ orientation: 'icicle' });
+    const { top, bottom } = edgeCues(ice);
+    expect(top.count).toBe(0);
+    expect(bottom.count).toBeGreaterThan(48 - 18);
+    const mid = edgeCues({ ...ice, scrollTop: 200 });
+    expect(mid.top.count).toBeGreaterThanOrEqual(Math.ceil(200 / 17));
+    expect(mid.bottom.count).toBeGreaterThan(0);
+    expect(mid.top.count + mid.bottom.count).toBeLessThanOrEqual(48);
   });
 });

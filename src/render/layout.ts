@@ -155,3 +155,40 @@ export function visibleDepths(g: RowGeometry): { minDepth: number; maxDepth: num
   }
   return { minDepth: Math.max(0, lo), maxDepth: Math.min(g.rows - 1, hi) };
 }
+
+/** Rows cut at one edge of the view: how many levels a cue there stands for, and its height. */
+export interface EdgeCue {
+  /** Levels hidden beyond the edge or under the cue (0: no cue). */
+  count: number;
+  /** Height of the cue band from the edge, px: it covers every partly visible row there. */
+  size: number;
+}
+
+/** The band that covers the rows nearer than this to a cut edge (so no row shows half). */
+export const CUE_MIN = 14;
+
+/**
+ * The cues at the top and bottom edges of the view: when rows are cut off at an edge, a band
+ * from that edge over every row that starts (top) or ends (bottom) within CUE_MIN px of it, so
+ * no row is ever shown half cut, and the number of levels out of sight there.
+ */
+export function edgeCues(g: RowGeometry): { top: EdgeCue; bottom: EdgeCue } {
+  const top = { count: 0, size: 0 };
+  const bottom = { count: 0, size: 0 };
+  let cutTop = false;
+  let cutBottom = false;
+  for (let d = 0; d < g.rows; d++) {
+    const y = rowTop(g, d);
+    if (y < 0) cutTop = true;
+    if (y + g.rowHeight > g.viewHeight) cutBottom = true;
+    if (y < CUE_MIN) {
+      top.count++;
+      top.size = Math.max(top.size, Math.min(g.viewHeight, y + g.rowHeight));
+    }
+    if (y + g.rowHeight > g.viewHeight - CUE_MIN) {
+      bottom.count++;
+      bottom.size = Math.max(bottom.size, Math.min(g.viewHeight, g.viewHeight - y));
+    }
+  }
+  return { top: cutTop ? top : { count: 0, size: 0 }, bottom: cutBottom ? bottom : { count: 0, size: 0 } };
+}

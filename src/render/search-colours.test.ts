@@ -29,6 +29,7 @@ describe('searchDimmed', () => {
     const light = withFaded(['rgb(0,0,0)'], false);
     const dark = withFaded(['rgb(255,255,255)'], true);
     expect(light).toEqual(['rgb(0,0,0)', 'rgb(179,179,179)']);
-    expect(dark[1]).toBe('rgb(82,83,85)');
+    // As far as the main graph's search fade (palette DIM): 60 % of the way in the dark theme.
+    expect(dark[1]).toBe('rgb(116,117,119)');
   });
 });

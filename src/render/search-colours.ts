@@ -8,14 +8,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeColours } from './flame-source';
-import { css, DARK, fade, LIGHT, type Rgb } from '../core/palette';
-
-const FADE = { light: 0.7, dark: 0.75 };
-
-function rgbOf(colour: string): Rgb {
-  const m = /^rgb\((\d+),\s*(\d+),\s*(\d+)\)$/.exec(colour);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [128, 128, 128];
-}
+import { css, DARK, DIM as FADE, fade, LIGHT, parseRgb } from '../core/palette';
 
 const cssMemo = new WeakMap<readonly string[], { light?: readonly string[]; dark?: readonly string[] }>();
 
@@ -25,7 +18,7 @@ export function withFaded(colours: readonly string[], dark: boolean): readonly s
   if (!entry) cssMemo.set(colours, (entry = {}));
   const key = dark ? 'dark' : 'light';
   const bg = dark ? DARK.background : LIGHT.background;
-  return (entry[key] ??= [...colours, ...colours.map((c) => css(fade(rgbOf(c), bg, FADE[key])))]);
+  return (entry[key] ??= [...colours, ...colours.map((c) => css(fade(parseRgb(c), bg, FADE[key])))]);
 }
 
 const memo = new WeakMap<NodeColours, WeakMap<Uint8Array, { light?: NodeColours; dark?: NodeColours }>>();

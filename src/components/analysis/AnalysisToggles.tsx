@@ -1,30 +1,43 @@
-// Toolbar switches of the analysis panel: the function table, the callers and callees of the
-// selected function, and short names in labels.
+// Toolbar switches of the analysis panel: icon toggles for the function table and the callers
+// and callees of the selected function, and (in the View menu) short names in labels.
 
 import { useStore } from '../../store/store';
+import { CallersIcon, TableIcon } from '../toolbar/Icons';
 
-export function AnalysisToggles() {
+export function PanelToggles() {
   const panel = useStore((s) => s.analysis.panel);
-  const short = useStore((s) => s.analysis.shortNames);
-  const { setAnalysisPanel, setShortNames } = useStore.getState();
+  const { setAnalysisPanel } = useStore.getState();
   const toggle = (p: 'table' | 'sandwich') => setAnalysisPanel(panel === p ? 'none' : p);
   return (
-    <div className="analysis-toggles" role="group" aria-label="Analysis">
-      <button type="button" className="btn" aria-pressed={panel === 'table'} onClick={() => toggle('table')}>
-        Function table
-      </button>
-      <button type="button" className="btn" aria-pressed={panel === 'sandwich'} onClick={() => toggle('sandwich')}>
-        Callers &amp; callees
+    <>
+      <button type="button" className="btn btn-icon" aria-label="Function table" title="Function table: self and total time per function" aria-pressed={panel === 'table'} onClick={() => toggle('table')}>
+        <TableIcon />
       </button>
       <button
         type="button"
-        className="btn"
-        aria-pressed={short}
-        title="Shorten long C++ and Rust names in labels (template arguments, argument lists and Rust hashes elided; full names in tooltips)"
-        onClick={() => setShortNames(!short)}
+        className="btn btn-icon"
+        aria-label="Callers & callees"
+        title="Callers & callees of the selected function"
+        aria-pressed={panel === 'sandwich'}
+        onClick={() => toggle('sandwich')}
       >
-        Short names
+        <CallersIcon />
       </button>
-    </div>
+    </>
+  );
+}
+
+export function ShortNamesToggle() {
+  const short = useStore((s) => s.analysis.shortNames);
+  return (
+    <button
+      type="button"
+      className="menu-item"
+      aria-pressed={short}
+      title="Shorten long C++ and Rust names in labels (template arguments, argument lists and Rust hashes elided; full names in tooltips)"
+      onClick={() => useStore.getState().setShortNames(!short)}
+    >
+      Short names
+    </button>
   );
 }

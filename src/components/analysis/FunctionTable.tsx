@@ -10,17 +10,21 @@ import { displayName, displayRows, positionOf, rowFigures } from '../../core/que
 import type { TableColumn } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
 import { formatCount, formatNs, formatPercent } from '../../format';
+import { functionCss } from '../../core/palette';
+import { useDarkTheme } from '../toolbar/FrameLegend';
 
 const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
 const EMPTY = new Int32Array(0);
 
+// The name first and widest (what a row is about, tied to the graph by its colour swatch), then
+// the figures.
 const HEADERS: { label: string; sort: TableColumn | null; className: string }[] = [
+  { label: 'Function', sort: 'name', className: 'fn-name' },
   { label: 'Self', sort: 'self', className: 'fn-num' },
   { label: 'Self %', sort: null, className: 'fn-num' },
   { label: 'Total', sort: 'total', className: 'fn-num' },
   { label: 'Total %', sort: null, className: 'fn-num' },
-  { label: 'Function', sort: 'name', className: 'fn-name' },
 ];
 
 export function FunctionTable() {
@@ -29,6 +33,7 @@ export function FunctionTable() {
   const matches = useStore((s) => s.search.matches);
   const selected = useStore((s) => s.analysis.selectedFunction);
   const short = useStore((s) => s.analysis.shortNames);
+  const dark = useDarkTheme();
   const frames = snapshot?.frames ?? null;
   // Computed here for a small tree, by the analysis worker for a large one (null until it arrives).
   const table = useStore(currentTable);
@@ -109,15 +114,16 @@ export function FunctionTable() {
         onClick={() => selectFunction(fig.name)}
         onDoubleClick={() => (selectFunction(fig.name), setAnalysisPanel('sandwich'))}
       >
-        <div role="gridcell" className="fn-num">{weight(fig.self)}</div>
-        <div role="gridcell" className="fn-num">{formatPercent(fig.selfShare)}</div>
-        <div role="gridcell" className="fn-num">{weight(fig.total)}</div>
-        <div role="gridcell" className="fn-num">{formatPercent(fig.totalShare)}</div>
         <div role="gridcell" className="fn-name" title={fig.name}>
+          <span className="fn-swatch" style={{ background: functionCss(fig.name, fig.kernel, dark) }} aria-hidden="true" />
           <span className="fn-name-text">{displayName(fig.name, short)}</span>
           {fig.inlined && <span className="fn-badge" title="Inlined at some call sites">inlined</span>}
           {fig.kernel && <span className="fn-badge">kernel</span>}
         </div>
+        <div role="gridcell" className="fn-num">{weight(fig.self)}</div>
+        <div role="gridcell" className="fn-num">{formatPercent(fig.selfShare)}</div>
+        <div role="gridcell" className="fn-num">{weight(fig.total)}</div>
+        <div role="gridcell" className="fn-num">{formatPercent(fig.totalShare)}</div>
       </div>,
     );
   }

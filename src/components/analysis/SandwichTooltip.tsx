@@ -6,6 +6,7 @@ import { sandwichNodeInfo } from '../../core/query/sandwich';
 import { currentSandwich } from '../../store/selectors';
 import type { SandwichPane } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
+import { BreakableName } from '../BreakableName';
 import { formatNs, formatPercent, formatWeight } from '../../format';
 
 const WIDTH = 380;
@@ -26,7 +27,9 @@ export function SandwichTooltip({ pane }: { pane: SandwichPane }) {
   return (
     <div className="flame-tooltip" role="tooltip" data-testid={`${pane}-tooltip`} style={{ left, top: below ? pos.y + 18 : pos.y - 12, maxWidth: WIDTH, transform: below ? undefined : 'translateY(-100%)' }}>
       <div className="frame-name">
-        <span className="frame-name-text">{info.name}</span>
+        <span className="frame-name-text">
+          <BreakableName name={info.name} />
+        </span>
         {info.inlined && <span className="frame-badge frame-badge-inlined">inlined</span>}
       </div>
       <dl className="fn-tip">

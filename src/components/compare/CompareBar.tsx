@@ -1,14 +1,12 @@
-// The comparison controls above the graphs: "Compare with…" (a file picker that is also a drop
-// target), the comparison's loading state and errors (role=alert, the baseline stays), and once
-// it is open: Side by side / Differential, "% of total" / "absolute", "Shape by baseline", Close.
+// The comparison controls above the graphs (one thin row, only while a comparison loads, failed
+// or is open): the loading state and errors (role=alert, the baseline stays), and once it is
+// open: Side by side / Differential, "% of total" / "absolute", "Shape by baseline", Close.
+// "Compare with…" itself is in the toolbar's ⋯ menu (CompareOpener).
 
-import { useRef, useState, type DragEvent } from 'react';
-import { closeCompare, openCompareFile, openCompareUrl } from '../../controllers/recordings';
+import { closeCompare } from '../../controllers/recordings';
 import { useStore } from '../../store/store';
 
 export function CompareBar() {
-  const input = useRef<HTMLInputElement>(null);
-  const [over, setOver] = useState(false);
   const loading = useStore((s) => s.compare.loading);
   const error = useStore((s) => s.compare.error);
   const name = useStore((s) => s.compare.name);
@@ -19,41 +17,9 @@ export function CompareBar() {
   const baseName = useStore((s) => s.name);
   const st = useStore.getState();
 
-  const onDrop = (e: DragEvent<HTMLElement>) => {
-    e.preventDefault();
-    e.stopPropagation(); // not the page-wide drop zone: this one opens the comparison
-    setOver(false);
-    const file = e.dataTransfer.files[0];
-    if (file) return void openCompareFile(file);
-    const uri = e.dataTransfer.getData('text/uri-list').split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
-    if (uri) void openCompareUrl(uri.trim());
-  };
+  if (!loading && !error && !open) return null;
   return (
     <div className="compare-bar">
-      <div
-        className={`compare-drop${over ? ' over' : ''}`}
-        onDragOver={(e) => (e.preventDefault(), e.stopPropagation(), setOver(true))}
-        onDragEnter={(e) => (e.preventDefault(), e.stopPropagation())}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
-        data-testid="compare-drop"
-      >
-        <button type="button" onClick={() => input.current?.click()} title="Open a second recording to compare with this one (or drop it here)">
-          {open ? 'Compare with another…' : 'Compare with…'}
-        </button>
-        <input
-          ref={input}
-          type="file"
-          aria-label="Compare with file"
-          className="visually-hidden"
-          tabIndex={-1}
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            if (f) void openCompareFile(f);
-            e.target.value = '';
-          }}
-        />
-      </div>
       {loading && (
         <span className="compare-loading" role="status">
           Loading the comparison {loading.name}… {loading.samples.toLocaleString('en-US')} samples

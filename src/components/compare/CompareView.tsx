@@ -64,13 +64,11 @@ function SideBySide() {
   return (
     <div className="compare-columns">
       <div className="compare-column" data-compare-pane="main">
-        <h2 className="compare-heading">A · baseline</h2>
-        <ZoomPath label="Baseline zoom path" tree={sideA.tree} frames={a.frames} zoomNode={zoomA} onZoom={(n) => mainSource.zoom(n)} />
+        <ZoomPath label="Baseline zoom path" heading="A · baseline" tree={sideA.tree} frames={a.frames} zoomNode={zoomA} onZoom={(n) => mainSource.zoom(n)} />
         <FlameGraph label="Baseline flame graph" onRenderer={onBaseline} />
       </div>
       <div className="compare-column" data-compare-pane="side">
-        <h2 className="compare-heading">B · comparison</h2>
-        <ZoomPath label="Comparison zoom path" tree={sideB.tree} frames={b.frames} zoomNode={zoomB} onZoom={(n) => comparisonSource.zoom(n)} />
+        <ZoomPath label="Comparison zoom path" heading="B · comparison" tree={sideB.tree} frames={b.frames} zoomNode={zoomB} onZoom={(n) => comparisonSource.zoom(n)} />
         <FlameGraph label="Comparison flame graph" source={comparisonSource} tooltip={<DiffTooltip pane="side" />} onRenderer={onComparison} />
       </div>
     </div>
@@ -91,9 +89,15 @@ function Differential() {
   const { maxAbs } = totalDeltas(diff, norm);
   return (
     <div className="compare-column" data-compare-pane="diff">
-      <h2 className="compare-heading">Differential · shaped by {shape === 'B' ? 'B (comparison)' : 'A (baseline)'}</h2>
       <DiffLegend maxAbs={maxAbs} norm={norm} shape={shape} ns={a.meta.weightUnit === 'nanoseconds'} />
-      <ZoomPath label="Differential zoom path" tree={side.tree} frames={side.frames} zoomNode={zoom} onZoom={(n) => diffSource.zoom(n)} />
+      <ZoomPath
+        label="Differential zoom path"
+        heading={`Differential · shaped by ${shape === 'B' ? 'B (comparison)' : 'A (baseline)'}`}
+        tree={side.tree}
+        frames={side.frames}
+        zoomNode={zoom}
+        onZoom={(n) => diffSource.zoom(n)}
+      />
       <FlameGraph label="Differential flame graph" source={diffSource} tooltip={<DiffTooltip pane="diff" />} onRenderer={onDiff} />
     </div>
   );

@@ -2,11 +2,14 @@
 // "grew most" with its extreme values, and the hatching of frames only the shaping run has.
 
 import { DIFF_CSS } from '../../render/diff-palette';
+import { themedCss } from '../../core/palette';
+import { useDarkTheme } from '../toolbar/FrameLegend';
 import type { DiffNorm, DiffShape } from '../../core/views/diff';
 import { formatDelta } from '../../format';
 
 export function DiffLegend({ maxAbs, norm, shape, ns }: { maxAbs: number; norm: DiffNorm; shape: DiffShape; ns: boolean }) {
-  const gradient = `linear-gradient(to right, ${DIFF_CSS.join(', ')})`;
+  const dark = useDarkTheme();
+  const gradient = `linear-gradient(to right, ${themedCss(DIFF_CSS, dark).join(', ')})`;
   return (
     <div className="diff-legend" role="group" aria-label="Colour scale">
       <span className="diff-legend-label">{maxAbs > 0 ? formatDelta(-maxAbs, norm, ns) : '0'} shrank</span>

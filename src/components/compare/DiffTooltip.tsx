@@ -7,6 +7,7 @@ import { nodeDelta, type Compared, type DiffNorm } from '../../core/views/diff';
 import { functionDeltaOf } from '../../core/views/function-deltas';
 import { diffOf } from '../../core/query/diff-sides';
 import { useStore } from '../../store/store';
+import { BreakableName } from '../BreakableName';
 import { formatDelta, formatDeltaPct, formatValue } from '../../format';
 
 const WIDTH = 420;
@@ -37,7 +38,9 @@ export function DiffTooltip({ pane }: { pane: 'side' | 'diff' }) {
   const status = info.d.presentIn === 'both' ? null : info.d.presentIn === 'B' ? 'New in the comparison (only B has this path)' : 'Gone in the comparison (only A has this path)';
   return (
     <div className="flame-tooltip compare-tooltip" role="tooltip" data-testid={`${pane}-diff-tooltip`} style={{ left, top: below ? pos.y + 18 : pos.y - 12, maxWidth: WIDTH, transform: below ? undefined : 'translateY(-100%)' }}>
-      <div className="compare-tooltip-name">{info.name}</div>
+      <div className="compare-tooltip-name">
+        <BreakableName name={info.name} />
+      </div>
       {status && <div className="compare-tooltip-status">{status}</div>}
       <table className="compare-figures">
         <thead>

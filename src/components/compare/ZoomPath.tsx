@@ -14,14 +14,17 @@ export interface ZoomPathProps {
   frames: FrameTable;
   zoomNode: NodeIndex;
   onZoom(node: NodeIndex): void;
+  /** The pane's title, shown at the start of the strip (e.g. "A · baseline"). */
+  heading?: string;
 }
 
-export function ZoomPath({ label, tree, frames, zoomNode, onZoom }: ZoomPathProps) {
+export function ZoomPath({ label, tree, frames, zoomNode, onZoom, heading }: ZoomPathProps) {
   const full = ancestry(tree, zoomNode < tree.nodeCount ? zoomNode : 0);
   const hidden = full.length > MAX_CRUMBS ? full.length - MAX_CRUMBS : 0;
   const path = hidden ? [...full.slice(0, 3), -1, ...full.slice(full.length - (MAX_CRUMBS - 3))] : full;
   return (
     <nav className="breadcrumbs" aria-label={label}>
+      {heading && <h2 className="compare-heading">{heading}</h2>}
       <ol>
         {path.map((node, i) => {
           if (node < 0) return <li key="gap">… {hidden} more …</li>;

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { samplesInRange } from '../../render/stack-chart-model';
 import { useStore } from '../../store/store';
 import { useChartHover } from '../../controllers/time-chart-controller';
+import { BreakableName } from '../BreakableName';
 import { formatDuration, formatOffset } from '../../format';
 
 const WIDTH = 360;
@@ -31,7 +32,9 @@ export function TimeChartTooltip() {
   const left = hover.x + 14 + WIDTH > wrap ? Math.max(0, hover.x - 14 - WIDTH) : hover.x + 14;
   return (
     <div className="flame-tooltip time-tooltip" role="tooltip" style={{ left, top: hover.y + 16, maxWidth: WIDTH }}>
-      <div className="frame-name">{info.name}</div>
+      <div className="frame-name">
+        <BreakableName name={info.name} />
+      </div>
       <div>
         {info.duration} from {info.at}, {info.samples.toLocaleString('en-US')} sample{info.samples === 1 ? '' : 's'}
       </div>

@@ -2,6 +2,7 @@
 // recording carries no timestamps.
 
 import { useStore } from '../../store/store';
+import { ClockIcon } from '../toolbar/Icons';
 
 export function TimeOrderButton() {
   const hasSamples = useStore((s) => s.snapshot?.samples != null);
@@ -10,13 +11,14 @@ export function TimeOrderButton() {
   return (
     <button
       type="button"
-      className="btn"
+      className="btn btn-icon"
+      aria-label="Time order"
       aria-pressed={hasSamples && open}
       disabled={!hasSamples}
       title={hasSamples ? 'Show the samples in time order and select a time range' : 'Only perf script recordings with timestamps have a time order'}
       onClick={() => setOpen(!open)}
     >
-      Time order
+      <ClockIcon />
     </button>
   );
 }

@@ -109,7 +109,7 @@ function lastSegment(path: string): string {
 }
 
 /** Index of the last `::` outside brackets (after elision only `<…>`/`()` remain), or -1. */
-function lastTopLevelColons(s: string): number {
+export function lastTopLevelColons(s: string): number {
   let depth = 0;
   for (let i = s.length - 1; i > 0; i--) {
     const c = s.charCodeAt(i);

@@ -1,12 +1,16 @@
 // The comparison's link parameters, registered with the URL state (store/url-state.ts):
 //   compare=<url of B>   mode=side|diff (default side)   norm=pct|abs (default pct)
+//   dzoom=<frame path>   (the differential graph's zoom)
 // url-sync writes them from the store and applies them on back/forward or an edited hash (a new
 // compare= becomes the store's compare.openRequest, which the comparison's loader opens). At
 // start-up controllers/recordings.ts reads `compare=` itself, so B starts loading at once, in
 // parallel with A, instead of after A has opened.
 
+import { FULL_PANE } from '../compare-slice';
 import { useStore } from '../store';
 import { registerUrlParam, type ParseResult } from './url-state';
+import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/query/zoom-path';
+import { diffOf } from '../../core/query/diff-sides';
 
 function oneOf<T extends string>(key: string, values: readonly T[]) {
   return (v: string): ParseResult<T> =>
@@ -42,4 +46,57 @@ registerUrlParam<'pct' | 'abs'>({
   parse: oneOf('norm', ['pct', 'abs'] as const),
   write: (s) => (s.compare.snapshot && s.compare.norm !== 'pct' ? s.compare.norm : null),
   apply: (value) => useStore.getState().setCompareNorm(value ?? 'pct'),
+});
+
+// dzoom=<frame path>: the differential graph's zoom, a frame path of the shaping run's tree (as
+// zoom= is of the main graph's). B usually arrives after the hash is applied (it loads in
+// parallel with A), so a path waits for B here and is resolved when it opens.
+/** A dzoom= path waiting for B to open. */
+class PendingDiffZoom {
+  path: PathSegment[] | null = null;
+}
+const pending = new PendingDiffZoom();
+
+function applyDiffZoom(path: PathSegment[] | null): void {
+  const s = useStore.getState();
+  if (!path || !s.snapshot || !s.compare.snapshot) {
+    pending.path = path;
+    return;
+  }
+  pending.path = null;
+  const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
+  const side = s.compare.shape === 'B' ? diff.b : diff.a;
+  const { node } = resolvePath(side.frames, side.tree, path);
+  s.setPane('diff', { zoomNode: node, viewport: FULL_PANE.viewport });
+}
+
+useStore.subscribe(
+  (s) => s.compare.snapshot,
+  () => {
+    if (pending.path) applyDiffZoom(pending.path);
+  },
+);
+
+registerUrlParam<PathSegment[]>({
+  key: 'dzoom',
+  history: 'push',
+  order: 44,
+  raw: true,
+  parse: (v) => {
+    const r = decodeZoomPath(v);
+    return r.ok ? { ok: true, value: r.path } : { ok: false, notice: `The link's differential zoom path has ${r.message}; it was ignored.` };
+  },
+  write: (s) => {
+    if (!s.snapshot || !s.compare.snapshot) return pending.path ? encodeZoomPath(pending.path) : null;
+    const zoom = s.compare.diff.zoomNode;
+    if (s.compare.mode !== 'diff' || zoom <= 0) return null;
+    const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
+    const side = s.compare.shape === 'B' ? diff.b : diff.a;
+    return zoom < side.tree.nodeCount ? encodeZoomPath(segmentsOf(side.frames, side.tree, zoom)) : null;
+  },
+  apply: (value) => {
+    const s = useStore.getState();
+    if (value && value.length > 0) applyDiffZoom(value);
+    else if (s.compare.diff.zoomNode > 0) s.setPane('diff', { zoomNode: 0, viewport: FULL_PANE.viewport });
+  },
 });
