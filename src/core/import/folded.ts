@@ -28,8 +28,8 @@ import { FrameTableBuilder } from '../model/frame-table';
 import { markMutable } from '../model/mutable-fields';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
-import { ImportError, quoteInput, type Profile } from '../profile';
-import type { Detection, ImportOptions, Importer, LineParser } from './importer';
+import { ImportError, quoteInput, type ImportWarning, type Profile } from '../profile';
+import { shiftWarnings, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from './importer';
 
 const DESCRIPTION = 'folded stacks (frame;frame;... count)';
 const MAX_QUOTED = 5;
@@ -219,9 +219,11 @@ class FoldedParser implements LineParser {
   private accepted = 0;
   private skipped = 0;
   private firstBad: { line: number; text: string; reason: string } | null = null;
-  private readonly warnings: { line: number; message: string }[] = [];
+  private readonly warnings: ImportWarning[] = [];
   private differential: boolean | null = null;
+  private differentialAt = 0;
   private inlined = false;
+  private integral = true;
 
   // The previous stack: its text, and for frame k its end offset and its tree node.
   private prev = '';
@@ -231,8 +233,17 @@ class FoldedParser implements LineParser {
   private prevEnds = new Int32Array(16384);
   private prevNodes = new Int32Array(16384);
 
-  constructor(private readonly source?: string) {
+  constructor(
+    private readonly source?: string,
+    context?: PartContext,
+  ) {
     markMutable(this, ['prevEnds', 'prevNodes']);
+    if (context?.differential !== undefined) this.differential = context.differential;
+  }
+
+  /** What later parts of a split input need: whether it is differential, once decided. */
+  splitContext(): PartContext | null {
+    return this.differential === null ? null : { differential: this.differential };
   }
 
   get samples(): number {
@@ -281,13 +292,9 @@ class FoldedParser implements LineParser {
     }
     if (this.differential === null) {
       this.differential = !Number.isNaN(parsed.before);
-      if (this.differential) {
-        this.warnings.push({
-          line: lineNumber,
-          message: 'differential folded input ("stack before after"): the tree shows the second count',
-        });
-      }
+      if (this.differential) this.differentialAt = lineNumber;
     }
+    if (!Number.isInteger(parsed.weight)) this.integral = false;
     this.accept(raw, parsed.stackEnd, parsed.weight);
   }
 
@@ -395,27 +402,89 @@ class FoldedParser implements LineParser {
   }
 
   finish(): Profile {
-    if (this.accepted === 0 && this.firstBad) {
-      const { line, text, reason } = this.firstBad;
-      throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`, this.source);
-    }
     const frames = this.frames.finish();
     const { tree } = this.builder.finish(frames);
+    return foldedProfile({ frames, tree, lineOffsets: [0] }, [this.partMeta()], this.source);
+  }
+
+  finishPart(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'> {
+    const frames = this.frames.finish();
+    const { tree } = this.builder.finish(frames);
+    const meta = this.partMeta();
+    return { format: 'folded', frames, moduleKnown: this.frames.moduleKnown(), tree, samples: null, integralWeights: this.integral, meta };
+  }
+
+  private partMeta(): FoldedPartMeta {
     return {
-      frames,
-      tree,
-      meta: {
-        format: 'folded',
-        events: [],
-        event: null,
-        weightUnit: null,
-        samples: this.sampleSum,
-        hasInlineInfo: this.inlined,
-        skippedLines: this.skipped,
-        warnings: this.warnings,
-      },
+      sampleSum: this.sampleSum,
+      accepted: this.accepted,
+      skipped: this.skipped,
+      firstBad: this.firstBad,
+      quoted: this.warnings,
+      differentialAt: this.differentialAt,
+      inlined: this.inlined,
     };
   }
+}
+
+/** What one folded parser learnt, as plain data (it crosses from a worker). */
+interface FoldedPartMeta {
+  sampleSum: number;
+  accepted: number;
+  skipped: number;
+  firstBad: { line: number; text: string; reason: string } | null;
+  /** The first MAX_QUOTED skipped lines. */
+  quoted: ImportWarning[];
+  /** The line that showed the input is differential, or 0. */
+  differentialAt: number;
+  inlined: boolean;
+}
+
+/**
+ * The profile of the whole input from its parts' statistics in input order (one part when one
+ * parser read it all): the first MAX_QUOTED skipped lines of the input, in line order.
+ */
+function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffsets'>, metas: readonly FoldedPartMeta[], source?: string): Profile {
+  let sampleSum = 0;
+  let accepted = 0;
+  let skipped = 0;
+  let inlined = false;
+  let firstBad: FoldedPartMeta['firstBad'] = null;
+  const warnings: ImportWarning[] = [];
+  metas.forEach((m, part) => {
+    const offset = merged.lineOffsets[part];
+    sampleSum += m.sampleSum;
+    accepted += m.accepted;
+    skipped += m.skipped;
+    inlined ||= m.inlined;
+    if (!firstBad && m.firstBad) firstBad = { ...m.firstBad, line: m.firstBad.line + offset };
+    if (warnings.length < MAX_QUOTED) warnings.push(...shiftWarnings(m.quoted, offset).slice(0, MAX_QUOTED - warnings.length));
+  });
+  const differentialAt = metas[0].differentialAt;
+  if (accepted === 0 && firstBad) {
+    const { line, text, reason } = firstBad;
+    throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`, source);
+  }
+  if (differentialAt > 0) {
+    const message = 'differential folded input ("stack before after"): the tree shows the second count';
+    let at = 0;
+    while (at < warnings.length && warnings[at].line < differentialAt) at++;
+    warnings.splice(at, 0, { line: differentialAt, message });
+  }
+  return {
+    frames: merged.frames,
+    tree: merged.tree,
+    meta: {
+      format: 'folded',
+      events: [],
+      event: null,
+      weightUnit: null,
+      samples: sampleSum,
+      hasInlineInfo: inlined,
+      skippedLines: skipped,
+      warnings,
+    },
+  };
 }
 
 /** The first line that is neither blank nor a '#' comment, and whether it is complete. */
@@ -467,6 +536,9 @@ export const foldedImporter: Importer = {
   description: DESCRIPTION,
   detect,
   create(options: ImportOptions): LineParser {
-    return new FoldedParser(options.source);
+    return new FoldedParser(options.source, options.partContext);
+  },
+  mergeParts(merged: MergedParts, metas: readonly unknown[], options: ImportOptions): Profile {
+    return foldedProfile(merged, metas as FoldedPartMeta[], options.source);
   },
 };

@@ -15,6 +15,13 @@ import { markMutable } from '../model/mutable-fields';
 
 const EMPTY = 0;
 
+export interface AddressValues {
+  hi: Int32Array;
+  lo: Int32Array;
+  /** [text, id] of the addresses longer than 64 bits. */
+  long: [string, number][];
+}
+
 export class AddressTable {
   // Per slot: [high 32 bits, low 32 bits, id + 1] (0 = empty).
   private slots = new Int32Array(3 * 4096);
@@ -37,6 +44,32 @@ export class AddressTable {
     const split = Math.max(start, end - 8);
     const hi = parseHex(text, start, split);
     const lo = parseHex(text, split, end);
+    return this.idOfHalves(hi, lo);
+  }
+
+  /**
+   * Each id's address, for a merge of split parts (../parallel/): the two 32-bit halves, and
+   * the text of the few longer than 64 bits (whose halves are 0).
+   */
+  values(): AddressValues {
+    const hi = new Int32Array(this.count);
+    const lo = new Int32Array(this.count);
+    const slots = this.slots;
+    for (let s = 0; s < slots.length; s += 3) {
+      const id = slots[s + 2] - 1;
+      if (id < 0) continue;
+      hi[id] = slots[s];
+      lo[id] = slots[s + 1];
+    }
+    return { hi, lo, long: [...this.long] };
+  }
+
+  /** The id of an address given as values() gives it. */
+  idOfValue(hi: number, lo: number, long: string | undefined): number {
+    return long !== undefined ? this.longId(long) : this.idOfHalves(hi, lo);
+  }
+
+  private idOfHalves(hi: number, lo: number): number {
     const slots = this.slots;
     const mask = this.mask;
     let slot = hashPair(hi, lo) & mask;

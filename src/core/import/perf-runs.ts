@@ -23,6 +23,12 @@ const RUN_ONE = 1;
 const RUN_EVEN = 2;
 const RUN_ODD_LONG = 4;
 
+export interface RunEntries {
+  frame: Int32Array;
+  address: Int32Array;
+  kinds: Uint8Array;
+}
+
 export class RunStats {
   private frame = new Int32Array(4096).fill(EMPTY);
   private address = new Int32Array(4096);
@@ -80,6 +86,29 @@ export class RunStats {
       return;
     }
     this.add(frame, address, length % 2 === 0 ? RUN_EVEN : RUN_ODD_LONG);
+  }
+
+  /**
+   * Every key noted, as columns (frame, address id, kinds bits): the evidence of one part of a
+   * split input, which the merge ORs into one table (../parallel/).
+   */
+  entries(): RunEntries {
+    const frame = new Int32Array(this.count);
+    const address = new Int32Array(this.count);
+    const kinds = new Uint8Array(this.count);
+    let k = 0;
+    for (let slot = 0; slot <= this.mask; slot++) {
+      if (this.frame[slot] === EMPTY) continue;
+      frame[k] = this.frame[slot];
+      address[k] = this.address[slot];
+      kinds[k++] = this.kinds[slot];
+    }
+    return { frame, address, kinds };
+  }
+
+  /** Adds another table's evidence for one key (kinds bits are ORed, as note() does). */
+  addKinds(frame: FrameIndex, address: number, kinds: number): void {
+    this.add(frame, address, kinds);
   }
 
   private add(frame: FrameIndex, address: number, kind: number): void {

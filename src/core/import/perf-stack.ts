@@ -23,12 +23,17 @@
 import type { FrameTableBuilder } from '../model/frame-table';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import { detach, dsoFallbackName, isJitDso, isKernelDso, newFrameFields, parseFrame, type FrameFields } from './perf-line';
-import { AddressTable } from './perf-addresses';
+import { AddressTable, type AddressValues } from './perf-addresses';
 import { ByteKeys, bytesEqual, OFFSET_MASK, SLAB_BITS } from './perf-byte-keys';
 import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
-import { RunStats } from './perf-runs';
+import { RunStats, type RunEntries } from './perf-runs';
 import { markMutable } from '../model/mutable-fields';
+
+/** Run evidence of one parser (./perf-runs.ts), with the address behind each address id. */
+export interface RunEvidence extends RunEntries {
+  addresses: AddressValues;
+}
 
 const UNKNOWN = '[unknown]';
 
@@ -311,6 +316,11 @@ export class PerfStackAssembler {
    */
   doubledFrames(): Int32Array {
     return this.hasInlined ? this.runs.doubledFrames() : new Int32Array(0);
+  }
+
+  /** The run evidence behind doubledFrames(), for a merge of split parts (./perf-parts.ts). */
+  runEvidence(): RunEvidence {
+    return { ...this.runs.entries(), addresses: this.addresses.values() };
   }
 
   private push(name: StringIndex, flags: number, module: StringIndex | -1): void {

@@ -1,0 +1,181 @@
+// Parallel parsing is exact: a recording parsed in parts cut at random sample boundaries and
+// merged is the profile one parser gives, bit for bit (tree, order, totals, function view
+// statistics, time-order column, warnings with their true line numbers).
+
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { loadProfileFromText } from '../import/load';
+import { chunked, expectSameProfile, loadSplitAt } from '../testing/split-parts';
+import { boundaryIn, findCuts, partCount } from './split';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url)));
+
+const FIXTURES = [
+  'rust-toyc.perf-script.txt',
+  'sqlite.perf-script.txt',
+  'rust-toyc.fp.perf-script.txt',
+  'sqlite.no-callchain.perf-script.txt',
+  'rust-toyc.comm-trailing-digit.perf-script.txt',
+  'rust-toyc.folded',
+  'rust-toyc.diff.folded',
+  'sqlite.folded',
+];
+
+describe('split and merge', () => {
+  for (const name of FIXTURES) {
+    it(`${name}: parts cut at random boundaries merge to the one-parser profile`, async () => {
+      const bytes = fixture(name);
+      const whole = await loadProfileFromText(bytes);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { minLength: 1, maxLength: 7 }), fc.integer({ min: 7, max: 1 << 17 }), async (offsets, chunk) => {
+          const merged = await loadSplitAt(bytes, offsets, {}, chunk);
+          expect(merged).not.toBeNull();
+          expectSameProfile(merged!, whole);
+        }),
+        { numRuns: 6 },
+      );
+    });
+  }
+});
+
+// Generated recordings with what the fixtures lack: junk lines (quoted warnings with line
+// numbers), several events, bad periods, samples without a time, doubled physical lines and
+// real recursion (the function view's doubled-frame statistics), modules given as [unknown],
+// CRLF line ends, comment blocks and blank runs.
+const SYMBOLS = ['main', 'run', 'parse', 'lex', 'std::vec::Vec<T>::push', 'hash_one', 'recurse', '[unknown]'];
+const DSOS = ['/build/app', '/usr/lib/libc.so.6', '[kernel.kallsyms]', '[unknown]'];
+const EVENTS = ['cpu-clock:ppp:', 'cycles:u:', 'instructions:'];
+const JUNK = ['garbage line', '\tnot a frame', '   ', '# comment', 'x 1: y', '\t  zz (', '<b>&</b>'];
+
+const perfFrame = fc.record({
+  address: fc.integer({ min: 0x1000, max: 0x1010 }),
+  symbol: fc.constantFrom(...SYMBOLS),
+  dso: fc.constantFrom(...DSOS),
+  inlined: fc.array(fc.constantFrom(...SYMBOLS), { maxLength: 2 }),
+  repeat: fc.constantFrom(1, 1, 1, 2, 3),
+});
+const perfSample = fc.record({
+  comm: fc.constantFrom('app', 'app worker', 'perf'),
+  tid: fc.integer({ min: 1, max: 40 }),
+  time: fc.option(fc.integer({ min: 0, max: 10 ** 6 }), { freq: 12, nil: -1 }),
+  period: fc.oneof(fc.integer({ min: 0, max: 10 ** 7 }).map(String), fc.constant('-3'), fc.constant('')),
+  event: fc.constantFrom(...EVENTS),
+  frames: fc.array(perfFrame, { maxLength: 6 }),
+  junk: fc.option(fc.constantFrom(...JUNK), { freq: 5 }),
+  blanks: fc.constantFrom(1, 1, 1, 2),
+});
+
+function perfText(samples: fc.infer<typeof perfSample>[], crlf: boolean): string {
+  const lines = ['# ========', '# captured on: test', '# ========', '#'];
+  for (const s of samples) {
+    const time = s.time < 0 ? '' : ` ${(s.time / 1000).toFixed(6)}:`;
+    lines.push(`${s.comm} ${String(s.tid).padStart(5)}${time} ${s.period.padStart(8)} ${s.event} `);
+    for (const f of s.frames) {
+      const at = f.address.toString(16).padStart(16);
+      for (let r = 0; r < f.repeat; r++) {
+        for (const name of f.inlined) lines.push(`\t${at} ${name}+0x1 (inlined)`);
+        lines.push(`\t${at} ${f.symbol}+0x1 (${f.dso})`);
+      }
+    }
+    if (s.junk !== null) lines.push(s.junk);
+    for (let b = 0; b < s.blanks; b++) lines.push('');
+  }
+  return lines.join(crlf ? '\r\n' : '\n');
+}
+
+const foldedLine = fc.oneof(
+  { weight: 8, arbitrary: fc.tuple(fc.array(fc.constantFrom('a', 'b', 'c_[i]', 'd_[k]', 'a_[j]', 'é'), { minLength: 1, maxLength: 5 }), fc.nat(50)).map(([s, n]) => `${s.join(';')} ${n}`) },
+  { weight: 1, arbitrary: fc.constantFrom('a;b', 'a;b x', 'a;b -1', '', '# c', '  ', 'q;r 3\r') },
+);
+
+async function expectSameError(split: Promise<unknown>, error: unknown): Promise<void> {
+  const got = await split.then(
+    (v) => v,
+    (e: unknown) => e,
+  );
+  if (got !== null) expect((got as Error).message).toBe((error as Error).message);
+}
+
+describe('split and merge of generated recordings', () => {
+  const cut = fc.array(fc.nat(), { minLength: 1, maxLength: 6 });
+
+  it('perf script: junk, events, bad periods, no times, inline groups, doubled lines', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(perfSample, { minLength: 1, maxLength: 40 }), fc.boolean(), cut, fc.constantFrom(undefined, 'cycles'), async (samples, crlf, offsets, event) => {
+        const bytes = new TextEncoder().encode(perfText(samples, crlf));
+        let whole;
+        try {
+          whole = await loadProfileFromText(bytes, { event });
+        } catch (e) {
+          // A requested event that never occurs: the merge throws the same error (or the input
+          // is not split, and the one-parser path throws it).
+          await expectSameError(loadSplitAt(bytes, offsets.map((o) => o % bytes.length), { event }), e);
+          return;
+        }
+        const merged = await loadSplitAt(bytes, offsets.map((o) => o % bytes.length), { event }, 13);
+        if (merged === null) return; // the start decided no event: not split
+        expectSameProfile(merged, whole);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('folded: bad lines, comments, differential input, zero counts', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(foldedLine, { minLength: 1, maxLength: 60 }), fc.boolean(), cut, async (lines, differential, offsets) => {
+        const text = lines.map((l) => (differential && /\d$/.test(l) ? l.replace(/ (\d+)$/, ' 7 $1') : l)).join('\n');
+        const bytes = new TextEncoder().encode(text);
+        let whole;
+        try {
+          whole = await loadProfileFromText(bytes);
+        } catch (e) {
+          await expectSameError(loadSplitAt(bytes, offsets.map((o) => o % bytes.length)), e);
+          return;
+        }
+        const merged = await loadSplitAt(bytes, offsets.map((o) => o % bytes.length), {}, 5);
+        if (merged === null) return;
+        expectSameProfile(merged, whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('folded with decimal counts is not merged (sums could round otherwise)', async () => {
+    const bytes = new TextEncoder().encode('a;b 0.1\na;b 0.2\na;b 0.3\n');
+    expect(await loadSplitAt(bytes, [9])).toBeNull();
+  });
+});
+
+describe('cuts', () => {
+  it('a part starts after a line end (folded) or after an empty line (perf script)', () => {
+    const bytes = new TextEncoder().encode('h 1\n\ta\n\nh 2\r\n\r\nh 3\n');
+    expect(boundaryIn(bytes, 1, 'line')).toBe(4);
+    expect(boundaryIn(bytes, 1, 'blank-line')).toBe(8);
+    expect(boundaryIn(bytes, 8, 'blank-line')).toBe(8);
+    expect(boundaryIn(bytes, 9, 'blank-line')).toBe(15);
+    expect(boundaryIn(bytes, 16, 'blank-line')).toBe(-1);
+  });
+
+  it('cuts cover the input in increasing, non-empty parts', async () => {
+    const text = 'a;b 1\n'.repeat(1000);
+    const bytes = new TextEncoder().encode(text);
+    const source = { size: bytes.length, read: async (s: number, e: number) => bytes.subarray(s, e) };
+    const cuts = await findCuts(source, 4, 'line');
+    expect(cuts).toEqual([0, 1500, 3000, 4500, 6000]);
+    expect(await findCuts(source, 3, 'blank-line')).toBeNull();
+  });
+
+  it('one part per worker, each at least the minimum size', () => {
+    expect(partCount(100, 8, 30)).toBe(3);
+    expect(partCount(10, 8, 30)).toBe(1);
+    expect(partCount(10 ** 9, 2, 30)).toBe(2);
+  });
+
+  it('chunked hands out every byte in order', async () => {
+    const bytes = new Uint8Array([1, 2, 3, 4, 5]);
+    const got: number[] = [];
+    for await (const c of chunked(bytes, 2)) got.push(...c);
+    expect(got).toEqual([1, 2, 3, 4, 5]);
+  });
+});
