@@ -9,6 +9,7 @@ import { open } from 'node:fs/promises';
 import { loadProfile, type LoadOptions } from '../core/import/load';
 import { ImportError, type Profile } from '../core/profile';
 import type { CliIo } from './main';
+import { loadFileInParts } from './parallel-load';
 import { READ_CHUNK, readAhead } from './read-ahead';
 
 /** How many warnings are quoted before "… and N more". */
@@ -41,9 +42,11 @@ export async function loadRecording(
   options: Pick<LoadOptions, 'event' | 'split'> = {},
 ): Promise<Profile | null> {
   const source = file === '-' ? '<stdin>' : file;
-  let input: AsyncIterable<Uint8Array>;
+  let input: () => AsyncIterable<Uint8Array>;
+  let size = -1;
+  let close = async (): Promise<void> => {};
   if (file === '-') {
-    input = io.stdin as AsyncIterable<Uint8Array>;
+    input = () => io.stdin as AsyncIterable<Uint8Array>;
   } else {
     try {
       // Open first so a missing or unreadable file is one clear line, not a stream error.
@@ -57,7 +60,9 @@ export async function loadRecording(
       // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by
       // the stream, once when the FileHandle is garbage-collected, which throws EBADF). A
       // regular file is read with several reads in flight; a pipe or device as a stream.
-      input = stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK });
+      if (stat.isFile()) size = stat.size;
+      input = () => (stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK }));
+      close = () => handle.close();
     } catch (e) {
       io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
       return null;
@@ -65,7 +70,14 @@ export async function loadRecording(
   }
   let profile: Profile;
   try {
-    profile = await loadProfile(input, { source, ...options });
+    // A large regular file is parsed in parts on every core (./parallel-load.ts); what cannot
+    // be split is read by one parser.
+    const inParts = size >= 0 ? await loadFileInParts(file, size, { source, ...options }).catch(async (e: unknown) => {
+      await close();
+      throw e;
+    }) : null;
+    if (inParts) await close();
+    profile = inParts ?? (await loadProfile(input(), { source, ...options }));
   } catch (e) {
     if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
     else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadProfileFromText } from '../import/load';
+import { AbortedError, loadPart, loadProfileFromText } from '../import/load';
 import { chunked, expectSameProfile, loadSplitAt } from '../testing/split-parts';
-import { boundaryIn, findCuts, partCount } from './split';
+import { boundaryIn, findCuts, importerFor, loadInParts, partCount, type PartJob, type PartRunner } from './split';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url)));
 
@@ -66,7 +66,9 @@ const perfSample = fc.record({
   blanks: fc.constantFrom(1, 1, 1, 2),
 });
 
-function perfText(samples: fc.infer<typeof perfSample>[], crlf: boolean): string {
+type PerfSample = typeof perfSample extends fc.Arbitrary<infer T> ? T : never;
+
+function perfText(samples: PerfSample[], crlf: boolean): string {
   const lines = ['# ========', '# captured on: test', '# ========', '#'];
   for (const s of samples) {
     const time = s.time < 0 ? '' : ` ${(s.time / 1000).toFixed(6)}:`;
@@ -177,5 +179,53 @@ describe('cuts', () => {
     const got: number[] = [];
     for await (const c of chunked(bytes, 2)) got.push(...c);
     expect(got).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('loadInParts', () => {
+  const text = 'a;b 1\n'.repeat(3000);
+  const bytes = new TextEncoder().encode(text);
+  const source = { size: bytes.length, read: async (s: number, e: number) => bytes.subarray(s, e) };
+
+  it('runs one job per part with the context for all but the first, and merges them', async () => {
+    const jobs: PartJob[] = [];
+    const run: PartRunner = async (job, progress) => {
+      jobs.push(job);
+      const part = await loadPart(chunked(bytes.subarray(job.start, job.end)), importerFor(job.format), job.options);
+      progress({ bytesRead: job.end - job.start, samples: 0 });
+      return part;
+    };
+    const reported: number[] = [];
+    const p = await loadInParts(source, run, { workers: 3, minPartBytes: 1000, onProgress: (x) => reported.push(x.bytesRead) });
+    expectSameProfile(p!, await loadProfileFromText(bytes));
+    expect(jobs.map((j) => [j.start, j.end, j.options.partContext])).toEqual([
+      [0, 6000, undefined],
+      [6000, 12000, { differential: false }],
+      [12000, 18000, { differential: false }],
+    ]);
+    expect(reported.at(-1)).toBe(bytes.length);
+  });
+
+  it('an error in one part cancels the others and is what the load throws', async () => {
+    const aborted: number[] = [];
+    const run: PartRunner = (job, _progress, signal) =>
+      new Promise((_resolve, reject) => {
+        if (job.index === 1) return void setTimeout(() => reject(new Error('disk on fire')), 5);
+        signal.addEventListener('abort', () => {
+          aborted.push(job.index);
+          reject(new AbortedError());
+        });
+      });
+    await expect(loadInParts(source, run, { workers: 3, minPartBytes: 1000 })).rejects.toThrow('disk on fire');
+    expect(aborted.sort()).toEqual([0, 2]);
+  });
+
+  it('cancel from the caller rejects with AbortedError', async () => {
+    const controller = new AbortController();
+    const run: PartRunner = (_job, _progress, signal) =>
+      new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new AbortedError())));
+    const load = loadInParts(source, run, { workers: 2, minPartBytes: 1000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    await expect(load).rejects.toBeInstanceOf(AbortedError);
   });
 });

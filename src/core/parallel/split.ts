@@ -155,6 +155,26 @@ export function importerFor(format: FormatId) {
   return importer;
 }
 
+/** The buffers of every typed array in a part, to transfer it instead of copying it. */
+export function partBuffers(part: PartialProfile): ArrayBuffer[] {
+  const found = new Set<ArrayBuffer>();
+  const walk = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (ArrayBuffer.isView(value)) {
+      if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+      return;
+    }
+    if (Array.isArray(value)) {
+      // Arrays of strings (the string table) hold nothing to transfer.
+      if (typeof value[0] !== 'string') for (const v of value) walk(v);
+      return;
+    }
+    for (const v of Object.values(value)) walk(v);
+  };
+  walk(part);
+  return [...found];
+}
+
 function sum(a: Float64Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i];
