@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AbortedError, type LoadOptions } from '../core/import/load';
 import type { PartialProfile } from '../core/import/importer';
-import { loadInParts, MIN_PART_BYTES, partCount, type PartRunner, type RangeSource } from '../core/parallel/split';
+import { loadInParts, MIN_PART_BYTES, partCount, type PartRunner, type RangeSource, type SplitOptions } from '../core/parallel/split';
 import type { Profile } from '../core/profile';
 import type { ParseWorkerData, ParseWorkerMessage } from './parse-worker';
 
@@ -29,7 +29,12 @@ function minPartBytes(): number {
  * Loads the regular file at `path` (of `size` bytes) in parallel; null when it is too small or
  * cannot be split (the caller loads it with one parser).
  */
-export async function loadFileInParts(path: string, size: number, options: LoadOptions, workers = workerCount()): Promise<Profile | null> {
+export async function loadFileInParts(
+  path: string,
+  size: number,
+  options: LoadOptions & Pick<SplitOptions, 'timings'>,
+  workers = workerCount(),
+): Promise<Profile | null> {
   const minPart = minPartBytes();
   if (partCount(size, workers, minPart) < 2) return null;
   const handle = await open(path, 'r');

@@ -25,6 +25,7 @@ import type { Importer, MergedParts, PartialProfile } from '../import/importer';
 import type { SampleColumns } from '../timeline/time-order';
 import { DEFAULT_MAX_LINE_CHARS } from '../import/byte-stream';
 
+const NO_RANK = 0x7fffffff;
 /** Sums of integers stay exact below this. */
 const EXACT = 2 ** 53;
 
@@ -109,8 +110,13 @@ export function mergeTrees(
     groupStart[groups] = items;
     groupParent[groups++] = parent;
   };
-  // Children of one shared node: (part, child, rank), sorted by rank.
-  let kids: { part: number; node: number; rank: number }[] = [];
+  // Children of one shared node, merged in rank order: (part, child, rank) in kid* columns, and
+  // per member of the group its next child and that child's rank.
+  let kidPart = new Int32Array(256);
+  let kidNode = new Int32Array(256);
+  let kidRank = new Int32Array(256);
+  let cursor = new Int32Array(16);
+  let cursorRank = new Int32Array(16);
 
   openGroup(-1);
   for (let p = 0; p < trees.length; p++) if (trees[p].nodeCount > 0) pushItem(p, 0);
@@ -153,7 +159,11 @@ export function mergeTrees(
     if (depth > maxDepth) maxDepth = depth;
     let weight = 0;
     let samples = 0;
-    kids = [];
+    const members = end - start;
+    if (members > cursor.length) {
+      cursor = new Int32Array(members * 2);
+      cursorRank = new Int32Array(members * 2);
+    }
     for (let k = start; k < end; k++) {
       const p = itemPart[k];
       const node = itemNode[k];
@@ -162,18 +172,43 @@ export function mergeTrees(
       weight += t.selfWeight[node];
       samples += t.selfSamples[node];
       if (k === start) out.frame[idx] = node === 0 ? -1 : frameMaps[p][t.frame[node]];
-      for (let c = node + 1; c < t.end[node]; c = t.end[c]) kids.push({ part: p, node: c, rank: rank[frameMaps[p][t.frame[c]]] });
+      const c = node + 1;
+      cursor[k - start] = c;
+      cursorRank[k - start] = c < t.end[node] ? rank[frameMaps[p][t.frame[c]]] : NO_RANK;
     }
     out.selfWeight[idx] = weight;
     out.selfSamples[idx] = samples;
-    // Stable: a part's children keep their order, parts stay in input order within a rank.
-    kids.sort((a, b) => a.rank - b.rank);
-    for (let k = kids.length - 1; k >= 0; ) {
-      const r = kids[k].rank;
+    // Each member's children are sorted by rank: a k-way merge, members in input order within a
+    // rank (only the order of additions depends on it, and integer sums do not).
+    let kids = 0;
+    for (;;) {
+      let min = NO_RANK;
+      for (let j = 0; j < members; j++) if (cursorRank[j] < min) min = cursorRank[j];
+      if (min === NO_RANK) break;
+      for (let j = 0; j < members; j++) {
+        if (cursorRank[j] !== min) continue;
+        if (kids === kidPart.length) {
+          kidPart = grow(kidPart);
+          kidNode = grow(kidNode);
+          kidRank = grow(kidRank);
+        }
+        const p = itemPart[start + j];
+        const t = trees[p];
+        const c = cursor[j];
+        kidPart[kids] = p;
+        kidNode[kids] = c;
+        kidRank[kids++] = min;
+        const following = t.end[c];
+        cursor[j] = following;
+        cursorRank[j] = following < t.end[itemNode[start + j]] ? rank[frameMaps[p][t.frame[following]]] : NO_RANK;
+      }
+    }
+    // Largest rank pushed first, so the smallest pops first.
+    for (let k = kids - 1; k >= 0; ) {
       let j = k;
-      while (j > 0 && kids[j - 1].rank === r) j--;
+      while (j > 0 && kidRank[j - 1] === kidRank[k]) j--;
       openGroup(idx);
-      for (let m = j; m <= k; m++) pushItem(kids[m].part, kids[m].node);
+      for (let m = j; m <= k; m++) pushItem(kidPart[m], kidNode[m]);
       k = j - 1;
     }
   }

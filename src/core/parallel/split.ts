@@ -53,6 +53,8 @@ export interface SplitOptions extends LoadOptions {
   /** How many workers to use at most (cores available). */
   workers: number;
   minPartBytes?: number;
+  /** Filled in for benchmarks: parts read, time until the last part arrived, merge time (ms). */
+  timings?: { parts: number; partsMs: number; mergeMs: number };
 }
 
 /** How many parts an input of `size` bytes gets: one per worker, each at least minPart. */
@@ -98,9 +100,13 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
         throw e;
       });
     });
+    const started = performance.now();
     const parts = await Promise.all(jobs);
     if (options.signal?.aborted) throw new AbortedError();
-    return mergeParts(parts, probe.importer, options);
+    const merging = performance.now();
+    const profile = mergeParts(parts, probe.importer, options);
+    if (options.timings) Object.assign(options.timings, { parts: parts.length, partsMs: merging - started, mergeMs: performance.now() - merging });
+    return profile;
   } catch (e) {
     if (options.signal?.aborted) throw new AbortedError();
     throw e;
