@@ -8,11 +8,11 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { AbortedError, type LoadOptions } from '../core/import/load';
+import type { LoadOptions } from '../core/import/load';
 import type { PartialProfile } from '../core/import/importer';
-import { loadInParts, MIN_PART_BYTES, partCount, type PartRunner, type RangeSource, type SplitOptions } from '../core/parallel/split';
+import { awaitPart, loadInParts, MIN_PART_BYTES, partCount, type PartRunner, type RangeSource, type SplitOptions } from '../core/parallel/split';
 import type { Profile } from '../core/profile';
-import type { ParseWorkerData, ParseWorkerMessage } from './parse-worker';
+import type { ParseWorkerData } from './parse-worker';
 
 /** Workers to use: FLAMEVIEW_WORKERS when set, else the cores available. */
 export function workerCount(): number {
@@ -63,26 +63,19 @@ function rangeSource(handle: FileHandle, size: number): RangeSource {
 }
 
 function runWorker(data: ParseWorkerData, progress: Parameters<PartRunner>[1], signal: AbortSignal): Promise<PartialProfile> {
-  return new Promise((resolve, reject) => {
-    const worker = startWorker(data);
-    let settled = false;
-    const finish = (fn: () => void): void => {
-      if (settled) return;
-      settled = true;
-      signal.removeEventListener('abort', onAbort);
-      fn();
-      void worker.terminate();
-    };
-    const onAbort = (): void => finish(() => reject(new AbortedError()));
-    signal.addEventListener('abort', onAbort);
-    worker.on('message', (m: ParseWorkerMessage) => {
-      if (m.type === 'progress') progress(m);
-      else if (m.type === 'done') finish(() => resolve(m.part));
-      else finish(() => reject(Object.assign(new Error(m.message), { name: m.name })));
-    });
-    worker.on('error', (e) => finish(() => reject(e)));
-    worker.on('exit', (code) => finish(() => reject(new Error(`a parse worker stopped (exit code ${code}) before its part was read`))));
-  });
+  const worker = startWorker(data);
+  return awaitPart(
+    {
+      listen(message, failure) {
+        worker.on('message', message);
+        worker.on('error', failure);
+        worker.on('exit', (code) => failure(new Error(`a parse worker stopped (exit code ${code}) before its part was read`)));
+      },
+      terminate: () => void worker.terminate(),
+    },
+    progress,
+    signal,
+  );
 }
 
 /**

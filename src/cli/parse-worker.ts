@@ -4,8 +4,7 @@
 
 import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadPart } from '../core/import/load';
-import { importerFor, partBuffers, type PartJob } from '../core/parallel/split';
+import { parsePartJob, type PartJob } from '../core/parallel/split';
 import { readAhead } from './read-ahead';
 
 export interface ParseWorkerData {
@@ -13,21 +12,11 @@ export interface ParseWorkerData {
   job: PartJob;
 }
 
-export type ParseWorkerMessage =
-  | { type: 'progress'; bytesRead: number; samples: number }
-  | { type: 'done'; part: Awaited<ReturnType<typeof loadPart>> }
-  | { type: 'error'; name: string; message: string };
-
 const { path, job } = workerData as ParseWorkerData;
 const port = parentPort!;
+const post = (message: unknown, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 try {
-  const input = readAhead(await open(path, 'r'), undefined, undefined, job.start, job.end);
-  const part = await loadPart(input, importerFor(job.format), {
-    ...job.options,
-    onProgress: (p) => port.postMessage({ type: 'progress', bytesRead: p.bytesRead, samples: p.samples } satisfies ParseWorkerMessage),
-  });
-  port.postMessage({ type: 'done', part } satisfies ParseWorkerMessage, partBuffers(part));
+  await parsePartJob(readAhead(await open(path, 'r'), undefined, undefined, job.start, job.end), job, post);
 } catch (e) {
-  const error = e instanceof Error ? e : new Error(String(e));
-  port.postMessage({ type: 'error', name: error.name, message: error.message } satisfies ParseWorkerMessage);
+  post({ type: 'error', name: 'Error', message: e instanceof Error ? e.message : String(e) });
 }

@@ -11,9 +11,10 @@
 //   fast stream cannot flood the page with messages.
 // - The input is never held whole: chunks flow through loadProfile as they arrive.
 
-import { AbortedError, loadProfile } from './import/load';
-import type { ImportOptions } from './import/importer';
-import { ImportError } from './profile';
+import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from './import/load';
+import type { ImportOptions, PartialProfile } from './import/importer';
+import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from './parallel/split';
+import { ImportError, type Profile } from './profile';
 import { makeSnapshot, type ProfileSnapshot } from './snapshot';
 
 export interface OpenProgress {
@@ -43,6 +44,21 @@ export interface SessionDeps {
   fetch?: typeof fetch;
   now?: () => number;
   progressIntervalMs?: number;
+  /** Parallel parsing (./parallel/split.ts): large Blobs are parsed in parts, one worker each. */
+  parts?: SessionParts;
+}
+
+/** What a part worker reads: its slice of a Blob. */
+export interface PartInput {
+  blob: Blob;
+}
+
+export interface SessionParts {
+  /** Workers to use at most (navigator.hardwareConcurrency). */
+  workers: number;
+  minPartBytes?: number;
+  /** Starts a worker on one part of `input` and resolves with its partial profile. */
+  run(input: PartInput, job: PartJob, progress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<PartialProfile>;
 }
 
 /** perf.data files start with this magic ("PERFILE2" today; "PERFFILE" was version 1). */
@@ -53,8 +69,10 @@ export class ProfileSession {
   private readonly fetchImpl: typeof fetch;
   private readonly now: () => number;
   private readonly interval: number;
+  private readonly parts: SessionParts | null;
 
   constructor(deps: SessionDeps = {}) {
+    this.parts = deps.parts ?? null;
     this.fetchImpl = deps.fetch ?? ((...args) => globalThis.fetch(...args));
     this.now = deps.now ?? (() => Date.now());
     this.interval = deps.progressIntervalMs ?? 80;
@@ -68,7 +86,10 @@ export class ProfileSession {
 
   openBlob(blob: Blob, options: OpenOptions): Promise<OpenResult> {
     const signal = this.begin();
-    return this.run(() => readStream(blob.stream()), blob.size, options, signal);
+    // Each part worker reads its own Blob.slice(); this worker reads only the start and the
+    // bytes around each cut.
+    const split = { size: blob.size, read: async (start: number, end: number) => new Uint8Array(await blob.slice(start, end).arrayBuffer()) };
+    return this.run(() => readStream(blob.stream()), blob.size, options, signal, { source: split, input: { blob } });
   }
 
   openText(text: string, options: OpenOptions): Promise<OpenResult> {
@@ -125,6 +146,7 @@ export class ProfileSession {
     totalBytes: number | null,
     options: OpenOptions,
     signal: AbortSignal,
+    split?: { source: RangeSource; input: PartInput },
   ): Promise<OpenResult> {
     const { name, onProgress } = options;
     let last = -Infinity;
@@ -136,17 +158,26 @@ export class ProfileSession {
       onProgress(latest);
     };
     const seen = { bytes: 0 };
+    const loadOptions: LoadOptions = {
+      event: options.event,
+      split: options.split,
+      source: name,
+      signal,
+      onProgress: (p) => {
+        latest = { bytesRead: p.bytesRead, totalBytes, samples: p.samples };
+        report(false);
+      },
+    };
     try {
-      const profile = await loadProfile(sniffPerfData(source(), name, signal, seen), {
-        event: options.event,
-        split: options.split,
-        source: name,
-        signal,
-        onProgress: (p) => {
-          latest = { bytesRead: p.bytesRead, totalBytes, samples: p.samples };
-          report(false);
-        },
-      });
+      const parts = this.parts;
+      let profile: Profile | null = null;
+      if (parts && split && partCount(split.source.size, parts.workers, parts.minPartBytes) > 1) {
+        const run: PartRunner = (job, progress, s) => parts.run(split.input, job, progress, s);
+        profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes: parts.minPartBytes });
+        seen.bytes = split.source.size;
+      }
+      // What cannot be split (gzip, JSON, perf.data, a small file) is read by one parser.
+      profile ??= await loadProfile(sniffPerfData(source(), name, signal, seen), loadOptions);
       if (signal.aborted) return cancelled();
       // An empty file would replace the open recording with nothing: say so instead.
       if (seen.bytes === 0) return { ok: false, error: { kind: 'import', message: `${name}: the file is empty` } };

@@ -27,6 +27,7 @@
 import { FrameTableBuilder } from '../model/frame-table';
 import { markMutable } from '../model/mutable-fields';
 import { TreeBuilder } from '../model/tree-builder';
+import { WeightLog } from '../parallel/weight-log';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
 import { ImportError, quoteInput, type ImportWarning, type Profile } from '../profile';
 import { shiftWarnings, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from './importer';
@@ -221,9 +222,13 @@ class FoldedParser implements LineParser {
   private firstBad: { line: number; text: string; reason: string } | null = null;
   private readonly warnings: ImportWarning[] = [];
   private differential: boolean | null = null;
-  private differentialAt = 0;
+  // The first line read through parseCounts that was a valid stack (the one that decides
+  // `differential` in the first part that has one).
+  private firstStackAt = 0;
   private inlined = false;
   private integral = true;
+  // For a merge of parts with decimal counts (../parallel/weight-log.ts).
+  private readonly log = new WeightLog();
 
   // The previous stack: its text, and for frame k its end offset and its tree node.
   private prev = '';
@@ -290,10 +295,8 @@ class FoldedParser implements LineParser {
       this.bad(lineNumber, raw, parsed);
       return;
     }
-    if (this.differential === null) {
-      this.differential = !Number.isNaN(parsed.before);
-      if (this.differential) this.differentialAt = lineNumber;
-    }
+    if (this.differential === null) this.differential = !Number.isNaN(parsed.before);
+    if (this.firstStackAt === 0) this.firstStackAt = lineNumber;
     if (!Number.isInteger(parsed.weight)) this.integral = false;
     this.accept(raw, parsed.stackEnd, parsed.weight);
   }
@@ -304,6 +307,7 @@ class FoldedParser implements LineParser {
     if (weight === 0) return;
     const leaf = this.addStack(text, stackEnd);
     this.builder.addSelf(leaf, weight, weight);
+    this.log.push(leaf, weight);
   }
 
 
@@ -409,9 +413,10 @@ class FoldedParser implements LineParser {
 
   finishPart(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'> {
     const frames = this.frames.finish();
-    const { tree } = this.builder.finish(frames);
+    const { tree, order } = this.builder.finish(frames);
     const meta = this.partMeta();
-    return { format: 'folded', frames, moduleKnown: this.frames.moduleKnown(), tree, samples: null, integralWeights: this.integral, meta };
+    const weightLog = this.log.finish(order);
+    return { format: 'folded', frames, moduleKnown: this.frames.moduleKnown(), tree, samples: null, integralWeights: this.integral, weightLog, meta };
   }
 
   private partMeta(): FoldedPartMeta {
@@ -421,7 +426,8 @@ class FoldedParser implements LineParser {
       skipped: this.skipped,
       firstBad: this.firstBad,
       quoted: this.warnings,
-      differentialAt: this.differentialAt,
+      differential: this.differential,
+      firstStackAt: this.firstStackAt,
       inlined: this.inlined,
     };
   }
@@ -435,8 +441,10 @@ interface FoldedPartMeta {
   firstBad: { line: number; text: string; reason: string } | null;
   /** The first MAX_QUOTED skipped lines. */
   quoted: ImportWarning[];
-  /** The line that showed the input is differential, or 0. */
-  differentialAt: number;
+  /** Whether the input is differential: decided by this part's first stack line, or given. */
+  differential: boolean | null;
+  /** The part's first stack line read through parseCounts, or 0. */
+  firstStackAt: number;
   inlined: boolean;
 }
 
@@ -444,7 +452,7 @@ interface FoldedPartMeta {
  * The profile of the whole input from its parts' statistics in input order (one part when one
  * parser read it all): the first MAX_QUOTED skipped lines of the input, in line order.
  */
-function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffsets'>, metas: readonly FoldedPartMeta[], source?: string): Profile {
+function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffsets' | 'weightSum'>, metas: readonly FoldedPartMeta[], source?: string): Profile {
   let sampleSum = 0;
   let accepted = 0;
   let skipped = 0;
@@ -460,7 +468,12 @@ function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffset
     if (!firstBad && m.firstBad) firstBad = { ...m.firstBad, line: m.firstBad.line + offset };
     if (warnings.length < MAX_QUOTED) warnings.push(...shiftWarnings(m.quoted, offset).slice(0, MAX_QUOTED - warnings.length));
   });
-  const differentialAt = metas[0].differentialAt;
+  // The warning names the input's first stack line, in the first part that has one.
+  let differentialAt = 0;
+  if (metas.some((m) => m.differential)) {
+    const part = metas.findIndex((m) => m.firstStackAt > 0);
+    if (part >= 0) differentialAt = metas[part].firstStackAt + merged.lineOffsets[part];
+  }
   if (accepted === 0 && firstBad) {
     const { line, text, reason } = firstBad;
     throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`, source);
@@ -479,7 +492,7 @@ function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffset
       events: [],
       event: null,
       weightUnit: null,
-      samples: sampleSum,
+      samples: merged.weightSum ?? sampleSum,
       hasInlineInfo: inlined,
       skippedLines: skipped,
       warnings,

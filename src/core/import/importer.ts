@@ -57,6 +57,12 @@ export interface PartialProfile {
    * and such an input is read again by one parser.
    */
   integralWeights: boolean;
+  /**
+   * Without integralWeights: every weight added, in input order (leaf node of `tree`, weight;
+   * the weight is the sample count too, as in folded stacks), so the merge adds them again in
+   * the order one parser did and decimal sums round the same. Absent: such a part cannot merge.
+   */
+  weightLog?: { leaf: Int32Array; weight: Float64Array };
   /** The importer's own statistics (warnings, events, …), merged by Importer.mergeParts. */
   meta: unknown;
 }
@@ -71,6 +77,8 @@ export interface MergedParts {
   lineOffsets: number[];
   /** The parts' time-order columns joined in input order (not yet sorted), or null. */
   samples: SampleColumns | null;
+  /** When the parts' weights were added again from their weightLogs: their sum in input order. */
+  weightSum?: number;
 }
 
 /** Moves an importer's quoted warnings by a part's line offset (line 0 stays 0: no line). */

@@ -10,7 +10,8 @@
 //   so the parts' trees are merged by path in one pre-order walk, children of a shared path
 //   merged by rank; a subtree only one part has is copied as a block (most of the tree);
 // - weights are integers below 2^53 (PartialProfile.integralWeights), so sums of sums are exact,
-//   and totals are summed by the same routine the tree builder uses;
+//   and totals are summed by the same routine the tree builder uses; decimal weights (folded
+//   `stack 4.3`) are added again from the parts' logs in input order, the one parser's roundings;
 // - the importer's statistics are merged by the importer (Importer.mergeParts), with the line
 //   numbers of each part moved by the lines of the parts before it.
 //
@@ -31,23 +32,25 @@ const EXACT = 2 ** 53;
 
 /**
  * The profile of the whole input from its parts, in input order; null when the parts' weights
- * are not all integers (the caller reads the input with one parser instead).
+ * are not all integers and not logged (the caller reads the input with one parser instead).
  */
 export function mergeParts(parts: readonly PartialProfile[], importer: Importer, options: LoadOptions = {}): Profile | null {
   let total = 0;
   for (const p of parts) total += p.tree.nodeCount > 0 ? p.tree.totalWeight[0] : 0;
-  if (!parts.every((p) => p.integralWeights) || total >= EXACT) return null;
+  const exact = parts.every((p) => p.integralWeights) && total < EXACT;
+  if (!exact && !parts.every((p) => p.weightLog)) return null;
   if (!importer.mergeParts) throw new Error(`${importer.description} cannot be read in parts`);
 
   const { frames, frameMaps } = mergeFrames(parts);
   const { tree, nodeMaps } = mergeTrees(parts, frames, frameMaps);
+  const weightSum = exact ? undefined : replayWeights(parts, tree, nodeMaps);
   const lineOffsets: number[] = [];
   let lines = 0;
   for (const p of parts) {
     lineOffsets.push(lines);
     lines += p.lines;
   }
-  const merged: MergedParts = { frames, tree, frameMaps, lineOffsets, samples: joinSamples(parts, nodeMaps) };
+  const merged: MergedParts = { frames, tree, frameMaps, lineOffsets, samples: joinSamples(parts, nodeMaps), weightSum };
   const profile = importer.mergeParts(merged, parts.map((p) => p.meta), options);
   const tooLong = parts.flatMap((p, i) => p.tooLong.map((t) => ({ line: t.line + lineOffsets[i], length: t.length })));
   addInputWarnings(profile.meta, tooLong, parts.some((p) => p.sawReplacement), options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
@@ -229,6 +232,28 @@ export function mergeTrees(
   };
   fillTotalsAndEnds(n, tree.parent, tree.selfWeight, tree.selfSamples, tree.totalWeight, tree.totalSamples, tree.end);
   return { tree, nodeMaps };
+}
+
+/**
+ * Decimal weights: the self columns summed again from the parts' weight logs in input order (the
+ * additions one parser made, so the same roundings), then the totals; returns the weights' sum
+ * in that order.
+ */
+function replayWeights(parts: readonly PartialProfile[], tree: CallTree, nodeMaps: readonly Int32Array[]): number {
+  const { selfWeight, selfSamples, totalWeight, totalSamples, end, parent, nodeCount } = tree;
+  for (const column of [selfWeight, selfSamples, totalWeight, totalSamples, end]) column.fill(0);
+  let sum = 0;
+  parts.forEach((p, i) => {
+    const { leaf, weight } = p.weightLog!;
+    const map = nodeMaps[i];
+    for (let k = 0; k < leaf.length; k++) {
+      const node = map[leaf[k]];
+      selfWeight[node] += weight[k];
+      sum += weight[k];
+    }
+  });
+  fillTotalsAndEnds(nodeCount, parent, selfWeight, selfSamples, totalWeight, totalSamples, end, true);
+  return sum;
 }
 
 /** The parts' time-order columns, one after the other (input order), leaves in merged nodes. */

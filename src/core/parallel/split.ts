@@ -12,7 +12,7 @@
 // that decides nothing, no boundary found) return null and take the one-parser path; an error
 // in one part cancels the others.
 
-import { AbortedError, probeSplit, type LoadOptions, type LoadProgress } from '../import/load';
+import { AbortedError, loadPart, probeSplit, type LoadOptions, type LoadProgress } from '../import/load';
 import type { PartContext, PartialProfile } from '../import/importer';
 import type { FormatId, Profile } from '../profile';
 import { importers } from '../import/registry';
@@ -159,6 +159,61 @@ export function importerFor(format: FormatId) {
   const importer = importers.find((i) => i.format === format);
   if (!importer) throw new Error(`no line importer for ${format}`);
   return importer;
+}
+
+/** What a part worker sends: progress, then its part or an error. */
+export type PartMessage =
+  | { type: 'progress'; bytesRead: number; samples: number }
+  | { type: 'done'; part: PartialProfile }
+  | { type: 'error'; name: string; message: string };
+
+/**
+ * The worker side of a part, host-neutral: parses `input` (the part's bytes) and posts progress,
+ * then the part with its buffers transferred, or the error.
+ */
+export async function parsePartJob(input: AsyncIterable<Uint8Array>, job: PartJob, post: (message: PartMessage, transfer?: ArrayBuffer[]) => void): Promise<void> {
+  try {
+    const part = await loadPart(input, importerFor(job.format), {
+      ...job.options,
+      onProgress: (p) => post({ type: 'progress', bytesRead: p.bytesRead, samples: p.samples }),
+    });
+    post({ type: 'done', part }, partBuffers(part));
+  } catch (e) {
+    const error = e instanceof Error ? e : new Error(String(e));
+    post({ type: 'error', name: error.name, message: error.message });
+  }
+}
+
+/** A started part worker, as the host sees it. */
+export interface PartPort {
+  /** Calls `message` for each PartMessage, `failure` when the worker dies. */
+  listen(message: (m: PartMessage) => void, failure: (e: Error) => void): void;
+  terminate(): void;
+}
+
+/** The part a worker sends back; the worker is terminated when it is done, fails or is aborted. */
+export function awaitPart(port: PartPort, progress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<PartialProfile> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void): void => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      fn();
+      port.terminate();
+    };
+    const onAbort = (): void => finish(() => reject(new AbortedError()));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort);
+    port.listen(
+      (m) => {
+        if (m.type === 'progress') progress(m);
+        else if (m.type === 'done') finish(() => resolve(m.part));
+        else finish(() => reject(Object.assign(new Error(m.message), { name: m.name })));
+      },
+      (e) => finish(() => reject(e)),
+    );
+  });
 }
 
 /** The buffers of every typed array in a part, to transfer it instead of copying it. */

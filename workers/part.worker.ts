@@ -1,0 +1,12 @@
+// A part worker of parallel parsing (src/core/parallel/split.ts): the profile worker starts one
+// per part of a large recording; it reads its own Blob.slice() (no bytes pass through another
+// thread) and posts the partial profile back with its buffers transferred.
+
+import { parsePartJob, type PartJob } from '../src/core/parallel/split';
+import { readStream, type PartInput } from '../src/core/session';
+
+self.onmessage = (e: MessageEvent<{ input: PartInput; job: PartJob }>) => {
+  const { input, job } = e.data;
+  const post = (message: unknown, transfer: ArrayBuffer[] = []) => self.postMessage(message, { transfer });
+  void parsePartJob(readStream(input.blob.slice(job.start, job.end).stream()), job, post);
+};
