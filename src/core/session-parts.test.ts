@@ -6,14 +6,14 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parsePartJob, awaitPart, type PartMessage } from './parallel/split';
-import { ProfileSession, readStream, type SessionParts } from './session';
+import { fetchRange, ProfileSession, readStream, type SessionParts } from './session';
 import { expectSameProfile } from './testing/split-parts';
 import { loadProfileFromText } from './import/load';
 import { makeSnapshot } from './snapshot';
 
 const perf = readFileSync(new URL('../../fixtures/rust-toyc.perf-script.txt', import.meta.url));
 
-function inThread(log: number[]): SessionParts {
+function inThread(log: number[], fetchImpl?: typeof fetch): SessionParts {
   return {
     workers: 3,
     minPartBytes: 100_000,
@@ -21,10 +21,26 @@ function inThread(log: number[]): SessionParts {
       log.push(job.index);
       let onMessage: (m: PartMessage) => void = () => {};
       const done = awaitPart({ listen: (m) => (onMessage = m), terminate: () => {} }, progress, signal);
-      void parsePartJob(readStream(input.blob.slice(job.start, job.end).stream()), job, (m) => onMessage(m));
+      const bytes = async function* () {
+        if ('blob' in input) return yield* readStream(input.blob.slice(job.start, job.end).stream());
+        yield* readStream((await fetchRange(fetchImpl!, input.url, job.start, job.end)).body!);
+      };
+      void parsePartJob(bytes(), job, (m) => onMessage(m));
       return done;
     },
   };
+}
+
+/** A server of `bytes` that honours single Range requests, or ignores them; logs each request. */
+function server(bytes: Uint8Array, ranges: boolean, log: string[]): typeof fetch {
+  return (async (_url: string, init?: RequestInit) => {
+    const range = new Headers(init?.headers).get('range');
+    log.push(range ?? 'whole');
+    const m = ranges && range ? /^bytes=(\d+)-(\d+)$/.exec(range) : null;
+    if (!m) return new Response(bytes.slice(), { status: 200, headers: { 'content-length': String(bytes.length) } });
+    const end = Math.min(Number(m[2]) + 1, bytes.length);
+    return new Response(bytes.slice(Number(m[1]), end), { status: 206, headers: { 'content-range': `bytes ${m[1]}-${end - 1}/${bytes.length}` } });
+  }) as typeof fetch;
 }
 
 describe('ProfileSession in parts', () => {
@@ -42,6 +58,30 @@ describe('ProfileSession in parts', () => {
     expect(r.snapshot.inline.totalWeight).toEqual(whole.inline.totalWeight);
     expect(r.snapshot.functions?.totalWeight).toEqual(whole.functions?.totalWeight);
     expectSameProfile({ frames: r.snapshot.frames, tree: r.snapshot.inline, meta: r.snapshot.meta, samples: r.snapshot.samples }, { frames: whole.frames, tree: whole.inline, meta: whole.meta, samples: whole.samples });
+  });
+
+  it('a URL whose server honours Range: each part fetches its own range', async () => {
+    const log: number[] = [];
+    const requests: string[] = [];
+    const fetchImpl = server(new Uint8Array(perf), true, requests);
+    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl });
+    const r = await session.openUrl('http://x/toyc.txt', { name: 'toyc.txt' });
+    expect(r.ok).toBe(true);
+    expect(log).toEqual([0, 1, 2]);
+    expect(requests).not.toContain('whole');
+    const whole = makeSnapshot(await loadProfileFromText(perf, { source: 'toyc.txt' }));
+    if (r.ok) expect(r.snapshot.inline.totalWeight).toEqual(whole.inline.totalWeight);
+  });
+
+  it('a URL whose server ignores Range is read by one parser, from the one response', async () => {
+    const log: number[] = [];
+    const requests: string[] = [];
+    const fetchImpl = server(new Uint8Array(perf), false, requests);
+    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl });
+    const r = await session.openUrl('http://x/toyc.txt', { name: 'toyc.txt' });
+    expect(r.ok).toBe(true);
+    expect(log).toEqual([]);
+    expect(requests).toEqual([`bytes=0-${256 * 1024 - 1}`]);
   });
 
   it('gzip and perf.data are read by one parser (no parts)', async () => {

@@ -13,7 +13,7 @@
 
 import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from './import/load';
 import type { ImportOptions, PartialProfile } from './import/importer';
-import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from './parallel/split';
+import { loadInParts, partCount, PROBE_BYTES, type PartJob, type PartRunner, type RangeSource } from './parallel/split';
 import { ImportError, type Profile } from './profile';
 import { makeSnapshot, type ProfileSnapshot } from './snapshot';
 
@@ -48,10 +48,8 @@ export interface SessionDeps {
   parts?: SessionParts;
 }
 
-/** What a part worker reads: its slice of a Blob. */
-export interface PartInput {
-  blob: Blob;
-}
+/** What a part worker reads: its slice of a Blob, or its byte range of a URL (HTTP Range). */
+export type PartInput = { blob: Blob } | { url: string };
 
 export interface SessionParts {
   /** Workers to use at most (navigator.hardwareConcurrency). */
@@ -110,7 +108,28 @@ export class ProfileSession {
     if (!checked.ok) return { ok: false, error: { kind: 'refused', message: checked.message } };
     let response: Response;
     try {
-      response = await this.fetchImpl(checked.url, { signal });
+      // With part workers, the first request asks for the start only. A server that honours
+      // Range (206, with the size) lets each part worker fetch its own range of a large
+      // recording; one that ignores it answers 200 with the whole body, read as before.
+      const ranged = this.parts !== null ? await this.fetchImpl(checked.url, { signal, headers: { range: `bytes=0-${PROBE_BYTES - 1}` } }) : null;
+      const total = ranged?.status === 206 ? rangeTotal(ranged) : null;
+      if (ranged && total !== null && partCount(total, this.parts!.workers, this.parts!.minPartBytes) > 1) {
+        await ranged.body?.cancel();
+        const served = dispositionName(ranged.headers.get('content-disposition'));
+        const whole = async function* (fetchImpl: typeof fetch): AsyncGenerator<Uint8Array> {
+          const r = await fetchImpl(checked.url, { signal });
+          if (!r.ok || !r.body) throw new Error(`HTTP ${r.status} ${r.statusText}`.trimEnd());
+          yield* readStream(r.body);
+        };
+        const split = { source: urlRanges(this.fetchImpl, checked.url, total, signal), input: { url: checked.url } };
+        const result = await this.run(() => whole(this.fetchImpl), total, served ? { ...options, name: served } : options, signal, split);
+        return result.ok && served ? { ...result, name: served } : result;
+      }
+      if (ranged?.status === 200) response = ranged;
+      else {
+        await ranged?.body?.cancel();
+        response = await this.fetchImpl(checked.url, { signal });
+      }
     } catch (e) {
       if (signal.aborted) return cancelled();
       return {
@@ -234,6 +253,35 @@ function cancelled(): OpenResult {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The size of the whole resource from a 206's Content-Range (`bytes 0-9/1234`), or null. */
+function rangeTotal(response: Response): number | null {
+  const encoding = response.headers.get('content-encoding');
+  if (encoding && encoding !== 'identity') return null;
+  const m = /^bytes \d+-\d+\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
+  return m ? Number(m[1]) : null;
+}
+
+/** Random access to a URL through HTTP Range requests (a part worker reads its own range). */
+function urlRanges(fetchImpl: typeof fetch, url: string, size: number, signal: AbortSignal): RangeSource {
+  return {
+    size,
+    async read(start, end) {
+      const r = await fetchRange(fetchImpl, url, start, Math.min(end, size), signal);
+      return new Uint8Array(await r.arrayBuffer());
+    },
+  };
+}
+
+/** GET bytes [start, end) of `url`; fails unless the server answers 206. */
+export async function fetchRange(fetchImpl: typeof fetch, url: string, start: number, end: number, signal?: AbortSignal): Promise<Response> {
+  const r = await fetchImpl(url, { signal, headers: { range: `bytes=${start}-${end - 1}` } });
+  if (r.status !== 206) {
+    await r.body?.cancel();
+    throw new Error(`${url}: expected bytes ${start}-${end - 1} (HTTP 206), the server answered ${r.status}`);
+  }
+  return r;
 }
 
 function contentLength(response: Response): number | null {

@@ -21,7 +21,7 @@ import { mergeParts } from './merge';
 /** A part smaller than this is not worth a worker (see bench/README.md, "Parallel parsing"). */
 export const MIN_PART_BYTES = 16 * 1024 * 1024;
 /** Bytes of the input's start read to choose the importer and its PartContext. */
-const PROBE_BYTES = 256 * 1024;
+export const PROBE_BYTES = 256 * 1024;
 /** Bytes read around a cut to find a boundary; doubled up to MAX_SEARCH. */
 const SEARCH_BYTES = 64 * 1024;
 const MAX_SEARCH = 16 * 1024 * 1024;
