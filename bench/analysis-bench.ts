@@ -13,8 +13,8 @@
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { functionTable, sortRows } from '../src/core/views/function-table';
-import { sandwichOf, sandwichPair } from '../src/analysis/sandwich';
-import { tableFor } from '../src/analysis/table-model';
+import { sandwichOf, sandwichPair } from '../src/render/sandwich-sources';
+import { tableFor } from '../src/core/query/table-model';
 import { useStore } from '../src/store/store';
 import { Rng } from './prng';
 import { median, syntheticTree } from './synthetic-tree';

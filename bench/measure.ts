@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises';
 import { readAhead } from '../src/cli/read-ahead';
 import { loadProfile } from '../src/core/import/load';
 import { loadFileInParts } from '../src/cli/parallel-load';
-import { makeSnapshot } from '../src/core/snapshot';
+import { makeSnapshot } from '../src/core/session/snapshot';
 
 export interface Measurement {
   mode: 'engine' | 'bare';

@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { loadProfileFromText } from '../src/core/import/load';
-import { treeForRange, type SampleColumns } from '../src/core/timeline/time-order';
+import { treeForRange, type SampleColumns } from '../src/core/views/time-order';
 import { buildModel } from '../src/render/stack-chart-model';
 import { Rng } from './prng';
 

@@ -2,7 +2,7 @@
 // the work in B. Both load in parallel from `#profile=…&compare=…`; side by side with synchronised
 // zoom; the differential graph's tooltip; the normalisation switch; the function view; the table;
 // a failing comparison. Frames are found through the documented test hook window.flameviewFrames
-// (src/compare/debug-hook.ts), never by guessing coordinates. Screenshots go to test-results/.
+// (src/render/debug-hook.ts), never by guessing coordinates. Screenshots go to test-results/.
 
 import { expect, test, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';

@@ -2,18 +2,22 @@
 // worker per core, each reading its own Blob.slice(), and shows what one parser shows.
 
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fixturePath, gotoAndWait, openFixture, waitForIdle } from './helpers';
+import { gotoAndWait, openFixture, waitForIdle } from './helpers';
+import { syntheticPerf } from '../src/core/testing/synthetic-perf';
 
-/** The rust-toyc fixture repeated past `megabytes` (cached in the temp directory). */
+/**
+ * A synthetic recording without recursion (its parts merge; see src/core/parallel/split.test.ts)
+ * repeated past `megabytes` (cached in the temp directory).
+ */
 function repeatedFixture(megabytes: number): { file: string; copies: number } {
-  const one = readFileSync(fixturePath('rust-toyc.perf-script.txt'));
+  const one = Buffer.from(syntheticPerf(532));
   const copies = Math.ceil((megabytes * 1024 * 1024) / one.length);
   const dir = path.join(tmpdir(), 'flameview-e2e');
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `parallel-${copies}x.perf-script.txt`);
+  const file = path.join(dir, `parallel-synthetic-${copies}x.perf-script.txt`);
   if (!existsSync(file)) {
     const partial = `${file}.${process.pid}.partial`;
     writeFileSync(partial, Buffer.concat(Array.from({ length: copies }, () => one)));

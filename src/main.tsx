@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { startCompareController } from './compare/compare-client';
-import { startLoadingController } from './loading/controller';
+import { startCompareController } from './controllers/compare-client';
+import { startLoadingController } from './controllers/load-controller';
 import { useStore } from './store/store';
 import './styles/app.css';
 

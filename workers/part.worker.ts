@@ -4,7 +4,7 @@
 // back with its buffers transferred.
 
 import { parsePartJob, type PartJob } from '../src/core/parallel/split';
-import { fetchRange, readStream, type PartInput } from '../src/core/session';
+import { fetchRange, readStream, type PartInput } from '../src/core/session/profile-session';
 
 self.onmessage = (e: MessageEvent<{ input: PartInput; job: PartJob }>) => {
   const { input, job } = e.data;

@@ -1,10 +1,10 @@
-// The profile worker: a comlink facade over ProfileSession (src/core/session.ts). It reads the
+// The profile worker: a comlink facade over ProfileSession (src/core/session/profile-session.ts). It reads the
 // File/Blob handle or fetches the URL itself, so no bytes of the recording touch the main thread,
 // and returns the snapshot's typed-array buffers by transfer, never by structured clone.
 
 import * as Comlink from 'comlink';
-import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session';
-import { toTransfer, type SnapshotWire } from '../src/core/snapshot';
+import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
+import { toTransfer, type SnapshotWire } from '../src/core/session/snapshot';
 import { awaitPart, type PartMessage, type PartPort } from '../src/core/parallel/split';
 
 export type WorkerOpenResult = { ok: true; wire: SnapshotWire; name?: string } | Extract<OpenResult, { ok: false }>;

@@ -1,8 +1,8 @@
 // Search worker: holds the frame names, answers (pattern, flags) with one flag per frame.
 // A pathological pattern may run forever here; the page terminates this worker after a timeout.
 
-import { matchNames } from '../src/search/match-names';
-import type { SearchRequest, SearchResponse } from '../src/search/protocol';
+import { matchNames } from '../src/core/query/match-names';
+import type { SearchRequest, SearchResponse } from '../src/core/query/search-protocol';
 
 let strings: string[] = [];
 let name: Int32Array = new Int32Array(0);

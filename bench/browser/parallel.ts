@@ -1,7 +1,7 @@
 // Browser benchmark of parallel parsing (`npm run bench:browser -- --parallel`): navigation →
 // drawn for `#profile=<url>` of generated perf script recordings, with part workers (the data
-// server honours Range, so each part worker fetches its own range) against one worker (the same
-// file at /norange/, where the server ignores Range), alternating in one run, medians. Also the
+// server takes byte ranges, so each part worker fetches its own range) against one worker (the
+// same file at /norange/, where the server does not), alternating in one run, medians. Also the
 // peak resident memory of Chromium's renderer processes (the page, the profile worker and the
 // part workers are threads of the renderer), sampled every 50 ms from /proc during each load.
 //
@@ -35,13 +35,15 @@ function dataServer(files: Map<string, string>): Promise<{ origin: string; close
   const server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Allow-Headers', 'Range');
-    res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Content-Length');
+    res.setHeader('Access-Control-Expose-Headers', 'Accept-Ranges, Content-Range, Content-Length');
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     const path = (req.url ?? '/').split('?')[0];
     const ranges = !path.startsWith('/norange/');
     const file = files.get(decodeURIComponent(path.replace(/^\/(norange\/)?/, '')));
     if (!file) return void res.writeHead(404).end('not found');
     const size = statSync(file).size;
+    if (ranges) res.setHeader('Accept-Ranges', 'bytes');
+    if (req.method === 'HEAD') return void res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(size) }).end();
     const m = ranges ? /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '') : null;
     if (m) {
       const start = Number(m[1]);

@@ -7,7 +7,7 @@
 
 import { open } from 'node:fs/promises';
 import { loadProfile, type LoadOptions } from '../core/import/load';
-import { ImportError, type Profile } from '../core/profile';
+import { ImportError, type Profile } from '../core/model/profile';
 import type { CliIo } from './main';
 import { loadFileInParts } from './parallel-load';
 import { READ_CHUNK, readAhead } from './read-ahead';

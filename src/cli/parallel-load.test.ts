@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AbortedError, loadProfileFromText } from '../core/import/load';
 import { expectSameProfile } from '../core/testing/split-parts';
+import { syntheticPerf } from '../core/testing/synthetic-perf';
 import { loadFileInParts } from './parallel-load';
 
 const fixture = (name: string) => new URL(`../../fixtures/${name}`, import.meta.url).pathname;
@@ -21,11 +22,12 @@ function withMinPart<T>(bytes: number, fn: () => Promise<T>): Promise<T> {
 
 describe('loadFileInParts (worker_threads)', () => {
   it('perf script in 3 workers: the one-parser profile, progress over the whole file', async () => {
-    const path = fixture('rust-toyc.perf-script.txt');
+    const path = join(dir, 'synthetic.perf-script.txt');
+    writeFileSync(path, syntheticPerf(2000));
     const size = statSync(path).size;
     const whole = await loadProfileFromText(readFileSync(path), { source: path });
     const seen: number[] = [];
-    const merged = await withMinPart(100_000, () =>
+    const merged = await withMinPart(30_000, () =>
       loadFileInParts(path, size, { source: path, onProgress: (p) => seen.push(p.bytesRead) }, 3),
     );
     expect(merged).not.toBeNull();
@@ -56,9 +58,10 @@ describe('loadFileInParts (worker_threads)', () => {
   });
 
   it('cancel stops the workers and rejects with AbortedError', async () => {
-    const path = fixture('rust-toyc.run-b.perf-script.txt');
+    const path = join(dir, 'cancel.perf-script.txt');
+    writeFileSync(path, syntheticPerf(3000));
     const controller = new AbortController();
-    const load = withMinPart(100_000, () =>
+    const load = withMinPart(30_000, () =>
       loadFileInParts(path, statSync(path).size, { signal: controller.signal, onProgress: () => controller.abort() }, 2),
     );
     await expect(load).rejects.toBeInstanceOf(AbortedError);

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { LoadOptions } from '../core/import/load';
 import type { PartialProfile } from '../core/import/importer';
 import { awaitPart, loadInParts, MIN_PART_BYTES, partCount, type PartRunner, type RangeSource, type SplitOptions } from '../core/parallel/split';
-import type { Profile } from '../core/profile';
+import type { Profile } from '../core/model/profile';
 import type { ParseWorkerData } from './parse-worker';
 
 /** Workers to use: FLAMEVIEW_WORKERS when set, else the cores available. */

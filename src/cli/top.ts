@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { formatWeight } from '../core/export/folded';
 import { rawName, tidyName } from '../core/export/tidy-name';
-import type { Profile } from '../core/profile';
+import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
 import { viewTree } from '../core/views/function-view';
 import { describeArgsError, loadRecording, usageError as usageErrorOf, writeChunks } from './cli-common';

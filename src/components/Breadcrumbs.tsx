@@ -2,7 +2,7 @@
 
 import { useLayoutEffect, useRef } from 'react';
 import { frameName } from '../core/model/frame-table';
-import { animateZoom } from '../render/zoom-animation';
+import { animateZoom } from '../controllers/zoom-animation';
 import { useStore } from '../store/store';
 import { ancestry, currentTree } from '../store/tree-helpers';
 

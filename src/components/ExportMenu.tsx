@@ -1,10 +1,10 @@
 // Export menu: the current view as a standalone interactive SVG (what `flameview svg` writes), the
 // flame graph canvas as PNG at device resolution, or folded stacks (what `flameview collapse`
-// prints). The files are made by pure helpers in src/export-ui; this component only dispatches.
+// prints). The files are made by pure helpers in src/controllers/export-files.ts; this component only dispatches.
 
 import { useEffect, useRef, useState } from 'react';
-import { downloadBlob, flameCanvasPng } from '../export-ui/download';
-import { exportFileName, foldedParts, svgParts } from '../export-ui/export-files';
+import { downloadBlob, flameCanvasPng } from '../controllers/download';
+import { exportFileName, foldedParts, svgParts } from '../controllers/export-files';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 

@@ -6,7 +6,7 @@ import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 're
 import { FlameRenderer } from '../render/flame-renderer';
 import type { FlameSource } from '../render/flame-source';
 import { attachInteraction } from '../render/interaction';
-import { handleFlameKey } from '../render/keyboard';
+import { handleFlameKey } from '../controllers/keyboard';
 import { Tooltip } from './Tooltip';
 
 export interface FlameGraphProps {

@@ -1,7 +1,7 @@
 // Notices about the link the page was opened with: a bad value ignored, a frame that is no
 // longer in the recording (and which ancestor is shown instead). Names render as text.
 
-import { useLinkNotices } from '../store/url-sync';
+import { useLinkNotices } from '../controllers/url-sync';
 
 export function LinkNotices() {
   const notices = useLinkNotices((s) => s.notices);

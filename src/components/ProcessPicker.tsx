@@ -3,7 +3,7 @@
 // picking one zooms to it, "All" zooms out.
 
 import { frameName } from '../core/model/frame-table';
-import { animateZoom } from '../render/zoom-animation';
+import { animateZoom } from '../controllers/zoom-animation';
 import { useStore } from '../store/store';
 import { childrenOf } from '../core/model/call-tree';
 import { currentTree } from '../store/tree-helpers';

@@ -2,8 +2,8 @@
 // match. Matching runs in a worker (search-controller); an invalid pattern is an inline alert.
 
 import { useMemo } from 'react';
-import { revealNode } from '../render/keyboard';
-import { formatMatched, matchedShare } from '../search/matched';
+import { revealNode } from '../controllers/keyboard';
+import { formatMatched, matchedShare } from '../core/query/matched';
 import { useStore } from '../store/store';
 import { currentTree, nextMatch } from '../store/tree-helpers';
 

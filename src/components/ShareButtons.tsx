@@ -5,10 +5,10 @@
 // page to /p/<id>#<state>&compare=…, then copies that link. The work is in src/share.
 
 import { useEffect, useRef, useState } from 'react';
-import type { ProfileSnapshot } from '../core/snapshot';
-import { copyText, serverAvailable, shareRecordings } from '../share/share';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import { copyText, serverAvailable, shareRecordings } from '../controllers/share';
 import { useStore } from '../store/store';
-import { flushUrlWrite } from '../store/url-sync';
+import { flushUrlWrite } from '../controllers/url-sync';
 import '../styles/share.css';
 
 type Panel =

@@ -1,6 +1,6 @@
 // Format, event, samples, total weight, and the warnings (a button that shows their list).
 
-import type { FormatId } from '../core/profile';
+import type { FormatId } from '../core/model/profile';
 import { useStore } from '../store/store';
 import { formatCount, formatNs } from '../store/frame-info';
 import { currentTree } from '../store/tree-helpers';

@@ -1,6 +1,6 @@
 // View toggle (Functions / Inline frames), icicle switch, reset zoom, event picker, shortcuts.
 
-import { animateZoom } from '../render/zoom-animation';
+import { animateZoom } from '../controllers/zoom-animation';
 import { useStore } from '../store/store';
 import { AnalysisToggles } from './analysis/AnalysisToggles';
 import { EventPicker } from './EventPicker';

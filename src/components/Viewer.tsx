@@ -3,10 +3,10 @@
 // ("/" focuses the search, "?" toggles the shortcuts).
 
 import { useEffect } from 'react';
-import { startDeriveController } from '../analysis/derive-controller';
-import { startSearchController } from '../search/search-controller';
+import { startDeriveController } from '../controllers/derive-controller';
+import { startSearchController } from '../controllers/search-controller';
 import { useStore } from '../store/store';
-import { startUrlSync } from '../store/url-sync';
+import { startUrlSync } from '../controllers/url-sync';
 import '../styles/viewer.css';
 import { AnalysisLayout } from './analysis/AnalysisLayout';
 import { Breadcrumbs } from './Breadcrumbs';

@@ -6,7 +6,7 @@
 // Invariants: nodeColoursOf is memoised by (delta column, theme) identity; ids fit a Uint16Array.
 
 import type { NodeColours } from './flame-source';
-import { css, type Rgb } from './palette';
+import { css, type Rgb } from '../core/palette';
 
 export const STEPS = 20;
 export const NEUTRAL: Rgb = [208, 206, 202];

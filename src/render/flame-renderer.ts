@@ -15,7 +15,7 @@ import { mainSource, type FlameSource, type FlameState } from './flame-source';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
-import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from './palette';
+import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from '../core/palette';
 
 const MIN_WIDTH = 0.5;
 const LABEL_MIN_WIDTH = 22;

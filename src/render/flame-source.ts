@@ -9,11 +9,11 @@ import { shallow } from 'zustand/shallow';
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import type { FrameIndex, NodeIndex } from '../core/model/types';
-import { highlightOf, shortLabeller } from '../analysis/table-model';
+import { highlightOf, shortLabeller } from '../core/query/table-model';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import type { Orientation, StoreState, Viewport } from '../store/types';
-import { animateZoom, cancelZoomAnimation, isAnimating } from './zoom-animation';
+import { animateZoom, cancelZoomAnimation, isAnimating } from '../controllers/zoom-animation';
 
 /** Per-node colours that replace the palette by name (the differential graph). */
 export interface NodeColours {

@@ -17,8 +17,8 @@
 // sample's.
 
 import type { CallTree } from '../core/model/call-tree';
-import type { ProfileSnapshot } from '../core/snapshot';
-import { stackChart, type SampleColumns, type StackChart } from '../core/timeline/time-order';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import { stackChart, type SampleColumns, type StackChart } from '../core/views/time-order';
 import type { ViewKind } from '../store/types';
 
 export interface StackChartModel {

@@ -15,7 +15,7 @@ import { scaleLinear } from 'd3-scale';
 import type { FrameTable } from '../core/model/frame-table';
 import { boxAt, firstBoxEndingAfter, type StackChartModel } from './stack-chart-model';
 import type { LabelFitter } from './labels';
-import type { FrameColours, Theme } from './palette';
+import type { FrameColours, Theme } from '../core/palette';
 
 export const AXIS_HEIGHT = 20;
 export const ROW_HEIGHT = 16;

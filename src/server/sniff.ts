@@ -13,7 +13,7 @@ import { GZIP_MAGIC } from '../core/import/byte-stream';
 import type { Importer } from '../core/import/importer';
 import { bytesImporters } from '../core/import/registry';
 import { pickBytesImporter } from '../core/import/whole-input';
-import { ImportError, quoteInput } from '../core/profile';
+import { ImportError, quoteInput } from '../core/model/profile';
 
 export const DETECT_BYTES = 64 * 1024;
 /** perf's binary format: `perf script` must turn it into text first. */

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { frameName } from '../core/model/frame-table';
-import { makeSnapshot, type ProfileSnapshot } from '../core/snapshot';
+import { makeSnapshot, type ProfileSnapshot } from '../core/session/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
-import { comparisonSource, diffSource, startCompareSync } from '../compare/pane-sources';
-import { showFunction } from '../compare/show-function';
+import { comparisonSource, diffSource, startCompareSync } from '../render/pane-sources';
+import { showFunction } from '../controllers/show-function';
 import { useStore } from './store';
 import { treeOf } from './tree-helpers';
 

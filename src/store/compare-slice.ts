@@ -9,7 +9,7 @@
 
 import type { StateCreator } from 'zustand';
 import type { NodeIndex } from '../core/model/types';
-import type { ProfileSnapshot } from '../core/snapshot';
+import type { ProfileSnapshot } from '../core/session/snapshot';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
 import type { LoadingState, StoreState, Viewport } from './types';
 

@@ -4,7 +4,7 @@
 import type { CallTree } from '../core/model/call-tree';
 import { frameModule, frameName } from '../core/model/frame-table';
 import { FrameFlags, type NodeIndex } from '../core/model/types';
-import type { ProfileSnapshot } from '../core/snapshot';
+import type { ProfileSnapshot } from '../core/session/snapshot';
 import { treeOf } from './tree-helpers';
 import type { ViewKind } from './types';
 
@@ -39,7 +39,7 @@ export function frameInfo(snapshot: ProfileSnapshot, shown: ViewKind | CallTree,
     node,
     name: f < 0 ? 'all' : frameName(snapshot.frames, f),
     module: f < 0 ? null : frameModule(snapshot.frames, f),
-    inlined: (flags & FrameFlags.INLINED) !== 0,
+    inlined: (flags & (FrameFlags.INLINED | FrameFlags.FOLDED)) !== 0,
     kernel: (flags & FrameFlags.KERNEL) !== 0,
     jit: (flags & FrameFlags.JIT) !== 0,
     totalSamples: tree.totalSamples[node],

@@ -1,5 +1,5 @@
 // The search: pattern, case switch, and the per-frame matches computed off the main thread by
-// the search controller (src/search). An invalid pattern is an inline message, never a throw.
+// the search controller (src/controllers/search-controller.ts). An invalid pattern is an inline message, never a throw.
 
 import type { StateCreator } from 'zustand';
 import type { SearchSlice, StoreState } from './types';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeSnapshot } from '../core/snapshot';
+import { makeSnapshot } from '../core/session/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { frameName } from '../core/model/frame-table';
 import { useStore } from './store';

@@ -1,7 +1,7 @@
 // The transform stack (focus, merge, collapse recursion, hide kernel/unknown frames) and the
 // reversed (bottom-up) switch. Both change which tree the main flame graph shows: see
 // currentTree in tree-helpers.ts. The derived tree is computed off the main thread
-// (src/analysis/derive-controller.ts) and stored in `derived` once it arrives; until then the
+// (src/controllers/derive-controller.ts) and stored in `derived` once it arrives; until then the
 // previous tree stays on screen and `deriving` is true (the graph reports aria-busy).
 //
 // Invariants: zoomNode/selectedNode always refer to currentTree; applyDerived swaps the tree

@@ -3,7 +3,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import type { ProfileSnapshot } from '../core/snapshot';
+import type { ProfileSnapshot } from '../core/session/snapshot';
 import type { StoreState, ViewKind } from './types';
 
 export function treeOf(snapshot: ProfileSnapshot, view: ViewKind): CallTree {

@@ -3,11 +3,11 @@
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { startSelectionSync } from '../../analysis/selection-sync';
-import '../../analysis/url-params';
+import { startSelectionSync } from '../../controllers/selection-sync';
+import '../../store/url/analysis-params';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
-import { FunctionsTable } from './FunctionsTable';
+import { FunctionsTable } from './FunctionTable';
 import { SandwichView } from './SandwichView';
 
 const MIN_WIDTH = 280;

@@ -2,7 +2,7 @@
 // caller/callee path, and its share of the selected function's total. React text only.
 
 import { useMemo } from 'react';
-import { currentSandwich, sandwichNodeInfo } from '../../analysis/sandwich';
+import { currentSandwich, sandwichNodeInfo } from '../../render/sandwich-sources';
 import type { SandwichPane } from '../../store/analysis-slice';
 import { formatPercent, formatWeight, formatNs } from '../../store/frame-info';
 import { useStore } from '../../store/store';

@@ -3,9 +3,9 @@
 // between the two graphs. Each graph has its own zoom, hover and tooltip.
 
 import { useCallback } from 'react';
-import { callersSource, calleesSource, currentSandwich, sandwichPending, topPane } from '../../analysis/sandwich';
-import { displayName } from '../../analysis/table-model';
-import { registerRenderer } from '../../compare/debug-hook';
+import { callersSource, calleesSource, currentSandwich, sandwichPending, topPane } from '../../render/sandwich-sources';
+import { displayName } from '../../core/query/table-model';
+import { registerRenderer } from '../../render/debug-hook';
 import type { FlameRenderer } from '../../render/flame-renderer';
 import type { SandwichPane } from '../../store/analysis-slice';
 import { formatPercent } from '../../store/frame-info';

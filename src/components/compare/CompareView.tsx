@@ -4,19 +4,19 @@
 // the functions whose self weight changed most.
 
 import { useCallback, useEffect, useMemo } from 'react';
-import { registerRenderer } from '../../compare/debug-hook';
-import { comparisonSource, diffSource, startCompareSync } from '../../compare/pane-sources';
-import { syncVerticalScroll } from '../../compare/scroll-sync';
-import { diffOf, sideOf, totalDeltas } from '../../compare/sides';
+import { registerRenderer } from '../../render/debug-hook';
+import { comparisonSource, diffSource, startCompareSync } from '../../render/pane-sources';
+import { syncVerticalScroll } from '../../controllers/scroll-sync';
+import { diffOf, sideOf, totalDeltas } from '../../core/query/diff-sides';
 import type { FlameRenderer } from '../../render/flame-renderer';
 import { mainSource } from '../../render/flame-source';
 import { useStore } from '../../store/store';
 import { FlameGraph } from '../FlameGraph';
 import { DiffLegend } from './DiffLegend';
 import { DiffTooltip } from './DiffTooltip';
-import { FunctionTable } from './FunctionTable';
+import { FunctionTable } from './ChangeTable';
 import { ZoomPath } from './ZoomPath';
-import './compare.css';
+import '../../styles/compare.css';
 
 function useRegister(label: string) {
   return useCallback(

@@ -2,7 +2,7 @@
 // "grew most" with its extreme values, and the hatching of frames only the shaping run has.
 
 import { DIFF_CSS } from '../../render/diff-palette';
-import { formatDelta } from '../../compare/format';
+import { formatDelta } from '../../format-diff';
 import type { DiffNorm, DiffShape } from '../../core/views/diff';
 
 export function DiffLegend({ maxAbs, norm, shape, ns }: { maxAbs: number; norm: DiffNorm; shape: DiffShape; ns: boolean }) {

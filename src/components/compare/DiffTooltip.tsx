@@ -4,8 +4,8 @@
 import { useMemo } from 'react';
 import { frameName } from '../../core/model/frame-table';
 import { functionDeltaOf, nodeDelta, type Compared, type DiffNorm } from '../../core/views/diff';
-import { formatDelta, formatDeltaPct, formatValue } from '../../compare/format';
-import { diffOf } from '../../compare/sides';
+import { formatDelta, formatDeltaPct, formatValue } from '../../format-diff';
+import { diffOf } from '../../core/query/diff-sides';
 import { useStore } from '../../store/store';
 
 const WIDTH = 420;

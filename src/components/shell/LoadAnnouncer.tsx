@@ -1,5 +1,5 @@
 import { useStore } from '../../store/store';
-import { formatCount } from './format';
+import { formatCount } from '../../format';
 
 /**
  * A visually hidden live region: screen readers hear when a recording has opened (errors are

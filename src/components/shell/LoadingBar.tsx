@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { cancel } from '../../loading/client';
+import { cancel } from '../../controllers/load-client';
 import { useStore } from '../../store/store';
-import { progressText } from './format';
+import { progressText } from '../../format';
 
 /** Appears when a load takes longer than this, so quick loads do not flash a bar. */
 const SHOW_AFTER_MS = 300;

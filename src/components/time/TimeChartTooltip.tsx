@@ -5,8 +5,8 @@ import { useMemo } from 'react';
 import { samplesInRange } from '../../render/stack-chart-model';
 import { formatDuration } from '../../render/stack-chart-renderer';
 import { useStore } from '../../store/store';
-import { formatOffset } from './range-text';
-import { useChartHover } from './time-chart-controller';
+import { formatOffset } from '../../render/range-text';
+import { useChartHover } from '../../controllers/time-chart-controller';
 
 const WIDTH = 360;
 

@@ -6,11 +6,11 @@
 
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useStore } from '../../store/store';
-import { rangeText } from './range-text';
-import { TimeChartController } from './time-chart-controller';
+import { rangeText } from '../../render/range-text';
+import { TimeChartController } from '../../controllers/time-chart-controller';
 import { TimeChartTooltip } from './TimeChartTooltip';
-import './time-order.css';
-import './url-params';
+import '../../styles/time-order.css';
+import '../../store/url/time-params';
 
 export function TimeOrderChart() {
   const samples = useStore((s) => s.snapshot?.samples ?? null);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { foldedImporter } from '../import/folded';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { profileFrom } from '../testing/tree-dsl';
 import { collapseLines, compareUtf8, foldedChunks, formatWeight, writeFolded } from './folded';
 

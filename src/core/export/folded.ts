@@ -14,7 +14,7 @@
 
 import { frameName } from '../model/frame-table';
 import { FrameFlags } from '../model/types';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { viewTree, type ViewKind } from '../views/function-view';
 import { rawName, tidyName } from './tidy-name';
 

@@ -16,9 +16,9 @@
 import type { CallTree } from '../model/call-tree';
 import { frameName, type FrameTable } from '../model/frame-table';
 import { FrameFlags } from '../model/types';
-import type { Profile, ProfileMeta } from '../profile';
+import type { Profile, ProfileMeta } from '../model/profile';
 import { viewTree, type ViewKind } from '../views/function-view';
-import { css, frameRgb } from '../../render/palette';
+import { css, frameRgb } from '../palette';
 import { formatWeight } from './folded';
 import { SVG_SCRIPT } from './svg-script';
 import { escapeXml } from './svg-xml';
@@ -159,7 +159,7 @@ function frameElement(
     attrs += ` fv:n="${formatWeight(tree.totalSamples[n])}" fv:ns="${formatWeight(tree.selfSamples[n])}"`;
   }
   if (flags) attrs += ` fv:f="${flags}"`;
-  const kind = flags & FrameFlags.INLINED ? ', inlined' : flags & FrameFlags.KERNEL ? ', kernel' : flags & FrameFlags.JIT ? ', JIT' : '';
+  const kind = flags & (FrameFlags.INLINED | FrameFlags.FOLDED) ? ', inlined' : flags & FrameFlags.KERNEL ? ', kernel' : flags & FrameFlags.JIT ? ', JIT' : '';
   const figures = `${formatCount(total)} ${unit}, ${pct === 100 ? '100' : pct.toFixed(2)}%${kind}`;
   return (
     `<g ${attrs}><title>${escaped} (${figures})</title>` +

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { collapseLines } from '../export/folded';
-import { ImportError, type Profile } from '../profile';
+import { ImportError, type Profile } from '../model/profile';
 import { functionView } from '../views/function-view';
 import { loadProfile, loadProfileFromText, type LoadOptions } from './load';
 

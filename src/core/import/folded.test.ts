@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { FrameTableBuilder, frameName } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
-import { ImportError, type Profile } from '../profile';
+import { ImportError, type Profile } from '../model/profile';
 import { dumpTree } from '../testing/tree-dsl';
 import { foldedImporter } from './folded';
 

@@ -29,7 +29,7 @@ import { markMutable } from '../model/mutable-fields';
 import { TreeBuilder } from '../model/tree-builder';
 import { WeightLog } from '../parallel/weight-log';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
-import { ImportError, quoteInput, type ImportWarning, type Profile } from '../profile';
+import { ImportError, quoteInput, type ImportWarning, type Profile } from '../model/profile';
 import { shiftWarnings, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from './importer';
 
 const DESCRIPTION = 'folded stacks (frame;frame;... count)';

@@ -4,8 +4,8 @@
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
-import type { FormatId, ImportWarning, Profile } from '../profile';
-import type { SampleColumns } from '../timeline/time-order';
+import type { FormatId, ImportWarning, Profile } from '../model/profile';
+import type { SampleColumns } from '../views/time-order';
 
 export type Detection = 'yes' | 'no' | 'need-more';
 
@@ -21,6 +21,8 @@ export interface ImportOptions {
    * part decided (LineParser.splitContext of a parser that read the start of the input).
    */
   partContext?: PartContext;
+  /** Parallel parsing: this parser reads one part of a split input (set for every part). */
+  part?: boolean;
 }
 
 /**
@@ -79,6 +81,17 @@ export interface MergedParts {
   samples: SampleColumns | null;
   /** When the parts' weights were added again from their weightLogs: their sum in input order. */
   weightSum?: number;
+}
+
+/**
+ * Thrown by a part's parser when the part cannot be merged: the input is then read by one
+ * parser (../parallel/split.ts). Early, so that little work is lost.
+ */
+export class WholeInputNeeded extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'WholeInputNeeded';
+  }
 }
 
 /** Moves an importer's quoted warnings by a part's line offset (line 0 stays 0: no line). */

@@ -4,9 +4,9 @@
 // → head buffered until an importer says yes → LineSplitter → the importer's LineParser; a parser
 // with a byte mode (perf script) then gets the rest of the input as bytes (ByteReader).
 
-import { ImportError, quoteInput, type Profile, type ProfileMeta } from '../profile';
+import { ImportError, quoteInput, type Profile, type ProfileMeta } from '../model/profile';
 import { GzipError, GZIP_MAGIC, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
-import type { ByteReader, BytesImporter, ImportOptions, Importer, LineParser, PartContext, PartialProfile } from './importer';
+import { WholeInputNeeded, type ByteReader, type BytesImporter, type ImportOptions, type Importer, type LineParser, type PartContext, type PartialProfile } from './importer';
 import { bytesImporters as defaultBytesImporters, importers as defaultImporters } from './registry';
 import { HEAD_BYTES, wholeInput, type WholeInputOptions } from './whole-input';
 
@@ -69,7 +69,7 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
  * the importer's byte mode if it has one.
  */
 export async function loadPart(source: AsyncIterable<Uint8Array>, importer: Importer, options: LoadOptions = {}): Promise<PartialProfile> {
-  const input = await readInput(source, options, importer);
+  const input = await readInput(source, { ...options, part: true }, importer);
   const parser = input.parser as LineParser;
   if (!parser.finishPart) throw new Error(`${importer.description} cannot be read in parts`);
   return { ...parser.finishPart(), lines: input.lines, tooLong: input.tooLong, sawReplacement: input.sawReplacement };
@@ -98,10 +98,16 @@ export function probeSplit(head: Uint8Array, atEnd: boolean, options: LoadOption
     }
   }
   if (!importer?.mergeParts) return null;
-  const parser = importer.create(options);
+  const parser = importer.create({ ...options, part: true });
   if (!parser.splitContext || !parser.finishPart) return null;
   const splitter = new LineSplitter({ line: (t, n) => parser.line(t, n), tooLong: () => {} }, options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
-  splitter.push(text);
+  try {
+    splitter.push(text);
+  } catch (e) {
+    // The start already shows that parts could not be merged: no workers for nothing.
+    if (e instanceof WholeInputNeeded) return null;
+    throw e;
+  }
   const context = parser.splitContext();
   return context && { importer, context };
 }

@@ -2,13 +2,13 @@
 // file name.
 
 import type { BytesImporter, Importer } from './importer';
-import { perfScriptImporter } from './perf-script';
+import { perfScriptImporter } from './perf/perf-script';
 import { foldedImporter } from './folded';
-import { pprofImporter } from './pprof';
-import { cpuprofileImporter } from './chrome-cpuprofile';
-import { chromeTraceImporter } from './chrome-trace';
+import { pprofImporter } from './pprof/pprof';
+import { cpuprofileImporter } from './chrome/chrome-cpuprofile';
+import { chromeTraceImporter } from './chrome/chrome-trace';
 import { speedscopeImporter } from './speedscope';
-import { svgImporter } from './svg';
+import { svgImporter } from './svg/svg';
 
 export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, foldedImporter];
 

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collapseLines } from '../export/folded';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { dumpTree } from '../testing/tree-dsl';
 import { functionView } from '../views/function-view';
 import { foldedImporter } from './folded';

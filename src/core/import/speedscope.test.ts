@@ -7,11 +7,11 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { frameName } from '../model/frame-table';
-import { ImportError, type Profile } from '../profile';
+import { ImportError, type Profile } from '../model/profile';
 import { dumpTree } from '../testing/tree-dsl';
 import type { ImportOptions } from './importer';
 import { loadProfileFromText } from './load';
-import { functionTotals } from './chrome-function-totals';
+import { functionTotals } from './chrome/chrome-function-totals';
 import { speedscopeImporter } from './speedscope';
 
 const DIR = fileURLToPath(new URL('../../../fixtures/interchange/', import.meta.url));

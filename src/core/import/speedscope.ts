@@ -25,7 +25,7 @@
 import { FrameTableBuilder } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../model/types';
-import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../profile';
+import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from './importer';
 import { headText, parseJsonBytes } from './whole-input';
 

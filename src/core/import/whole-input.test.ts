@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collapseLines } from '../export/folded';
-import { ImportError, type FormatId, type Profile } from '../profile';
+import { ImportError, type FormatId, type Profile } from '../model/profile';
 import { loadProfile, loadProfileFromText, type LoadOptions } from './load';
 import { bytesImporters } from './registry';
 import { HEAD_BYTES, jsonStart, pickBytesImporter } from './whole-input';

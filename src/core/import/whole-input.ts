@@ -14,7 +14,7 @@
 // importer claims is an ImportError naming the JSON formats, not a confusing "expected folded
 // stacks".
 
-import { ImportError, quoteInput, type Profile } from '../profile';
+import { ImportError, quoteInput, type Profile } from '../model/profile';
 import { copyBytes } from './byte-stream';
 import type { BytesImporter, ImportOptions } from './importer';
 

@@ -34,7 +34,7 @@ export class FrameTableBuilder {
   // 1 once a call gave the frame's module (see the module comment).
   private known = new Uint8Array(1024);
   private count = 0;
-  // Key: name index * 8 + flags. Flags use 3 bits, so the key is exact below 2^50 names.
+  // Key: name index * 16 + flags. Flags use 4 bits, so the key is exact below 2^49 names.
   private readonly byKey = new Map<number, FrameIndex>();
 
   constructor(strings: StringTable = new StringTable()) {
@@ -50,7 +50,7 @@ export class FrameTableBuilder {
 
   /** `module` undefined: this call does not know the module (-1 says there is none). */
   internIndex(name: StringIndex, flags: number, module?: StringIndex | -1): FrameIndex {
-    const key = name * 8 + flags;
+    const key = name * 16 + flags;
     let frame = this.byKey.get(key);
     if (frame === undefined) {
       frame = this.count++;
@@ -73,6 +73,14 @@ export class FrameTableBuilder {
 
   nameOf(frame: FrameIndex): string {
     return this.strings.get(this.name[frame]);
+  }
+
+  nameIndex(frame: FrameIndex): StringIndex {
+    return this.name[frame];
+  }
+
+  moduleOf(frame: FrameIndex): StringIndex | -1 {
+    return this.module[frame];
   }
 
   flagsOf(frame: FrameIndex): number {

@@ -11,6 +11,12 @@ export const FrameFlags = {
   INLINED: 1,
   KERNEL: 2,
   JIT: 4,
+  /**
+   * A frame perf printed as physical that is really one more line of the frame above it (a
+   * function inlined into itself, see import/perf-runs.ts): shown like any frame in the inline
+   * view, merged into its parent in the function view. Not in the name, so no text marks it.
+   */
+  FOLDED: 8,
 } as const;
 
 /** The synthetic root of every call tree ("all"). It has no frame. */

@@ -20,10 +20,10 @@
 import { newTreeColumns, type CallTree } from '../model/call-tree';
 import { FrameTableBuilder, type FrameTable } from '../model/frame-table';
 import { fillTotalsAndEnds, frameRanks } from '../model/tree-builder';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { addInputWarnings, type LoadOptions } from '../import/load';
 import type { Importer, MergedParts, PartialProfile } from '../import/importer';
-import type { SampleColumns } from '../timeline/time-order';
+import type { SampleColumns } from '../views/time-order';
 import { DEFAULT_MAX_LINE_CHARS } from '../import/byte-stream';
 
 const NO_RANK = 0x7fffffff;
@@ -32,7 +32,7 @@ const EXACT = 2 ** 53;
 
 /**
  * The profile of the whole input from its parts, in input order; null when the parts' weights
- * are not all integers and not logged (the caller reads the input with one parser instead).
+ * are not all integers and not logged: the caller reads the input with one parser instead.
  */
 export function mergeParts(parts: readonly PartialProfile[], importer: Importer, options: LoadOptions = {}): Profile | null {
   let total = 0;

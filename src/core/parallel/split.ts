@@ -14,14 +14,14 @@
 
 import { AbortedError, loadPart, probeSplit, type LoadOptions, type LoadProgress } from '../import/load';
 import type { PartContext, PartialProfile } from '../import/importer';
-import type { FormatId, Profile } from '../profile';
+import type { FormatId, Profile } from '../model/profile';
 import { importers } from '../import/registry';
 import { mergeParts } from './merge';
 
 /** A part smaller than this is not worth a worker (see bench/README.md, "Parallel parsing"). */
 export const MIN_PART_BYTES = 16 * 1024 * 1024;
 /** Bytes of the input's start read to choose the importer and its PartContext. */
-export const PROBE_BYTES = 256 * 1024;
+const PROBE_BYTES = 256 * 1024;
 /** Bytes read around a cut to find a boundary; doubled up to MAX_SEARCH. */
 const SEARCH_BYTES = 64 * 1024;
 const MAX_SEARCH = 16 * 1024 * 1024;
@@ -101,7 +101,14 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
       });
     });
     const started = performance.now();
-    const parts = await Promise.all(jobs);
+    let parts: PartialProfile[];
+    try {
+      parts = await Promise.all(jobs);
+    } catch (e) {
+      // A part that cannot be merged (WholeInputNeeded): the others were cancelled.
+      if ((e as Error).name === 'WholeInputNeeded' && !options.signal?.aborted) return null;
+      throw e;
+    }
     if (options.signal?.aborted) throw new AbortedError();
     const merging = performance.now();
     const profile = mergeParts(parts, probe.importer, options);

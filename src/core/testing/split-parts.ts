@@ -3,7 +3,7 @@
 
 import { expect } from 'vitest';
 import { loadPart, probeSplit, type LoadOptions } from '../import/load';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { mergeParts } from '../parallel/merge';
 import { boundaryIn } from '../parallel/split';
 
@@ -32,6 +32,16 @@ export async function loadSplitAt(bytes: Uint8Array, offsets: readonly number[],
     ),
   );
   return mergeParts(parts, probe.importer, options);
+}
+
+/** As loadSplitAt, but null also when a part cannot be merged (WholeInputNeeded). */
+export async function loadSplitOrNull(...args: Parameters<typeof loadSplitAt>): Promise<Profile | null> {
+  try {
+    return await loadSplitAt(...args);
+  } catch (e) {
+    if ((e as Error).name === 'WholeInputNeeded') return null;
+    throw e;
+  }
 }
 
 /** Every column, table and meta field equal, floats compared by their bits. */

@@ -11,11 +11,12 @@ import type { CallTree } from '../model/call-tree';
 import { FrameTableBuilder, frameName, type FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 
-const SUFFIX: Record<string, number> = { '_[i]': FrameFlags.INLINED, '_[k]': FrameFlags.KERNEL, '_[j]': FrameFlags.JIT };
+// `_[f]` (FOLDED) exists only here: no text format marks a folded frame (see FrameFlags.FOLDED).
+const SUFFIX: Record<string, number> = { '_[i]': FrameFlags.INLINED, '_[k]': FrameFlags.KERNEL, '_[j]': FrameFlags.JIT, '_[f]': FrameFlags.FOLDED };
 
-export function profileFrom(text: string, doubled: string[] = []): Profile {
+export function profileFrom(text: string): Profile {
   const frames = new FrameTableBuilder();
   const builder = new TreeBuilder();
   let samples = 0;
@@ -34,12 +35,6 @@ export function profileFrom(text: string, doubled: string[] = []): Profile {
   }
   const table = frames.finish();
   const { tree } = builder.finish(table);
-  const doubledFrames = Int32Array.from(
-    doubled.map((name) => {
-      for (let f = 0; f < table.count; f++) if (frameName(table, f) === name && table.flags[f] === 0) return f;
-      throw new Error(`no frame ${name}`);
-    }),
-  );
   return {
     frames: table,
     tree,
@@ -49,10 +44,9 @@ export function profileFrom(text: string, doubled: string[] = []): Profile {
       event: null,
       weightUnit: null,
       samples,
-      hasInlineInfo: (table.flags as Uint8Array).some((f) => (f & FrameFlags.INLINED) !== 0),
+      hasInlineInfo: (table.flags as Uint8Array).some((f) => (f & (FrameFlags.INLINED | FrameFlags.FOLDED)) !== 0),
       skippedLines: 0,
       warnings: [],
-      doubledFrames,
     },
   };
 }

@@ -36,7 +36,7 @@ export function canonicalFrame(frames: FrameTable, name: StringIndex): FrameInde
   let any = -1;
   for (let f = 0; f < frames.count; f++) {
     if (frames.name[f] !== name) continue;
-    if (!(frames.flags[f] & FrameFlags.INLINED)) return f;
+    if (!(frames.flags[f] & (FrameFlags.INLINED | FrameFlags.FOLDED))) return f;
     if (any < 0) any = f;
   }
   return any;

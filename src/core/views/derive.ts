@@ -17,8 +17,8 @@
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
-import type { SampleColumns } from '../timeline/time-order';
-import { treeForRange } from '../timeline/time-order';
+import type { SampleColumns } from './time-order';
+import { treeForRange } from './time-order';
 import { reversedTree } from './reversed';
 import { applyTransforms, type Transform } from './transforms';
 

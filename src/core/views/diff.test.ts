@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { profileFrom } from '../testing/tree-dsl';
 import { frameName } from '../model/frame-table';
 import { pathOf } from '../model/call-tree';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { deltaColumn, diffTotals, diffTrees, functionDeltaOf, functionDeltas, nodeDelta, type DiffSide } from './diff';
 import { findNearestPath, findSamePath, mapFrames } from './frame-path';
 

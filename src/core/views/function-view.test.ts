@@ -4,7 +4,7 @@ import { frameName } from '../model/frame-table';
 import fc from 'fast-check';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
 import { counterpart, deriveFunctionView, functionView, type FunctionView } from './function-view';
 
 describe('functionView', () => {
@@ -25,8 +25,8 @@ describe('functionView', () => {
     expect(fv.tree.totalWeight[0]).toBe(p.tree.totalWeight[0]);
   });
 
-  it('halves runs of frames that perf doubled, but keeps real recursion', () => {
-    const p = profileFrom('main;step;step;leaf 1\nmain;rec;rec;rec 1', ['step']);
+  it('merges folded frames (one frame perf printed twice) into their parent, but keeps real recursion', () => {
+    const p = profileFrom('main;step;step_[f];leaf 1\nmain;rec;rec;rec 1');
     expect(dumpTree(functionView(p).tree, p.frames)).toBe(
       ['main 2/0', '  rec 1/0', '    rec 1/0', '      rec 1/1', '  step 1/0', '    leaf 1/1'].join('\n'),
     );
@@ -48,20 +48,14 @@ describe('functionView', () => {
 function referenceFunctionView(profile: Profile): FunctionView {
   const { tree, frames } = profile;
   const n = tree.nodeCount;
-  const doubled = new Uint8Array(frames.count);
-  if (profile.meta.doubledFrames) for (const f of profile.meta.doubledFrames) doubled[f] = 1;
   const builder = new TreeBuilder(n);
   const mapped = new Int32Array(n);
-  const runPosition = new Int32Array(n);
+  const merged = new Uint8Array(n);
   for (let i = 1; i < n; i++) {
     const p = tree.parent[i];
     const f = tree.frame[i];
-    if (frames.flags[f] & FrameFlags.INLINED && mapped[p] !== 0) {
-      mapped[i] = mapped[p];
-    } else {
-      runPosition[i] = p > 0 && tree.frame[p] === f ? runPosition[p] + 1 : 0;
-      mapped[i] = doubled[f] && runPosition[i] % 2 === 1 ? mapped[p] : builder.child(mapped[p], f);
-    }
+    merged[i] = frames.flags[f] & (FrameFlags.INLINED | FrameFlags.FOLDED) && mapped[p] !== 0 ? 1 : 0;
+    mapped[i] = merged[i] ? mapped[p] : builder.child(mapped[p], f);
     builder.addSelf(mapped[i], tree.selfWeight[i], tree.selfSamples[i]);
   }
   const { tree: fnTree, order } = builder.finish(frames);
@@ -72,8 +66,7 @@ function referenceFunctionView(profile: Profile): FunctionView {
   for (let i = 1; i < n; i++) {
     const target = order[mapped[i]];
     toFunction[i] = target;
-    const ownNode = !(frames.flags[tree.frame[i]] & FrameFlags.INLINED) || mapped[i] !== mapped[tree.parent[i]];
-    const physical = ownNode && tree.frame[i] === fnTree.frame[target];
+    const physical = !merged[i] && tree.frame[i] === fnTree.frame[target];
     if (physical && tree.totalWeight[i] > best[target]) {
       best[target] = tree.totalWeight[i];
       toInline[target] = i;
@@ -83,17 +76,15 @@ function referenceFunctionView(profile: Profile): FunctionView {
 }
 
 describe('both function view paths equal the TreeBuilder derivation', () => {
-  const names = ['a', 'b', 'c', 'a_[i]', 'b_[i]', 'd_[i]', 'k_[k]', 'step', 'step'];
+  const names = ['a', 'b', 'c', 'a_[i]', 'b_[i]', 'd_[i]', 'k_[k]', 'step', 'step_[f]'];
   const stack = fc.array(fc.constantFrom(...names), { minLength: 1, maxLength: 9 });
   const weight = fc.constantFrom(1, 2, 0.1, 0.2, 3.5, 1e-9, 7e15);
   const lines = fc.array(fc.tuple(stack, weight), { minLength: 1, maxLength: 40 });
 
-  it('on random folded profiles with inlined frames, inlined roots and doubled runs', () => {
+  it('on random folded profiles with inlined frames, inlined roots and folded runs', () => {
     fc.assert(
-      fc.property(lines, fc.boolean(), (ls, withDoubled) => {
+      fc.property(lines, (ls) => {
         const p = profileFrom(ls.map(([s, w]) => `${s.join(';')} ${w}`).join('\n'));
-        const step = [...Array(p.frames.count).keys()].filter((f) => frameName(p.frames, f) === 'step' && p.frames.flags[f] === 0);
-        if (withDoubled) p.meta.doubledFrames = Int32Array.from(step);
         const want = referenceFunctionView(p);
         for (const path of ['derived', 'builder'] as const) {
           const got = deriveFunctionView(p, path);

@@ -5,15 +5,17 @@
 // Invariants: total weight is preserved; a tree without INLINED frames (and no doubled frames)
 // maps to an identical tree; toFunction/toInline let the viewer keep the zoom across a toggle.
 //
-// perf artefact: for some addresses `addr2line -i` reports the physical function twice, so perf
-// prints it twice in a row. The perf importer detects which frames only ever repeat in even runs
-// (meta.doubledFrames); here every second frame of such a run is merged into the one before it.
+// A FOLDED frame (a line perf printed as physical that belongs to the frame above it, see
+// import/perf-runs.ts) merges into its parent like an inlined frame.
 
 import type { CallTree } from '../model/call-tree';
 import { FrameFlags, type NodeIndex } from '../model/types';
 import { mergeIntoParents } from '../model/derived-builder';
 import { TreeBuilder } from '../model/tree-builder';
-import type { Profile } from '../profile';
+import type { Profile } from '../model/profile';
+
+/** Frames the function view merges into their parent. */
+const MERGED = FrameFlags.INLINED | FrameFlags.FOLDED;
 
 export interface FunctionView {
   tree: CallTree;
@@ -49,40 +51,23 @@ export function deriveFunctionView(profile: Profile, path: 'derived' | 'builder'
   const n = tree.nodeCount;
   const { parent, frame } = tree;
   const flags = frames.flags;
-  const doubled = new Uint8Array(frames.count);
-  const anyDoubled = (profile.meta.doubledFrames?.length ?? 0) > 0;
-  if (profile.meta.doubledFrames) for (const f of profile.meta.doubledFrames) doubled[f] = 1;
 
   // Which inline nodes merge into their parent's function node.
   //
   // Only the root maps onto the root's function node (a merged node maps onto its parent's,
-  // which is a non-root node: an inlined frame merges only below a non-root node, a doubled one
-  // only below its own frame), so "has a physical frame above it" is simply "parent is not the
+  // which is a non-root node), so "has a physical frame above it" is simply "parent is not the
   // root": an inlined frame directly under the root (possible in folded input: `f_[i]` first)
   // has nothing to merge into and stays a frame, so its weight stays visible.
   const mergeUp = new Uint8Array(n);
-  // Position of a node within a run of identical consecutive physical frames (0 = first). Only
-  // needed for doubled frames (perf input): a column of n ints is fresh memory, which costs page
-  // faults, so folded input does without.
-  const runPosition = new Int32Array(anyDoubled ? n : 0);
   for (let i = 1; i < n; i++) {
-    const p = parent[i];
-    const f = frame[i];
-    if (flags[f] & FrameFlags.INLINED) {
-      if (p !== 0) mergeUp[i] = 1;
-    } else if (anyDoubled) {
-      const run = p > 0 && frame[p] === f ? runPosition[p] + 1 : 0;
-      runPosition[i] = run;
-      if (doubled[f] && run % 2 === 1) mergeUp[i] = 1;
-    }
+    if (flags[frame[i]] & MERGED && parent[i] !== 0) mergeUp[i] = 1;
   }
   // The derived tree (mergeIntoParents) copies subtrees without inlined frames as blocks and
   // sorts only merged child lists; TreeBuilder hashes and re-sorts every node.
   const { tree: fnTree, toNew: toFunction } = path === 'derived' ? mergeIntoParents(tree, frames, mergeUp) : viaBuilder(tree, profile, mergeUp);
 
   // For each function node, its heaviest physical counterpart: an inline node not merged away
-  // as an inlined frame (a merged second frame of a doubled run still counts: it names the same
-  // physical frame) whose frame is the function node's. toInline[target] is the best so far, its
+  // whose frame is the function node's. toInline[target] is the best so far, its
   // total the best total (-1 before any), so no column of best totals is needed.
   const toInline = new Int32Array(fnTree.nodeCount).fill(-1);
   toInline[0] = 0;
@@ -90,7 +75,7 @@ export function deriveFunctionView(profile: Profile, path: 'derived' | 'builder'
   const total = tree.totalWeight;
   for (let i = 1; i < n; i++) {
     const f = frame[i];
-    if (flags[f] & FrameFlags.INLINED && parent[i] !== 0) continue;
+    if (flags[f] & MERGED && parent[i] !== 0) continue;
     const target = toFunction[i];
     if (f !== fnFrame[target]) continue;
     const current = toInline[target];

@@ -1,0 +1,97 @@
+// The functions whose self weight changed most between A and B (new and gone ones included),
+// sortable by any column (aria-sort), capped at PAGE rows with "Show more". A click on a row
+// searches for the exact name and zooms to the function's heaviest node.
+
+import { useMemo, useState } from 'react';
+import { functionDeltas, type FunctionDelta } from '../../core/views/diff';
+import { formatDelta, formatDeltaPct, formatValue } from '../../format-diff';
+import { sideOf } from '../../core/query/diff-sides';
+import { useStore } from '../../store/store';
+import { showFunction } from '../../controllers/show-function';
+
+const PAGE = 200;
+
+type Key = 'name' | 'a' | 'b' | 'delta' | 'deltaPct';
+const COLUMNS: { key: Key; label: string }[] = [
+  { key: 'name', label: 'Function' },
+  { key: 'a', label: 'Self A' },
+  { key: 'b', label: 'Self B' },
+  { key: 'delta', label: 'Self Δ' },
+  { key: 'deltaPct', label: 'Self Δ%' },
+];
+
+function keyOf(row: FunctionDelta, key: Key): number | string {
+  if (key === 'name') return row.name;
+  if (key === 'delta') return Math.abs(row.self.delta);
+  if (key === 'deltaPct') return Math.abs(row.self.deltaPct);
+  return row.self[key];
+}
+
+export function FunctionTable() {
+  const a = useStore((s) => s.snapshot);
+  const b = useStore((s) => s.compare.snapshot);
+  const view = useStore((s) => s.view);
+  const norm = useStore((s) => s.compare.norm);
+  const [sort, setSort] = useState<{ key: Key; dir: 'ascending' | 'descending' }>({ key: 'delta', dir: 'descending' });
+  const [shown, setShown] = useState(PAGE);
+  const rows = useMemo(() => (a && b ? functionDeltas(sideOf(a, view), sideOf(b, view), { norm }) : []), [a, b, view, norm]);
+  const sorted = useMemo(() => {
+    if (sort.key === 'delta' && sort.dir === 'descending') return rows; // the engine's order
+    const k = sort.key;
+    const sign = sort.dir === 'ascending' ? 1 : -1;
+    return [...rows].sort((x, y) => {
+      const p = keyOf(x, k);
+      const q = keyOf(y, k);
+      return (p < q ? -1 : p > q ? 1 : 0) * sign || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
+    });
+  }, [rows, sort]);
+  if (!a || !b) return null;
+  const ns = a.meta.weightUnit === 'nanoseconds';
+  const onSort = (key: Key) =>
+    setSort((s) => (s.key === key ? { key, dir: s.dir === 'ascending' ? 'descending' : 'ascending' } : { key, dir: key === 'name' ? 'ascending' : 'descending' }));
+  return (
+    <section className="compare-table-wrap" aria-label="Changed functions">
+      <h2 className="compare-table-title">
+        Functions whose self weight changed most <span className="compare-muted">({rows.length.toLocaleString('en-US')} functions; {norm === 'pct' ? '% of each run’s total' : 'absolute weights'})</span>
+      </h2>
+      <table className="compare-table">
+        <thead>
+          <tr>
+            {COLUMNS.map((c) => (
+              <th key={c.key} scope="col" aria-sort={sort.key === c.key ? sort.dir : 'none'}>
+                <button type="button" onClick={() => onSort(c.key)}>
+                  {c.label}
+                  <span aria-hidden="true">{sort.key === c.key ? (sort.dir === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
+                </button>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.slice(0, shown).map((row) => {
+            const cls = row.self.delta > 0 ? 'grew' : row.self.delta < 0 ? 'shrank' : undefined;
+            return (
+              <tr key={row.name} onClick={() => showFunction(row.name)} className="compare-row">
+                <td>
+                  <button type="button" className="compare-fn" title={`Search for ${row.name} and zoom to it`} onClick={(e) => (e.stopPropagation(), showFunction(row.name))}>
+                    {row.name}
+                  </button>
+                  {row.status !== 'both' && <span className={`compare-badge ${row.status}`}>{row.status}</span>}
+                </td>
+                <td>{formatValue(row.self.a, norm, ns)}</td>
+                <td>{formatValue(row.self.b, norm, ns)}</td>
+                <td className={cls}>{formatDelta(row.self.delta, norm, ns)}</td>
+                <td className={cls}>{formatDeltaPct(row.self)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {sorted.length > shown && (
+        <button type="button" className="compare-more" onClick={() => setShown(shown + PAGE)}>
+          Show more ({(sorted.length - shown).toLocaleString('en-US')} left)
+        </button>
+      )}
+    </section>
+  );
+}

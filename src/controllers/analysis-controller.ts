@@ -1,0 +1,187 @@
+// Connects the analysis panel to the analysis worker: while the panel is open on a tree of more
+// than SYNC_NODES nodes, asks the worker for the function table (table panel) or the callers and
+// callees trees of the selected function (sandwich panel) of the tree the main graph shows, and
+// puts the result in the store (analysis.table / analysis.sandwichTrees). Runs outside React;
+// started by the derive controller, with its backend (one worker).
+//
+// Invariants: the worker computes over its own copy of the tree (a derived tree by its derive
+// seq, kept when the panel was open or derived again there, or a base view tree), so no tree
+// crosses back to it; the latest request of each kind wins
+// (a reply whose request was overtaken, or whose tree/function/panel is no longer shown, is
+// dropped); `analysis.pending` is true while a request for what is shown is in flight, so the
+// graphs stay aria-busy; results are cached per tree on this side, so going back to a tree or a
+// function costs no round trip; a backend that cannot answer (no such tree there, an error)
+// falls back to computing here.
+
+import type { CallTree } from '../core/model/call-tree';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { AnalysisTreeRef } from '../core/views/derive-analysis';
+import type { SandwichResult, TableResult } from '../store/analysis-slice';
+import { useStore } from '../store/store';
+import { currentTree } from '../store/tree-helpers';
+import type { StoreState } from '../store/types';
+import { derivedRefOf, type DeriveBackend } from './derive-controller';
+import { sandwichOf, sandwichPair } from '../render/sandwich-sources';
+import { isReversed, setSyncNodes, SYNC_NODES, tableFor } from '../core/query/table-model';
+
+/** Timings of the last worker answers (ms; for the bench and the console). */
+export const lastAnalysisTiming: { table: { workerMs: number; roundTripMs: number } | null; sandwich: { workerMs: number; roundTripMs: number } | null } = {
+  table: null,
+  sandwich: null,
+};
+
+interface Job {
+  /** What the request in flight is for (tree, reversed, name), or null. */
+  tree: CallTree | null;
+  reversed: boolean;
+  name: string | null;
+  seq: number;
+}
+
+export function startAnalysisController(backend: DeriveBackend, ensureBase: (snapshot: ProfileSnapshot) => number): () => void {
+  const tables = new WeakMap<CallTree, TableResult[]>();
+  const sandwiches = new WeakMap<CallTree, SandwichResult[]>();
+  const table: Job = { tree: null, reversed: false, name: null, seq: 0 };
+  const sandwich: Job = { tree: null, reversed: false, name: null, seq: 0 };
+  let seq = 0;
+
+  const cacheTable = (r: TableResult) => {
+    const list = tables.get(r.tree) ?? [];
+    tables.set(r.tree, [r, ...list.filter((e) => e.reversed !== r.reversed)]);
+  };
+  const cacheSandwich = (r: SandwichResult) => {
+    const list = sandwiches.get(r.tree) ?? [];
+    sandwiches.set(r.tree, [r, ...list.filter((e) => e.name !== r.name || e.reversed !== r.reversed)].slice(0, 8));
+  };
+
+  /** Which backend tree the shown tree is, or null (not one the backend holds). */
+  const refOf = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree): { id: number; ref: AnalysisTreeRef } | null => {
+    const d = s.derived;
+    if (d && d.snapshot === s.snapshot && d.tree === tree) {
+      const r = derivedRefOf(tree);
+      return r ? { id: r.id, ref: { seq: r.seq, request: r.request } } : null;
+    }
+    return { id: ensureBase(s.snapshot), ref: { view: s.view } };
+  };
+
+  const stop = (job: Job) => {
+    job.tree = null;
+    job.name = null;
+    job.seq = 0;
+  };
+  const setPending = () => useStore.getState().setAnalysisResults({ pending: table.tree !== null || sandwich.tree !== null });
+
+  const requestTable = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree, reversed: boolean) => {
+    const have = s.analysis.table;
+    if (have && have.tree === tree && have.reversed === reversed) return stop(table);
+    const hit = tables.get(tree)?.find((e) => e.reversed === reversed);
+    if (hit) {
+      stop(table);
+      return s.setAnalysisResults({ table: hit });
+    }
+    if (table.tree === tree && table.reversed === reversed) return; // already asked
+    const frames = s.snapshot.frames;
+    const local = () => {
+      stop(table);
+      const r: TableResult = { tree, reversed, table: tableFor(tree, frames, reversed) };
+      cacheTable(r);
+      useStore.getState().setAnalysisResults({ table: r });
+    };
+    const where = refOf(s, tree);
+    if (!where || !backend.table) return local();
+    const mine = ++seq;
+    Object.assign(table, { tree, reversed, seq: mine });
+    const t0 = performance.now();
+    backend.table(where.id, mine, where.ref, reversed).then(
+      (reply) => {
+        if (table.seq !== mine) return; // overtaken or no longer wanted
+        if (!reply) return void (local(), setPending());
+        lastAnalysisTiming.table = { workerMs: reply.ms, roundTripMs: performance.now() - t0 };
+        stop(table);
+        const r: TableResult = { tree, reversed, table: reply.table };
+        cacheTable(r);
+        useStore.getState().setAnalysisResults({ table: r });
+        setPending();
+      },
+      (error: unknown) => {
+        if (table.seq !== mine) return;
+        console.error('flameview: the function table failed in the worker', error);
+        local();
+        setPending();
+      },
+    );
+  };
+
+  const requestSandwich = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree, reversed: boolean, name: string) => {
+    const have = s.analysis.sandwichTrees;
+    if (have && have.tree === tree && have.reversed === reversed && have.name === name) return stop(sandwich);
+    const hit = sandwiches.get(tree)?.find((e) => e.reversed === reversed && e.name === name);
+    if (hit) {
+      stop(sandwich);
+      return s.setAnalysisResults({ sandwichTrees: hit });
+    }
+    if (sandwich.tree === tree && sandwich.reversed === reversed && sandwich.name === name) return;
+    const frames = s.snapshot.frames;
+    const local = () => {
+      stop(sandwich);
+      const r: SandwichResult = { tree, name, reversed, trees: sandwichOf(tree, frames, name, reversed) };
+      cacheSandwich(r);
+      useStore.getState().setAnalysisResults({ sandwichTrees: r });
+    };
+    const where = refOf(s, tree);
+    if (!where || !backend.sandwich) return local();
+    const mine = ++seq;
+    Object.assign(sandwich, { tree, reversed, name, seq: mine });
+    const t0 = performance.now();
+    backend.sandwich(where.id, mine, where.ref, name, reversed).then(
+      (reply) => {
+        if (sandwich.seq !== mine) return;
+        if (!reply) return void (local(), setPending());
+        lastAnalysisTiming.sandwich = { workerMs: reply.ms, roundTripMs: performance.now() - t0 };
+        stop(sandwich);
+        const trees = reply.callers && reply.callees ? sandwichPair(reply.callers, reply.callees) : null;
+        const r: SandwichResult = { tree, name, reversed, trees };
+        cacheSandwich(r);
+        useStore.getState().setAnalysisResults({ sandwichTrees: r });
+        setPending();
+      },
+      (error: unknown) => {
+        if (sandwich.seq !== mine) return;
+        console.error('flameview: the callers/callees failed in the worker', error);
+        local();
+        setPending();
+      },
+    );
+  };
+
+  const run = () => {
+    const s = useStore.getState();
+    const tree = currentTree(s);
+    const { panel, selectedFunction } = s.analysis;
+    // While a derivation is under way the shown tree is about to change: ask for the next one.
+    const big = s.snapshot !== null && tree !== null && tree.nodeCount > SYNC_NODES && !s.deriving;
+    if (big && panel === 'table') requestTable(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s));
+    else stop(table);
+    if (big && panel === 'sandwich' && selectedFunction !== null) requestSandwich(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s), selectedFunction);
+    else stop(sandwich);
+    setPending();
+  };
+
+  const unsub = useStore.subscribe(
+    (s) => [s.snapshot, s.view, s.derived, s.deriving, s.analysis.panel, s.analysis.selectedFunction] as const,
+    () => run(),
+    { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
+  );
+  run();
+  if (typeof window !== 'undefined') {
+    const w = window as unknown as { flameviewAnalysis?: typeof lastAnalysisTiming; flameviewSetSyncNodes?: (n: number) => void };
+    w.flameviewAnalysis = lastAnalysisTiming;
+    // For the e2e tests and the bench: 0 sends every tree's table and sandwich to the worker.
+    w.flameviewSetSyncNodes = setSyncNodes;
+  }
+  return () => {
+    unsub();
+    stop(table);
+    stop(sandwich);
+  };
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { collapseLines } from '../core/export/folded';
+import { loadProfileFromText } from '../core/import/load';
+import { makeSnapshot } from '../core/session/snapshot';
+import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
+import { viewTree } from '../core/views/function-view';
+import { exportFileName, foldedParts, svgParts } from './export-files';
+
+const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url)));
+
+describe('Export menu files', () => {
+  it.each(['functions', 'inline'] as const)('folded text of the %s view is what collapse --view prints', async (view) => {
+    const profile = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
+    const text = foldedParts(makeSnapshot(profile), view).join('');
+    expect(text).toBe(collapseLines(profile, { view }).join('\n') + '\n');
+  });
+
+  it('without inline info both views give the plain stacks', () => {
+    const profile = profileFrom('a;b 2\na 1');
+    const snapshot = makeSnapshot(profile);
+    expect(foldedParts(snapshot, 'functions').join('')).toBe('a 1\na;b 2\n');
+  });
+
+  it('the SVG reopens as the current view', async () => {
+    const profile = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
+    const svg = svgParts(makeSnapshot(profile), 'functions', 'my <title>').join('');
+    expect(svg).toContain('my &lt;title&gt;');
+    const back = await loadProfileFromText(svg);
+    expect(dumpTree(back.tree, back.frames)).toBe(dumpTree(viewTree(profile, 'functions'), profile.frames));
+  });
+
+  it('file names', () => {
+    expect(exportFileName('rust-toyc.perf-script.txt', 'functions', 'svg')).toBe('rust-toyc.perf-script-functions.svg');
+    expect(exportFileName('x.folded.gz', 'inline', 'folded')).toBe('x-inline.folded.txt');
+    expect(exportFileName('/tmp/a<b>:c.txt', 'inline', 'png')).toBe('a_b_c-inline.png');
+    expect(exportFileName(null, 'functions', 'svg')).toBe('profile-functions.svg');
+    expect(exportFileName('...', 'functions', 'svg')).toBe('profile-functions.svg');
+  });
+});

@@ -1,0 +1,43 @@
+// What the Export menu writes, as pure functions of the loaded snapshot and the current view
+// (no DOM): the parts of each file, ready for `new Blob(parts)`, and its download name.
+//
+// Invariants: the SVG and folded text are exactly what `flameview svg` and
+// `flameview collapse --view <view>` print for the same recording (same generators); the whole
+// tree of the current view is exported, not just the zoomed part. Generation runs where it is
+// called (the main thread): the SVG leaves out frames under 0.1 px, so its size is bounded by
+// the image, and folded text of a very large tree may take a moment.
+
+import { foldedChunks } from '../core/export/folded';
+import type { CallTree } from '../core/model/call-tree';
+import { svgChunks } from '../core/export/svg';
+import type { Profile } from '../core/model/profile';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ViewKind } from '../core/views/function-view';
+
+/** The current view as a Profile whose tree *is* that view (so no view is derived again). */
+export function profileOfView(snapshot: ProfileSnapshot, view: ViewKind, shown?: CallTree | null): Profile {
+  // `shown`: the tree on screen when transforms or the reversed switch derived it from the view's.
+  const tree = shown ?? (view === 'functions' && snapshot.functions ? snapshot.functions : snapshot.inline);
+  return { frames: snapshot.frames, tree, meta: snapshot.meta };
+}
+
+export function foldedParts(snapshot: ProfileSnapshot, view: ViewKind, shown?: CallTree | null): string[] {
+  const profile = profileOfView(snapshot, view, shown);
+  // The profile's tree is already the chosen view; `_[i]` only where inlined frames are shown.
+  return [...foldedChunks(profile, { view: 'inline', annotateInline: view === 'inline' || !snapshot.functions })];
+}
+
+export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: string, tree?: CallTree | null): string[] {
+  const profile = profileOfView(snapshot, view, tree);
+  const shown: ViewKind = snapshot.functions ? view : 'inline';
+  return [...svgChunks({ frames: profile.frames, tree: profile.tree, meta: profile.meta, view: shown }, { title })];
+}
+
+/** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg". */
+export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded'): string {
+  let base = (name ?? 'profile').replace(/^.*[\\/]/, '');
+  base = base.replace(/\.gz$/i, '').replace(/\.(txt|folded|svg|data|json|pb|pprof|cpuprofile)$/i, '');
+  // eslint-disable-next-line no-control-regex
+  base = base.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100) || 'profile';
+  return `${base}-${view}.${ext === 'folded' ? 'folded.txt' : ext}`;
+}

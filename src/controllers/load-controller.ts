@@ -1,0 +1,73 @@
+// Start-up and page-wide triggers for loading: the location hash (`#profile=<url>`), else a
+// stored recording's /p/<id> path, else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
+
+import { useStore } from '../store/store';
+import { openDemo, openPasted, openUrl, reload } from './load-client';
+import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
+
+let started = false;
+
+export function startLoadingController(win: Window = window): void {
+  if (started) return;
+  started = true;
+  let lastProfile = profileFromHash(win.location.hash);
+  const fromPath = profileFromPath(win.location.pathname);
+  const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
+  if (lastProfile !== null) void openUrl(lastProfile);
+  else if (pathUrl !== null) void openUrl(pathUrl);
+  else void openDemo();
+
+  win.addEventListener('hashchange', () => {
+    const profile = profileFromHash(win.location.hash);
+    // The store may rewrite other parts of the hash; only a new profile URL means "open".
+    if (profile === null || profile === lastProfile) return;
+    lastProfile = profile;
+    void openUrl(profile);
+  });
+
+  win.document.addEventListener('paste', (event) => {
+    if (isEditable(event.target)) return;
+    const text = event.clipboardData?.getData('text/plain') ?? '';
+    if (text.trim() === '') return;
+    event.preventDefault();
+    void openPasted(text);
+  });
+
+  // Keep `#profile=` in step with what is open, so a reload or a shared link reopens it: set for
+  // a URL opened some other way (a dropped link), removed once a file, paste or the demo opens.
+  useStore.subscribe(
+    (s) => s.source,
+    (source) => {
+      if (!source) return;
+      // The recording named by the path needs no hash; anything else opened replaces it there.
+      const profile = source.kind === 'url' && source.url !== pathUrl ? (source.url ?? null) : null;
+      const current = profileFromHash(win.location.hash);
+      if (profile === null ? current === null : current !== null && sameUrl(current, profile, win.document.baseURI)) return;
+      lastProfile = profile;
+      const hash = withProfile(win.location.hash, profile);
+      win.history.replaceState(win.history.state, '', hash === '' ? win.location.pathname + win.location.search : hash);
+    },
+  );
+
+  useStore.subscribe(
+    (s) => s.reloadRequest,
+    (request) => {
+      if (request) void reload(request.options);
+    },
+  );
+}
+
+function sameUrl(a: string, b: string, base: string): boolean {
+  try {
+    return new URL(a, base).href === new URL(b, base).href;
+  } catch {
+    return false;
+  }
+}
+
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
+}

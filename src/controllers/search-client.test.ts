@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { matchNames } from '../core/query/match-names';
+import type { SearchRequest, SearchResponse } from '../core/query/search-protocol';
+import { SearchClient, type WorkerLike } from './search-client';
+
+/** A worker that answers synchronously-later, or never for patterns containing "+)+". */
+class FakeWorker implements WorkerLike {
+  static created = 0;
+  static terminated = 0;
+  onmessage: ((event: MessageEvent<SearchResponse>) => void) | null = null;
+  private strings: string[] = [];
+  private name: Int32Array = new Int32Array(0);
+  constructor() {
+    FakeWorker.created++;
+  }
+  postMessage(msg: SearchRequest): void {
+    if (msg.type === 'names') {
+      this.strings = msg.strings.split('\0');
+      this.name = msg.name;
+      return;
+    }
+    if (msg.pattern.includes('+)+')) return; // "catastrophic": never answers
+    const matches = matchNames(this.strings, this.name, new RegExp(msg.pattern, msg.flags));
+    setTimeout(() => this.onmessage?.({ data: { id: msg.id, matches } } as MessageEvent<SearchResponse>), 5);
+  }
+  terminate(): void {
+    FakeWorker.terminated++;
+  }
+}
+
+describe('SearchClient', () => {
+  it('matches names off the main thread and returns one flag per frame', async () => {
+    const client = new SearchClient(() => new FakeWorker(), 200);
+    client.setNames(['main', 'parse', 'Lex'], new Int32Array([0, 1, 2, 1]));
+    const outcome = await client.search('^(parse|lex)$', true);
+    expect(outcome).toEqual({ kind: 'done', matches: new Uint8Array([0, 1, 1, 1]) });
+    client.dispose();
+  });
+
+  it('times out a stuck search by terminating the worker, then works again', async () => {
+    FakeWorker.created = FakeWorker.terminated = 0;
+    const client = new SearchClient(() => new FakeWorker(), 50);
+    client.setNames(['aaaa'], new Int32Array([0]));
+    expect(await client.search('(a+)+$', false)).toEqual({ kind: 'timeout' });
+    expect(FakeWorker.terminated).toBe(1);
+    expect(await client.search('a', false)).toEqual({ kind: 'done', matches: new Uint8Array([1]) });
+    expect(FakeWorker.created).toBe(2);
+    client.dispose();
+  });
+
+  it('lets the latest request win', async () => {
+    const client = new SearchClient(() => new FakeWorker(), 200);
+    client.setNames(['x', 'y'], new Int32Array([0, 1]));
+    const first = client.search('x', false);
+    const second = client.search('y', false);
+    expect(await first).toEqual({ kind: 'cancelled' });
+    expect(await second).toEqual({ kind: 'done', matches: new Uint8Array([0, 1]) });
+    client.dispose();
+  });
+});

@@ -1,0 +1,172 @@
+// Copy link and Share, without React: the server probe (a `bin/flameview serve` answers
+// GET /api/profiles with a JSON list; a static host answers with the app's HTML or 404), the
+// upload of the open recordings' own bytes (POST /api/profiles with X-Filename; the baseline and a
+// comparison opened from a file, in parallel), the link that reopens them (/p/<id A>#…&compare=
+// <…/api/profiles/<id B>>), and the copy with its fallback. Every failure is a value with a
+// message, never a throw; a failed upload links nothing.
+
+import { adoptCompareUrl, compareOpenedBytes, requestedCompareUrl } from './compare-client';
+import { openedBytes } from './load-client';
+import { withProfile } from '../store/url/profile-hash';
+import { useStore } from '../store/store';
+import { flushUrlWrite } from './url-sync';
+
+/** The server's API root for this page: /api/profiles at the origin (or before a /p/<id> path). */
+export function apiRoot(loc: Pick<Location, 'origin' | 'pathname'>): string {
+  const m = /\/p\/[0-9a-f]{64}\/?$/.exec(loc.pathname);
+  const base = m ? loc.pathname.slice(0, m.index) : '';
+  return `${loc.origin}${base}/api/profiles`;
+}
+
+let probe: Promise<boolean> | null = null;
+
+/** True when a flameview server that stores recordings answers on this origin (asked once). */
+export function serverAvailable(loc: Pick<Location, 'origin' | 'pathname'> = window.location): Promise<boolean> {
+  probe ??= (async () => {
+    try {
+      const res = await fetch(apiRoot(loc), { headers: { accept: 'application/json' }, cache: 'no-store' });
+      if (res.status !== 200 || !(res.headers.get('content-type') ?? '').includes('application/json')) return false;
+      return Array.isArray(await res.json());
+    } catch {
+      return false;
+    }
+  })();
+  return probe;
+}
+
+export type ShareResult = { ok: true; url: string; uploaded: { baseline: boolean; comparison: boolean } } | { ok: false; message: string };
+
+type Upload = { ok: true; id: string; path: string } | { ok: false; message: string };
+
+/** POSTs one recording's bytes; the id and /p/<id> path the server gave, or why not. */
+async function upload(api: string, bytes: { body: Blob | string; name: string }): Promise<Upload> {
+  let res: Response;
+  try {
+    res = await fetch(api, {
+      method: 'POST',
+      body: bytes.body,
+      headers: { 'content-type': 'application/octet-stream', 'x-filename': encodeURIComponent(bytes.name) },
+    });
+  } catch (e) {
+    return { ok: false, message: `the upload failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // Reported below with the status.
+  }
+  const field = (k: string) => (body && typeof body === 'object' && k in body ? String((body as Record<string, unknown>)[k]) : null);
+  if (res.status !== 200 && res.status !== 201) return { ok: false, message: `the server refused it (${res.status}): ${field('error') ?? res.statusText}` };
+  const path = field('url');
+  const m = path ? /^\/p\/([0-9a-f]{64})$/.exec(path) : null;
+  if (!path || !m) return { ok: false, message: 'the server gave no link for the upload' };
+  return { ok: true, id: m[1], path };
+}
+
+/**
+ * The hash with `key` set to the already-encoded `value` (or removed when null); the other
+ * parameters are kept byte for byte, as withProfile does.
+ */
+export function withHashParam(hash: string, key: string, value: string | null): string {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  const is = (p: string) => p === key || p.startsWith(`${key}=`);
+  const parts = body.split('&').filter((p) => p !== '');
+  const at = parts.findIndex(is);
+  const rest = parts.filter((p) => !is(p));
+  if (value !== null) rest.splice(at < 0 ? rest.length : at, 0, `${key}=${value}`);
+  return rest.length === 0 ? '' : `#${rest.join('&')}`;
+}
+
+/**
+ * Where a stored recording's bytes are, as the link's compare= names it: a path from the root of
+ * this origin (…/api/profiles/<id>), so the link works on whatever host name reaches the server.
+ */
+export function storedBytesPath(loc: Pick<Location, 'origin' | 'pathname'>, id: string): string {
+  return `${apiRoot(loc).slice(loc.origin.length)}/${id}`;
+}
+
+/**
+ * A comparison URL as given (maybe relative to the page) made independent of the page's path, for
+ * a page that moves to /p/<id>: a path from the root on this origin, the full URL elsewhere.
+ */
+export function rebaseUrl(raw: string, oldBase: string, origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw, oldBase);
+  } catch {
+    return raw;
+  }
+  return url.origin === origin ? `${url.pathname}${url.search}` : url.href;
+}
+
+export interface ShareParts {
+  /** Upload the open recording (A): it came from a file or pasted text and is not stored yet. */
+  baseline: boolean;
+  /** Upload the comparison (B): it came from a file. */
+  comparison: boolean;
+}
+
+/**
+ * Uploads what the link cannot carry, in parallel: the open recording (A) and, with a comparison
+ * open from a file, the comparison (B). On success the address becomes <origin>/p/<id A>#<view
+ * state>&compare=<…/api/profiles/<id B>> (or keeps its path when A is already linked), replacing
+ * the current entry. If either upload fails, or either recording changes meanwhile, nothing is
+ * linked: the address stays as it was and the message names what failed.
+ */
+export async function shareRecordings(parts: ShareParts, win: Window = window): Promise<ShareResult> {
+  const a = parts.baseline ? openedBytes() : null;
+  const b = parts.comparison ? compareOpenedBytes() : null;
+  if (parts.baseline && !a) return { ok: false, message: 'this recording was opened from a link, which already carries it' };
+  if (parts.comparison && !b) return { ok: false, message: 'the comparison was opened from a link, which already carries it' };
+  if (!a && !b) return { ok: false, message: 'there is nothing to upload: the link already carries the recordings' };
+  const before = useStore.getState();
+  const api = apiRoot(win.location);
+  const [ra, rb] = await Promise.all([a ? upload(api, a) : null, b ? upload(api, b) : null]);
+  const failures: string[] = [];
+  if (ra && !ra.ok) failures.push(b ? `the baseline (${a!.name}): ${ra.message}` : ra.message);
+  if (rb && !rb.ok) failures.push(a ? `the comparison (${b!.name}): ${rb.message}` : `the comparison: ${rb.message}`);
+  if (failures.length) return { ok: false, message: failures.length === 1 && a && b ? `${failures[0]}; nothing was linked` : failures.join('; ') };
+  const after = useStore.getState();
+  if (after.snapshot !== before.snapshot || after.compare.snapshot !== before.compare.snapshot) {
+    return { ok: false, message: 'a recording changed during the upload; nothing was linked' };
+  }
+
+  flushUrlWrite();
+  let hash = win.location.hash;
+  const moving = ra?.ok === true;
+  let compare: string | null = null;
+  if (rb?.ok) compare = storedBytesPath(win.location, rb.id);
+  else if (moving && requestedCompareUrl() !== null) compare = rebaseUrl(requestedCompareUrl()!, win.document.baseURI, win.location.origin);
+  if (compare !== null) {
+    adoptCompareUrl(compare);
+    hash = withHashParam(hash, 'compare', encodeURIComponent(compare));
+  }
+  let href: string;
+  if (ra?.ok) {
+    const root = api.slice(0, -'/api/profiles'.length);
+    href = `${root}${ra.path}${withProfile(hash, null)}`;
+  } else {
+    href = `${win.location.origin}${win.location.pathname}${win.location.search}${hash}`;
+  }
+  win.history.replaceState(win.history.state, '', href);
+  // The URL state writes its parameters in its own order: let it, so the copied link is the address.
+  flushUrlWrite();
+  return { ok: true, url: win.location.href, uploaded: { baseline: a !== null, comparison: b !== null } };
+}
+
+/** Uploads the open recording alone (see shareRecordings). */
+export function shareOpenRecording(win: Window = window): Promise<ShareResult> {
+  return shareRecordings({ baseline: true, comparison: false }, win);
+}
+
+/** Copies text; false when the clipboard is not available (the caller shows it to select). */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    if (!navigator.clipboard?.writeText) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,215 @@
+// Keeps the location hash and the store in step (the format and its parameters: url-state.ts).
+//  - A recording opens → the hash is applied to it (zoom path, view, search…), bad parts noticed.
+//  - The store changes → the hash is rewritten (coalesced, never mid-animation): a change of
+//    'push' parameters only (zoom) adds a history entry, anything else replaces the current one.
+//  - Back/forward (popstate) or an edited hash (hashchange) → the hash is applied to the open
+//    recording without pushing again. A new `profile` is left to the loading shell; the hash is
+//    applied when that recording arrives.
+//
+// Invariants: while applying, writes are suppressed; `lastHash` is the hash this module last
+// wrote or applied, so its own writes never come back as navigations.
+
+import { create } from 'zustand';
+import { profileFromHash } from '../store/url/profile-hash';
+import { isAnimating } from './zoom-animation';
+import { useStore } from '../store/store';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import { applyUrlState, isPushChange, parseUrlState, setCurrentSplit, writeUrlState, type ApplyReason } from '../store/url/url-state';
+
+export interface LinkNotice {
+  id: number;
+  text: string;
+}
+
+/** Notices about the link (bad values, a frame not found), shown in a role=status region. */
+export const useLinkNotices = create<{ notices: LinkNotice[]; dismiss(id: number): void }>()((set, get) => ({
+  notices: [],
+  dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+}));
+
+let noticeId = 0;
+const MAX_NOTICES = 5;
+
+function setNotices(texts: string[]): void {
+  useLinkNotices.setState({ notices: texts.slice(0, MAX_NOTICES).map((text) => ({ id: ++noticeId, text })) });
+}
+
+const WRITE_DELAY_MS = 120;
+
+let started = false;
+let flush: (() => void) | null = null;
+
+/** Writes any pending store change into the hash now (before copying the link). */
+export function flushUrlWrite(): void {
+  flush?.();
+}
+
+let stop: (() => void) | null = null;
+
+/** Stops the sync (tests); the page keeps it for its lifetime. */
+export function stopUrlSync(): void {
+  stop?.();
+}
+
+/**
+ * Starts the sync once per page: later calls (React StrictMode's second effect run) and the
+ * returned function do nothing, so a link's reload request is never made twice.
+ */
+export function startUrlSync(win: Window = window): () => void {
+  if (started) return () => {};
+  started = true;
+  let lastHash = win.location.hash;
+  let applying = false;
+  /** A reload asked for by the link (event/split): apply the rest when it arrives. */
+  let pendingReload = false;
+  /** The profile in the hash was changed by navigation: apply once that recording arrives. */
+  let awaitingProfile = false;
+  let lastReloadSeq = useStore.getState().reloadRequest?.seq ?? 0;
+  /** Reloads asked for by the link being applied (reset when another link or recording is applied). */
+  let linkReloads = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const apply = (snapshot: ProfileSnapshot, reason: ApplyReason) => {
+    const parsed = parseUrlState(win.location.hash);
+    const notices = [...parsed.notices];
+    applying = true;
+    let reloading = false;
+    try {
+      reloading = applyUrlState(parsed, {
+        snapshot,
+        reason,
+        notify: (m) => notices.push(m),
+        reload: (options) => {
+          if (options.split) setCurrentSplit(options.split === 'process' ? null : options.split);
+          useStore.getState().requestReload(options);
+        },
+      }).reloading;
+    } finally {
+      applying = false;
+    }
+    if (reason !== 'reload' || notices.length) setNotices(notices);
+    pendingReload = reloading;
+    if (reloading) lastReloadSeq = useStore.getState().reloadRequest?.seq ?? lastReloadSeq;
+    else write('replace');
+  };
+
+  const write = (mode: 'auto' | 'replace') => {
+    timer = null;
+    const s = useStore.getState();
+    if (!s.snapshot || applying || pendingReload || awaitingProfile) return;
+    const next = writeUrlState(win.location.hash, s);
+    const current = win.location.hash;
+    if (next === current) {
+      lastHash = current;
+      return;
+    }
+    if (mode === 'auto' && isPushChange(current, next)) win.history.pushState(null, '', next);
+    else win.history.replaceState(win.history.state, '', next);
+    lastHash = win.location.hash;
+  };
+
+  const schedule = () => {
+    if (applying || timer !== null) return;
+    timer = setTimeout(function tick() {
+      // Mid-animation zoom nodes are intermediate ancestors: wait for the landing. While a
+      // transform is being derived the zoom still names the previous tree: wait for the new one,
+      // so one action makes one history entry.
+      if (isAnimating() || useStore.getState().deriving) timer = setTimeout(tick, WRITE_DELAY_MS);
+      else write('auto');
+    }, WRITE_DELAY_MS);
+  };
+  flush = () => {
+    if (timer !== null) clearTimeout(timer);
+    write('auto');
+  };
+
+  const onSnapshot = (snapshot: ProfileSnapshot | null, previous: ProfileSnapshot | null) => {
+    if (!snapshot) return;
+    const s = useStore.getState();
+    const seq = s.reloadRequest?.seq ?? 0;
+    const reloaded = seq !== lastReloadSeq;
+    lastReloadSeq = seq;
+    if (pendingReload) {
+      // The link asked for this reading (split, then maybe event): go on applying it, at most
+      // twice, so a name the importer matches differently cannot loop.
+      pendingReload = false;
+      linkReloads++;
+      apply(snapshot, linkReloads >= 2 ? 'reload' : 'open');
+    } else if (reloaded && previous) {
+      apply(snapshot, 'reload');
+    } else if (awaitingProfile) {
+      awaitingProfile = false;
+      linkReloads = 0;
+      apply(snapshot, 'open');
+    } else if (!previous) {
+      linkReloads = 0;
+      apply(snapshot, 'open');
+    } else {
+      // Another recording (a dropped file, a paste): the hash follows the store.
+      setNotices([]);
+      setCurrentSplit(null);
+      write('replace');
+    }
+  };
+
+  const initial = useStore.getState().snapshot;
+  if (initial) onSnapshot(initial, null);
+
+  const unsubSnapshot = useStore.subscribe((s) => s.snapshot, onSnapshot);
+  const unsubAll = useStore.subscribe(schedule);
+  // A linked recording that fails to open leaves the current one in charge of the hash again.
+  const unsubError = useStore.subscribe(
+    (s) => s.error,
+    (error) => {
+      if (error && awaitingProfile) {
+        awaitingProfile = false;
+        schedule();
+      }
+    },
+  );
+
+  const onNavigate = () => {
+    const hash = win.location.hash;
+    if (hash === lastHash) return;
+    lastHash = hash;
+    if (timer !== null) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    const s = useStore.getState();
+    if (!s.snapshot) return;
+    const profile = profileFromHash(hash);
+    const open = s.source?.kind === 'url' || s.source?.kind === 'demo' ? s.source.url : undefined;
+    if (profile !== null && !sameUrl(profile, open, win.document.baseURI)) {
+      // The loading shell opens the linked recording; apply the rest to it, not to this one.
+      awaitingProfile = true;
+      return;
+    }
+    linkReloads = 0;
+    apply(s.snapshot, 'navigate');
+  };
+  win.addEventListener('popstate', onNavigate);
+  win.addEventListener('hashchange', onNavigate);
+
+  stop = () => {
+    unsubSnapshot();
+    unsubAll();
+    unsubError();
+    win.removeEventListener('popstate', onNavigate);
+    win.removeEventListener('hashchange', onNavigate);
+    if (timer !== null) clearTimeout(timer);
+    flush = null;
+    stop = null;
+    started = false;
+  };
+  return () => {};
+}
+
+function sameUrl(a: string, b: string | undefined, base: string): boolean {
+  if (b === undefined) return false;
+  try {
+    return new URL(a, base).href === new URL(b, base).href;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,380 @@
+// `perf script` text importer: sample header lines, call-chain lines, blank lines between
+// samples, an optional `--header` block of `#` lines, and single-line samples (no call chain).
+//
+// Invariants:
+// - each kept sample adds its PERIOD (1 when the header has none) to the self weight of its leaf
+//   and 1 to its self sample count; the root frame is the process name with spaces turned into
+//   `_` (`comm-PID`, `comm-PID/TID` with options.split; `?` when the line has no PID);
+// - only one event is kept: options.event (matched against the printed name when it contains a
+//   ':', else against the name without modifiers), by default the first event seen, compared
+//   without modifiers as inferno does; meta.events counts every printed event name;
+// - a sample ends at a blank line, at the next header, or at the end of input (a truncated last
+//   sample is kept);
+// - lines that fit no format are counted in meta.skippedLines, the first few quoted in warnings,
+//   never thrown; finish() throws only when a requested event does not occur;
+// - every kept sample also enters the time-order column (leaf node, TIME, weight: see
+//   ../timeline/sample-column.ts), which Profile.samples carries sorted by time.
+// Which frames are inlined is decided in ./perf-stack.ts. After the first line end past format
+// detection the input arrives as bytes (byteReader(), ./perf-bytes.ts): known frame lines are
+// matched there, and every other line comes back to line() as text.
+
+import { FrameTableBuilder } from '../../model/frame-table';
+import { TreeBuilder } from '../../model/tree-builder';
+import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../../model/types';
+import { quoteInput, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
+import { WholeInputNeeded, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from '../importer';
+import { MAX_QUOTED, perfProfile, type PerfPartMeta } from './perf-parts';
+import { MAX_SAMPLES, SampleColumnBuilder } from '../../model/sample-column';
+import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
+import { PerfByteReader, type PerfByteTarget } from './perf-bytes';
+import { PerfStackAssembler } from './perf-stack';
+import { DeferredSamples, foldRuns } from './perf-runs';
+import { markMutable } from '../../model/mutable-fields';
+
+const TAB = 9;
+const SPACE = 32;
+const HASH = 35;
+
+/** Test and tooling hook: sees every kept sample before it enters the tree. */
+export interface PerfSampleHook {
+  /** `stack` holds the frames leaf first in [0, depth); it is reused after the call returns. */
+  /** `ordinal` counts kept samples in input order; a sample folded at the end comes late. */
+  sample(root: FrameIndex, stack: Int32Array, depth: number, weight: number, ordinal: number): void;
+}
+
+export const perfScriptImporter: Importer = {
+  format: 'perf-script',
+  description: 'perf script text',
+  detect: detectPerfScript,
+  create: (options: ImportOptions) => new PerfScriptParser(options),
+  mergeParts: (merged: MergedParts, metas: readonly unknown[], options: ImportOptions) => perfProfile(merged, metas as PerfPartMeta[], options),
+};
+
+/** 'yes' when the first line that is not blank or a `#` comment is a sample header. */
+export function detectPerfScript(head: string, atEnd: boolean): Detection {
+  const fields = newHeaderFields();
+  let pos = 0;
+  while (pos < head.length) {
+    let nl = head.indexOf('\n', pos);
+    if (nl < 0) {
+      if (!atEnd) return 'need-more';
+      nl = head.length;
+    }
+    const line = head.slice(pos, nl > pos && head.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+    pos = nl + 1;
+    if (line.trim() === '' || line.charCodeAt(0) === HASH) continue;
+    // Markup, JSON and binary data are never perf script, whatever digits and colons they hold.
+    const first = line.trimStart().charCodeAt(0);
+    if (first === 60 /* < */ || first === 123 /* { */ || line.includes('\u0000') || line.includes('\ufffd')) return 'no';
+    if (!parseHeader(line, fields)) return 'no';
+    const periodOk = fields.periodStart < 0 || parsePeriod(line, fields.periodStart, fields.periodEnd) >= 0;
+    return periodOk ? 'yes' : 'no';
+  }
+  return atEnd ? 'no' : 'need-more';
+}
+
+export class PerfScriptParser implements LineParser, PerfByteTarget {
+  samples = 0;
+
+  private readonly frames = new FrameTableBuilder();
+  private readonly builder = new TreeBuilder();
+  private readonly stack: PerfStackAssembler;
+  private readonly header = newHeaderFields();
+  private readonly frameFields = newFrameFields();
+  private readonly split: 'process' | 'pid' | 'tid';
+  private readonly roots = new Map<string, FrameIndex>();
+
+  private inSample = false;
+  private kept = false;
+  private root: FrameIndex = 0;
+  private weight = 1;
+  private thread = -1;
+  private readonly column: SampleColumnBuilder;
+  // Samples waiting for the end of the input to fold their runs (./perf-runs.ts).
+  private readonly deferred = new DeferredSamples();
+
+  // Events.
+  private readonly wanted: string | null;
+  private readonly wantedIsFull: boolean;
+  private chosenBase: string | null = null;
+  private readonly events: EventSummary[] = [];
+  private lastEvent: EventSummary | null = null;
+  private lastEventKept = false;
+  private readonly keptNames = new Set<string>();
+  private otherEventSamples = 0;
+  private samplesWithoutPeriod = 0;
+
+  // Problems.
+  private skippedLines = 0;
+  private quoted = 0;
+  private badSamples = 0;
+  private readonly warnings: ImportWarning[] = [];
+
+  // Path of the previous sample (root first), to skip hash lookups for a shared prefix.
+  private prevFrames = new Int32Array(256);
+  private prevNodes = new Int32Array(256);
+  private prevLength = 0;
+
+  constructor(
+    private readonly options: ImportOptions = {},
+    private readonly hook?: PerfSampleHook,
+    /** Cap of the time-order column (tests lower it). */
+    maxTimedSamples = MAX_SAMPLES,
+  ) {
+    this.stack = new PerfStackAssembler(this.frames);
+    this.split = options.split ?? 'process';
+    this.wanted = options.event ?? null;
+    if (this.wanted === null) this.chosenBase = options.partContext?.event ?? null;
+    this.wantedIsFull = this.wanted !== null && this.wanted.includes(':');
+    this.column = new SampleColumnBuilder(maxTimedSamples);
+    markMutable(this, ['prevFrames', 'prevNodes']);
+  }
+
+  line(text: string, lineNumber: number): void {
+    if (text.length === 0) {
+      if (this.inSample) this.endSample();
+      return;
+    }
+    const c = text.charCodeAt(0);
+    if (c === TAB || c === SPACE) {
+      const kind = classifyIndented(text);
+      if (this.inSample) {
+        if (kind === 0) this.endSample();
+        else if (!this.kept) return;
+        else if (kind === 1) this.stack.line(text, lineNumber, this.badFrame);
+        else if (parseHeader(text, this.header)) {
+          this.endSample();
+          this.startSample(text, lineNumber);
+        } else this.skip(lineNumber, `a frame line "ADDRESS SYMBOL (DSO)"`, text);
+        return;
+      }
+      if (kind === 0) return;
+      if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
+      else this.skip(lineNumber, 'a sample header line before frame lines', text);
+      return;
+    }
+    if (c === HASH) return;
+    if (this.inSample) this.endSample();
+    if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
+    else this.skip(lineNumber, 'a sample header line "COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT:"', text);
+  }
+
+  /** Byte mode (./perf-bytes.ts): the rest of the input as bytes, from line `lineNumber` + 1. */
+  byteReader(lineNumber: number, maxLine: number, tooLong: (lineNumber: number, length: number) => void): PerfByteReader {
+    return new PerfByteReader(this, lineNumber, maxLine, tooLong);
+  }
+
+  framesWanted(): boolean {
+    return this.inSample && this.kept;
+  }
+
+  get assembler(): PerfStackAssembler {
+    return this.stack;
+  }
+
+  finish(): Profile {
+    const meta = this.partMeta();
+    const table = this.frames.finish();
+    const { tree, order } = this.builder.finish(table);
+    // One part, its own tables.
+    const merged = { frames: table, tree, frameMaps: [], lineOffsets: [0], samples: this.column.inInputOrder(order) };
+    return perfProfile(merged, [meta], this.options);
+  }
+
+  /**
+   * Parallel parsing: the part's tables and statistics, merged by perfProfile. A sample whose
+   * runs of repeated groups wait for the whole recording's statistics (./perf-runs.ts: recursion
+   * through one call site, or a function inlined into itself) would be folded with this part's
+   * statistics only, so a part throws WholeInputNeeded at the first one (endSample) and the
+   * recording is read by one parser.
+   */
+  finishPart(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'> {
+    const meta = this.partMeta();
+    const frames = this.frames.finish();
+    const { tree, order } = this.builder.finish(frames);
+    const samples = this.column.inInputOrder(order);
+    // Periods are integers (parsePeriod).
+    return { format: 'perf-script', frames, moduleKnown: this.frames.moduleKnown(), tree, samples, integralWeights: true, meta };
+  }
+
+  /** What later parts of a split input need: the kept event, once a sample header decided it. */
+  splitContext(): PartContext | null {
+    if (this.wanted !== null) return {};
+    return this.chosenBase === null ? null : { event: this.chosenBase };
+  }
+
+  private partMeta(): PerfPartMeta {
+    if (this.inSample) this.endSample();
+    this.addDeferred();
+    return {
+      wanted: this.wanted,
+      chosenBase: this.chosenBase,
+      samples: this.samples,
+      events: this.events.map((e) => ({ ...e })),
+      keptNames: [...this.keptNames],
+      otherEventSamples: this.otherEventSamples,
+      samplesWithoutPeriod: this.samplesWithoutPeriod,
+      badSamples: this.badSamples,
+      skippedLines: this.skippedLines,
+      quoted: this.warnings,
+      quotedCount: this.quoted,
+      hasInlined: this.stack.hasInlined,
+      column: { count: this.column.count, dropped: this.column.dropped, cap: this.column.cap },
+    };
+  }
+
+  private startSample(text: string, lineNumber: number): void {
+    const h = this.header;
+    this.inSample = true;
+    this.kept = this.countEvent(text.slice(h.eventStart, h.eventEnd));
+    if (!this.kept) this.otherEventSamples++;
+    else if (h.periodStart >= 0) {
+      const period = parsePeriod(text, h.periodStart, h.periodEnd);
+      if (period < 0) {
+        this.kept = false;
+        this.badSamples++;
+        this.skippedLines++;
+        const found = quoteInput(text.slice(h.periodStart, h.periodEnd));
+        this.quote(lineNumber, `expected a period (a non-negative integer) in the sample header, found ${found}; sample skipped`);
+      } else this.weight = period;
+    } else {
+      this.weight = 1;
+      this.samplesWithoutPeriod++;
+    }
+    if (this.kept) {
+      parseTimeInto(text, h.timeStart, h.timeEnd, this.column.nextTime);
+      this.thread = h.tidEnd - h.tidStart <= 9 ? parsePeriod(text, h.tidStart, h.tidEnd) : -1;
+      this.root = this.rootFrame(text);
+      this.stack.begin();
+    }
+    if (h.restStart >= 0 && parseFrame(text, h.restStart, this.frameFields)) {
+      // A sample without call chain: its one frame is on the header line, and no blank follows.
+      if (this.kept) this.stack.frame(text, this.frameFields);
+      this.endSample();
+    }
+  }
+
+  private endSample(): void {
+    this.inSample = false;
+    if (!this.kept) return;
+    const stack = this.stack;
+    const depth = stack.end();
+    const ordinal = this.samples++;
+    if (stack.runs.unsettled) {
+      // A part cannot know the whole recording's run statistics (see finishPart()).
+      if (this.options.part) throw new WholeInputNeeded('a sample waits for the run statistics of the whole recording');
+      this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs);
+      if (this.deferred.full) this.addDeferred();
+      return;
+    }
+    if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;
+    this.hook?.sample(this.root, stack.stack, depth, this.weight, ordinal);
+    this.addPath(this.root, stack.stack, depth);
+  }
+
+  /** Folds the samples kept aside with the runs' final gcds and adds them to the tree. */
+  private addDeferred(): void {
+    const time = this.column.nextTime[0];
+    this.deferred.drain((root, thread, ordinal, weight, at, stack, depth, runs, runCount) => {
+      if (this.stack.printedInlined && foldRuns(stack, runs, runCount, this.stack.stats, this.frames)) this.stack.hasInlined = true;
+      this.weight = weight;
+      this.thread = thread;
+      this.column.nextTime[0] = at;
+      this.hook?.sample(root, stack, depth, weight, ordinal);
+      this.addPath(root, stack, depth);
+    });
+    this.column.nextTime[0] = time;
+  }
+
+  /** Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. */
+  private addPath(root: FrameIndex, frames: Int32Array, depth: number): void {
+    const length = depth + 1;
+    if (length > this.prevFrames.length) {
+      const size = Math.max(length, this.prevFrames.length * 2);
+      const f = new Int32Array(size);
+      f.set(this.prevFrames);
+      this.prevFrames = f;
+      const n = new Int32Array(size);
+      n.set(this.prevNodes);
+      this.prevNodes = n;
+    }
+    const prevFrames = this.prevFrames;
+    const prevNodes = this.prevNodes;
+    let node: NodeIndex = ROOT_NODE;
+    let d = 0;
+    const shared = Math.min(length, this.prevLength);
+    while (d < shared) {
+      const f = d === 0 ? root : frames[depth - d];
+      if (prevFrames[d] !== f) break;
+      node = prevNodes[d];
+      d++;
+    }
+    for (; d < length; d++) {
+      const f = d === 0 ? root : frames[depth - d];
+      node = this.builder.child(node, f);
+      prevFrames[d] = f;
+      prevNodes[d] = node;
+    }
+    this.prevLength = length;
+    this.builder.addSelf(node, this.weight, 1);
+    this.column.push(node, this.weight, this.thread);
+  }
+
+  /** Counts the event; returns whether samples of it are kept. */
+  private countEvent(name: string): boolean {
+    const last = this.lastEvent;
+    if (last !== null && last.name === name) {
+      last.samples++;
+      return this.lastEventKept;
+    }
+    let summary = this.events.find((e) => e.name === name);
+    if (!summary) {
+      summary = { name: detach(name), samples: 0 };
+      this.events.push(summary);
+    }
+    summary.samples++;
+    this.lastEvent = summary;
+    let kept: boolean;
+    if (this.wanted !== null) kept = this.wantedIsFull ? name === this.wanted : eventBaseName(name) === this.wanted;
+    else {
+      const base = eventBaseName(name);
+      if (this.chosenBase === null) this.chosenBase = base;
+      kept = base === this.chosenBase;
+    }
+    if (kept) this.keptNames.add(summary.name);
+    this.lastEventKept = kept;
+    return kept;
+  }
+
+  private rootFrame(text: string): FrameIndex {
+    const h = this.header;
+    const comm = text.slice(h.commStart, h.commEnd);
+    let key = comm;
+    if (this.split !== 'process') {
+      const pid = h.pidStart >= 0 ? text.slice(h.pidStart, h.pidEnd) : '?';
+      key = this.split === 'pid' ? `${comm}\u0000${pid}` : `${comm}\u0000${pid}\u0000${text.slice(h.tidStart, h.tidEnd)}`;
+    }
+    let frame = this.roots.get(key);
+    if (frame === undefined) {
+      const parts = key.split('\u0000');
+      let name = parts[0].replaceAll(' ', '_');
+      if (parts.length === 2) name += `-${parts[1]}`;
+      else if (parts.length === 3) name += `-${parts[1]}/${parts[2]}`;
+      frame = this.frames.intern(detach(name), 0);
+      this.roots.set(detach(key), frame);
+    }
+    return frame;
+  }
+
+  readonly badFrame = (lineNumber: number, text: string): void =>
+    this.skip(lineNumber, `a frame line "ADDRESS SYMBOL (DSO)"`, text);
+
+  private skip(lineNumber: number, expected: string, text: string): void {
+    this.skippedLines++;
+    this.quote(lineNumber, `expected ${expected}, found ${quoteInput(text)}; line skipped`);
+  }
+
+  private quote(line: number, message: string): void {
+    if (this.quoted++ < MAX_QUOTED) this.warnings.push({ line, message });
+  }
+}

@@ -1,0 +1,200 @@
+// The function view measured sample by sample against ground truth.
+//
+// `perf script` and `perf script --no-inline` of one perf.data print the same samples in the same
+// order, so the --no-inline twin says how many physical frames each sample really has. For each
+// sample we find its leaf in the inline tree, map it through the real function view
+// (views/function-view.ts) and compare the depth there with the twin's frame count. The twins:
+// rust-toyc and sqlite, and four C++ programs recorded for this test (fixtures/cpp/README.md:
+// std::function and lambdas, sorts with comparators, maps, virtual calls, deep templates, direct
+// and mutual recursion, a function inlined into itself; one built with clang++). run-a, run-b
+// and comm-trailing-digit have no twin: for them the figure is against an independent
+// reference (regex, two passes) implementation of the address-run rule. The same twins through
+// `collapse --view functions`: src/cli/collapse-twins.test.ts.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findChild } from '../../model/call-tree';
+import { frameName } from '../../model/frame-table';
+import type { Profile } from '../../model/profile';
+import { counterpart, functionView } from '../../views/function-view';
+import { PerfScriptParser } from './perf-script';
+import { FrameFlags } from '../../model/types';
+
+const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
+
+interface Parsed {
+  profile: Profile;
+  /** Each sample's path, root first (the process frame included). */
+  paths: Int32Array[];
+}
+
+function parse(path: string): Parsed {
+  const paths: Int32Array[] = [];
+  const parser = new PerfScriptParser(
+    {},
+    {
+      sample(root, stack, depth, _weight, ordinal) {
+        const p = new Int32Array(depth + 1);
+        p[0] = root;
+        for (let i = 0; i < depth; i++) p[i + 1] = stack[depth - 1 - i];
+        paths[ordinal] = p;
+      },
+    },
+  );
+  const lines = readFileSync(path, 'utf8').split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  lines.forEach((line, i) => parser.line(line, i + 1));
+  return { profile: parser.finish(), paths };
+}
+
+/** The function-view path of a sample (frame names, process frame excluded). */
+function functionPath(parsed: Parsed, path: Int32Array): string[] {
+  const { profile } = parsed;
+  let node = 0;
+  for (const frame of path) {
+    node = findChild(profile.tree, node, frame);
+    if (node < 0) throw new Error('sample path not in the tree');
+  }
+  const fv = functionView(profile);
+  const names: string[] = [];
+  for (let n = fv.toFunction[node]; n > 0; n = fv.tree.parent[n]) names.push(frameName(profile.frames, fv.tree.frame[n]));
+  names.pop();
+  return names.reverse();
+}
+
+function plainPath(parsed: Parsed, path: Int32Array): string[] {
+  return Array.from(path.subarray(1), (f) => frameName(parsed.profile.frames, f));
+}
+
+/**
+ * Reference implementation of the address-run rule (perf-runs.ts), by regex over the text in two
+ * passes: per sample, each run of lines with one address is m repetitions of its smallest period;
+ * over the recording, per (address, period text): the gcd of m, the longest m, and whether it was
+ * seen as a sample's first run. Frames per run: 1 for a first run; m / gcd when the runs differed
+ * or one was first; else m / 2 for an even m, m for an odd one; m when perf printed no `(inlined)`.
+ */
+function referenceCounts(path: string): number[] {
+  const samples: { key: string; m: number; leaf: boolean }[][] = [];
+  let runs: { key: string; m: number; leaf: boolean }[] | null = null;
+  let lines: string[] = [];
+  let address = '';
+  let printedInlined = false;
+  const closeRun = () => {
+    if (!runs || lines.length === 0) return;
+    const n = lines.length;
+    let p = n;
+    for (let q = 1; q < n; q++) if (n % q === 0 && lines.every((l, i) => i < q || l === lines[i - q])) { p = q; break; }
+    runs.push({ key: `${address} ${lines.slice(0, p).join('|')}`, m: n / p, leaf: runs.length === 0 });
+    lines = [];
+  };
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '' || !/^\s/.test(line)) {
+      closeRun();
+      if (runs) samples.push(runs);
+      runs = line.trim() === '' ? null : [];
+      continue;
+    }
+    const m = /^\s*(\S+)\s+(.*)$/.exec(line)!;
+    if (m[1] !== address) closeRun();
+    address = m[1];
+    if (m[2].endsWith('(inlined)')) printedInlined = true;
+    lines.push(m[2]);
+  }
+  closeRun();
+  if (runs) samples.push(runs);
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const stats = new Map<string, { gcd: number; longest: number; leaf: boolean }>();
+  for (const s of samples) {
+    for (const r of s) {
+      const st = stats.get(r.key) ?? { gcd: 0, longest: 0, leaf: false };
+      stats.set(r.key, { gcd: gcd(st.gcd, r.m), longest: Math.max(st.longest, r.m), leaf: st.leaf || r.leaf });
+    }
+  }
+  const frames = (r: { key: string; m: number; leaf: boolean }) => {
+    if (!printedInlined) return r.m;
+    if (r.leaf) return 1;
+    const st = stats.get(r.key)!;
+    const k = st.leaf || st.gcd < st.longest ? st.gcd : st.gcd % 2 === 0 ? 2 : 1;
+    return r.m / k;
+  };
+  return samples.map((s) => s.reduce((sum, r) => sum + frames(r), 0));
+}
+
+const figures: string[] = [];
+
+const TWINS = ['rust-toyc', 'sqlite', 'cpp/funcs', 'cpp/maps', 'cpp/recur', 'cpp/mixed-clang'];
+
+describe('function view frame counts, sample by sample', () => {
+  for (const name of TWINS) {
+    it(`${name}: matches the --no-inline twin's depth in ≥ 99 % of samples`, () => {
+      const inline = parse(`${FIXTURES}${name}.perf-script.txt`);
+      const twin = parse(`${FIXTURES}${name}.no-inline.perf-script.txt`);
+      expect(inline.paths.length).toBe(twin.paths.length);
+      expect(inline.profile.meta.hasInlineInfo).toBe(true);
+      let sameCount = 0;
+      let namesOnly = 0;
+      for (let i = 0; i < inline.paths.length; i++) {
+        const ours = functionPath(inline, inline.paths[i]);
+        const truth = plainPath(twin, twin.paths[i]);
+        if (ours.length !== truth.length) continue;
+        sameCount++;
+        if (ours.some((n, k) => n !== truth[k])) namesOnly++;
+      }
+      const share = sameCount / inline.paths.length;
+      figures.push(
+        `${name}: ${sameCount}/${inline.paths.length} samples (${(share * 100).toFixed(1)} %) have the twin's depth; ` +
+          `${namesOnly} of them differ only by names (debug name vs ELF symbol)`,
+      );
+      expect(share).toBeGreaterThanOrEqual(0.99);
+    });
+  }
+
+  for (const name of ['rust-toyc', 'sqlite', 'rust-toyc.run-a', 'rust-toyc.run-b', 'rust-toyc.comm-trailing-digit', 'cpp/funcs', 'cpp/recur']) {
+    it(`${name}: function view depths match the reference address-run rule`, () => {
+      const parsed = parse(`${FIXTURES}${name}.perf-script.txt`);
+      const reference = referenceCounts(`${FIXTURES}${name}.perf-script.txt`);
+      expect(parsed.paths.length).toBe(reference.length);
+      let same = 0;
+      parsed.paths.forEach((p, i) => {
+        if (functionPath(parsed, p).length === reference[i]) same++;
+      });
+      figures.push(`${name}: function view = reference address-run rule in ${same}/${parsed.paths.length} samples`);
+      expect(same).toBe(parsed.paths.length);
+      if (name.startsWith('rust-toyc')) {
+        // Same binary as the rust-toyc twin, where every repeat is real recursion: nothing folded.
+        expect(Array.from(parsed.profile.frames.flags).some((f) => f & FrameFlags.FOLDED)).toBe(false);
+      }
+    });
+  }
+
+  it('prints the figures', () => {
+    console.log(figures.join('\n'));
+    expect(figures.length).toBe(TWINS.length + 7);
+  });
+});
+
+describe('the view toggle on C++ std::function frames', () => {
+  it('maps the physical _M_invoke both ways, and its inline chain to the function view frame above it', () => {
+    const { profile } = parse(`${FIXTURES}cpp/funcs.perf-script.txt`);
+    const { tree, frames } = profile;
+    const fv = functionView(profile);
+    const name = (t: typeof tree, n: number) => frameName(frames, t.frame[n]);
+    let physical = -1;
+    let chain = -1;
+    for (let n = 1; n < tree.nodeCount; n++) {
+      const f = tree.frame[n];
+      if (physical < 0 && name(tree, n).startsWith('std::_Function_handler<') && !(frames.flags[f] & FrameFlags.INLINED)) physical = n;
+      if (chain < 0 && name(tree, n) === '_M_invoke' && frames.flags[f] & FrameFlags.INLINED) chain = n;
+    }
+    expect(physical).toBeGreaterThan(0);
+    expect(chain).toBeGreaterThan(0);
+    const fnNode = counterpart(profile, physical, 'inline');
+    expect(name(fv.tree, fnNode)).toBe(name(tree, physical));
+    expect(name(tree, counterpart(profile, fnNode, 'functions'))).toBe(name(tree, physical));
+    // perf prints the chain above the physical line, so it merges into the caller's frame.
+    let up = tree.parent[chain];
+    while (frames.flags[tree.frame[up]] & FrameFlags.INLINED) up = tree.parent[up];
+    expect(name(fv.tree, counterpart(profile, chain, 'inline'))).toBe(name(tree, up));
+  });
+});

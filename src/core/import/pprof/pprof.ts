@@ -1,0 +1,180 @@
+// pprof profiles (profile.proto, as Go's runtime/pprof and Google's pprof write them; usually
+// gzipped, which loadProfile undoes before detection). Decoding is in ./pprof-decode.ts.
+//
+// Decisions and invariants:
+// - Stacks are root-first in the tree: a sample's location_id[0] is the leaf, and within a
+//   location the lines run innermost first, so a location's lines are added last to first. Every
+//   line but the last of a location is an inlined call: FrameFlags.INLINED, so the function view
+//   merges it into the physical function (the last line).
+// - No synthetic root: pprof records no process name; the outermost function is at depth 1.
+// - Sample type (pprof's -sample_index): options.event names one, by `type` or `type/unit`;
+//   by default default_sample_type, else the last one, as pprof does. meta.events lists all of
+//   them as `type/unit` with the samples (as counted below) of the records where it is non-zero.
+// - Weight is the chosen value, scaled to nanoseconds for time units (meta.weightUnit
+//   'nanoseconds'); the sample count is the `samples/count` value when the profile has one (Go CPU
+//   profiles do), the chosen value when its unit is `count`, else one per sample record. Records
+//   whose chosen value is 0 are left out, as pprof does.
+// - A location without lines (unsymbolized) is named by its address, `0x…`. A missing location or
+//   function, or a string index out of range, gives a `[unknown …]` frame and one warning: weight
+//   is never dropped.
+// - The module is the location's mapping file name. Mappings named `[kernel…]` mark frames KERNEL,
+//   perf's JIT maps (`perf-<pid>.map`, `[jit]`) mark them JIT.
+
+import { FrameTableBuilder } from '../../model/frame-table';
+import { TreeBuilder } from '../../model/tree-builder';
+import { FrameFlags, type FrameIndex } from '../../model/types';
+import { ImportError, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
+import type { BytesImporter, Detection, ImportOptions } from '../importer';
+import { decodePprof, looksLikePprof, PPROF_DESCRIPTION, type PprofProfile } from './pprof-decode';
+
+const TIME_SCALE: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
+
+export const pprofImporter: BytesImporter = {
+  format: 'pprof',
+  description: PPROF_DESCRIPTION,
+  detectBytes(head: Uint8Array, atEnd: boolean): Detection {
+    return looksLikePprof(head, atEnd) ? 'yes' : 'no';
+  },
+  parseBytes(bytes: Uint8Array, options: ImportOptions): Profile {
+    return buildPprof(decodePprof(bytes, options.source), options);
+  },
+};
+
+function sampleTypeNames(p: PprofProfile): string[] {
+  return p.sampleTypes.map(([t, u]) => `${p.strings[t] ?? '?'}/${p.strings[u] ?? '?'}`);
+}
+
+function chooseSampleType(p: PprofProfile, names: string[], options: ImportOptions): number {
+  if (options.event !== undefined) {
+    const wanted = options.event;
+    const i = names.findIndex((n) => n === wanted || n.slice(0, n.lastIndexOf('/')) === wanted);
+    if (i < 0) throw new ImportError(`samples of type "${wanted}"`, 0, `only ${names.join(', ')}`, options.source);
+    return i;
+  }
+  if (p.defaultSampleType > 0) {
+    const name = p.strings[p.defaultSampleType];
+    const i = p.sampleTypes.findIndex(([t]) => p.strings[t] === name);
+    if (i >= 0) return i;
+  }
+  return p.sampleTypes.length - 1;
+}
+
+export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
+  if (p.sampleTypes.length === 0) {
+    throw new ImportError(PPROF_DESCRIPTION, 0, 'a protobuf message without sample types', options.source);
+  }
+  const names = sampleTypeNames(p);
+  const chosen = chooseSampleType(p, names, options);
+  const typeCount = p.sampleTypes.length;
+  const unit = p.strings[p.sampleTypes[chosen][1]] ?? '';
+  const scale = TIME_SCALE[unit] ?? 1;
+  const countIndex = names.indexOf('samples/count');
+  const sampleColumn = countIndex >= 0 ? countIndex : unit === 'count' ? chosen : -1;
+
+  const frames = new FrameTableBuilder();
+  const builder = new TreeBuilder();
+  const warnings: ImportWarning[] = [];
+  const problems = new Map<string, number>();
+  const problem = (what: string) => problems.set(what, (problems.get(what) ?? 0) + 1);
+  const str = (i: number, what: string): string => {
+    const s = p.strings[i];
+    if (s === undefined) {
+      problem(`${what} refers to string ${i}, past the end of the string table`);
+      return '';
+    }
+    return s;
+  };
+
+  // Location id → its frames, root-first (the reverse of the wire's line order).
+  const chains = new Map<number, FrameIndex[]>();
+  let inlined = false;
+  const chainOf = (id: number): FrameIndex[] => {
+    let chain = chains.get(id);
+    if (chain) return chain;
+    const loc = p.locations.get(id);
+    chain = [];
+    if (!loc) {
+      problem('a sample refers to a missing location');
+      chain.push(frames.intern(`[unknown location ${id}]`, 0));
+    } else {
+      const module = loc.mapping !== 0 && p.mappings.has(loc.mapping) ? str(p.mappings.get(loc.mapping)!, 'a mapping') : '';
+      const base = moduleFlags(module);
+      const mod = module === '' ? undefined : clean(module);
+      if (loc.functions.length === 0) chain.push(frames.intern(`0x${loc.address.toString(16)}`, base, mod));
+      for (let i = loc.functions.length - 1; i >= 0; i--) {
+        const flags = base | (i < loc.functions.length - 1 ? ((inlined = true), FrameFlags.INLINED) : 0);
+        chain.push(frames.intern(functionName(p, loc.functions[i], str, problem), flags, mod));
+      }
+    }
+    chains.set(id, chain);
+    return chain;
+  };
+
+  const events: EventSummary[] = names.map((name) => ({ name, samples: 0 }));
+  let samples = 0;
+  const stack: FrameIndex[] = [];
+  const records = p.locStart.length - 1;
+  for (let s = 0; s < records; s++) {
+    const v0 = p.valueStart[s];
+    const v1 = p.valueStart[s + 1];
+    if (v1 - v0 !== typeCount) {
+      problem(`a sample has ${v1 - v0} values for ${typeCount} sample types`);
+      continue;
+    }
+    const count = sampleColumn >= 0 ? p.values[v0 + sampleColumn] : 1;
+    for (let t = 0; t < typeCount; t++) if (p.values[v0 + t] !== 0) events[t].samples += count;
+    const value = p.values[v0 + chosen];
+    if (value === 0) continue;
+    stack.length = 0;
+    for (let l = p.locStart[s + 1] - 1; l >= p.locStart[s]; l--) {
+      const chain = chainOf(p.locs[l]);
+      for (let k = 0; k < chain.length; k++) stack.push(chain[k]);
+    }
+    builder.addStack(stack, stack.length, value * scale, count);
+    samples += count;
+  }
+  for (const [what, n] of problems) warnings.push({ line: 0, message: n > 1 ? `${what} (${n} times)` : what });
+
+  const table = frames.finish();
+  const { tree } = builder.finish(table);
+  return {
+    frames: table,
+    tree,
+    meta: {
+      format: 'pprof',
+      events,
+      event: names[chosen],
+      weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
+      samples,
+      hasInlineInfo: inlined,
+      skippedLines: 0,
+      warnings,
+    },
+  };
+}
+
+function functionName(
+  p: PprofProfile,
+  id: number,
+  str: (i: number, what: string) => string,
+  problem: (what: string) => void,
+): string {
+  const fn = p.functions.get(id);
+  if (!fn) {
+    problem('a location line refers to a missing function');
+    return `[unknown function ${id}]`;
+  }
+  const name = str(fn.name, 'a function name') || str(fn.systemName, 'a function name');
+  return name === '' ? '[unknown]' : clean(name);
+}
+
+/** NUL separates names in snapshots; it never occurs in a real symbol. */
+function clean(name: string): string {
+  return name.includes('\u0000') ? name.replace(/\u0000/g, '\ufffd') : name;
+}
+
+function moduleFlags(module: string): number {
+  if (module.startsWith('[kernel')) return FrameFlags.KERNEL;
+  if (module === '[jit]' || /(^|\/)perf-\d+\.map$/.test(module)) return FrameFlags.JIT;
+  return 0;
+}

@@ -1,0 +1,71 @@
+// A loaded recording: the frame table, the call tree of every frame (the inline-frame view) and
+// what the importer learnt about the recording. Frozen once built; views derive from it.
+
+import type { CallTree } from './call-tree';
+import type { FrameTable } from './frame-table';
+import type { SampleColumns } from '../views/time-order';
+
+export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg';
+
+export interface ImportWarning {
+  /** 1-based line number in the (decompressed) input, or 0 when it concerns no single line. */
+  line: number;
+  message: string;
+}
+
+export interface EventSummary {
+  name: string;
+  samples: number;
+}
+
+export interface ProfileMeta {
+  format: FormatId;
+  /** Events seen in the recording, in order of first appearance (perf script only). */
+  events: EventSummary[];
+  /** The event whose samples are in the tree, or null for formats without events. */
+  event: string | null;
+  /** Unit of the period weight: 'nanoseconds' for cpu-clock/task-clock, else null (unknown). */
+  weightUnit: 'nanoseconds' | null;
+  samples: number;
+  /** True when the recording carries inline information, so the two views can differ. */
+  hasInlineInfo: boolean;
+  /** Lines skipped as unparseable, and the first few of them quoted. */
+  skippedLines: number;
+  warnings: ImportWarning[];
+}
+
+export interface Profile {
+  frames: FrameTable;
+  /** Inline-frame view: every frame, inlined ones flagged INLINED. */
+  tree: CallTree;
+  meta: ProfileMeta;
+  /**
+   * One entry per sample in time order, for the time-order chart and time ranges, when the
+   * recording carries timestamps (perf script); null or absent otherwise. `leaf` holds nodes of
+   * `tree` (the inline-frame view).
+   */
+  samples?: SampleColumns | null;
+}
+
+/** An error the UI and the CLI can show as one line: format expected, line, what was found. */
+export class ImportError extends Error {
+  constructor(
+    readonly expected: string,
+    readonly line: number,
+    readonly found: string,
+    readonly source?: string,
+  ) {
+    super(
+      `${source ? source + ': ' : ''}${line > 0 ? `line ${line}: ` : ''}expected ${expected}, found ${found}`,
+    );
+    this.name = 'ImportError';
+  }
+}
+
+/** Quotes a piece of untrusted input for a message: short, printable, JSON-escaped. */
+export function quoteInput(text: string, max = 60): string {
+  const cut = text.length > max ? text.slice(0, max) + '…' : text;
+  return JSON.stringify(cut).replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, (c) => {
+    return c === '\ufffd' ? '\\ufffd' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+  });
+}

@@ -1,0 +1,68 @@
+// The two runs of a comparison as diff sides for the current view (Functions / Inline frames),
+// plus small lookups the comparison UI needs. Pure apart from memoisation by identity.
+//
+// Invariants: a side's tree is snapshot.functions ?? snapshot.inline for the function view, so a
+// recording without inline information compares by its one tree in both views.
+
+import type { CallTree } from '../model/call-tree';
+import type { NodeIndex } from '../model/types';
+import type { ProfileSnapshot } from '../session/snapshot';
+import { deltaColumn, diffTrees, type DiffNorm, type DiffShape, type DiffSide, type TreeDiff } from '../views/diff';
+import { matchNames } from './match-names';
+import { treeOf } from '../../store/tree-helpers';
+import type { ViewKind } from '../../store/types';
+
+const sideCache = new WeakMap<CallTree, DiffSide>();
+
+export function sideOf(snapshot: ProfileSnapshot, view: ViewKind): DiffSide {
+  const tree = treeOf(snapshot, view);
+  let side = sideCache.get(tree);
+  if (!side || side.frames !== snapshot.frames) sideCache.set(tree, (side = { tree, frames: snapshot.frames }));
+  return side;
+}
+
+export function diffOf(a: ProfileSnapshot, b: ProfileSnapshot, view: ViewKind, shape: DiffShape): TreeDiff {
+  return diffTrees(sideOf(a, view), sideOf(b, view), shape);
+}
+
+const deltaCache = new WeakMap<TreeDiff, Partial<Record<DiffNorm, { delta: Float64Array; maxAbs: number }>>>();
+
+/** deltaColumn of total weights, memoised per diff and normalisation. */
+export function totalDeltas(diff: TreeDiff, norm: DiffNorm): { delta: Float64Array; maxAbs: number } {
+  let entry = deltaCache.get(diff);
+  if (!entry) deltaCache.set(diff, (entry = {}));
+  return (entry[norm] ??= deltaColumn(diff, 'total', { norm }));
+}
+
+/** The node with the largest total among the nodes named `name`, or -1. */
+export function heaviestNodeNamed(side: DiffSide, name: string): NodeIndex {
+  const { tree, frames } = side;
+  let best = -1;
+  for (let n = 1; n < tree.nodeCount; n++) {
+    const f = tree.frame[n];
+    if (frames.strings[frames.name[f]] === name && (best < 0 || tree.totalWeight[n] > tree.totalWeight[best])) best = n;
+  }
+  return best;
+}
+
+/** `^name$` with every regular-expression character escaped: a search for exactly this name. */
+export function exactPattern(name: string): string {
+  return `^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
+}
+
+let matchMemo: { frames: unknown; pattern: string; ci: boolean; out: Uint8Array | null } | null = null;
+
+/** Search matches over another recording's frames (the main thread: the regex runs once per distinct name). */
+export function matchesFor(frames: ProfileSnapshot['frames'], pattern: string, caseInsensitive: boolean): Uint8Array | null {
+  if (matchMemo && matchMemo.frames === frames && matchMemo.pattern === pattern && matchMemo.ci === caseInsensitive) return matchMemo.out;
+  let out: Uint8Array | null = null;
+  if (pattern !== '') {
+    try {
+      out = matchNames(frames.strings, frames.name, new RegExp(pattern, caseInsensitive ? 'i' : ''));
+    } catch {
+      out = null;
+    }
+  }
+  matchMemo = { frames, pattern, ci: caseInsensitive, out };
+  return out;
+}

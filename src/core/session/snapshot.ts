@@ -1,0 +1,73 @@
+// What crosses from the worker to the page once a recording is loaded: both views ready, as
+// typed-array columns (transferred, not copied) plus the string table (one joined string, so the
+// structured clone copies one value, not 100,000).
+//
+// Invariants: functions/toFunction/toInline are null when the recording has no inline
+// information (the two views would be identical); frames.strings is rebuilt by fromTransfer.
+
+import type { CallTree } from '../model/call-tree';
+import type { FrameTable } from '../model/frame-table';
+import type { Profile, ProfileMeta } from '../model/profile';
+import type { SampleColumns } from '../views/time-order';
+import { functionView, hasInlinedFrames } from '../views/function-view';
+
+export interface ProfileSnapshot {
+  frames: FrameTable;
+  /** Inline-frame view: every frame. */
+  inline: CallTree;
+  /** Function view, or null when the recording has no inline frames. */
+  functions: CallTree | null;
+  /** inline node → function node that contains it. */
+  toFunction: Int32Array | null;
+  /** function node → heaviest physical inline node. */
+  toInline: Int32Array | null;
+  /**
+   * The samples in time order (perf script with timestamps), else null. `leaf` is a node of
+   * `inline` (the inline-frame view): map it through `toFunction` for the function view.
+   */
+  samples: SampleColumns | null;
+  meta: ProfileMeta;
+}
+
+export function makeSnapshot(profile: Profile): ProfileSnapshot {
+  const inlined = hasInlinedFrames(profile);
+  const fv = inlined ? functionView(profile) : null;
+  return {
+    frames: profile.frames,
+    inline: profile.tree,
+    functions: fv?.tree ?? null,
+    toFunction: fv?.toFunction ?? null,
+    toInline: fv?.toInline ?? null,
+    samples: profile.samples ?? null,
+    meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
+  };
+}
+
+/** The wire form: strings joined by NUL (names cannot contain NUL; importers replace it). */
+export interface SnapshotWire {
+  snapshot: Omit<ProfileSnapshot, 'frames'> & { frames: Omit<FrameTable, 'strings'> };
+  strings: string;
+}
+
+export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: ArrayBuffer[] } {
+  const { strings, ...frames } = s.frames;
+  const wire: SnapshotWire = { snapshot: { ...s, frames }, strings: strings.join('\0') };
+  const buffers = new Set<ArrayBuffer>();
+  const add = (a: { buffer: ArrayBufferLike } | null) => a && buffers.add(a.buffer as ArrayBuffer);
+  for (const tree of [s.inline, s.functions]) {
+    if (!tree) continue;
+    for (const col of [tree.parent, tree.frame, tree.depth, tree.end, tree.selfWeight, tree.totalWeight, tree.selfSamples, tree.totalSamples]) add(col);
+  }
+  add(s.frames.name);
+  add(s.frames.module);
+  add(s.frames.flags);
+  add(s.toFunction);
+  add(s.toInline);
+  if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null]) add(col);
+  return { wire, transfer: [...buffers] };
+}
+
+export function fromTransfer(wire: SnapshotWire): ProfileSnapshot {
+  const strings = wire.strings.length === 0 ? [] : wire.strings.split('\0');
+  return { ...wire.snapshot, frames: { ...wire.snapshot.frames, strings } };
+}

@@ -1,0 +1,19 @@
+// Words for a time range of a recording: "2.131 s – 2.547 s (416 ms, 83 samples)", times counted
+// from the first sample. Pure, so the header, the status line and tests agree.
+
+import type { SampleColumns } from '../core/views/time-order';
+import { samplesInRange } from './stack-chart-model';
+import { formatDuration } from './stack-chart-renderer';
+import type { TimeRange } from '../store/time-slice';
+
+/** Seconds from the first sample, with enough decimals for the range's length. */
+export function formatOffset(seconds: number, span: number): string {
+  const decimals = span >= 0.01 ? 3 : span >= 1e-5 ? 6 : 9;
+  return `${seconds.toFixed(decimals)} s`;
+}
+
+export function rangeText(range: TimeRange, samples: SampleColumns, t0: number): string {
+  const span = range.to - range.from;
+  const { count } = samplesInRange(samples, range.from, range.to);
+  return `${formatOffset(range.from - t0, span)} – ${formatOffset(range.to - t0, span)} (${formatDuration(span)}, ${count.toLocaleString('en-US')} sample${count === 1 ? '' : 's'})`;
+}

@@ -1,0 +1,91 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeSnapshot } from '../../core/session/snapshot';
+import { profileFrom } from '../../core/testing/tree-dsl';
+import { useStore } from '../store';
+import { applyUrlState, parseUrlState, writeUrlState } from './url-state';
+import { startSelectionSync } from '../../controllers/selection-sync';
+import './analysis-params';
+
+const initial = useStore.getState();
+beforeEach(() => useStore.setState(initial, true));
+
+const WEIRD = '<img src=x onerror=alert(1)>&b#c%d+e';
+
+function open() {
+  const snap = makeSnapshot(profileFrom(`main;${WEIRD};leaf 3\nmain;other 2`));
+  useStore.getState().finishLoading(snap, 'x', { kind: 'file' });
+  return snap;
+}
+
+function applyHash(hash: string) {
+  const notices: string[] = [];
+  const parsed = parseUrlState(hash);
+  notices.push(...parsed.notices);
+  applyUrlState(parsed, { snapshot: useStore.getState().snapshot!, reason: 'open', notify: (m) => notices.push(m) });
+  return notices;
+}
+
+describe('analysis link parameters', () => {
+  it('round-trip panel, fn (any characters) and names', () => {
+    open();
+    const s = useStore.getState();
+    s.setAnalysisPanel('sandwich');
+    s.selectFunction(WEIRD);
+    s.setShortNames(true);
+    const hash = writeUrlState('', useStore.getState());
+    expect(hash).toContain('panel=sandwich');
+    expect(hash).toContain(`fn=${encodeURIComponent(WEIRD)}`);
+    expect(hash).toContain('names=short');
+    useStore.setState(initial, true);
+    open();
+    expect(applyHash(hash)).toEqual([]);
+    expect(useStore.getState().analysis).toMatchObject({ panel: 'sandwich', selectedFunction: WEIRD, shortNames: true });
+  });
+
+  it('leave fn out while the panel is closed, and restore the defaults when absent', () => {
+    open();
+    useStore.getState().selectFunction('other');
+    const hash = writeUrlState('', useStore.getState());
+    expect(hash).not.toContain('fn=');
+    expect(hash).not.toContain('panel=');
+    expect(hash).not.toContain('names=');
+    useStore.getState().setAnalysisPanel('table');
+    useStore.getState().setShortNames(true);
+    applyHash('#v=1');
+    expect(useStore.getState().analysis).toMatchObject({ panel: 'none', selectedFunction: null, shortNames: false });
+  });
+
+  it('notice bad values and a function the recording does not have', () => {
+    open();
+    const notices = applyHash('#v=1&panel=graph&names=long&fn=nope');
+    expect(notices).toHaveLength(3);
+    expect(notices.join('\n')).toMatch(/panel=graph/);
+    expect(notices.join('\n')).toMatch(/nope is not in this recording/);
+    expect(useStore.getState().analysis.selectedFunction).toBeNull();
+  });
+});
+
+describe('selection sync', () => {
+  it('selects the function of a frame selected in the graph while a panel is open', () => {
+    open();
+    const stop = startSelectionSync();
+    const s = useStore.getState();
+    s.select(1); // main
+    expect(useStore.getState().analysis.selectedFunction).toBeNull();
+    s.setAnalysisPanel('table');
+    s.select(2);
+    const name = useStore.getState().analysis.selectedFunction;
+    expect(name === WEIRD || name === 'other').toBe(true);
+    stop();
+  });
+
+  it('sorting the same column again flips the direction; a new column starts descending (names ascending)', () => {
+    const s = useStore.getState();
+    s.sortTable('self');
+    expect(useStore.getState().analysis.sort).toEqual({ by: 'self', descending: false });
+    s.sortTable('name');
+    expect(useStore.getState().analysis.sort).toEqual({ by: 'name', descending: false });
+    s.sortTable('total');
+    expect(useStore.getState().analysis.sort).toEqual({ by: 'total', descending: true });
+  });
+});

@@ -1,0 +1,44 @@
+// The comparison's link parameters, registered with the URL state (store/url-state.ts):
+//   compare=<url of B>   mode=side|diff (default side)   norm=pct|abs (default pct)
+// url-sync writes them from the store and applies them on back/forward or an edited hash. At
+// start-up compare-client reads `compare=` itself, so B starts loading at once, in parallel with
+// A, instead of after A has opened.
+
+import { useStore } from '../store';
+import { registerUrlParam, type ParseResult } from './url-state';
+import { openCompareUrl, requestedCompareUrl } from '../../controllers/compare-client';
+
+function oneOf<T extends string>(key: string, values: readonly T[]) {
+  return (v: string): ParseResult<T> =>
+    (values as readonly string[]).includes(v) ? { ok: true, value: v as T } : { ok: false, notice: `The link's ${key}=${v.slice(0, 40)} is not one of ${values.join(', ')}; it was ignored.` };
+}
+
+registerUrlParam<string>({
+  key: 'compare',
+  history: 'replace',
+  order: 40,
+  parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s compare value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
+  write: (s) => (s.compare.snapshot || s.compare.loading ? requestedCompareUrl() : null),
+  // Absent: keep what is open (a comparison opened from a file has no URL).
+  apply: (value) => {
+    if (value !== undefined && value !== requestedCompareUrl()) void openCompareUrl(value);
+  },
+});
+
+registerUrlParam<'side' | 'diff'>({
+  key: 'mode',
+  history: 'replace',
+  order: 41,
+  parse: oneOf('mode', ['side', 'diff'] as const),
+  write: (s) => (s.compare.snapshot && s.compare.mode !== 'side' ? s.compare.mode : null),
+  apply: (value) => useStore.getState().setCompareMode(value ?? 'side'),
+});
+
+registerUrlParam<'pct' | 'abs'>({
+  key: 'norm',
+  history: 'replace',
+  order: 42,
+  parse: oneOf('norm', ['pct', 'abs'] as const),
+  write: (s) => (s.compare.snapshot && s.compare.norm !== 'pct' ? s.compare.norm : null),
+  apply: (value) => useStore.getState().setCompareNorm(value ?? 'pct'),
+});

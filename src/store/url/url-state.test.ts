@@ -1,0 +1,143 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeSnapshot } from '../../core/session/snapshot';
+import { profileFrom } from '../../core/testing/tree-dsl';
+import { frameName } from '../../core/model/frame-table';
+import { useStore } from '../store';
+import { treeOf } from '../tree-helpers';
+import { applyUrlState, isPushChange, parseUrlState, registerUrlParam, writeUrlState } from './url-state';
+import { decodeZoomPath, encodeZoomPath, resolvePath } from '../../core/query/zoom-path';
+
+const initial = useStore.getState();
+beforeEach(() => useStore.setState(initial, true));
+
+const WEIRD = 'a;b&c#d%e f+g';
+/** The tree DSL splits on ';': names for trees built with it. */
+const ODD = 'b&c#d%e+g';
+
+function open(text: string) {
+  const snap = makeSnapshot(profileFrom(text));
+  useStore.getState().finishLoading(snap, 'x', { kind: 'url', url: 'http://h/x' });
+  return snap;
+}
+
+function applyHash(hash: string, snap = useStore.getState().snapshot!) {
+  const notices: string[] = [];
+  const parsed = parseUrlState(hash);
+  notices.push(...parsed.notices);
+  applyUrlState(parsed, { snapshot: snap, reason: 'open', notify: (m) => notices.push(m) });
+  return notices;
+}
+
+function zoomedName(): string {
+  const s = useStore.getState();
+  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.zoomNode]);
+}
+
+describe('zoom paths', () => {
+  it('encode each name on its own and join with a literal ;', () => {
+    const text = encodeZoomPath([{ name: 'main', inlined: false }, { name: WEIRD, inlined: false }, { name: 'lex', inlined: true }]);
+    expect(text).toBe('main;a%3Bb%26c%23d%25e%20f%2Bg;lex_%5Bi%5D');
+    expect(decodeZoomPath(text)).toEqual({ ok: true, path: [{ name: 'main', inlined: false }, { name: WEIRD, inlined: false }, { name: 'lex', inlined: true }] });
+    expect(decodeZoomPath('main;lex_[i]')).toMatchObject({ ok: true, path: [{ name: 'main' }, { name: 'lex', inlined: true }] });
+    expect(decodeZoomPath('a;%E0%A4%A')).toMatchObject({ ok: false });
+  });
+
+  it('resolve an inlined and a physical sibling of one name apart', () => {
+    const snap = makeSnapshot(profileFrom('p;main;f_[i];x 3\np;main;f;y 2'));
+    const tree = snap.inline;
+    const a = resolvePath(snap.frames, tree, [{ name: 'p', inlined: false }, { name: 'main', inlined: false }, { name: 'f', inlined: true }, { name: 'x', inlined: false }]);
+    expect(a.matched).toBe(4);
+    const b = resolvePath(snap.frames, tree, [{ name: 'p', inlined: false }, { name: 'main', inlined: false }, { name: 'f', inlined: false }, { name: 'x', inlined: false }]);
+    expect(b.matched).toBe(3);
+    expect(frameName(snap.frames, tree.frame[b.node])).toBe('f');
+  });
+});
+
+describe('URL state', () => {
+  it('writes the v1 format and keeps profile and unknown parameters verbatim', () => {
+    open(`p;main;${ODD};lex_[i] 3\np;main;emit 2`);
+    applyHash(`#view=inline&zoom=p;main;${encodeURIComponent(ODD)};lex_%5Bi%5D&search=le(x&case=i&orient=icicle`);
+    const hash = writeUrlState('#profile=demo%2Fx.txt&keep=1%3B2&zoom=old', useStore.getState());
+    expect(hash).toBe(`#v=1&profile=demo%2Fx.txt&keep=1%3B2&orient=icicle&view=inline&zoom=p;main;b%26c%23d%25e%2Bg;lex_%5Bi%5D&case=i&search=le(x`);
+  });
+
+  it('applies view, zoom path, search and case; toggling keeps the zoomed frame', () => {
+    open(`p;main;${ODD};lex_[i] 3\np;main;emit 2`);
+    const notices = applyHash(`#v=1&view=inline&zoom=p;main;${encodeURIComponent(ODD)};lex_%5Bi%5D&search=lex&case=i`);
+    expect(notices).toEqual([]);
+    expect(useStore.getState()).toMatchObject({ view: 'inline' });
+    expect(zoomedName()).toBe('lex');
+    expect(useStore.getState().search).toMatchObject({ pattern: 'lex', caseInsensitive: true });
+    useStore.getState().setView('functions');
+    // The function view merges lex into its caller: the URL names the counterpart.
+    expect(writeUrlState('', useStore.getState())).toContain(`zoom=p;main;${encodeURIComponent(ODD)}&`);
+  });
+
+  it('falls back to the longest existing prefix and says so', () => {
+    open('p;main;parse;lex 3\np;main;emit 2');
+    const notices = applyHash('#zoom=p;main;parse;gone;deeper');
+    expect(zoomedName()).toBe('parse');
+    expect(notices).toEqual(['The linked frame p → main → parse → gone → deeper was not found in this recording; showing its closest ancestor: p → main → parse.']);
+    expect(applyHash('#zoom=other;main')[0]).toMatch(/showing the whole recording/);
+    expect(useStore.getState().zoomNode).toBe(0);
+  });
+
+  it('a deep path survives, and a notice about it stays short', () => {
+    const deep = Array.from({ length: 3000 }, (_, i) => `frame_with_a_long_name_${i}`);
+    open(`${deep.join(';')} 1`);
+    const zoom = deep.map(encodeURIComponent).join(';');
+    expect(applyHash(`#zoom=${zoom}`)).toEqual([]);
+    expect(zoomedName()).toBe('frame_with_a_long_name_2999');
+    expect(writeUrlState('', useStore.getState())).toContain(zoom);
+    const [notice] = applyHash(`#zoom=${zoom};gone`);
+    expect(notice.length).toBeLessThan(700);
+    expect(notice).toContain('… 2992 more …');
+  });
+
+  it('a function-view link to an inlined frame zooms to the function containing it', () => {
+    open('p;main;f;g_[i] 3\np;main;h 2');
+    expect(applyHash('#zoom=p;main;f;g_%5Bi%5D')).toEqual([]);
+    expect(useStore.getState().view).toBe('functions');
+    expect(zoomedName()).toBe('f');
+  });
+
+  it('ignores unknown versions and bad values with notices, never throwing', () => {
+    open('p;main 1');
+    expect(parseUrlState('#v=9&view=inline').values.size).toBe(0);
+    expect(parseUrlState('#v=9&view=inline').notices[0]).toMatch(/v=9/);
+    const bad = parseUrlState('#v=1&view=bogus&orient=sideways&case=x&search=' + 'x'.repeat(2000) + '&zoom=%E0%A4%A');
+    expect(bad.values.size).toBe(0);
+    expect(bad.notices).toHaveLength(5);
+    expect(bad.notices[0]).toBe('The link\'s view value "bogus" is not one of functions, inline; it was ignored.');
+    expect(applyHash('#event=cycles')[0]).toMatch(/not in this recording/);
+    expect(() => parseUrlState('#%zz=%zz&&=&zoom')).not.toThrow();
+  });
+
+  it('a zoom change pushes a history entry; view or search changes replace', () => {
+    expect(isPushChange('#v=1&view=inline', '#v=1&view=inline&zoom=a')).toBe(true);
+    expect(isPushChange('#v=1&view=inline&zoom=a', '#v=1&view=functions&zoom=b')).toBe(false);
+    expect(isPushChange('#v=1&zoom=a', '#v=1&zoom=a&search=x')).toBe(false);
+    expect(isPushChange('#v=1', '#v=1')).toBe(false);
+  });
+
+  it('other slices register their own parameters', () => {
+    let applied: string | undefined = 'unset';
+    registerUrlParam<string>({
+      key: 'test-extra',
+      history: 'replace',
+      order: 99,
+      parse: (v) => (v === 'ok' ? { ok: true, value: v } : { ok: false, notice: 'bad test-extra' }),
+      write: () => 'ok',
+      apply: (v) => {
+        applied = v;
+      },
+    });
+    open('p;main 1');
+    expect(applyHash('#test-extra=ok')).toEqual([]);
+    expect(applied).toBe('ok');
+    expect(applyHash('#test-extra=no')).toEqual(['bad test-extra']);
+    expect(applied).toBeUndefined();
+    expect(writeUrlState('', useStore.getState())).toContain('test-extra=ok');
+    expect(() => registerUrlParam({ key: 'profile', history: 'replace', order: 0, parse: () => ({ ok: true, value: 1 }), write: () => null, apply: () => {} })).toThrow();
+  });
+});
