@@ -1,8 +1,18 @@
 import { defineConfig } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 
 // Browser tests run against the built app (vite build + vite preview) in Debian's Chromium.
 // Never `npx playwright install`: the browser is /usr/bin/chromium (apt-get install chromium).
-const PORT = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
+//
+// The suite starts its own server, never reuses one: on FLAMEVIEW_E2E_PORT when set, else on a
+// port the system reports free (chosen once here and passed to the workers, which read this
+// file again, through the environment). A port already answering fails the run, rather than
+// testing someone else's build.
+if (!process.env.FLAMEVIEW_E2E_PORT) {
+  const probe = spawnSync(process.execPath, ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"], { encoding: 'utf8' });
+  process.env.FLAMEVIEW_E2E_PORT = probe.stdout.trim();
+}
+const PORT = Number(process.env.FLAMEVIEW_E2E_PORT);
 // Built apart from dist/ (under node_modules/.cache, already ignored by git) so a test run never
 // races a `vite build` of dist/ started by someone else, and each port gets its own copy.
 const OUT_DIR = `node_modules/.cache/flameview-e2e-${PORT}`;
@@ -36,9 +46,10 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: `npx vite build --logLevel warn --outDir ${OUT_DIR} --emptyOutDir && npx vite preview --port ${PORT} --strictPort --outDir ${OUT_DIR}`,
+    // The CLI too: some specs start `bin/flameview serve` (dist/node/) against this build.
+    command: `node scripts/build.mjs --node --quiet && npx vite build --logLevel warn --outDir ${OUT_DIR} --emptyOutDir && npx vite preview --port ${PORT} --strictPort --outDir ${OUT_DIR}`,
     url: `http://localhost:${PORT}/`,
-    reuseExistingServer: !process.env.CI,
+    reuseExistingServer: false,
     timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',

@@ -123,34 +123,60 @@ export interface StoreServer {
 
 export async function startStoreServer(prefix: string): Promise<StoreServer> {
   const store = mkdtempSync(path.join(tmpdir(), prefix));
-  const port = Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173);
-  const dist = path.join(REPO_ROOT, 'node_modules', '.cache', `flameview-e2e-${port}`);
-  const server = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview.mjs'), 'serve', '--store', store, '--port', '0'], {
+  try {
+    const cli = await startCli(['serve', '--store', store, '--port', '0']);
+    return {
+      base: cli.url.replace(/\/$/, ''),
+      store,
+      stop: () => {
+        cli.stop();
+        rmSync(store, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    rmSync(store, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** The directory this e2e run built the app into (playwright.config.ts). */
+export function e2eDist(): string {
+  return path.join(REPO_ROOT, 'node_modules', '.cache', `flameview-e2e-${Number(process.env.FLAMEVIEW_E2E_PORT ?? 4173)}`);
+}
+
+export interface RunningCli {
+  /** The first URL the command printed on stdout. */
+  url: string;
+  /** What it wrote on stderr so far. */
+  stderr: () => string;
+  stop(): void;
+}
+
+/** Starts `bin/flameview ARGS` serving this run's build, and waits for the URL it prints. */
+export async function startCli(args: string[]): Promise<RunningCli> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'flameview.mjs'), ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, FLAMEVIEW_DIST: dist },
+    env: { ...process.env, FLAMEVIEW_DIST: e2eDist() },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const stop = () => {
-    server.kill('SIGTERM');
-    rmSync(store, { recursive: true, force: true });
-  };
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const stop = () => void child.kill('SIGTERM');
   try {
-    const base = await new Promise<string>((resolve, reject) => {
+    const url = await new Promise<string>((resolve, reject) => {
       let out = '';
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 30_000);
-      server.stdout.on('data', (d: Buffer) => {
+      const timer = setTimeout(() => reject(new Error(`flameview ${args[0]} did not start: ${err}`)), 30_000);
+      child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         const m = /http:\/\/\S+/.exec(out);
         if (m) {
           clearTimeout(timer);
-          resolve(m[0].replace(/\/$/, ''));
+          resolve(m[0]);
         }
       });
-      server.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+      child.on('exit', (code) => reject(new Error(`flameview ${args[0]} exited with ${code}: ${err}`)));
     });
-    return { base, store, stop };
+    return { url, stderr: () => err, stop };
   } catch (e) {
     stop();
     throw e;

@@ -1,16 +1,7 @@
 // Number formatting for the shell's progress and notices.
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
+export { formatBytes } from './core/export/weight-text';
+import { formatBytes } from './core/export/weight-text';
 
 const integer = new Intl.NumberFormat('en-US');
 

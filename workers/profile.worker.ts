@@ -5,15 +5,19 @@
 import * as Comlink from 'comlink';
 import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
 import { toTransfer, type SnapshotWire } from '../src/core/session/snapshot';
+import { watchCspViolations } from '../src/core/session/fetch-failure';
 import { awaitPart, type PartMessage, type PartPort } from '../src/core/parallel/split';
 
 export type WorkerOpenResult = { ok: true; wire: SnapshotWire; name?: string } | Extract<OpenResult, { ok: false }>;
 export type ProgressCallback = (progress: OpenProgress) => void;
 export type WorkerOpenOptions = Omit<OpenOptions, 'onProgress'>;
 
-// Large recordings are parsed in parts, one part worker per core (workers/part.worker.ts); this
-// worker finds the cuts and merges the parts.
+// What a failed #profile= fetch is explained with: the worker's origin, and the URLs its
+// Content-Security-Policy refused. Large recordings are parsed in parts, one part worker per
+// core (workers/part.worker.ts); this worker finds the cuts and merges the parts.
 const session = new ProfileSession({
+  base: self.location.href,
+  cspBlocked: watchCspViolations(self),
   parts: {
     workers: Math.max(1, navigator.hardwareConcurrency || 1),
     run(input, job, progress, signal) {

@@ -5,12 +5,14 @@
 // Invariant: a failure is printed as exactly one line `flameview: SOURCE: …` and never as a
 // stack trace; callers turn a null result into exit status 1.
 
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { loadProfile, type LoadOptions } from '../core/import/load';
 import { ImportError, type Profile } from '../core/model/profile';
 import type { CliIo } from './main';
 import { loadFileInParts } from './parallel-load';
+import { perfDataOnStdinMessage, runPerfScript, type PerfScriptRun } from './perf-data';
 import { READ_CHUNK, readAhead } from './read-ahead';
+import { isPerfData, PERF_DATA_MAGIC, readHead } from '../server/sniff';
 
 /** How many warnings are quoted before "… and N more". */
 export const MAX_WARNINGS = 5;
@@ -42,11 +44,13 @@ export async function loadRecording(
   options: Pick<LoadOptions, 'event' | 'split'> = {},
 ): Promise<Profile | null> {
   const source = file === '-' ? '<stdin>' : file;
-  let input: () => AsyncIterable<Uint8Array>;
-  let size = -1;
-  let close = async (): Promise<void> => {};
+  let input: AsyncIterable<Uint8Array>;
+  let perf: PerfScriptRun | null = null;
+  // A large regular file (not perf.data) may be parsed in parts on every core: its size, and its
+  // handle, closed here when the parts loaded it (readAhead, which owns it otherwise, never started).
+  let parallel: { size: number; handle: FileHandle } | null = null;
   if (file === '-') {
-    input = () => io.stdin as AsyncIterable<Uint8Array>;
+    input = io.stdin as AsyncIterable<Uint8Array>;
   } else {
     try {
       // Open first so a missing or unreadable file is one clear line, not a stream error.
@@ -57,12 +61,18 @@ export async function loadRecording(
         io.stderr.write(`flameview: ${file}: is a directory\n`);
         return null;
       }
-      // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by
-      // the stream, once when the FileHandle is garbage-collected, which throws EBADF). A
-      // regular file is read with several reads in flight; a pipe or device as a stream.
-      if (stat.isFile()) size = stat.size;
-      input = () => (stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK }));
-      close = () => handle.close();
+      if (stat.isFile() && isPerfData(await readHead(file, 8))) {
+        // perf.data: read the text `perf script` prints for it, as `flameview FILE` does.
+        await handle.close();
+        perf = runPerfScript(file, file, io);
+        input = perf.output;
+      } else {
+        // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by
+        // the stream, once when the FileHandle is garbage-collected, which throws EBADF). A
+        // regular file is read with several reads in flight; a pipe or device as a stream.
+        input = stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK });
+        if (stat.isFile()) parallel = { size: stat.size, handle };
+      }
     } catch (e) {
       io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
       return null;
@@ -71,15 +81,23 @@ export async function loadRecording(
   let profile: Profile;
   try {
     // A large regular file is parsed in parts on every core (./parallel-load.ts); what cannot
-    // be split is read by one parser.
-    const inParts = size >= 0 ? await loadFileInParts(file, size, { source, ...options }).catch(async (e: unknown) => {
-      await close();
+    // be split is read by one parser (readAhead starts reading, and owns the handle, only then).
+    const inParts = parallel ? await loadFileInParts(file, parallel.size, { source, ...options }).catch(async (e: unknown) => {
+      await parallel?.handle.close();
       throw e;
     }) : null;
-    if (inParts) await close();
-    profile = inParts ?? (await loadProfile(input(), { source, ...options }));
+    if (inParts) await parallel?.handle.close();
+    profile = inParts ?? (await loadProfile(input, { source, ...options }));
+    await perf?.exited;
   } catch (e) {
-    if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
+    // When perf failed, its message explains whatever the loader then made of its output.
+    const perfFailure = await perf?.exited.then(
+      () => null,
+      (p: Error) => p,
+    );
+    if (perfFailure) io.stderr.write(`flameview: ${oneLine(perfFailure.message)}\n`);
+    else if (e instanceof ImportError && e.line === 1 && e.found.includes(PERF_DATA_MAGIC)) io.stderr.write(`flameview: ${perfDataOnStdinMessage()}\n`);
+    else if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
     else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);
     else io.stderr.write(`flameview: ${source}: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
     return null;

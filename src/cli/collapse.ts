@@ -11,8 +11,9 @@ import { describeArgsError, loadRecording, usageError as usageErrorOf, writeChun
 import type { CliIo } from './main';
 
 export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
-  --view inline|functions  inline (default): every frame, inlined ones marked _[i];
-                           functions: inlined frames merged into their caller
+  --view inline|functions  inline (default, as inferno-collapse-perf prints perf script): every
+                           frame, inlined ones marked _[i]; functions: inlined frames merged into
+                           their caller (the view the viewer, top and svg open with)
   --samples                weight by sample count instead of the summed period
   --pid, --tid             root frame comm-PID or comm-PID/TID instead of the process name
   --event NAME             perf script: keep samples of this event (default: the first seen)

@@ -1,5 +1,7 @@
 // bin/flameview's dispatcher. Subcommands take precedence over file names; `./diff` or `--`
-// opens a file of that name (see the README).
+// opens a file of that name (see the README). Kept small: `flameview --help` loads only this.
+
+import { existsSync } from 'node:fs';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -26,17 +28,24 @@ commands:
       the team server: upload, list and open recordings (127.0.0.1 unless --host)
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
            [--kernel] [--jit] [--all] [--full-names] FILE|-
-      print folded stacks, sorted bytewise
+      print folded stacks, sorted bytewise (inline view by default, as inferno-collapse-perf)
   diff [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
        [--full-names] [--normalize] A B
       print "stack weightA weightB" lines (difffolded.pl format), sorted bytewise
   svg [--view functions|inline] [--width 1200] [--min-width 0.1] [--title T]
       [--search REGEX] FILE|-
       write a standalone interactive flame graph SVG to stdout
-  top [--view inline|functions] [--by self|total] [-n N] [--samples] [--json]
-      [--full-names] FILE|-
+  top [--view functions|inline] [--by self|total] [-n N] [--samples] [--json]
+      [--raw] [--full-names] FILE|-
       the heaviest functions over all call sites (pprof -top): self, self%, total, total%, name
+
+Every command reads perf script text, perf.data (through perf script), folded stacks, pprof,
+Chrome/Node and speedscope profiles and flamegraph SVGs, gzip or not. top and svg show the
+viewer's function view by default; collapse and diff the inline view, as the perl scripts.
 `;
+
+/** The subcommands' names, never taken as file names without ./ or -- (see open.ts). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(commands);
 
 export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
   const [first, ...rest] = argv;
@@ -46,5 +55,44 @@ export async function main(argv: string[], io: CliIo = { stdout: process.stdout,
   }
   const load = commands[first];
   if (load) return (await load())(rest, io);
+  const meant = likelyCommand(first);
+  if (meant) {
+    io.stderr.write(`flameview: unknown command '${first}'; did you mean ${meant}? (to open a file named ${first}, use ./${first})\n`);
+    return 2;
+  }
   return (await import('./open')).runOpen(argv, io); // not a command: file names (./diff, --, -)
+}
+
+/**
+ * The command a word that is no file most likely misspells ("tpo" → top, "colapse" → collapse),
+ * or null: a plain lowercase word, not an existing path, within edit distance 1 of a command
+ * (2 for longer ones), counting a swap of neighbours as one edit.
+ */
+export function likelyCommand(word: string, exists: (path: string) => boolean = existsSync): string | null {
+  if (!/^[a-z][a-z-]{1,15}$/.test(word) || exists(word)) return null;
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const name of COMMAND_NAMES) {
+    if (name === 'serve-demo') continue;
+    const d = editDistance(word, name);
+    if (d < bestDistance && d <= (name.length > 4 ? 2 : 1)) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Optimal string alignment distance (Levenshtein plus transposition of neighbours). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
 }

@@ -5,7 +5,7 @@ import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, tempDir, waitForLine, type Spawned } from '../server/test-support';
+import { BIN, FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, spawnTracked, tempDir, waitForLine, type Spawned } from '../server/test-support';
 
 const LOCAL = String.raw`\/api\/local\/[0-9a-f]{32}\/[A-Za-z0-9._-]+`;
 const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?$`);
@@ -110,13 +110,17 @@ describe('flameview FILE', () => {
     const r = await failure(open(['--no-open', dir]));
     expect(r).toEqual({ code: 1, stderr: `flameview: ${dir}: is a directory\n` });
 
-    // Root reads a chmod 000 file anyway, so run the CLI as nobody when the tests run as root.
+    // Root reads a chmod 000 file anyway, so as root the CLI runs without the two capabilities
+    // that let it (setpriv, util-linux): still root, so it reads the checkout wherever it lives
+    // (a private mktemp -d included), which running it as nobody could not.
     const file = join(dir, 'secret.folded');
     writeFileSync(file, 'main;a 1\n');
     chmodSync(file, 0o000);
-    chmodSync(dir, 0o755);
-    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const s = runCli(['--no-open', file], { env: { ...process.env, FLAMEVIEW_DIST: dist(), HOME: dir }, cwd: dir, ...asNobody });
+    const env = { ...process.env, FLAMEVIEW_DIST: dist() };
+    const s =
+      process.getuid?.() === 0
+        ? spawnTracked('setpriv', ['--bounding-set', '-dac_override,-dac_read_search', '--inh-caps', '-dac_override,-dac_read_search', process.execPath, BIN, '--no-open', file], { env })
+        : runCli(['--no-open', file], { env });
     expect(await failure(s)).toEqual({ code: 1, stderr: `flameview: ${file}: permission denied\n` });
   });
 

@@ -23,11 +23,10 @@ import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parsePort, untilStopped } from '../server/lifecycle';
 import { isPerfData, readHead, sniffFile } from '../server/sniff';
 import { describeFsError } from './cli-common';
-import type { CliIo } from './main';
+import { COMMAND_NAMES, type CliIo } from './main';
+import { PerfScriptError, runPerfScript } from './perf-data';
 
 export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] FILE [FILE2]   (FILE may be -, for stdin)\n';
-/** Names that are subcommands, so never taken as file names without ./ or --. */
-export const RESERVED = ['collapse', 'serve', 'diff', 'svg'];
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -57,7 +56,7 @@ function parseArgs(args: string[]): OpenArgs {
     } else if (options && arg.startsWith('-') && arg !== '-') {
       throw new OpenError(`unknown option ${JSON.stringify(arg)}\n${OPEN_USAGE.trimEnd()}`);
     } else {
-      if (options && inputs.length === 0 && RESERVED.includes(arg)) {
+      if (options && inputs.length === 0 && COMMAND_NAMES.includes(arg)) {
         throw new OpenError(`'${arg}' is a command: put it first (flameview ${arg} …); to open a file named ${arg}, use ./${arg} or -- ${arg}`);
       }
       inputs.push(arg);
@@ -172,75 +171,18 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>)
   return { path, name };
 }
 
-/**
- * Runs `perf script -i INPUT` into `out`, counting samples (perf script's unindented header
- * lines) for a progress line on the terminal. perf prints inline frames by default when it can.
- */
-function perfScript(input: string, label: string, out: string, io: CliIo): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('perf', ['script', '-i', input], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const sink = createWriteStream(out, { mode: 0o600 });
-    const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
-    let samples = 0;
-    let lineStart = true;
-    let lastShown = 0;
-    let stderrTail = '';
-    const show = (final: boolean) => {
-      const text = `flameview: perf script ${label}: ${samples} samples${final ? '' : '…'}`;
-      if (tty) io.stderr.write(`\r${text}${final ? '\n' : ''}`);
-      else if (final) io.stderr.write(`${text}\n`);
-    };
-    child.stdout.on('data', (chunk: Buffer) => {
-      for (let i = 0; i < chunk.length; i++) {
-        const c = chunk[i];
-        if (lineStart && c !== 0x09 && c !== 0x20 && c !== 0x0a && c !== 0x23) samples++;
-        lineStart = c === 0x0a;
-      }
-      const now = Date.now();
-      if (now - lastShown > 200) {
-        lastShown = now;
-        show(false);
-      }
-    });
-    child.stdout.pipe(sink);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4096);
-    });
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      sink.destroy();
-      if (e.code === 'ENOENT') {
-        reject(
-          new OpenError(
-            `${label} is a perf.data file and reading it needs perf, which is not installed ` +
-              `(Debian/Ubuntu: apt install linux-perf); or run \`perf script -i ${label} | flameview -\` where perf is`,
-          ),
-        );
-      } else reject(new OpenError(`cannot run perf: ${e.message}`));
-    });
-    let exitCode: number | null = null;
-    let exited = false;
-    let flushed = false;
-    const settle = () => {
-      if (!exited || !flushed) return;
-      if (exitCode !== 0) {
-        const last = stderrTail.trim().split('\n').filter(Boolean).pop() ?? `exit status ${exitCode}`;
-        if (tty) io.stderr.write('\n');
-        reject(new OpenError(`perf script failed on ${label}: ${last}`));
-        return;
-      }
-      show(true);
-      resolvePromise();
-    };
-    sink.on('finish', () => {
-      flushed = true;
-      settle();
-    });
-    sink.on('error', (e) => reject(new OpenError(`cannot write ${out}: ${e.message}`)));
-    child.on('close', (code, signal) => {
-      exited = true;
-      exitCode = code ?? (signal ? 128 : 1);
-      settle();
-    });
+/** Runs `perf script -i INPUT` into `out` (see perf-data.ts). */
+async function perfScript(input: string, label: string, out: string, io: CliIo): Promise<void> {
+  const run = runPerfScript(input, label, io);
+  const written = pipeline(run.output, createWriteStream(out, { mode: 0o600 }));
+  written.catch(() => undefined); // perf's own failure, below, is the better message
+  try {
+    await run.exited;
+  } catch (e) {
+    throw new OpenError(e instanceof PerfScriptError ? e.message : String(e));
+  }
+  await written.catch((e: Error) => {
+    throw new OpenError(`cannot write ${out}: ${e.message}`);
   });
 }
 

@@ -2,6 +2,7 @@
 // Stores uploaded recordings content-addressed under DIR and serves the app; see src/server/app.ts.
 
 import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, DEFAULT_MAX_UPLOAD } from '../server/app';
 import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parseBytes, parsePort, untilStopped } from '../server/lifecycle';
@@ -102,9 +103,14 @@ function describeError(e: unknown, dir: string): string {
   return err.message ?? String(e);
 }
 
+/** How many ports after the asked one `serve-demo` tries before asking the system for any. */
+const DEMO_PORT_TRIES = 20;
+
 /**
  * `flameview serve-demo [--port N] [--no-open]` (what `npm start` runs): the built app alone on
- * 127.0.0.1:4173, which opens the embedded demo recording when no link names another.
+ * 127.0.0.1:4173, which opens the embedded demo recording when no link names another. When the
+ * port is taken (another `npm start`, a preview server) it takes the next free one and says so:
+ * `npm start` should not trip over a server left running.
  */
 export async function runServeDemo(args: string[], io: CliIo): Promise<number> {
   let port = 4173;
@@ -127,7 +133,7 @@ export async function runServeDemo(args: string[], io: CliIo): Promise<number> {
   }
   try {
     const app = await buildApp({ distDir: await ensureBuilt(io.stderr) });
-    const url = `${await listen(app, '127.0.0.1', port)}/`;
+    const url = `${await listenFrom(app, port, io)}/`;
     const stopped = untilStopped(app);
     if (!open || !(await openBrowser(url))) io.stdout.write(`${url}\n`);
     else io.stderr.write(`flameview: opened ${url}\n`);
@@ -138,4 +144,19 @@ export async function runServeDemo(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`flameview serve-demo: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
+}
+
+/** Listens on 127.0.0.1 at `port`, else the next free port of the few after it, else any. */
+async function listenFrom(app: FastifyInstance, port: number, io: CliIo): Promise<string> {
+  const candidates = port === 0 ? [0] : [...Array.from({ length: DEMO_PORT_TRIES + 1 }, (_, i) => port + i).filter((p) => p <= 65535), 0];
+  for (const candidate of candidates) {
+    try {
+      const url = await listen(app, '127.0.0.1', candidate);
+      if (candidate !== port) io.stderr.write(`flameview: port ${port} is in use; serving on ${new URL(url).port} instead\n`);
+      return url;
+    } catch (e) {
+      if (!(e instanceof ListenError && e.inUse)) throw e;
+    }
+  }
+  throw new ListenError(`no free port from ${port}`);
 }

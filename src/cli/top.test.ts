@@ -19,7 +19,7 @@ const oracle = (path: string) => functionSumsFromFolded(readFileSync(path, 'utf8
 
 describe('flameview top', () => {
   it('prints a TSV table of every function with the oracle’s self and total, heaviest self first', async () => {
-    const { code, stdout, stderr } = await run(['-n', '0', fx('rust-toyc.folded')]);
+    const { code, stdout, stderr } = await run(['-n', '0', '--raw', fx('rust-toyc.folded')]);
     expect(code).toBe(0);
     expect(stderr).toBe('');
     const lines = stdout.trimEnd().split('\n');
@@ -50,11 +50,12 @@ describe('flameview top', () => {
     expect(Object.keys(rows[0]).sort()).toEqual(['inlined', 'name', 'self', 'selfPercent', 'total', 'totalPercent']);
   });
 
-  it('defaults to 20 rows; perf script names are tidied as collapse prints them; --view functions has no inlined rows', async () => {
+  it('defaults to 20 rows of the viewer’s view (functions); names are tidied as collapse prints them; --view inline has inlined rows', async () => {
     const inline = await run([fx('rust-toyc.perf-script.txt'), '--json']);
     const rows = JSON.parse(inline.stdout) as TopRow[];
     expect(rows).toHaveLength(20);
-    const all = JSON.parse((await run(['-n', '0', '--json', fx('rust-toyc.perf-script.txt')])).stdout) as TopRow[];
+    expect(rows.some((r) => r.inlined)).toBe(false);
+    const all = JSON.parse((await run(['--view', 'inline', '-n', '0', '--json', fx('rust-toyc.perf-script.txt')])).stdout) as TopRow[];
     expect(all.some((r) => r.inlined)).toBe(true);
     expect(all.every((r) => !r.name.includes('(') || r.name.includes('(anonymous namespace)') || /<[^>]*\(/.test(r.name))).toBe(true);
     const fns = JSON.parse((await run(['--view', 'functions', '-n', '0', '--json', fx('rust-toyc.perf-script.txt')])).stdout) as TopRow[];
@@ -67,6 +68,16 @@ describe('flameview top', () => {
     const period = JSON.parse((await run(['-n', '1', '--by', 'total', '--json', fx('rust-toyc.perf-script.txt')])).stdout) as TopRow[];
     expect(rows[0].total).toBeLessThan(period[0].total);
     expect(Number.isInteger(rows[0].total)).toBe(true);
+  });
+
+  it('weights carry their unit as the viewer shows them; --raw prints the numbers', async () => {
+    // perf script of a cpu-clock recording: the period is in nanoseconds.
+    const timed = (await run(['-n', '2', fx('rust-toyc.perf-script.txt')])).stdout.split('\n');
+    expect(timed[1]).toMatch(/^\d+(\.\d)? (ns|µs|ms)\t\d+\.\d\d%\t\d+(\.\d+)? (ns|µs|ms|s)\t\d+\.\d\d%\t\S/);
+    const samples = (await run(['-n', '1', '--samples', fx('rust-toyc.perf-script.txt')])).stdout.split('\n');
+    expect(samples[1]).toMatch(/^[\d,]+ samples\t[\d.]+%\t[\d,]+ samples\t/);
+    expect((await run(['-'], 'main;a 1234\nmain 1\n')).stdout).toBe('self\tself%\ttotal\ttotal%\tname\n1,234 samples\t99.92%\t1,234 samples\t99.92%\ta\n1 sample\t0.08%\t1,235 samples\t100.00%\tmain\n');
+    expect((await run(['--raw', '-'], 'main;a 1234\nmain 1\n')).stdout).toBe('self\tself%\ttotal\ttotal%\tname\n1234\t99.92%\t1234\t99.92%\ta\n1\t0.08%\t1235\t100.00%\tmain\n');
   });
 
   it('reads stdin and keeps hostile names as text', async () => {

@@ -2,13 +2,17 @@
 // function, tab-separated `self  self%  total  total%  name`, heaviest first.
 //
 // Decisions: a header line (`self	self%	total	total%	name`) comes first, so the output is a
-// TSV table; -n defaults to 20 (0 = every function), as a terminal shows a screenful; names are
+// TSV table; weights carry their unit as the viewer shows them (`12.3 ms`, `1,234 samples`,
+// `5.2 MB`, `1,234,567 cycles`), --raw prints the bare numbers; the view is the viewer's
+// (functions when the recording has inline frames); -n defaults to 20 (0 = every function), as a terminal shows a screenful; names are
 // printed as `collapse` prints them (inferno tidying unless --full-names), and functions whose
 // names become equal after tidying (overloads) are one row, with recursion still counted once.
 // Exit codes as collapse: 0 done, 1 unreadable input or not a recording, 2 usage error.
 
 import { parseArgs } from 'node:util';
 import { formatWeight } from '../core/export/folded';
+import { defaultView } from '../core/export/svg';
+import { formatWeightIn, weightUnitOf, type WeightUnit } from '../core/export/weight-text';
 import { rawName, tidyName } from '../core/export/tidy-name';
 import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
@@ -17,12 +21,14 @@ import { describeArgsError, loadRecording, usageError as usageErrorOf, writeChun
 import type { CliIo } from './main';
 
 export const TOP_USAGE = `usage: flameview top [options] FILE|-
-  --view inline|functions  inline (default): every frame; functions: inlined frames merged into their caller
+  --view functions|inline  functions: inlined frames merged into their caller; inline: every
+                           frame (default: functions when the recording has inline frames, as the viewer)
   --by self|total          sort by self (default) or total weight (recursion counted once)
   -n N                     print the N heaviest functions (default 20; 0 = all)
   --samples                weight by sample count instead of the summed period
   --event NAME             perf script: samples of this event (default: the first seen)
   --full-names             keep argument lists and full names
+  --raw                    bare numbers instead of weights with their unit (12.3 ms, 1,234 samples)
   --json                   a JSON array of {name, self, selfPercent, total, totalPercent, inlined}
 `;
 
@@ -47,7 +53,7 @@ export interface TopOptions {
 
 /** The rows `top` prints, heaviest first (pure; used by the CLI and its tests). */
 export function topRows(profile: Profile, options: TopOptions = {}): TopRow[] {
-  const tree = viewTree(profile, options.view ?? 'inline');
+  const tree = viewTree(profile, options.view ?? defaultView(profile.meta));
   const tidy = options.fullNames ? rawName : tidyName;
   const frames = renameFrames(profile.frames, (name) => tidy(name).replace(/[\r\n\t]/g, ' '));
   const table = functionTable(tree, frames);
@@ -71,10 +77,12 @@ export function topRows(profile: Profile, options: TopOptions = {}): TopRow[] {
   return rows;
 }
 
-export function formatTop(rows: TopRow[]): string {
+/** The TSV table; `unit` null prints the raw numbers (--raw). */
+export function formatTop(rows: TopRow[], unit: WeightUnit | null = null): string {
+  const text = (w: number) => (unit ? formatWeightIn(w, unit) : formatWeight(w));
   const lines = ['self\tself%\ttotal\ttotal%\tname'];
   for (const r of rows) {
-    lines.push(`${formatWeight(r.self)}\t${r.selfPercent.toFixed(2)}%\t${formatWeight(r.total)}\t${r.totalPercent.toFixed(2)}%\t${r.name}`);
+    lines.push(`${text(r.self)}\t${r.selfPercent.toFixed(2)}%\t${text(r.total)}\t${r.totalPercent.toFixed(2)}%\t${r.name}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -94,6 +102,7 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
         event: { type: 'string' },
         'full-names': { type: 'boolean' },
         json: { type: 'boolean' },
+        raw: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -105,8 +114,8 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(TOP_USAGE);
     return 0;
   }
-  const view = values.view ?? 'inline';
-  if (view !== 'inline' && view !== 'functions') return usageError(io, `--view must be inline or functions, not '${view}'`);
+  const view = values.view;
+  if (view !== undefined && view !== 'inline' && view !== 'functions') return usageError(io, `--view must be inline or functions, not '${view}'`);
   const by = values.by ?? 'self';
   if (by !== 'self' && by !== 'total') return usageError(io, `--by must be self or total, not '${by}'`);
   const nText = values.n ?? '20';
@@ -127,7 +136,8 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
     fullNames: Boolean(values['full-names']),
   });
   if (rows.length === 0 && !values.json) io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
-  const text = values.json ? JSON.stringify(rows) + '\n' : rows.length === 0 ? '' : formatTop(rows);
+  const unit = values.raw ? null : weightUnitOf(profile.meta, Boolean(values.samples));
+  const text = values.json ? JSON.stringify(rows) + '\n' : rows.length === 0 ? '' : formatTop(rows, unit);
   await writeChunks(io.stdout, [text]);
   return 0;
 }

@@ -1,5 +1,5 @@
-// Copy link and Share, without React: the server probe (a `bin/flameview serve` answers
-// GET /api/profiles with a JSON list; a static host answers with the app's HTML or 404), the
+// Copy link and Share, without React: whether the page's server stores recordings (a
+// `bin/flameview serve` page carries <meta name="flameview-store">), the
 // upload of the open recordings' own bytes (POST /api/profiles with X-Filename; the baseline and a
 // comparison opened from a file, in parallel), the link that reopens them (/p/<id A>#…&compare=
 // <…/api/profiles/<id B>>), and the copy with its fallback. Every failure is a value with a
@@ -18,20 +18,16 @@ export function apiRoot(loc: Pick<Location, 'origin' | 'pathname'>): string {
   return `${loc.origin}${base}/api/profiles`;
 }
 
-let probe: Promise<boolean> | null = null;
+/** The tag a flameview server that stores recordings puts in the page (src/server/app.ts). */
+export const STORE_META = 'flameview-store';
 
-/** True when a flameview server that stores recordings answers on this origin (asked once). */
-export function serverAvailable(loc: Pick<Location, 'origin' | 'pathname'> = window.location): Promise<boolean> {
-  probe ??= (async () => {
-    try {
-      const res = await fetch(apiRoot(loc), { headers: { accept: 'application/json' }, cache: 'no-store' });
-      if (res.status !== 200 || !(res.headers.get('content-type') ?? '').includes('application/json')) return false;
-      return Array.isArray(await res.json());
-    } catch {
-      return false;
-    }
-  })();
-  return probe;
+/**
+ * True when the page was served by a flameview server that stores recordings: it says so in the
+ * page itself, so no probe request is made (a probe would be a failing request on every static
+ * host and on `flameview FILE`).
+ */
+export function serverAvailable(doc: Pick<Document, 'querySelector'> = document): Promise<boolean> {
+  return Promise.resolve(doc.querySelector(`meta[name="${STORE_META}"]`) !== null);
 }
 
 export type ShareResult = { ok: true; url: string; uploaded: { baseline: boolean; comparison: boolean } } | { ok: false; message: string };

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildApp } from './app';
+import { buildApp, withStoreMeta } from './app';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { ProfileStore } from './store';
 import { FIXTURES, INDEX_HTML, fixtureDist, foldedRecording, tempDir } from './test-support';
@@ -46,6 +46,27 @@ function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
   expect(headers['x-content-type-options'], what).toBe('nosniff');
 }
 
+describe('the page says whether the server stores recordings (no probe request)', () => {
+  it('store mode marks /, /index.html and /p/<id>; without a store the page is the file as built', async () => {
+    const { app } = await setup();
+    for (const url of ['/', '/index.html']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.body, url).toBe(withStoreMeta(INDEX_HTML));
+      expectSecurityHeaders(res.headers, url);
+    }
+    const dist = fixtureDist();
+    dirs.push(dist);
+    const plain = await buildApp({ distDir: dist });
+    apps.push(plain);
+    const res = await plain.inject({ method: 'GET', url: '/' });
+    expect(res.body).toBe(INDEX_HTML);
+    expect((await plain.inject({ method: 'GET', url: '/api/profiles' })).statusCode).toBe(404);
+    expect(withStoreMeta('<html><head><title>t</title></head></html>')).toBe('<html><head><meta name="flameview-store" content="/api/profiles"><title>t</title></head></html>');
+  });
+});
+
 describe('flameview serve: upload and download', () => {
   it('round-trips the bytes, content-addressed, with the name in the listing', async () => {
     const { app } = await setup();
@@ -66,7 +87,8 @@ describe('flameview serve: upload and download', () => {
 
     const page = await app.inject({ method: 'GET', url: `/p/${id}` });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toBe(INDEX_HTML);
+    expect(page.body).toBe(withStoreMeta(INDEX_HTML));
+    expect(page.body).toMatch(/^<!doctype html><meta name="flameview-store" content="\/api\/profiles"><title>/);
     expect((await app.inject({ method: 'GET', url: `/p/${'0'.repeat(64)}` })).statusCode).toBe(404);
     // The app's relative asset paths, as seen from /p/<id>.
     const asset = await app.inject({ method: 'GET', url: '/p/assets/app.js' });

@@ -6,7 +6,8 @@
 //   POST /api/profiles         upload a recording (store mode only) → 201/200 {id, url}
 //   GET  /api/profiles         stored recordings, newest first
 //   GET  /api/profiles/<id>    the bytes as uploaded, as an attachment
-//   GET  /p/<id>               the app, which reads the id from the path
+//   GET  /, /p/<id>            the app (store mode: marked <meta name=flameview-store>); /p/<id>
+//                              makes it open that recording
 //   GET  /p/<anything else>    the app's files, as at / (relative asset paths under /p/<id>)
 //
 // Invariants: SECURITY_HEADERS on every response (hooks plus the raw client-error path); request
@@ -16,7 +17,8 @@
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Importer } from '../core/import/importer';
@@ -92,7 +94,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.localFiles) registerLocal(app, options.localFiles);
-  if (options.store) registerStore(app, options.store, options.maxUpload ?? DEFAULT_MAX_UPLOAD, options.importers ?? defaultImporters);
+  if (options.store) registerStore(app, options.distDir, options.store, options.maxUpload ?? DEFAULT_MAX_UPLOAD, options.importers ?? defaultImporters);
   return app;
 }
 
@@ -149,7 +151,7 @@ export function localFilePath(token: string, name: string): string {
   return `/api/local/${token}${safe ? `/${safe}` : ''}`;
 }
 
-function registerStore(app: FastifyInstance, store: ProfileStore, maxUpload: number, importers: readonly Importer[]): void {
+function registerStore(app: FastifyInstance, distDir: string, store: ProfileStore, maxUpload: number, importers: readonly Importer[]): void {
   const idError = 'invalid recording id: expected 64 lowercase hex digits (sha256)';
 
   app.get('/api/profiles', async (_request, reply) => {
@@ -174,11 +176,19 @@ function registerStore(app: FastifyInstance, store: ProfileStore, maxUpload: num
     return reply.type('application/octet-stream').header('content-length', found.info.size).send(found.stream);
   });
 
+  // The app's page, marked so the app knows it may offer Share without probing the API.
+  const page = async (reply: FastifyReply) => {
+    const html = await readFile(join(distDir, 'index.html'), 'utf8');
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withStoreMeta(html));
+  };
+  app.get('/', async (_request, reply) => page(reply));
+  app.get('/index.html', async (_request, reply) => page(reply));
+
   app.get<{ Params: { id: string } }>('/p/:id', async (request, reply) => {
     const { id } = request.params;
     if (!isValidId(id)) return fail(reply, 404, idError);
     if (!(await store.info(id))) return fail(reply, 404, 'no recording with this id');
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return page(reply);
   });
 
   // Uploads live in their own scope so that no built-in parser (JSON, text) ever sees the body:
@@ -213,6 +223,13 @@ function registerStore(app: FastifyInstance, store: ProfileStore, maxUpload: num
     const { id } = result.info;
     return reply.code(result.created ? 201 : 200).send({ id, url: `/p/${id}` });
   }
+}
+
+/** index.html with `<meta name="flameview-store">` (src/share/share.ts reads it) in its head. */
+export function withStoreMeta(html: string): string {
+  const meta = '<meta name="flameview-store" content="/api/profiles">';
+  const head = /<head[^>]*>/i.exec(html) ?? /<!doctype[^>]*>/i.exec(html);
+  return head ? html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length) : meta + html;
 }
 
 /**

@@ -3,7 +3,15 @@
 
 import type { FastifyInstance } from 'fastify';
 
-export class ListenError extends Error {}
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    /** The port is taken (EADDRINUSE): a caller may try another. */
+    readonly inUse = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Listens and returns the base URL (`http://127.0.0.1:PORT`), or throws a one-line ListenError. */
 export async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
@@ -11,7 +19,7 @@ export async function listen(app: FastifyInstance, host: string, port: number): 
     await app.listen({ host, port });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new ListenError(`port ${port} is in use on ${host}; choose another with --port`);
+    if (code === 'EADDRINUSE') throw new ListenError(`port ${port} is in use on ${host}; choose another with --port`, true);
     if (code === 'EACCES') throw new ListenError(`permission denied to listen on ${host}:${port}`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
       throw new ListenError(`cannot listen on ${host}: no such local address`);

@@ -7,8 +7,9 @@
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  // https: so that `#profile=https://…` links to recordings on other (CORS-enabled) servers load.
-  "connect-src 'self' https:",
+  // http: and https: so that `#profile=<url>` links to recordings on other servers load, a
+  // user's own http:// server included; whether a server lets the page read it is CORS's call.
+  "connect-src 'self' http: https:",
   "img-src 'self' data: blob:",
   "worker-src 'self' blob:",
   "style-src 'self' 'unsafe-inline'",

@@ -42,7 +42,12 @@ const live = new Set<ChildProcessWithoutNullStreams>();
 
 /** Runs bin/flameview with node directly (so PATH may be restricted) and records it for killAll. */
 export function runCli(args: string[], options: SpawnOptionsWithoutStdio = {}): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, ...options });
+  return spawnTracked(process.execPath, [BIN, ...args], options);
+}
+
+/** Spawns a command (cwd: the repository unless given) and records it for killAll. */
+export function spawnTracked(command: string, args: string[], options: SpawnOptionsWithoutStdio = {}): Spawned {
+  const child = spawn(command, args, { cwd: REPO_ROOT, ...options });
   live.add(child);
   let out = '';
   let err = '';

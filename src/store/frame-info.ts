@@ -7,6 +7,7 @@ import { FrameFlags, type NodeIndex } from '../core/model/types';
 import type { ProfileSnapshot } from '../core/session/snapshot';
 import { treeOf } from './tree-helpers';
 import type { ViewKind } from './types';
+import { formatNs } from '../core/export/weight-text';
 
 export interface FrameInfo {
   node: NodeIndex;
@@ -51,13 +52,7 @@ export function frameInfo(snapshot: ProfileSnapshot, shown: ViewKind | CallTree,
   };
 }
 
-/** Nanoseconds as "850 ns", "12.3 µs", "12.3 ms" or "1.23 s". */
-export function formatNs(ns: number): string {
-  if (ns < 1e3) return `${Math.round(ns)} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
-  if (ns < 1e9) return `${(ns / 1e6).toFixed(1)} ms`;
-  return `${(ns / 1e9).toFixed(2)} s`;
-}
+export { formatNs } from '../core/export/weight-text';
 
 const integer = new Intl.NumberFormat('en-US');
 

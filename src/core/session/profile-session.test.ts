@@ -158,13 +158,22 @@ describe('ProfileSession', () => {
     expect(r.ok && r.name).toBe('résumé.folded');
   });
 
-  it('explains a network/CORS failure and suggests the CLI', async () => {
+  it('names the cause of a failed fetch (here the network) and suggests the CLI', async () => {
     const fakeFetch = (async () => {
       throw new TypeError('Failed to fetch');
     }) as unknown as typeof fetch;
     const r = await new ProfileSession({ fetch: fakeFetch }).openUrl('https://other.example/p.txt', { name: 'p.txt' });
     expect(!r.ok && r.error.kind).toBe('network');
-    expect(!r.ok && r.error.message).toMatch(/CORS.*bin\/flameview FILE/);
+    expect(!r.ok && r.error.message).toMatch(/^Could not fetch https:\/\/other\.example\/p\.txt: https:\/\/other\.example could not be reached .*`flameview FILE`/);
+  });
+
+  it('a server that answers only no-cors requests is a CORS failure, named with the page origin', async () => {
+    const fakeFetch = (async (_url: string, init?: RequestInit) => {
+      if (init?.mode === 'no-cors') return new Response(null, { status: 200 });
+      throw new TypeError('Failed to fetch');
+    }) as unknown as typeof fetch;
+    const r = await new ProfileSession({ fetch: fakeFetch, base: 'http://127.0.0.1:4173/assets/w.js' }).openUrl('http://127.0.0.1:9/p.txt', { name: 'p.txt' });
+    expect(!r.ok && r.error.message).toMatch(/^Could not fetch http:\/\/127\.0\.0\.1:9\/p\.txt: http:\/\/127\.0\.0\.1:9 answered but does not allow this page \(http:\/\/127\.0\.0\.1:4173\) to read it \(CORS/);
   });
 
   it('reports HTTP errors', async () => {

@@ -11,6 +11,7 @@
 //   fast stream cannot flood the page with messages.
 // - The input is never held whole: chunks flow through loadProfile as they arrive.
 
+import { diagnoseFetchFailure, fetchFailureMessage } from './fetch-failure';
 import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from '../import/load';
 import type { ImportOptions, PartialProfile } from '../import/importer';
 import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from '../parallel/split';
@@ -42,6 +43,10 @@ export interface OpenOptions extends Pick<ImportOptions, 'event' | 'split'> {
 
 export interface SessionDeps {
   fetch?: typeof fetch;
+  /** The fetching context's URL (the worker's location), to explain a failed fetch. */
+  base?: string;
+  /** URLs the Content-Security-Policy refused (fetch-failure.ts's watchCspViolations). */
+  cspBlocked?: () => readonly string[];
   now?: () => number;
   progressIntervalMs?: number;
   /** Parallel parsing (./parallel/split.ts): large Blobs are parsed in parts, one worker each. */
@@ -68,6 +73,8 @@ const PERF_DATA_MAGICS = ['PERFILE2', 'PERFFILE'];
 export class ProfileSession {
   private current: AbortController | null = null;
   private readonly fetchImpl: typeof fetch;
+  private readonly base: string | undefined;
+  private readonly cspBlocked: (() => readonly string[]) | undefined;
   private readonly now: () => number;
   private readonly interval: number;
   private readonly parts: SessionParts | null;
@@ -75,6 +82,8 @@ export class ProfileSession {
   constructor(deps: SessionDeps = {}) {
     this.parts = deps.parts ?? null;
     this.fetchImpl = deps.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.base = deps.base;
+    this.cspBlocked = deps.cspBlocked;
     this.now = deps.now ?? (() => Date.now());
     this.interval = deps.progressIntervalMs ?? 80;
   }
@@ -129,16 +138,11 @@ export class ProfileSession {
       response = await this.fetchImpl(checked.url, { signal });
     } catch (e) {
       if (signal.aborted) return cancelled();
-      return {
-        ok: false,
-        error: {
-          kind: 'network',
-          message:
-            `Could not fetch ${checked.url}: the network failed or the server does not allow this page to read it (CORS). ` +
-            `Download it and run \`bin/flameview FILE\`, or open the file here.` +
-            (e instanceof TypeError ? '' : ` (${errorText(e)})`),
-        },
-      };
+      const cause = await diagnoseFetchFailure(checked.url, { fetch: this.fetchImpl, base: this.base, cspBlocked: this.cspBlocked });
+      if (signal.aborted) return cancelled();
+      const origin = this.base ? new URL(this.base).origin : undefined;
+      const detail = e instanceof TypeError ? '' : ` (${errorText(e)})`;
+      return { ok: false, error: { kind: 'network', message: fetchFailureMessage(checked.url, cause, origin) + detail } };
     }
     if (!response.ok) {
       return { ok: false, error: { kind: 'http', message: `Could not fetch ${checked.url}: HTTP ${response.status} ${response.statusText}`.trimEnd() } };

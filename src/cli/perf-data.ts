@@ -1,0 +1,85 @@
+// perf.data files on the command line: every command that reads a recording runs `perf script
+// -i FILE` and reads its text output, as `flameview FILE` does, with one set of messages (perf
+// missing, perf failing) and a sample count on the terminal while perf runs.
+//
+// Invariant: the returned `done` promise settles only once perf has exited and its output has
+// been consumed or written; it rejects with a PerfScriptError whose message is one line.
+
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type { CliIo } from './main';
+
+export class PerfScriptError extends Error {}
+
+export interface PerfScriptRun {
+  /** perf script's text output. */
+  output: Readable;
+  /** Resolves when perf exited successfully; rejects with a PerfScriptError otherwise. */
+  exited: Promise<void>;
+}
+
+/** The message for a perf.data input when perf cannot be started at all. */
+export function perfMissingMessage(label: string): string {
+  return (
+    `${label} is a perf.data file and reading it needs perf, which is not installed ` +
+    `(Debian/Ubuntu: apt install linux-perf); or run \`perf script -i ${label} | flameview -\` where perf is`
+  );
+}
+
+/** The message for perf.data bytes that arrive on stdin, where perf script cannot seek in them. */
+export function perfDataOnStdinMessage(): string {
+  return 'stdin is a perf.data file, which perf script reads only from a file: pass its name instead of -, or pipe `perf script` output';
+}
+
+/**
+ * Starts `perf script -i INPUT`, counting samples (its unindented header lines) for a progress
+ * line on a terminal stderr and a final count line. perf prints inline frames by default when
+ * it can.
+ */
+export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'stderr'>): PerfScriptRun {
+  const child = spawn('perf', ['script', '-i', input], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
+  let samples = 0;
+  let lineStart = true;
+  let lastShown = 0;
+  let stderrTail = '';
+  const show = (final: boolean) => {
+    const text = `flameview: perf script ${label}: ${samples} samples${final ? '' : '…'}`;
+    if (tty) io.stderr.write(`\r${text}${final ? '\n' : ''}`);
+    else if (final) io.stderr.write(`${text}\n`);
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i];
+      if (lineStart && c !== 0x09 && c !== 0x20 && c !== 0x0a && c !== 0x23) samples++;
+      lineStart = c === 0x0a;
+    }
+    const now = Date.now();
+    if (now - lastShown > 200) {
+      lastShown = now;
+      show(false);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4096);
+  });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.on('error', (e: NodeJS.ErrnoException) => {
+      reject(new PerfScriptError(e.code === 'ENOENT' ? perfMissingMessage(label) : `cannot run perf: ${e.message}`));
+    });
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 128 : 1);
+      if (status !== 0) {
+        const last = stderrTail.trim().split('\n').filter(Boolean).pop() ?? `exit status ${status}`;
+        if (tty) io.stderr.write('\n');
+        reject(new PerfScriptError(`perf script failed on ${label}: ${last}`));
+        return;
+      }
+      show(true);
+      resolve();
+    });
+  });
+  // The caller may reject early on the stream; keep an unobserved rejection from crashing.
+  exited.catch(() => undefined);
+  return { output: child.stdout, exited };
+}
