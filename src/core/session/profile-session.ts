@@ -121,9 +121,12 @@ export class ProfileSession {
     let response: Response;
     try {
       // With part workers, a HEAD request first: a large body served whole (no Content-Encoding)
-      // by a server that takes byte ranges lets each part worker fetch its own range. Anything
-      // else (no HEAD, gzip on the wire, a small file) is one GET read by one parser, as before.
-      const total = this.parts !== null ? await rangedSize(this.fetchImpl, checked.url, signal) : null;
+      // in byte ranges lets each part worker fetch its own range. Anything else (no HEAD, gzip
+      // on the wire, a small file) is one GET read by one parser, as before.
+      // Only for bin/flameview's own files (same origin, /api/local/): a HEAD to other servers
+      // is one more request that may fail or be refused, which a page should not make for nothing.
+      const own = this.parts !== null && this.base !== undefined && isLocalFileUrl(checked.url, this.base);
+      const total = own ? await rangedSize(this.fetchImpl, checked.url, signal) : null;
       if (total !== null && partCount(total.size, this.parts!.workers, this.parts!.minPartBytes) > 1) {
         const whole = async function* (fetchImpl: typeof fetch): AsyncGenerator<Uint8Array> {
           const r = await fetchImpl(checked.url, { signal });
@@ -254,6 +257,12 @@ function cancelled(): OpenResult {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** A file bin/flameview serves from the command line (src/server/app.ts: /api/local/, byte ranges). */
+function isLocalFileUrl(url: string, base: string): boolean {
+  const u = new URL(url);
+  return u.origin === new URL(base).origin && u.pathname.startsWith('/api/local/');
 }
 
 /**

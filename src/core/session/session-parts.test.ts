@@ -70,8 +70,8 @@ describe('ProfileSession in parts', () => {
     const log: number[] = [];
     const requests: string[] = [];
     const fetchImpl = server(new Uint8Array(perf), true, requests);
-    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl });
-    const r = await session.openUrl('http://x/toyc.txt', { name: 'toyc.txt' });
+    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl, base: 'http://x/' });
+    const r = await session.openUrl('http://x/api/local/t/toyc.txt', { name: 'toyc.txt' });
     expect(r.ok).toBe(true);
     expect(log).toEqual([0, 1, 2]);
     expect(requests).not.toContain('whole');
@@ -83,11 +83,15 @@ describe('ProfileSession in parts', () => {
     const log: number[] = [];
     const requests: string[] = [];
     const fetchImpl = server(new Uint8Array(perf), false, requests);
-    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl });
-    const r = await session.openUrl('http://x/toyc.txt', { name: 'toyc.txt' });
+    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl, base: 'http://x/' });
+    const r = await session.openUrl('http://x/api/local/t/toyc.txt', { name: 'toyc.txt' });
     expect(r.ok).toBe(true);
     expect(log).toEqual([]);
     expect(requests).toEqual(['head', 'whole']);
+    // Another server's URL: no HEAD, one GET.
+    requests.length = 0;
+    expect((await session.openUrl('http://y/toyc.txt', { name: 'toyc.txt' })).ok).toBe(true);
+    expect(requests).toEqual(['whole']);
   });
 
   it('gzip and perf.data are read by one parser (no parts)', async () => {
