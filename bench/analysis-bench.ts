@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { functionTable, sortRows } from '../src/core/views/function-table';
-import { sandwichOf, sandwichPair } from '../src/render/sandwich-sources';
+import { sandwichOf, sandwichPair } from '../src/core/query/sandwich';
 import { tableFor } from '../src/core/query/table-model';
 import { useStore } from '../src/store/store';
 import { Rng } from './prng';
@@ -44,7 +44,10 @@ for (let i = 0; i <= RUNS; i++) {
   c = process.cpuUsage();
   sandwichOf({ ...tree }, frames, hot);
   const s = cpuMs(process.cpuUsage(c));
-  if (i > 0) before.table.push(t), before.sandwich.push(s);
+  if (i > 0) {
+    before.table.push(t);
+    before.sandwich.push(s);
+  }
 }
 
 // After: in a worker.
@@ -76,7 +79,10 @@ for (let i = 0; i <= RUNS; i++) {
   const s = await timed({ type: 'sandwich', name: hot }, (reply) =>
     useStore.getState().setAnalysisResults({ sandwichTrees: { tree, name: hot, reversed: false, trees: sandwichPair(reply.callers, reply.callees) } }),
   );
-  if (i > 0) after.table.push(t), after.sandwich.push(s);
+  if (i > 0) {
+    after.table.push(t);
+    after.sandwich.push(s);
+  }
 }
 await worker.terminate();
 const f = (x: number) => x.toFixed(1).padStart(7);

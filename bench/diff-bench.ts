@@ -16,7 +16,8 @@ import { parseArgs } from 'node:util';
 import { FrameTableBuilder, frameName, type FrameTable } from '../src/core/model/frame-table';
 import { TreeBuilder } from '../src/core/model/tree-builder';
 import type { CallTree } from '../src/core/model/call-tree';
-import { deltaColumn, diffTrees, functionDeltas, type DiffSide } from '../src/core/views/diff';
+import { deltaColumn, diffTrees, type DiffSide } from '../src/core/views/diff';
+import { functionDeltas } from '../src/core/views/function-deltas';
 import { Rng } from './prng';
 
 const { values } = parseArgs({

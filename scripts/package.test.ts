@@ -105,7 +105,7 @@ describe('npm pack, npm install -g, run the installed flameview', () => {
     expect(list.map((p) => p.name)).toEqual(['sqlite.folded']);
   });
 
-  it('top and svg run from the package', () => {
+  it('top, svg and diff run from the package', () => {
     const top = run(['top', '-n', '3', join(FIXTURES, 'rust-toyc.folded')]);
     expect(top.status).toBe(0);
     expect(top.stdout.trim().split('\n')).toHaveLength(4); // header + 3
@@ -113,5 +113,9 @@ describe('npm pack, npm install -g, run the installed flameview', () => {
     const svg = run(['svg', join(work, 'in.folded')]);
     expect(svg.status).toBe(0);
     expect(svg.stdout).toMatch(/^<\?xml[\s\S]*<\/svg>\n?$/);
+    writeFileSync(join(work, 'after.folded'), 'main;work 5\nmain;new 2\n');
+    const diff = run(['diff', join(work, 'in.folded'), join(work, 'after.folded')]);
+    expect(diff.status).toBe(0);
+    expect(diff.stdout).toBe('main;idle 1 0\nmain;new 0 2\nmain;work 3 5\n');
   });
 });

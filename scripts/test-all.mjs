@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite. Type-checks, runs the unit tests (vitest) and the browser tests
-// (Playwright in Debian Chromium), then prints one line `N passed, N failed` with the totals over
-// both, which is what CI reads. Exits non-zero when anything failed or did not run.
+// `npm test`: the whole suite. Type-checks, lints (ESLint, with the layer rules), runs the unit
+// tests (vitest) and the browser tests (Playwright in Debian Chromium), then prints one line
+// `N passed, N failed` with the totals over both, which is what CI reads; a type or lint error
+// counts as one failed check. Exits non-zero when anything failed or did not run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,11 @@ let problems = 0;
 
 if (run('npx', ['tsc', '--noEmit']) !== 0) {
   console.log('type check failed');
+  problems++;
+}
+
+if (run('npx', ['eslint', '.']) !== 0) {
+  console.log('lint failed');
   problems++;
 }
 

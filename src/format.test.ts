@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, progressText } from './format';
+import { formatBytes, formatDelta, formatDeltaPct, formatValue, progressText } from './format';
 
 describe('shell formatting', () => {
   it('formats byte counts', () => {
@@ -13,5 +13,18 @@ describe('shell formatting', () => {
     expect(progressText(2048, null, 1)).toBe('2.0 KB read · 1 sample');
     // A server that compresses on the fly can deliver more than Content-Length said.
     expect(progressText(11, 10, 0)).toBe('10 B of 10 B · 0 samples');
+  });
+});
+
+describe('compared figures', () => {
+  it('formats shares, points and relative changes', () => {
+    expect(formatValue(26.123, 'pct', true)).toBe('26.1 %');
+    expect(formatValue(2_500_000, 'abs', true)).toBe('2.50 ms');
+    expect(formatValue(1234, 'abs', false)).toBe('1,234');
+    expect(formatDelta(19.25, 'pct', false)).toBe('+19.3 pp');
+    expect(formatDelta(-2, 'pct', false)).toBe('−2.00 pp');
+    expect(formatDeltaPct({ a: 0, b: 3, delta: 3, deltaPct: Infinity })).toBe('new');
+    expect(formatDeltaPct({ a: 4, b: 0, delta: -4, deltaPct: -100 })).toBe('−100 %');
+    expect(formatDeltaPct({ a: 4, b: 6, delta: 2, deltaPct: 50 })).toBe('+50.0 %');
   });
 });

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { startCompareController } from './controllers/compare-client';
+import { startCompareController } from './controllers/recordings';
 import { startLoadingController } from './controllers/load-controller';
 import { useStore } from './store/store';
 import './styles/app.css';

@@ -2,6 +2,7 @@
 // opens a file of that name (see the README). Kept small: `flameview --help` loads only this.
 
 import { existsSync } from 'node:fs';
+import { COMMAND_NAMES, type CommandName } from './command-names';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
@@ -11,7 +12,7 @@ export interface CliIo {
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
-const commands: Record<string, () => Promise<Command>> = {
+const commands: Record<CommandName, () => Promise<Command>> = {
   collapse: async () => (await import('./collapse')).runCollapse,
   serve: async () => (await import('./serve')).runServe,
   'serve-demo': async () => (await import('./serve')).runServeDemo,
@@ -44,16 +45,13 @@ Chrome/Node and speedscope profiles and flamegraph SVGs, gzip or not. top and sv
 viewer's function view by default; collapse and diff the inline view, as the perl scripts.
 `;
 
-/** The subcommands' names, never taken as file names without ./ or -- (see open.ts). */
-export const COMMAND_NAMES: readonly string[] = Object.keys(commands);
-
 export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     io.stdout.write(USAGE);
     return first === undefined ? 2 : 0;
   }
-  const load = commands[first];
+  const load = (COMMAND_NAMES as readonly string[]).includes(first) ? commands[first as CommandName] : undefined;
   if (load) return (await load())(rest, io);
   const meant = likelyCommand(first);
   if (meant) {

@@ -23,7 +23,8 @@ import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parsePort, untilStopped } from '../server/lifecycle';
 import { isPerfData, readHead, sniffFile } from '../server/sniff';
 import { describeFsError } from './cli-common';
-import { COMMAND_NAMES, type CliIo } from './main';
+import type { CliIo } from './main';
+import { COMMAND_NAMES } from './command-names';
 import { PerfScriptError, runPerfScript } from './perf-data';
 
 export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] FILE [FILE2]   (FILE may be -, for stdin)\n';
@@ -56,7 +57,7 @@ function parseArgs(args: string[]): OpenArgs {
     } else if (options && arg.startsWith('-') && arg !== '-') {
       throw new OpenError(`unknown option ${JSON.stringify(arg)}\n${OPEN_USAGE.trimEnd()}`);
     } else {
-      if (options && inputs.length === 0 && COMMAND_NAMES.includes(arg)) {
+      if (options && inputs.length === 0 && (COMMAND_NAMES as readonly string[]).includes(arg)) {
         throw new OpenError(`'${arg}' is a command: put it first (flameview ${arg} …); to open a file named ${arg}, use ./${arg} or -- ${arg}`);
       }
       inputs.push(arg);

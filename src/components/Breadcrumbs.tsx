@@ -2,7 +2,7 @@
 
 import { useLayoutEffect, useRef } from 'react';
 import { frameName } from '../core/model/frame-table';
-import { animateZoom } from '../controllers/zoom-animation';
+import { mainSource } from '../controllers/flame-sources';
 import { useStore } from '../store/store';
 import { ancestry, currentTree } from '../store/tree-helpers';
 
@@ -36,7 +36,7 @@ export function Breadcrumbs() {
                   {name}
                 </span>
               ) : (
-                <button type="button" className="crumb" title={name} onClick={() => animateZoom(node)}>
+                <button type="button" className="crumb" title={name} onClick={() => mainSource.zoom(node)}>
                   {name}
                 </button>
               )}

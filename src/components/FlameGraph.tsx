@@ -5,6 +5,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { FlameRenderer } from '../render/flame-renderer';
 import type { FlameSource } from '../render/flame-source';
+import { mainSource } from '../controllers/flame-sources';
 import { attachInteraction } from '../render/interaction';
 import { handleFlameKey } from '../controllers/keyboard';
 import { Tooltip } from './Tooltip';
@@ -29,7 +30,7 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
 
   useEffect(() => {
     if (!container.current || !canvas.current || !spacer.current) return;
-    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source);
+    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source ?? mainSource);
     const detach = attachInteraction(container.current, canvas.current, renderer);
     onRenderer?.(renderer);
     return () => {

@@ -1,6 +1,7 @@
 // The figures of one frame, shared by the tooltip and the details region.
 
-import { formatPercent, formatWeight, type FrameInfo } from '../store/frame-info';
+import { type FrameInfo } from '../store/frame-info';
+import { formatPercent, formatWeight } from '../format';
 
 export function FrameFigures({ info }: { info: FrameInfo }) {
   const kind = [info.inlined && 'inlined', info.kernel && 'kernel', info.jit && 'JIT'].filter(Boolean).join(', ');

@@ -3,7 +3,7 @@
 // picking one zooms to it, "All" zooms out.
 
 import { frameName } from '../core/model/frame-table';
-import { animateZoom } from '../controllers/zoom-animation';
+import { mainSource } from '../controllers/flame-sources';
 import { useStore } from '../store/store';
 import { childrenOf } from '../core/model/call-tree';
 import { currentTree } from '../store/tree-helpers';
@@ -26,7 +26,7 @@ export function ProcessPicker() {
   return (
     <label className="picker">
       Process
-      <select value={current} onChange={(e) => animateZoom(Number(e.target.value))}>
+      <select value={current} onChange={(e) => mainSource.zoom(Number(e.target.value))}>
         <option value={0}>All ({roots.length})</option>
         {shown.map((n) => (
           <option key={n} value={n}>

@@ -2,8 +2,8 @@
 
 import type { FormatId } from '../core/model/profile';
 import { useStore } from '../store/store';
-import { formatCount, formatNs } from '../store/frame-info';
 import { currentTree } from '../store/tree-helpers';
+import { formatCount, formatNs } from '../format';
 
 const FORMAT_NAMES: Record<FormatId, string> = {
   'perf-script': 'perf script',

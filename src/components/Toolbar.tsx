@@ -1,6 +1,6 @@
 // View toggle (Functions / Inline frames), icicle switch, reset zoom, event picker, shortcuts.
 
-import { animateZoom } from '../controllers/zoom-animation';
+import { mainSource } from '../controllers/flame-sources';
 import { useStore } from '../store/store';
 import { AnalysisToggles } from './analysis/AnalysisToggles';
 import { EventPicker } from './EventPicker';
@@ -43,7 +43,7 @@ export function Toolbar() {
       <button type="button" className="btn" aria-pressed={orientation === 'icicle'} onClick={() => setOrientation(orientation === 'icicle' ? 'flame' : 'icicle')}>
         Icicle
       </button>
-      <button type="button" className="btn" disabled={!zoomed} onClick={() => animateZoom(0)}>
+      <button type="button" className="btn" disabled={!zoomed} onClick={() => mainSource.zoom(0)}>
         Reset zoom
       </button>
       <TransformToggles />

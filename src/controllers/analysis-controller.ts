@@ -14,15 +14,17 @@
 // falls back to computing here.
 
 import type { CallTree } from '../core/model/call-tree';
+import type { DeriveRequest } from '../core/views/derive';
 import type { ProfileSnapshot } from '../core/session/snapshot';
 import type { AnalysisTreeRef } from '../core/views/derive-analysis';
 import type { SandwichResult, TableResult } from '../store/analysis-slice';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
-import { derivedRefOf, type DeriveBackend } from './derive-controller';
-import { sandwichOf, sandwichPair } from '../render/sandwich-sources';
-import { isReversed, setSyncNodes, SYNC_NODES, tableFor } from '../core/query/table-model';
+import type { DeriveBackend } from './derive-backend';
+import { sandwichOf, sandwichPair } from '../core/query/sandwich';
+import { tableFor } from '../core/query/table-model';
+import { isReversed } from '../store/selectors';
 
 /** Timings of the last worker answers (ms; for the bench and the console). */
 export const lastAnalysisTiming: { table: { workerMs: number; roundTripMs: number } | null; sandwich: { workerMs: number; roundTripMs: number } | null } = {
@@ -38,7 +40,12 @@ interface Job {
   seq: number;
 }
 
-export function startAnalysisController(backend: DeriveBackend, ensureBase: (snapshot: ProfileSnapshot) => number): () => void {
+export function startAnalysisController(
+  backend: DeriveBackend,
+  ensureBase: (snapshot: ProfileSnapshot) => number,
+  /** The backend's handle on a derived tree the derive controller showed, or null. */
+  derivedRefOf: (tree: CallTree) => { id: number; seq: number; request: DeriveRequest } | null,
+): () => void {
   const tables = new WeakMap<CallTree, TableResult[]>();
   const sandwiches = new WeakMap<CallTree, SandwichResult[]>();
   const table: Job = { tree: null, reversed: false, name: null, seq: 0 };
@@ -159,7 +166,7 @@ export function startAnalysisController(backend: DeriveBackend, ensureBase: (sna
     const tree = currentTree(s);
     const { panel, selectedFunction } = s.analysis;
     // While a derivation is under way the shown tree is about to change: ask for the next one.
-    const big = s.snapshot !== null && tree !== null && tree.nodeCount > SYNC_NODES && !s.deriving;
+    const big = s.snapshot !== null && tree !== null && tree.nodeCount > s.analysis.syncNodes && !s.deriving;
     if (big && panel === 'table') requestTable(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s));
     else stop(table);
     if (big && panel === 'sandwich' && selectedFunction !== null) requestSandwich(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s), selectedFunction);
@@ -177,7 +184,7 @@ export function startAnalysisController(backend: DeriveBackend, ensureBase: (sna
     const w = window as unknown as { flameviewAnalysis?: typeof lastAnalysisTiming; flameviewSetSyncNodes?: (n: number) => void };
     w.flameviewAnalysis = lastAnalysisTiming;
     // For the e2e tests and the bench: 0 sends every tree's table and sandwich to the worker.
-    w.flameviewSetSyncNodes = setSyncNodes;
+    w.flameviewSetSyncNodes = (n) => useStore.getState().setSyncNodes(n);
   }
   return () => {
     unsub();

@@ -5,8 +5,8 @@ import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { useLinkNotices } from './url-sync';
-import { inlineBackend, startDeriveController, type DeriveBackend } from './derive-controller';
-import { parkZoom } from '../core/query/zoom-after-transform';
+import { inlineBackend, type DeriveBackend } from './derive-backend';
+import { startDeriveController } from './derive-controller';
 
 const snapshot = makeSnapshot(
   profileFrom(`
@@ -80,7 +80,7 @@ describe('derive controller', () => {
     start();
     useStore.getState().pushTransform({ kind: 'focus', name: 'b' });
     const run = vi.fn(() => useStore.getState().zoomTo(1));
-    parkZoom({ path: [], run });
+    useStore.getState().parkZoom({ path: [], run });
     await idle();
     expect(run).toHaveBeenCalledTimes(1);
     expect(useStore.getState().zoomNode).toBe(1);

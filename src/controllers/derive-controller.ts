@@ -7,43 +7,18 @@
 // derive) shows the base tree without a round trip; `deriving` is true from the request until its
 // result is shown, so the graph stays aria-busy.
 
-import * as Comlink from 'comlink';
 import type { CallTree } from '../core/model/call-tree';
 import type { ProfileSnapshot } from '../core/session/snapshot';
-import type { SampleColumns } from '../core/views/time-order';
-import { copyTree, derive, isIdentity, rangeApplies, treeColumns, type DeriveInput, type DeriveRequest } from '../core/views/derive';
+import { isIdentity, rangeApplies, type DeriveRequest } from '../core/views/derive';
 import { encodeTransforms } from '../core/views/transforms-codec';
 import { useStore } from '../store/store';
 import type { DerivedView } from '../store/transform-slice';
 import { treeOf } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import { useLinkNotices } from './url-sync';
-import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
-import { analyseSandwich, analyseTable, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../core/views/derive-analysis';
+import { inputOf, samplesOf, workerBackend, type DeriveBackend } from './derive-backend';
 import { startAnalysisController } from './analysis-controller';
-import { SYNC_NODES } from '../core/query/table-model';
 import { mapShownNodes, type ShownTree } from '../core/query/transform-node-map';
-import '../store/url/transform-params';
-import { takeParkedZoom } from '../core/query/zoom-after-transform';
-
-/** Where derivations run: the worker, or in-process (tests). */
-export interface DeriveBackend {
-  setBase(id: number, input: DeriveInput): Promise<void> | void;
-  /** `keep`: keep the result for table/sandwich requests (the analysis panel is open). */
-  derive(id: number, seq: number, request: DeriveRequest, keep?: boolean): Promise<DeriveReply | null>;
-  /** The function table / sandwich of a tree the backend holds (analysis-controller.ts). */
-  table?(id: number, seq: number, ref: AnalysisTreeRef, reversed: boolean): Promise<TableReply | null>;
-  sandwich?(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<SandwichReply | null>;
-  dispose?(): void;
-}
-
-/** Which backend tree a shown derived tree is (its recording id and derive seq). */
-const derivedRefs = new WeakMap<CallTree, { id: number; seq: number; request: DeriveRequest }>();
-
-/** The backend's handle on a derived tree this controller showed, or null. */
-export function derivedRefOf(tree: CallTree): { id: number; seq: number; request: DeriveRequest } | null {
-  return derivedRefs.get(tree) ?? null;
-}
 
 /** Timings of the last derivation shown (for the bench and the console). */
 export interface DeriveTiming {
@@ -52,114 +27,6 @@ export interface DeriveTiming {
   applyMs: number;
   nodes: number;
 }
-export let lastDeriveTiming: DeriveTiming | null = null;
-
-export function samplesOf(snapshot: ProfileSnapshot): SampleColumns | null {
-  return (snapshot as { samples?: SampleColumns | null }).samples ?? null;
-}
-
-export function inputOf(snapshot: ProfileSnapshot): DeriveInput {
-  return { frames: snapshot.frames, inline: snapshot.inline, functions: snapshot.functions, toFunction: snapshot.toFunction, samples: samplesOf(snapshot) };
-}
-
-export function workerBackend(): DeriveBackend {
-  let worker: Worker | null = null;
-  let remote: Comlink.Remote<AnalysisWorkerApi> | null = null;
-  // A worker that cannot start (a Content-Security-Policy, a failed download) never answers:
-  // its 'error' event fails the calls in flight, and the next call starts a fresh worker.
-  let failed: Promise<never> = new Promise(() => {});
-  const get = () => {
-    if (!remote) {
-      const w = new Worker(new URL('../../workers/analysis.worker.ts', import.meta.url), { type: 'module', name: 'flameview-analysis' });
-      worker = w;
-      remote = Comlink.wrap<AnalysisWorkerApi>(w);
-      failed = new Promise((_, reject) =>
-        w.addEventListener('error', (event) => {
-          event.preventDefault();
-          w.terminate();
-          if (worker === w) worker = remote = null;
-          reject(new Error(event.message || 'the analysis worker could not be started'));
-        }),
-      );
-      failed.catch(() => {});
-    }
-    return remote;
-  };
-  return {
-    setBase: async (id, input) => {
-      const { strings, ...frames } = input.frames;
-      // Copies of the columns (one memcpy each; the page keeps drawing its own), transferred.
-      const copy = <T extends { slice(): T; buffer: ArrayBufferLike }>(a: T) => a.slice();
-      const inline = copyTree(input.inline);
-      const functions = input.functions ? copyTree(input.functions) : null;
-      const toFunction = input.toFunction ? copy(input.toFunction) : null;
-      const samples = input.samples ? { count: input.samples.count, leaf: copy(input.samples.leaf), time: copy(input.samples.time), weight: copy(input.samples.weight) } : null;
-      const wire: BaseWire = { frames, inline, functions, toFunction, samples, strings: strings.join('\0') };
-      const buffers = [...treeColumns(inline), ...(functions ? treeColumns(functions) : [])];
-      if (toFunction) buffers.push(toFunction.buffer as ArrayBuffer);
-      if (samples) buffers.push(samples.leaf.buffer as ArrayBuffer, samples.time.buffer as ArrayBuffer, samples.weight.buffer as ArrayBuffer);
-      const r = get();
-      await Promise.race([r.setBase(id, Comlink.transfer(wire, buffers)), failed]);
-    },
-    derive: (id, seq, request, keep) => {
-      const r = get();
-      return Promise.race([r.derive(id, seq, request, keep), failed]);
-    },
-    table: (id, seq, ref, reversed) => {
-      const r = get();
-      return Promise.race([r.table(id, seq, ref, reversed), failed]);
-    },
-    sandwich: (id, seq, ref, name, reversed) => {
-      const r = get();
-      return Promise.race([r.sandwich(id, seq, ref, name, reversed), failed]);
-    },
-    dispose: () => {
-      worker?.terminate();
-      worker = null;
-      remote = null;
-    },
-  };
-}
-
-/** In-process backend: the same pipeline without a Worker (unit tests, a page without workers). */
-export function inlineBackend(): DeriveBackend {
-  let input: DeriveInput | null = null;
-  let baseId = -1;
-  let kept: { seq: number; tree: CallTree }[] = [];
-  const treeOfRef = (id: number, ref: AnalysisTreeRef): CallTree | null => {
-    if (!input || id !== baseId) return null;
-    if ('view' in ref) return ref.view === 'functions' && input.functions ? input.functions : input.inline;
-    const hit = kept.find((k) => k.seq === ref.seq);
-    if (hit) return hit.tree;
-    const tree = derive(input, ref.request).tree;
-    kept = [{ seq: ref.seq, tree }, ...kept].slice(0, 2);
-    return tree;
-  };
-  return {
-    setBase: (id, i) => {
-      baseId = id;
-      input = i;
-      kept = [];
-    },
-    derive: async (id, seq, request, keep) => {
-      if (!input || id !== baseId) return null;
-      const t0 = performance.now();
-      const r = derive(input, request);
-      // As the worker: kept only when asked (else derived again on a table/sandwich request).
-      if (keep) kept = [{ seq, tree: r.tree }, ...kept].slice(0, 2);
-      return { tree: r.tree, toNew: r.toNew, ranged: r.ranged, ms: performance.now() - t0 };
-    },
-    table: async (id, _seq, ref, reversed) => {
-      const tree = treeOfRef(id, ref);
-      return tree && input ? analyseTable(tree, input.frames, reversed) : null;
-    },
-    sandwich: async (id, _seq, ref, name, reversed) => {
-      const tree = treeOfRef(id, ref);
-      return tree && input ? analyseSandwich(tree, input.frames, name, reversed) : null;
-    },
-  };
-}
-
 /** Says something in the notices region (role=status) above the graph. */
 function notify(message: string): void {
   const notices = useLinkNotices.getState().notices;
@@ -175,6 +42,9 @@ function rangeKey(snapshot: ProfileSnapshot, request: Pick<DeriveRequest, 'range
 }
 
 export function startDeriveController(backend: DeriveBackend = workerBackend()): () => void {
+  /** Which backend tree a shown derived tree is (its recording id and derive seq). */
+  const derivedRefs = new WeakMap<CallTree, { id: number; seq: number; request: DeriveRequest }>();
+  let lastDeriveTiming: DeriveTiming | null = null;
   const ids = new WeakMap<ProfileSnapshot, number>();
   let nextId = 1;
   let sentFor: ProfileSnapshot | null = null;
@@ -228,7 +98,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     const [zoomNode, selectedNode] = mapShownNodes(frames, from, [s.zoomNode, s.selectedNode], to);
     s.applyDerived(next, { zoomNode, selectedNode });
     useStore.getState().setDeriving(false);
-    const parked = takeParkedZoom();
+    const parked = useStore.getState().takeParkedZoom();
     if (parked) parked.run(notify);
     if (timing) lastDeriveTiming = { ...timing, applyMs: performance.now() - t0, nodes: to.tree.nodeCount };
   };
@@ -249,7 +119,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
       seq++;
       const d = s.derived;
       if (d !== null || s.deriving) show(s as StoreState & { snapshot: ProfileSnapshot }, null);
-      else takeParkedZoom();
+      else useStore.getState().takeParkedZoom();
       return;
     }
     ensureBase(snapshot);
@@ -257,7 +127,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     const mine = ++seq;
     s.setDeriving(true);
     const t0 = performance.now();
-    const keep = s.analysis.panel !== 'none' && treeOf(snapshot, s.view).nodeCount > SYNC_NODES;
+    const keep = s.analysis.panel !== 'none' && treeOf(snapshot, s.view).nodeCount > s.analysis.syncNodes;
     backend.derive(id, mine, request, keep).then(
       (reply) => {
         if (mine !== seq) return; // overtaken: a newer request is on its way
@@ -301,7 +171,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
   );
   run();
-  const stopAnalysis = startAnalysisController(backend, ensureBase);
+  const stopAnalysis = startAnalysisController(backend, ensureBase, (tree) => derivedRefs.get(tree) ?? null);
   if (typeof window !== 'undefined') (window as unknown as { flameviewDerive?: () => DeriveTiming | null }).flameviewDerive = () => lastDeriveTiming;
   return () => {
     unsub();

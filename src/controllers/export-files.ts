@@ -37,7 +37,6 @@ export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: strin
 export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded'): string {
   let base = (name ?? 'profile').replace(/^.*[\\/]/, '');
   base = base.replace(/\.gz$/i, '').replace(/\.(txt|folded|svg|data|json|pb|pprof|cpuprofile)$/i, '');
-  // eslint-disable-next-line no-control-regex
   base = base.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100) || 'profile';
   return `${base}-${view}.${ext === 'folded' ? 'folded.txt' : ext}`;
 }

@@ -7,7 +7,7 @@ import type { NodeIndex } from '../core/model/types';
 import { useStore } from '../store/store';
 import { heaviestChild, nextSibling, previousSibling, currentTree } from '../store/tree-helpers';
 import type { Orientation } from '../store/types';
-import { animateZoom } from './zoom-animation';
+import { mainSource } from './flame-sources';
 
 /** The node an arrow key moves the selection to, or -1 when it cannot move. */
 export function arrowTarget(tree: CallTree, orientation: Orientation, from: NodeIndex, key: string): NodeIndex {
@@ -31,7 +31,7 @@ export function revealNode(node: NodeIndex): void {
   if (!s.snapshot || node < 0) return;
   const tree = currentTree(s)!;
   s.select(node);
-  if (!visibleInZoom(tree, node, s.zoomNode)) animateZoom(node > 0 ? tree.parent[node] : 0);
+  if (!visibleInZoom(tree, node, s.zoomNode)) mainSource.zoom(node > 0 ? tree.parent[node] : 0);
 }
 
 /** Handles a key on the focused flame graph; returns true when it was used. */
@@ -48,12 +48,12 @@ export function handleFlameKey(key: string): boolean {
     return true;
   }
   if (key === 'Enter') {
-    if (s.selectedNode >= 0) animateZoom(s.selectedNode);
+    if (s.selectedNode >= 0) mainSource.zoom(s.selectedNode);
     return true;
   }
   if (key === 'Escape') {
-    if (s.zoomNode > 0) animateZoom(tree.parent[s.zoomNode]);
-    else if (s.viewport.x0 > 0 || s.viewport.x1 < 1) animateZoom(0);
+    if (s.zoomNode > 0) mainSource.zoom(tree.parent[s.zoomNode]);
+    else if (s.viewport.x0 > 0 || s.viewport.x1 < 1) mainSource.zoom(0);
     return true;
   }
   return false;

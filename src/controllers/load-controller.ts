@@ -2,14 +2,11 @@
 // stored recording's /p/<id> path, else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
 
 import { useStore } from '../store/store';
-import { openDemo, openPasted, openUrl, reload } from './load-client';
+import { openDemo, openPasted, openUrl, reload } from './recordings';
 import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
 
-let started = false;
-
+/** Called once, from main.tsx. */
 export function startLoadingController(win: Window = window): void {
-  if (started) return;
-  started = true;
   let lastProfile = profileFromHash(win.location.hash);
   const fromPath = profileFromPath(win.location.pathname);
   const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;

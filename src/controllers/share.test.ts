@@ -7,8 +7,8 @@ const bytes = vi.hoisted(() => ({
   adopted: [] as string[],
 }));
 
-vi.mock('./load-client', () => ({ openedBytes: () => bytes.a }));
-vi.mock('./compare-client', () => ({
+vi.mock('./recordings', () => ({
+  openedBytes: () => bytes.a,
   compareOpenedBytes: () => bytes.b,
   requestedCompareUrl: () => bytes.requested,
   adoptCompareUrl: (url: string) => {

@@ -5,8 +5,7 @@
 // <…/api/profiles/<id B>>), and the copy with its fallback. Every failure is a value with a
 // message, never a throw; a failed upload links nothing.
 
-import { adoptCompareUrl, compareOpenedBytes, requestedCompareUrl } from './compare-client';
-import { openedBytes } from './load-client';
+import { adoptCompareUrl, compareOpenedBytes, openedBytes, requestedCompareUrl } from './recordings';
 import { withProfile } from '../store/url/profile-hash';
 import { useStore } from '../store/store';
 import { flushUrlWrite } from './url-sync';

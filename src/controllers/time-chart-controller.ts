@@ -17,7 +17,7 @@ import { LabelFitter } from '../render/labels';
 import { fitCanvas } from '../render/canvas-size';
 import { FrameColours, LIGHT, type Theme, watchTheme } from '../core/palette';
 import { stackChartModel, type StackChartModel } from '../render/stack-chart-model';
-import { AXIS_HEIGHT, CHART_FONT, drawStackChart, hitBox, rowsHeight, timeAt, type TimeWindow } from '../render/stack-chart-renderer';
+import { AXIS_HEIGHT, CHART_FONT, RectScratch, drawStackChart, hitBox, rowsHeight, timeAt, type TimeWindow } from '../render/stack-chart-renderer';
 import { useStore } from '../store/store';
 import type { StoreState } from '../store/types';
 
@@ -43,6 +43,7 @@ export class TimeChartController {
   private model: StackChartModel | null = null;
   private window: TimeWindow = { from: 0, to: 1 };
   private hoverBox = -1;
+  private readonly scratch = new RectScratch();
   private drag: { x0: number; x: number; moved: boolean } | null = null;
   private theme: Theme = LIGHT;
   private colours: FrameColours | null = null;
@@ -147,7 +148,7 @@ export class TimeChartController {
         frames,
         selection,
         hoverBox: this.hoverBox,
-      });
+      }, this.scratch);
       this.container.dataset.rects = String(result.rects);
       this.container.dataset.window = `${this.window.from}-${this.window.to}`;
     }

@@ -11,44 +11,52 @@
 
 import { create } from 'zustand';
 import { profileFromHash } from '../store/url/profile-hash';
-import { isAnimating } from './zoom-animation';
+import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/session/snapshot';
-import { applyUrlState, isPushChange, parseUrlState, setCurrentSplit, writeUrlState, type ApplyReason } from '../store/url/url-state';
+import '../store/url/params';
+import { applyUrlState, isPushChange, parseUrlState, writeUrlState, type ApplyReason } from '../store/url/url-state';
 
 export interface LinkNotice {
   id: number;
   text: string;
 }
 
-/** Notices about the link (bad values, a frame not found), shown in a role=status region. */
-export const useLinkNotices = create<{ notices: LinkNotice[]; dismiss(id: number): void }>()((set, get) => ({
+/** The running sync's handles (one per page). */
+interface RunningSync {
+  flush(): void;
+  stop(): void;
+}
+
+/**
+ * Notices about the link (bad values, a frame not found), shown in a role=status region, and the
+ * running sync (null until startUrlSync).
+ */
+export const useLinkNotices = create<{ notices: LinkNotice[]; nextId: number; sync: RunningSync | null; dismiss(id: number): void }>()((set, get) => ({
   notices: [],
+  nextId: 1,
+  sync: null,
   dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
 }));
 
-let noticeId = 0;
 const MAX_NOTICES = 5;
 
 function setNotices(texts: string[]): void {
-  useLinkNotices.setState({ notices: texts.slice(0, MAX_NOTICES).map((text) => ({ id: ++noticeId, text })) });
+  const first = useLinkNotices.getState().nextId;
+  const notices = texts.slice(0, MAX_NOTICES).map((text, i) => ({ id: first + i, text }));
+  useLinkNotices.setState({ notices, nextId: first + notices.length });
 }
 
 const WRITE_DELAY_MS = 120;
 
-let started = false;
-let flush: (() => void) | null = null;
-
 /** Writes any pending store change into the hash now (before copying the link). */
 export function flushUrlWrite(): void {
-  flush?.();
+  useLinkNotices.getState().sync?.flush();
 }
-
-let stop: (() => void) | null = null;
 
 /** Stops the sync (tests); the page keeps it for its lifetime. */
 export function stopUrlSync(): void {
-  stop?.();
+  useLinkNotices.getState().sync?.stop();
 }
 
 /**
@@ -56,8 +64,7 @@ export function stopUrlSync(): void {
  * returned function do nothing, so a link's reload request is never made twice.
  */
 export function startUrlSync(win: Window = window): () => void {
-  if (started) return () => {};
-  started = true;
+  if (useLinkNotices.getState().sync) return () => {};
   let lastHash = win.location.hash;
   let applying = false;
   /** A reload asked for by the link (event/split): apply the rest when it arrives. */
@@ -80,7 +87,7 @@ export function startUrlSync(win: Window = window): () => void {
         reason,
         notify: (m) => notices.push(m),
         reload: (options) => {
-          if (options.split) setCurrentSplit(options.split === 'process' ? null : options.split);
+          if (options.split) useStore.getState().setSplit(options.split === 'process' ? null : options.split);
           useStore.getState().requestReload(options);
         },
       }).reloading;
@@ -114,15 +121,16 @@ export function startUrlSync(win: Window = window): () => void {
       // Mid-animation zoom nodes are intermediate ancestors: wait for the landing. While a
       // transform is being derived the zoom still names the previous tree: wait for the new one,
       // so one action makes one history entry.
-      if (isAnimating() || useStore.getState().deriving) timer = setTimeout(tick, WRITE_DELAY_MS);
+      if (mainSource.animation.active || useStore.getState().deriving) timer = setTimeout(tick, WRITE_DELAY_MS);
       else write('auto');
     }, WRITE_DELAY_MS);
   };
-  flush = () => {
+
+
+  const flush = () => {
     if (timer !== null) clearTimeout(timer);
     write('auto');
   };
-
   const onSnapshot = (snapshot: ProfileSnapshot | null, previous: ProfileSnapshot | null) => {
     if (!snapshot) return;
     const s = useStore.getState();
@@ -147,7 +155,7 @@ export function startUrlSync(win: Window = window): () => void {
     } else {
       // Another recording (a dropped file, a paste): the hash follows the store.
       setNotices([]);
-      setCurrentSplit(null);
+      useStore.getState().setSplit(null);
       write('replace');
     }
   };
@@ -191,17 +199,16 @@ export function startUrlSync(win: Window = window): () => void {
   win.addEventListener('popstate', onNavigate);
   win.addEventListener('hashchange', onNavigate);
 
-  stop = () => {
+  const stop = () => {
     unsubSnapshot();
     unsubAll();
     unsubError();
     win.removeEventListener('popstate', onNavigate);
     win.removeEventListener('hashchange', onNavigate);
     if (timer !== null) clearTimeout(timer);
-    flush = null;
-    stop = null;
-    started = false;
+    useLinkNotices.setState({ sync: null });
   };
+  useLinkNotices.setState({ sync: { flush, stop } });
   return () => {};
 }
 

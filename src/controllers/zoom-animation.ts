@@ -1,47 +1,59 @@
-// Animated zoom (at most 250 ms, requestAnimationFrame, eased) driving the store's viewport.
-// A new zoom cancels the one in flight; the last frame lands exactly on the target, full width.
+// Animated zoom (at most 250 ms, requestAnimationFrame, eased) of one pane's viewport. Each pane
+// has its own: a new zoom cancels the one in flight in that pane only; the last frame lands
+// exactly on the target, full width.
 
+import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import { useStore } from '../store/store';
-import { currentTree } from '../store/tree-helpers';
+import type { Viewport } from '../core/model/view-types';
 import { interpolate, zoomPath } from '../render/viewport';
 
 export const ZOOM_MS = 250;
 
-let pending = 0;
-
-export function isAnimating(): boolean {
-  return pending !== 0;
+/** The pane an animation drives. */
+export interface ZoomTarget {
+  /** The tree the pane shows and where it is zoomed now, or null when it shows nothing. */
+  current(): { tree: CallTree; zoomNode: NodeIndex; viewport: Viewport } | null;
+  setViewport(zoomNode: NodeIndex, viewport: Viewport): void;
+  /** The final step: zoom to the node, full width. */
+  zoomTo(node: NodeIndex): void;
 }
 
-export function cancelZoomAnimation(): void {
-  if (pending) cancelAnimationFrame(pending);
-  pending = 0;
-}
+export class ZoomAnimation {
+  private pending = 0;
 
-export function animateZoom(target: NodeIndex): void {
-  cancelZoomAnimation();
-  const s = useStore.getState();
-  if (!s.snapshot || target < 0) return;
-  const tree = currentTree(s)!;
-  if (target >= tree.nodeCount) return;
-  const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-  if (reduced || typeof requestAnimationFrame !== 'function') {
-    s.zoomTo(target);
-    return;
+  constructor(private readonly target: ZoomTarget) {}
+
+  get active(): boolean {
+    return this.pending !== 0;
   }
-  const { frame, from, to } = zoomPath(tree, { zoomNode: s.zoomNode, viewport: s.viewport }, target);
-  const start = performance.now();
-  const step = (now: number) => {
-    const t = (now - start) / ZOOM_MS;
-    if (t >= 1) {
-      pending = 0;
-      useStore.getState().zoomTo(target);
+
+  cancel(): void {
+    if (this.pending) cancelAnimationFrame(this.pending);
+    this.pending = 0;
+  }
+
+  zoom(node: NodeIndex): void {
+    this.cancel();
+    const now = this.target.current();
+    if (!now || node < 0 || node >= now.tree.nodeCount) return;
+    const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (reduced || typeof requestAnimationFrame !== 'function') {
+      this.target.zoomTo(node);
       return;
     }
-    useStore.getState().setViewport(frame, interpolate(from, to, t));
-    pending = requestAnimationFrame(step);
-  };
-  useStore.getState().setViewport(frame, from);
-  pending = requestAnimationFrame(step);
+    const { frame, from, to } = zoomPath(now.tree, now, node);
+    const start = performance.now();
+    const step = (t: number) => {
+      const f = (t - start) / ZOOM_MS;
+      if (f >= 1) {
+        this.pending = 0;
+        this.target.zoomTo(node);
+        return;
+      }
+      this.target.setViewport(frame, interpolate(from, to, f));
+      this.pending = requestAnimationFrame(step);
+    };
+    this.target.setViewport(frame, from);
+    this.pending = requestAnimationFrame(step);
+  }
 }

@@ -11,7 +11,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
-import { mainSource, type FlameSource, type FlameState } from './flame-source';
+import type { FlameSource, FlameState } from './flame-source';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, layoutFrames, rowTop, visibleDepths, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
@@ -59,8 +59,8 @@ export class FlameRenderer {
     private readonly container: HTMLElement,
     private readonly canvas: HTMLCanvasElement,
     private readonly spacer: HTMLElement,
-    /** What to draw and where interaction goes; the store's main graph by default. */
-    readonly source: FlameSource = mainSource,
+    /** What to draw and where interaction goes. */
+    readonly source: FlameSource,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');

@@ -1,19 +1,13 @@
-// What a flame renderer draws and where its interaction goes: the main graph reads and writes
-// the store's view slice (mainSource); other graphs (the comparison views) bring their own source,
-// so one renderer draws them all.
+// What a flame renderer draws and where its interaction goes. One renderer draws every graph;
+// each pane brings its own source (controllers/flame-sources.ts binds them to the store).
 //
 // Invariants: read() is cheap (no tree walks beyond memoised lookups); `key` changes identity
 // when a different tree set is shown (scroll resets); node indices refer to `tree`.
 
-import { shallow } from 'zustand/shallow';
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import type { FrameIndex, NodeIndex } from '../core/model/types';
-import { highlightOf, shortLabeller } from '../core/query/table-model';
-import { useStore } from '../store/store';
-import { currentTree } from '../store/tree-helpers';
-import type { Orientation, StoreState, Viewport } from '../store/types';
-import { animateZoom, cancelZoomAnimation, isAnimating } from '../controllers/zoom-animation';
+import type { Orientation, Viewport } from '../core/model/view-types';
 
 /** Per-node colours that replace the palette by name (the differential graph). */
 export interface NodeColours {
@@ -57,50 +51,3 @@ export interface FlameSource {
   /** Stops an animated zoom (a drag or the wheel takes over). */
   cancelAnimation(): void;
 }
-
-const watched = (s: StoreState) => [
-  s.snapshot,
-  s.view,
-  s.orientation,
-  s.zoomNode,
-  s.viewport,
-  s.selectedNode,
-  s.hoverNode,
-  s.search.matches,
-  s.search.status,
-  s.loading !== null,
-  s.derived,
-  s.deriving,
-  s.analysis.pending,
-  s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
-  s.analysis.shortNames,
-];
-
-/** The main flame graph: the store's snapshot, view, zoom, selection, hover and search. */
-export const mainSource: FlameSource = {
-  read() {
-    const s = useStore.getState();
-    if (!s.snapshot) return null;
-    return {
-      tree: currentTree(s)!,
-      frames: s.snapshot.frames,
-      key: s.derived?.snapshot === s.snapshot ? s.derived : s.snapshot,
-      orientation: s.orientation,
-      zoomNode: s.zoomNode,
-      viewport: s.viewport,
-      selectedNode: s.selectedNode,
-      hoverNode: s.hoverNode,
-      matches: s.search.matches,
-      busy: isAnimating() || s.loading !== null || s.search.status === 'searching' || s.deriving || s.analysis.pending,
-      nodeColours: null,
-      highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
-      label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,
-    };
-  },
-  subscribe: (onChange) => useStore.subscribe(watched, onChange, { equalityFn: shallow }),
-  hover: (node, pos) => useStore.getState().hover(node, pos),
-  select: (node) => useStore.getState().select(node),
-  zoom: (node) => animateZoom(node),
-  setViewport: (zoomNode, viewport) => useStore.getState().setViewport(zoomNode, viewport),
-  cancelAnimation: () => cancelZoomAnimation(),
-};

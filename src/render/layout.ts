@@ -13,7 +13,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import type { Orientation, Viewport } from '../store/types';
+import type { Orientation, Viewport } from '../core/model/view-types';
 
 export const ROW_HEIGHT = 17;
 
@@ -39,6 +39,8 @@ export class LayoutBuffer {
   depth = new Int32Array(256);
   /** Whether rect k is an ancestor of the zoomed node (drawn full width, faded). */
   ancestor = new Uint8Array(256);
+  /** Scratch for layoutFrames: the next free x at each depth. */
+  cursor = new Float64Array(64);
 
   push(node: number, x: number, w: number, depth: number, ancestor: number): void {
     const k = this.count++;
@@ -66,8 +68,6 @@ export class LayoutBuffer {
   }
 }
 
-let cursorScratch = new Float64Array(64);
-
 export function layoutFrames(input: LayoutInput, out: LayoutBuffer = new LayoutBuffer()): LayoutBuffer {
   const { tree, zoomNode, viewport, width, minWidth, minDepth, maxDepth } = input;
   out.count = 0;
@@ -86,8 +86,8 @@ export function layoutFrames(input: LayoutInput, out: LayoutBuffer = new LayoutB
 
   // cursor[d]: where (in weight, from the zoomed node's left edge) the next node of depth d starts.
   const deepest = tree.maxDepth + 2;
-  if (cursorScratch.length < deepest) cursorScratch = new Float64Array(deepest * 2);
-  const cursor = cursorScratch;
+  if (out.cursor.length < deepest) out.cursor = new Float64Array(deepest * 2);
+  const cursor = out.cursor;
   const zoomDepth = tree.depth[zoomNode];
   cursor[zoomDepth] = 0;
   const end = tree.end[zoomNode];

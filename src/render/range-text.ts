@@ -3,14 +3,8 @@
 
 import type { SampleColumns } from '../core/views/time-order';
 import { samplesInRange } from './stack-chart-model';
-import { formatDuration } from './stack-chart-renderer';
-import type { TimeRange } from '../store/time-slice';
-
-/** Seconds from the first sample, with enough decimals for the range's length. */
-export function formatOffset(seconds: number, span: number): string {
-  const decimals = span >= 0.01 ? 3 : span >= 1e-5 ? 6 : 9;
-  return `${seconds.toFixed(decimals)} s`;
-}
+import type { TimeRange } from '../core/model/view-types';
+import { formatDuration, formatOffset } from '../format';
 
 export function rangeText(range: TimeRange, samples: SampleColumns, t0: number): string {
   const span = range.to - range.from;

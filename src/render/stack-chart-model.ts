@@ -19,7 +19,7 @@
 import type { CallTree } from '../core/model/call-tree';
 import type { ProfileSnapshot } from '../core/session/snapshot';
 import { stackChart, type SampleColumns, type StackChart } from '../core/views/time-order';
-import type { ViewKind } from '../store/types';
+import type { ViewKind } from '../core/model/view-types';
 
 export interface StackChartModel {
   tree: CallTree;

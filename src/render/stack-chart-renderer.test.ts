@@ -4,7 +4,8 @@ import { findChild } from '../core/model/call-tree';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { makeSnapshot } from '../core/session/snapshot';
 import { buildModel, samplesInRange, stackChartModel } from './stack-chart-model';
-import { AXIS_HEIGHT, ROW_HEIGHT, axisTicks, formatDuration, formatTick, hitBox } from './stack-chart-renderer';
+import { AXIS_HEIGHT, ROW_HEIGHT, axisTicks, hitBox } from './stack-chart-renderer';
+import { formatDuration, formatTick } from '../format';
 
 // Two threads sampled alternately: each gets its own lane, so neither is cut into slivers.
 const p = profileFrom(`

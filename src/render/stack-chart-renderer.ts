@@ -16,6 +16,7 @@ import type { FrameTable } from '../core/model/frame-table';
 import { boxAt, firstBoxEndingAfter, type StackChartModel } from './stack-chart-model';
 import type { LabelFitter } from './labels';
 import type { FrameColours, Theme } from '../core/palette';
+import { formatTick } from '../format';
 
 export const AXIS_HEIGHT = 20;
 export const ROW_HEIGHT = 16;
@@ -78,34 +79,36 @@ export interface DrawResult {
   rects: number;
 }
 
-// Scratch for grouping rectangles by colour.
-let rx = new Float64Array(4096);
-let rw = new Float64Array(4096);
-let ry = new Float64Array(4096);
-let rc = new Int32Array(4096);
-let rbox = new Int32Array(4096);
+/** Scratch for grouping rectangles by colour, grown as needed; one per chart, reused by its draws. */
+export class RectScratch {
+  rx = new Float64Array(4096);
+  rw = new Float64Array(4096);
+  ry = new Float64Array(4096);
+  rc = new Int32Array(4096);
+  rbox = new Int32Array(4096);
 
-function push(n: number, x: number, w: number, y: number, colour: number, box: number): void {
-  if (n === rx.length) {
-    const grow = <T extends Float64Array | Int32Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    rx = grow(rx);
-    rw = grow(rw);
-    ry = grow(ry);
-    rc = grow(rc);
-    rbox = grow(rbox);
+  push(n: number, x: number, w: number, y: number, colour: number, box: number): void {
+    if (n === this.rx.length) {
+      const grow = <T extends Float64Array | Int32Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.rx = grow(this.rx);
+      this.rw = grow(this.rw);
+      this.ry = grow(this.ry);
+      this.rc = grow(this.rc);
+      this.rbox = grow(this.rbox);
+    }
+    this.rx[n] = x;
+    this.rw[n] = w;
+    this.ry[n] = y;
+    this.rc[n] = colour;
+    this.rbox[n] = box;
   }
-  rx[n] = x;
-  rw[n] = w;
-  ry[n] = y;
-  rc[n] = colour;
-  rbox[n] = box;
 }
 
-export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel, w: TimeWindow, g: ChartGeometry, o: DrawOptions): DrawResult {
+export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel, w: TimeWindow, g: ChartGeometry, o: DrawOptions, scratch = new RectScratch()): DrawResult {
   const { width, height } = g;
   const bg = o.theme.background;
   ctx.fillStyle = `rgb(${bg[0]},${bg[1]},${bg[2]})`;
@@ -130,7 +133,7 @@ export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel
       const x1 = (chart.end[box] - w.from) * scale;
       const colour = o.colours.id(tree.frame[chart.node[box]]);
       if (x1 - x0 >= 1) {
-        push(n++, x0, x1 - x0, y, colour, box);
+        scratch.push(n++, x0, x1 - x0, y, colour, box);
         lastPx = Math.floor(x1);
         k++;
         continue;
@@ -138,7 +141,7 @@ export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel
       // Narrower than a pixel: one 1 px rect for the column, then skip the column's other boxes.
       const px = Math.floor(x0);
       if (px > lastPx) {
-        push(n++, px, 1, y, colour, box);
+        scratch.push(n++, px, 1, y, colour, box);
         lastPx = px;
       }
       const next = firstBoxEndingAfter(m, d, w.from + (lastPx + 1) / scale);
@@ -146,6 +149,7 @@ export function drawStackChart(ctx: CanvasRenderingContext2D, m: StackChartModel
     }
   }
   // Rectangles grouped by colour: one fillStyle and one path per colour.
+  const { rx, rw, ry, rc, rbox } = scratch;
   const order = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => rc[a] - rc[b]);
   for (let i = 0; i < n; ) {
     const id = rc[order[i]];
@@ -244,25 +248,4 @@ function drawSelection(ctx: CanvasRenderingContext2D, w: TimeWindow, g: ChartGeo
     ctx.lineTo(x, g.height);
   }
   ctx.stroke();
-}
-
-/** A tick label in the unit its step calls for: `250 ms`, `1.5 s`, `40 µs`. */
-export function formatTick(t: number, step: number): string {
-  const [unit, factor] = step >= 0.1 ? ['s', 1] : step >= 1e-4 ? ['ms', 1e3] : step >= 1e-7 ? ['µs', 1e6] : ['ns', 1e9];
-  const decimals = Math.max(0, Math.min(6, -Math.floor(Math.log10(step * factor) + 1e-9)));
-  return `${(t * factor).toFixed(decimals)} ${unit}`;
-}
-
-/** A duration for people: `416 ms`, `2.131 s`, `35.2 µs`. */
-export function formatDuration(seconds: number): string {
-  const a = Math.abs(seconds);
-  if (a >= 1) return `${seconds.toFixed(3)} s`;
-  if (a >= 1e-3) return `${trim((seconds * 1e3).toPrecision(3))} ms`;
-  if (a >= 1e-6) return `${trim((seconds * 1e6).toPrecision(3))} µs`;
-  if (a === 0) return '0 s';
-  return `${trim((seconds * 1e9).toPrecision(3))} ns`;
-}
-
-function trim(text: string): string {
-  return text.includes('.') && !text.includes('e') ? text.replace(/\.?0+$/, '') : text;
 }

@@ -9,8 +9,8 @@
 import { scaleLinear } from 'd3-scale';
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import { commonAncestor, offsetWithin } from '../store/tree-helpers';
-import type { Viewport } from '../store/types';
+import { commonAncestor, offsetWithin } from '../core/query/tree-walks';
+import type { Viewport } from '../core/model/view-types';
 
 export interface ZoomState {
   zoomNode: NodeIndex;

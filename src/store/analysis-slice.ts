@@ -9,22 +9,15 @@
 import type { StateCreator } from 'zustand';
 import type { CallTree } from '../core/model/call-tree';
 import type { FunctionTable } from '../core/views/function-table';
+import type { SandwichPane, SandwichTrees } from '../core/query/sandwich';
+import { DEFAULT_SORT, SYNC_NODES, type TableColumn, type TableSortState } from '../core/query/table-model';
 import { FULL_PANE, type PaneState } from './compare-slice';
 import type { StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
 export type AnalysisPanel = 'none' | 'table' | 'sandwich';
-export type TableColumn = 'self' | 'total' | 'name';
-export type SandwichPane = 'callers' | 'callees';
-
-/** The callers and callees trees of one function (sandwich.ts). */
-export interface SandwichTrees {
-  callers: CallTree;
-  callees: CallTree;
-  /** The selected function's total weight (both trees' root total). */
-  total: number;
-}
+export type { SandwichPane, SandwichTrees, TableColumn, TableSortState };
 
 /** A function table computed off the main thread, for one tree (reversed: bottom-up selves). */
 export interface TableResult {
@@ -39,11 +32,6 @@ export interface SandwichResult {
   name: string;
   reversed: boolean;
   trees: SandwichTrees | null;
-}
-
-export interface TableSortState {
-  by: TableColumn;
-  descending: boolean;
 }
 
 export interface AnalysisSlice {
@@ -66,6 +54,8 @@ export interface AnalysisSlice {
     sandwichTrees: SandwichResult | null;
     /** A table or sandwich request is in flight (the main graph stays aria-busy). */
     pending: boolean;
+    /** Trees of more nodes get their table and sandwich from the worker (tests set 0). */
+    syncNodes: number;
   };
   setAnalysisPanel(panel: AnalysisPanel): void;
   selectFunction(name: string | null): void;
@@ -75,14 +65,13 @@ export interface AnalysisSlice {
   setSandwichPane(pane: SandwichPane, patch: Partial<PaneState>): void;
   /** Stores worker results and the pending flag (analysis-controller.ts only). */
   setAnalysisResults(patch: Partial<Pick<AnalysisSlice['analysis'], 'table' | 'sandwichTrees' | 'pending'>>): void;
+  setSyncNodes(n: number): void;
 }
-
-export const DEFAULT_SORT: TableSortState = { by: 'self', descending: true };
 
 export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
   const patch = (p: Partial<AnalysisSlice['analysis']>) => set({ analysis: { ...get().analysis, ...p } });
   return {
-    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, callers: FULL_PANE, callees: FULL_PANE, table: null, sandwichTrees: null, pending: false },
+    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, callers: FULL_PANE, callees: FULL_PANE, table: null, sandwichTrees: null, pending: false, syncNodes: SYNC_NODES },
     setAnalysisPanel: (panel) => {
       if (get().analysis.panel !== panel) patch({ panel });
     },
@@ -102,5 +91,6 @@ export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
       const cur = get().analysis;
       if ((Object.keys(p) as (keyof typeof p)[]).some((k) => cur[k] !== p[k])) patch(p);
     },
+    setSyncNodes: (syncNodes) => patch({ syncNodes }),
   };
 };

@@ -30,6 +30,10 @@ export interface CompareState {
   name: string | null;
   /** The URL B was fetched from (kept in the hash as `compare=`), or null for a file. */
   url: string | null;
+  /** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
+  requestedUrl: string | null;
+  /** A comparison the link asks for (back/forward, an edited hash); the loader opens it. */
+  openRequest: { url: string } | null;
   mode: CompareMode;
   norm: DiffNorm;
   shape: DiffShape;
@@ -54,6 +58,8 @@ export interface CompareSlice {
   setSyncNotice(text: string | null): void;
   /** The open comparison is also at this URL now (Share uploaded it). */
   setCompareUrl(url: string): void;
+  setCompareRequested(url: string | null): void;
+  requestCompareOpen(url: string): void;
 }
 
 export const FULL_PANE: PaneState = { zoomNode: 0, viewport: { x0: 0, x1: 1 }, selectedNode: -1, hoverNode: -1, hoverPos: null };
@@ -64,6 +70,8 @@ export const INITIAL_COMPARE: CompareState = {
   snapshot: null,
   name: null,
   url: null,
+  requestedUrl: null,
+  openRequest: null,
   mode: 'side',
   norm: 'pct',
   shape: 'B',
@@ -106,6 +114,8 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
     setCompareUrl: (url) => {
       if (get().compare.snapshot) patch({ url });
     },
+    setCompareRequested: (requestedUrl) => patch({ requestedUrl }),
+    requestCompareOpen: (url) => patch({ openRequest: { url } }),
     setSyncNotice: (text) => {
       if (text !== get().compare.syncNotice) patch({ syncNotice: text });
     },

@@ -7,7 +7,7 @@ import { FrameFlags, type NodeIndex } from '../core/model/types';
 import type { ProfileSnapshot } from '../core/session/snapshot';
 import { treeOf } from './tree-helpers';
 import type { ViewKind } from './types';
-import { formatNs } from '../core/export/weight-text';
+import { formatNs } from '../format';
 
 export interface FrameInfo {
   node: NodeIndex;
@@ -50,21 +50,4 @@ export function frameInfo(snapshot: ProfileSnapshot, shown: ViewKind | CallTree,
     ofProfile: root > 0 ? tree.totalWeight[node] / root : 0,
     ofZoom: zoomNode > 0 && insideZoom && zoomTotal > 0 ? tree.totalWeight[node] / zoomTotal : null,
   };
-}
-
-export { formatNs } from '../core/export/weight-text';
-
-const integer = new Intl.NumberFormat('en-US');
-
-export function formatCount(n: number): string {
-  return integer.format(Math.round(n));
-}
-
-export function formatPercent(share: number): string {
-  return `${(share * 100).toFixed(share < 0.001 && share > 0 ? 3 : 1)}%`;
-}
-
-/** "1,234 samples (12.3 ms)". */
-export function formatWeight(samples: number, time: string | null): string {
-  return `${formatCount(samples)} ${samples === 1 ? 'sample' : 'samples'}${time ? ` (${time})` : ''}`;
 }

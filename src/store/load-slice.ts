@@ -13,6 +13,10 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
   name: null,
   source: null,
   reloadRequest: null,
+  split: null,
+  setSplit: (split) => {
+    if (get().split !== split) set({ split });
+  },
   startLoading: (name, totalBytes) => set({ loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
   loadProgress: (bytesRead, samples) => {
     const loading = get().loading;

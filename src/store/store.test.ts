@@ -141,7 +141,8 @@ describe('zoom, selection, search', () => {
 });
 
 describe('frame info', async () => {
-  const { frameInfo, formatNs, formatPercent } = await import('./frame-info');
+  const { frameInfo } = await import('./frame-info');
+  const { formatNs, formatPercent } = await import('../format');
   it('gives the figures of a frame, with the share of the zoom', () => {
     const snap = inlined;
     const tree = snap.inline;

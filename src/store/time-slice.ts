@@ -3,14 +3,12 @@
 // with from ≤ time < to (seconds, as perf script prints them).
 
 import type { StateCreator } from 'zustand';
+import type { TimeRange } from '../core/model/view-types';
 import type { StoreState } from './types';
 
-type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
+export type { TimeRange };
 
-export interface TimeRange {
-  from: number;
-  to: number;
-}
+type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
 export interface TimeSlice {
   timeChartOpen: boolean;

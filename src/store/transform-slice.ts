@@ -10,6 +10,7 @@
 import type { StateCreator } from 'zustand';
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
+import type { PathSegment } from '../core/query/zoom-path';
 import type { Transform } from '../core/views/transforms';
 import type { StoreState } from './types';
 
@@ -29,6 +30,18 @@ export interface DerivedView {
   ranged: boolean;
 }
 
+/**
+ * A zoom path from a link that must wait for the derived tree: the link's transforms (or reversed
+ * switch) are applied before its zoom (url-state order), but the derived tree arrives later from
+ * the analysis worker, and the path names frames of that tree. The zoom codec parks the path; the
+ * derive controller resolves it when the tree arrives. While parked, the URL keeps the path.
+ */
+export interface ParkedZoom {
+  path: PathSegment[];
+  /** Resolves the path against the then-current tree; `notify` reports a frame not found. */
+  run(notify: (message: string) => void): void;
+}
+
 export interface TransformSlice {
   transforms: readonly Transform[];
   reversed: boolean;
@@ -42,6 +55,10 @@ export interface TransformSlice {
   setReversed(on: boolean): void;
   setDerived(derived: DerivedView | null): void;
   setDeriving(on: boolean): void;
+  parkedZoom: ParkedZoom | null;
+  parkZoom(p: ParkedZoom | null): void;
+  /** Takes the parked zoom (at most once). */
+  takeParkedZoom(): ParkedZoom | null;
   /** Shows a derived tree (or the base tree: null) with the zoom and selection mapped onto it. */
   applyDerived(derived: DerivedView | null, nodes: { zoomNode: NodeIndex; selectedNode: NodeIndex }): void;
 }
@@ -53,6 +70,15 @@ export const createTransformSlice: Creator<TransformSlice> = (set, get) => ({
   reversed: false,
   derived: null,
   deriving: false,
+  parkedZoom: null,
+  parkZoom: (parkedZoom) => {
+    if (get().parkedZoom !== parkedZoom) set({ parkedZoom });
+  },
+  takeParkedZoom: () => {
+    const p = get().parkedZoom;
+    if (p) set({ parkedZoom: null });
+    return p;
+  },
   pushTransform: (t) => set({ transforms: [...get().transforms, t] }),
   popTransforms: (index) => {
     if (index < get().transforms.length) set({ transforms: get().transforms.slice(0, Math.max(0, index)) });

@@ -8,8 +8,9 @@ import type { CompareSlice } from './compare-slice';
 import type { TimeSlice } from './time-slice';
 import type { TransformSlice } from './transform-slice';
 
-export type ViewKind = 'functions' | 'inline';
-export type Orientation = 'flame' | 'icicle';
+import type { Orientation, ViewKind, Viewport } from '../core/model/view-types';
+
+export type { Orientation, ViewKind, Viewport };
 
 export interface LoadingState {
   name: string;
@@ -45,12 +46,9 @@ export interface LoadSlice {
   cancelLoading(): void;
   dismissError(): void;
   requestReload(options: ReloadOptions): void;
-}
-
-/** The visible part of the zoomed node, as fractions of its total weight (0 ≤ x0 < x1 ≤ 1). */
-export interface Viewport {
-  x0: number;
-  x1: number;
+  /** The split the open recording was read with (null: one root per process name). */
+  split: 'pid' | 'tid' | null;
+  setSplit(split: 'pid' | 'tid' | null): void;
 }
 
 export interface ViewSlice {

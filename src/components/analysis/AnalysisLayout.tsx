@@ -4,10 +4,9 @@
 
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { startSelectionSync } from '../../controllers/selection-sync';
-import '../../store/url/analysis-params';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
-import { FunctionsTable } from './FunctionTable';
+import { FunctionTable } from './FunctionTable';
 import { SandwichView } from './SandwichView';
 
 const MIN_WIDTH = 280;
@@ -61,7 +60,7 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
             onKeyDown={onKeyDown}
           />
           <aside className="analysis-panel" style={{ width }} aria-label={panel === 'table' ? 'Function table panel' : 'Callers and callees panel'}>
-            {panel === 'table' ? <FunctionsTable /> : <SandwichView />}
+            {panel === 'table' ? <FunctionTable /> : <SandwichView />}
           </aside>
         </>
       )}

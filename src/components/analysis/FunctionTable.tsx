@@ -5,10 +5,11 @@
 // Names are untrusted and rendered as React text only.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { currentTable, displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
-import { formatCount, formatNs, formatPercent } from '../../store/frame-info';
+import { currentTable } from '../../store/selectors';
+import { displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
 import type { TableColumn } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
+import { formatCount, formatNs, formatPercent } from '../../format';
 
 const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
@@ -22,7 +23,7 @@ const HEADERS: { label: string; sort: TableColumn | null; className: string }[] 
   { label: 'Function', sort: 'name', className: 'fn-name' },
 ];
 
-export function FunctionsTable() {
+export function FunctionTable() {
   const snapshot = useStore((s) => s.snapshot);
   const sort = useStore((s) => s.analysis.sort);
   const matches = useStore((s) => s.search.matches);
@@ -38,6 +39,7 @@ export function FunctionsTable() {
   const body = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
+  const hasTable = table !== null;
   useLayoutEffect(() => {
     const el = body.current;
     if (!el) return;
@@ -45,7 +47,7 @@ export function FunctionsTable() {
     const ro = new ResizeObserver(() => setHeight(el.clientHeight));
     ro.observe(el);
     return () => ro.disconnect();
-  }, [table !== null]);
+  }, [hasTable]);
   // Keep the selected row in view (a click in the flame graph, the keyboard, a link).
   useEffect(() => {
     const el = body.current;

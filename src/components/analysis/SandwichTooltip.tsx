@@ -2,10 +2,11 @@
 // caller/callee path, and its share of the selected function's total. React text only.
 
 import { useMemo } from 'react';
-import { currentSandwich, sandwichNodeInfo } from '../../render/sandwich-sources';
+import { sandwichNodeInfo } from '../../core/query/sandwich';
+import { currentSandwich } from '../../store/selectors';
 import type { SandwichPane } from '../../store/analysis-slice';
-import { formatPercent, formatWeight, formatNs } from '../../store/frame-info';
 import { useStore } from '../../store/store';
+import { formatNs, formatPercent, formatWeight } from '../../format';
 
 const WIDTH = 380;
 

@@ -3,16 +3,18 @@
 // between the two graphs. Each graph has its own zoom, hover and tooltip.
 
 import { useCallback } from 'react';
-import { callersSource, calleesSource, currentSandwich, sandwichPending, topPane } from '../../render/sandwich-sources';
+import { topPane } from '../../core/query/sandwich';
+import { callersSource, calleesSource } from '../../controllers/flame-sources';
+import { currentSandwich, sandwichPending } from '../../store/selectors';
 import { displayName } from '../../core/query/table-model';
 import { registerRenderer } from '../../render/debug-hook';
 import type { FlameRenderer } from '../../render/flame-renderer';
 import type { SandwichPane } from '../../store/analysis-slice';
-import { formatPercent } from '../../store/frame-info';
 import { useStore } from '../../store/store';
 import { currentTree } from '../../store/tree-helpers';
 import { FlameGraph } from '../FlameGraph';
 import { SandwichTooltip } from './SandwichTooltip';
+import { formatPercent } from '../../format';
 
 const LABELS: Record<SandwichPane, string> = { callers: 'Callers flame graph', callees: 'Callees flame graph' };
 

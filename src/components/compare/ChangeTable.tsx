@@ -3,11 +3,11 @@
 // searches for the exact name and zooms to the function's heaviest node.
 
 import { useMemo, useState } from 'react';
-import { functionDeltas, type FunctionDelta } from '../../core/views/diff';
-import { formatDelta, formatDeltaPct, formatValue } from '../../format-diff';
+import { functionDeltas, type FunctionDelta } from '../../core/views/function-deltas';
 import { sideOf } from '../../core/query/diff-sides';
 import { useStore } from '../../store/store';
 import { showFunction } from '../../controllers/show-function';
+import { formatDelta, formatDeltaPct, formatValue } from '../../format';
 
 const PAGE = 200;
 
@@ -27,7 +27,7 @@ function keyOf(row: FunctionDelta, key: Key): number | string {
   return row.self[key];
 }
 
-export function FunctionTable() {
+export function ChangeTable() {
   const a = useStore((s) => s.snapshot);
   const b = useStore((s) => s.compare.snapshot);
   const view = useStore((s) => s.view);

@@ -3,7 +3,7 @@
 // it is open: Side by side / Differential, "% of total" / "absolute", "Shape by baseline", Close.
 
 import { useRef, useState, type DragEvent } from 'react';
-import { closeCompare, openCompareFile, openCompareUrl } from '../../controllers/compare-client';
+import { closeCompare, openCompareFile, openCompareUrl } from '../../controllers/recordings';
 import { useStore } from '../../store/store';
 
 export function CompareBar() {

@@ -5,16 +5,15 @@
 
 import { useCallback, useEffect, useMemo } from 'react';
 import { registerRenderer } from '../../render/debug-hook';
-import { comparisonSource, diffSource, startCompareSync } from '../../render/pane-sources';
+import { comparisonSource, diffSource, mainSource, startCompareSync } from '../../controllers/flame-sources';
 import { syncVerticalScroll } from '../../controllers/scroll-sync';
 import { diffOf, sideOf, totalDeltas } from '../../core/query/diff-sides';
 import type { FlameRenderer } from '../../render/flame-renderer';
-import { mainSource } from '../../render/flame-source';
 import { useStore } from '../../store/store';
 import { FlameGraph } from '../FlameGraph';
 import { DiffLegend } from './DiffLegend';
 import { DiffTooltip } from './DiffTooltip';
-import { FunctionTable } from './ChangeTable';
+import { ChangeTable } from './ChangeTable';
 import { ZoomPath } from './ZoomPath';
 import '../../styles/compare.css';
 
@@ -31,7 +30,7 @@ export function CompareView() {
     <div className="compare-view">
       {mode === 'side' ? <SideBySide /> : <Differential />}
       <SyncNotice />
-      <FunctionTable />
+      <ChangeTable />
     </div>
   );
 }

@@ -2,8 +2,8 @@
 // "grew most" with its extreme values, and the hatching of frames only the shaping run has.
 
 import { DIFF_CSS } from '../../render/diff-palette';
-import { formatDelta } from '../../format-diff';
 import type { DiffNorm, DiffShape } from '../../core/views/diff';
+import { formatDelta } from '../../format';
 
 export function DiffLegend({ maxAbs, norm, shape, ns }: { maxAbs: number; norm: DiffNorm; shape: DiffShape; ns: boolean }) {
   const gradient = `linear-gradient(to right, ${DIFF_CSS.join(', ')})`;

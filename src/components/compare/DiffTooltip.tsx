@@ -3,10 +3,11 @@
 
 import { useMemo } from 'react';
 import { frameName } from '../../core/model/frame-table';
-import { functionDeltaOf, nodeDelta, type Compared, type DiffNorm } from '../../core/views/diff';
-import { formatDelta, formatDeltaPct, formatValue } from '../../format-diff';
+import { nodeDelta, type Compared, type DiffNorm } from '../../core/views/diff';
+import { functionDeltaOf } from '../../core/views/function-deltas';
 import { diffOf } from '../../core/query/diff-sides';
 import { useStore } from '../../store/store';
+import { formatDelta, formatDeltaPct, formatValue } from '../../format';
 
 const WIDTH = 420;
 

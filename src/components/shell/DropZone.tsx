@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { openFile, openText, openUrl } from '../../controllers/load-client';
+import { openFile, openText, openUrl } from '../../controllers/recordings';
 
 /** A full-page drop target: shown while something droppable is dragged over the window. */
 export function DropZone() {

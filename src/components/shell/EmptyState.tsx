@@ -1,5 +1,5 @@
 import { useStore } from '../../store/store';
-import { openDemo } from '../../controllers/load-client';
+import { openDemo } from '../../controllers/recordings';
 import { openFilePicker } from './OpenControls';
 
 /** Shown when no recording is open: while the first one loads, or after it failed. */

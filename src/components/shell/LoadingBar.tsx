@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { cancel } from '../../controllers/load-client';
+import { cancel } from '../../controllers/recordings';
 import { useStore } from '../../store/store';
 import { progressText } from '../../format';
 

@@ -1,5 +1,5 @@
 import { useRef, useState, type ChangeEvent } from 'react';
-import { openFile } from '../../controllers/load-client';
+import { openFile } from '../../controllers/recordings';
 import { PasteDialog } from './PasteDialog';
 
 const FILE_INPUT_ID = 'open-file-input';

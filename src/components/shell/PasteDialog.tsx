@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { openPasted } from '../../controllers/load-client';
+import { openPasted } from '../../controllers/recordings';
 
 /** A modal with a textarea for pasted `perf script` output or folded stacks. */
 export function PasteDialog({ onClose }: { onClose: () => void }) {

@@ -3,10 +3,9 @@
 
 import { useMemo } from 'react';
 import { samplesInRange } from '../../render/stack-chart-model';
-import { formatDuration } from '../../render/stack-chart-renderer';
 import { useStore } from '../../store/store';
-import { formatOffset } from '../../render/range-text';
 import { useChartHover } from '../../controllers/time-chart-controller';
+import { formatDuration, formatOffset } from '../../format';
 
 const WIDTH = 360;
 

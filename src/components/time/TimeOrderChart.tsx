@@ -10,7 +10,6 @@ import { rangeText } from '../../render/range-text';
 import { TimeChartController } from '../../controllers/time-chart-controller';
 import { TimeChartTooltip } from './TimeChartTooltip';
 import '../../styles/time-order.css';
-import '../../store/url/time-params';
 
 export function TimeOrderChart() {
   const samples = useStore((s) => s.snapshot?.samples ?? null);

@@ -3,7 +3,6 @@
 // (C0 controls other than tab and newline, U+FFFE, U+FFFF, lone surrogates) are removed or, for
 // lone surrogates, replaced with U+FFFD, so a name can never end an element or start markup.
 
-// eslint-disable-next-line no-control-regex
 const ILLEGAL = /[\u0000-\u0008\u000b-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const MARKUP = /[&<>"']/g;
 const REPLACE: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };

@@ -9,8 +9,8 @@ import type { NodeIndex } from '../model/types';
 import type { ProfileSnapshot } from '../session/snapshot';
 import { deltaColumn, diffTrees, type DiffNorm, type DiffShape, type DiffSide, type TreeDiff } from '../views/diff';
 import { matchNames } from './match-names';
-import { treeOf } from '../../store/tree-helpers';
-import type { ViewKind } from '../../store/types';
+import { treeOf } from './tree-walks';
+import type { ViewKind } from '../model/view-types';
 
 const sideCache = new WeakMap<CallTree, DiffSide>();
 
@@ -50,11 +50,12 @@ export function exactPattern(name: string): string {
   return `^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
 }
 
-let matchMemo: { frames: unknown; pattern: string; ci: boolean; out: Uint8Array | null } | null = null;
+const matchMemo = new WeakMap<ProfileSnapshot['frames'], { pattern: string; ci: boolean; out: Uint8Array | null }>();
 
 /** Search matches over another recording's frames (the main thread: the regex runs once per distinct name). */
 export function matchesFor(frames: ProfileSnapshot['frames'], pattern: string, caseInsensitive: boolean): Uint8Array | null {
-  if (matchMemo && matchMemo.frames === frames && matchMemo.pattern === pattern && matchMemo.ci === caseInsensitive) return matchMemo.out;
+  const memo = matchMemo.get(frames);
+  if (memo && memo.pattern === pattern && memo.ci === caseInsensitive) return memo.out;
   let out: Uint8Array | null = null;
   if (pattern !== '') {
     try {
@@ -63,6 +64,6 @@ export function matchesFor(frames: ProfileSnapshot['frames'], pattern: string, c
       out = null;
     }
   }
-  matchMemo = { frames, pattern, ci: caseInsensitive, out };
+  matchMemo.set(frames, { pattern, ci: caseInsensitive, out });
   return out;
 }

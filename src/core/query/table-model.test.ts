@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { reversedTree } from '../views/reversed';
-import { DEFAULT_SORT } from '../../store/analysis-slice';
-import { paneOrientation, sandwichNodeInfo, sandwichOf, topPane } from '../../render/sandwich-sources';
-import { displayName, displayRows, functionTable, highlightOf, tableFor, matchingRows, nameIndex, positionOf, rowFigures, shortLabel, shortLabeller } from './table-model';
+import { paneOrientation, sandwichNodeInfo, sandwichOf, topPane } from './sandwich';
+import { DEFAULT_SORT, displayName, displayRows, functionTable, highlightOf, tableFor, matchingRows, nameIndex, positionOf, rowFigures, shortLabel, shortLabeller } from './table-model';
 
 const p = profileFrom(`
   main;a;b;a;c 3

@@ -6,9 +6,8 @@
 // Invariants:
 // - rows are FunctionTable row indices (core/views/function-table.ts); the table is memoised by
 //   (tree, frames) there, so a new tree (transform, reversed, time range) gives a new table;
-// - currentTable computes on the main thread only for trees of at most SYNC_NODES nodes; a larger
-//   tree's table comes from the analysis worker (analysis-controller.ts puts it in the store), and
-//   reads null until it arrives;
+// - the store's currentTable (store/selectors.ts) computes on the main thread only for trees of
+//   at most SYNC_NODES nodes; a larger tree's table comes from the analysis worker;
 // - the search filter keeps a row when any frame of its name matches (matches is per frame);
 // - the highlight of a name is a per-frame Uint8Array (1 = draw it highlighted), null when the
 //   name has no frame; names are compared as exact strings;
@@ -20,40 +19,24 @@ import type { FrameIndex, StringIndex } from '../model/types';
 import { shortenName } from '../views/shorten';
 import { functionTable, FunctionFlags, framesNamed, sortRows, type FunctionTable } from '../views/function-table';
 import { frameNameIndex, tableOf } from '../views/derive-analysis';
-import type { TableSortState } from '../../store/analysis-slice';
-import { currentTree } from '../../store/tree-helpers';
-import type { StoreState } from '../../store/types';
 
 export { functionTable };
 
 /**
  * Trees up to this many nodes get their table and sandwich on the main thread (a few ms); larger
- * ones from the analysis worker (a 1M-node table takes 60-80 ms, over the 50 ms task budget).
+ * ones from the analysis worker (a 1M-node table takes 60-80 ms, over the 50 ms task budget). The
+ * store keeps the threshold in force (analysis.syncNodes; tests and the bench set it to 0).
  */
-export let SYNC_NODES = 100_000;
-/** For tests: sets SYNC_NODES (0 sends every tree to the worker). */
-export function setSyncNodes(n: number): void {
-  SYNC_NODES = n;
+export const SYNC_NODES = 100_000;
+
+export type TableColumn = 'self' | 'total' | 'name';
+
+export interface TableSortState {
+  by: TableColumn;
+  descending: boolean;
 }
 
-/** True when the main graph shows a reversed (bottom-up) tree. */
-export function isReversed(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'>): boolean {
-  const d = s.derived;
-  return d !== null && d.reversed && d.tree === currentTree(s);
-}
-
-/**
- * The function table of the tree the main graph shows: the worker's result when it is for this
- * tree, computed here for a small tree, else null (a request is on its way).
- */
-export function currentTable(s: StoreState): FunctionTable | null {
-  const tree = currentTree(s);
-  if (!tree || !s.snapshot) return null;
-  const reversed = isReversed(s);
-  const r = s.analysis.table;
-  if (r && r.tree === tree && r.reversed === reversed) return r.table;
-  return tree.nodeCount <= SYNC_NODES ? tableOf(tree, s.snapshot.frames, reversed) : null;
-}
+export const DEFAULT_SORT: TableSortState = { by: 'self', descending: true };
 
 // ── Rows in display order ─────────────────────────────────────────────────────────────────────
 

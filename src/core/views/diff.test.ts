@@ -3,7 +3,8 @@ import { profileFrom } from '../testing/tree-dsl';
 import { frameName } from '../model/frame-table';
 import { pathOf } from '../model/call-tree';
 import type { Profile } from '../model/profile';
-import { deltaColumn, diffTotals, diffTrees, functionDeltaOf, functionDeltas, nodeDelta, type DiffSide } from './diff';
+import { deltaColumn, diffTotals, diffTrees, nodeDelta, type DiffSide } from './diff';
+import { functionDeltaOf, functionDeltas } from './function-deltas';
 import { findNearestPath, findSamePath, mapFrames } from './frame-path';
 
 const side = (p: Profile): DiffSide => ({ tree: p.tree, frames: p.frames });

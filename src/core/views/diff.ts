@@ -276,4 +276,3 @@ export function deltaColumn(
   return { delta, maxAbs };
 }
 
-export { functionDeltaOf, functionDeltas, functionTable, type FunctionDelta, type FunctionTable } from './function-deltas';

@@ -9,7 +9,7 @@
 // - every function with a node in A or B has one row; status says whether it is in both runs,
 //   only in B ('new') or only in A ('gone').
 // - rows are sorted by |self Δ|, then |total Δ|, then name; iterative walk, O(nodes + names).
-// - the raw weights (functionTable) are memoised by tree identity; rows depend on the
+// - the raw weights (functionPairTable) are memoised by tree identity; rows depend on the
 //   normalisation and are rebuilt per call.
 
 import type { CallTree } from '../model/call-tree';
@@ -54,7 +54,7 @@ function functionWeights(tree: CallTree, frames: FrameTable, samples: boolean): 
 }
 
 /** Raw per-function weights of both runs, one entry per name of A or B (columns). */
-export interface FunctionTable {
+export interface FunctionPairTable {
   names: string[];
   /** 0 both, 1 new (only B), 2 gone (only A). */
   status: Uint8Array;
@@ -68,10 +68,10 @@ export interface FunctionTable {
 }
 
 const STATUS: readonly FunctionDelta['status'][] = ['both', 'new', 'gone'];
-const tables = new WeakMap<CallTree, WeakMap<CallTree, { period?: FunctionTable; samples?: FunctionTable }>>();
+const tables = new WeakMap<CallTree, WeakMap<CallTree, { period?: FunctionPairTable; samples?: FunctionPairTable }>>();
 
 /** The per-function weights of A and B; memoised by tree identity, so a switch of normalisation is cheap. */
-export function functionTable(a: DiffSide, b: DiffSide, weight: 'period' | 'samples' = 'period'): FunctionTable {
+export function functionPairTable(a: DiffSide, b: DiffSide, weight: 'period' | 'samples' = 'period'): FunctionPairTable {
   let inner = tables.get(a.tree);
   if (!inner) tables.set(a.tree, (inner = new WeakMap()));
   let entry = inner.get(b.tree);
@@ -79,7 +79,7 @@ export function functionTable(a: DiffSide, b: DiffSide, weight: 'period' | 'samp
   return (entry[weight] ??= computeTable(a, b, weight === 'samples'));
 }
 
-function computeTable(a: DiffSide, b: DiffSide, samples: boolean): FunctionTable {
+function computeTable(a: DiffSide, b: DiffSide, samples: boolean): FunctionPairTable {
   const wa = functionWeights(a.tree, a.frames, samples);
   const wb = functionWeights(b.tree, b.frames, samples);
   const bIndex = new Map<string, number>();
@@ -128,7 +128,7 @@ function computeTable(a: DiffSide, b: DiffSide, samples: boolean): FunctionTable
 /** One row per function name of A or B, heaviest change of self weight first. */
 export function functionDeltas(a: DiffSide, b: DiffSide, options: DeltaOptions = {}): FunctionDelta[] {
   const norm = options.norm ?? 'pct';
-  const t = functionTable(a, b, options.weight ?? 'period');
+  const t = functionPairTable(a, b, options.weight ?? 'period');
   const n = t.names.length;
   // Sort an index by precomputed keys: cheaper than a comparator reaching into row objects.
   const rows: FunctionDelta[] = new Array(n);
@@ -147,7 +147,7 @@ export function functionDeltas(a: DiffSide, b: DiffSide, options: DeltaOptions =
   return order.map((i) => rows[i]);
 }
 
-const indexes = new WeakMap<FunctionTable, Map<string, number>>();
+const indexes = new WeakMap<FunctionPairTable, Map<string, number>>();
 
 /**
  * The comparison for one function name (all its call sites; recursion once), or null when
@@ -155,7 +155,7 @@ const indexes = new WeakMap<FunctionTable, Map<string, number>>();
  * shows each path's share, and this gives the function's share of the whole run.
  */
 export function functionDeltaOf(a: DiffSide, b: DiffSide, name: string, options: DeltaOptions = {}): FunctionDelta | null {
-  const t = functionTable(a, b, options.weight ?? 'period');
+  const t = functionPairTable(a, b, options.weight ?? 'period');
   let index = indexes.get(t);
   if (!index) {
     index = new Map();

@@ -3,7 +3,6 @@ import { makeSnapshot } from '../../core/session/snapshot';
 import { profileFrom } from '../../core/testing/tree-dsl';
 import { useStore } from '../store';
 import { applyUrlState, parseUrlState, writeUrlState } from './url-state';
-import { startSelectionSync } from '../../controllers/selection-sync';
 import './analysis-params';
 
 const initial = useStore.getState();
@@ -62,30 +61,5 @@ describe('analysis link parameters', () => {
     expect(notices.join('\n')).toMatch(/panel=graph/);
     expect(notices.join('\n')).toMatch(/nope is not in this recording/);
     expect(useStore.getState().analysis.selectedFunction).toBeNull();
-  });
-});
-
-describe('selection sync', () => {
-  it('selects the function of a frame selected in the graph while a panel is open', () => {
-    open();
-    const stop = startSelectionSync();
-    const s = useStore.getState();
-    s.select(1); // main
-    expect(useStore.getState().analysis.selectedFunction).toBeNull();
-    s.setAnalysisPanel('table');
-    s.select(2);
-    const name = useStore.getState().analysis.selectedFunction;
-    expect(name === WEIRD || name === 'other').toBe(true);
-    stop();
-  });
-
-  it('sorting the same column again flips the direction; a new column starts descending (names ascending)', () => {
-    const s = useStore.getState();
-    s.sortTable('self');
-    expect(useStore.getState().analysis.sort).toEqual({ by: 'self', descending: false });
-    s.sortTable('name');
-    expect(useStore.getState().analysis.sort).toEqual({ by: 'name', descending: false });
-    s.sortTable('total');
-    expect(useStore.getState().analysis.sort).toEqual({ by: 'total', descending: true });
   });
 });

@@ -1,12 +1,12 @@
 // The comparison's link parameters, registered with the URL state (store/url-state.ts):
 //   compare=<url of B>   mode=side|diff (default side)   norm=pct|abs (default pct)
-// url-sync writes them from the store and applies them on back/forward or an edited hash. At
-// start-up compare-client reads `compare=` itself, so B starts loading at once, in parallel with
-// A, instead of after A has opened.
+// url-sync writes them from the store and applies them on back/forward or an edited hash (a new
+// compare= becomes the store's compare.openRequest, which the comparison's loader opens). At
+// start-up controllers/recordings.ts reads `compare=` itself, so B starts loading at once, in
+// parallel with A, instead of after A has opened.
 
 import { useStore } from '../store';
 import { registerUrlParam, type ParseResult } from './url-state';
-import { openCompareUrl, requestedCompareUrl } from '../../controllers/compare-client';
 
 function oneOf<T extends string>(key: string, values: readonly T[]) {
   return (v: string): ParseResult<T> =>
@@ -18,10 +18,11 @@ registerUrlParam<string>({
   history: 'replace',
   order: 40,
   parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s compare value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
-  write: (s) => (s.compare.snapshot || s.compare.loading ? requestedCompareUrl() : null),
+  write: (s) => (s.compare.snapshot || s.compare.loading ? s.compare.requestedUrl : null),
   // Absent: keep what is open (a comparison opened from a file has no URL).
   apply: (value) => {
-    if (value !== undefined && value !== requestedCompareUrl()) void openCompareUrl(value);
+    const s = useStore.getState();
+    if (value !== undefined && value !== s.compare.requestedUrl) s.requestCompareOpen(value);
   },
 });
 

@@ -24,7 +24,6 @@
 // Invariants: parse/write are pure; apply runs in ascending `order` (view before zoom), only
 // when a recording is open; the hash is parsed into at most MAX_PARAMS parameters.
 
-import { parkZoom, parkedZoomPath } from '../../core/query/zoom-after-transform';
 import type { ProfileSnapshot } from '../../core/session/snapshot';
 import { useStore } from '../store';
 import { currentTree, mapNode, treeOf } from '../tree-helpers';
@@ -210,23 +209,18 @@ registerUrlParam<'pid' | 'tid'>({
   history: 'replace',
   order: 1,
   parse: oneOf('split', ['pid', 'tid'] as const),
-  write: () => currentSplit,
+  write: (s) => s.split,
   apply: (value, ctx) => {
-    if (ctx.reason === 'reload' || (value ?? null) === currentSplit) return;
+    if (ctx.reason === 'reload' || (value ?? null) === useStore.getState().split) return;
     if (ctx.snapshot.meta.format !== 'perf-script') {
       if (value) ctx.notify(`The link's split=${value} applies to perf script recordings only; it was ignored.`);
       return;
     }
-    currentSplit = value ?? null;
+    useStore.getState().setSplit(value ?? null);
     ctx.reload({ split: value ?? 'process' });
   },
 });
 
-/** The split the open recording was read with (null: one root per process name). */
-let currentSplit: 'pid' | 'tid' | null = null;
-export function setCurrentSplit(split: 'pid' | 'tid' | null): void {
-  currentSplit = split;
-}
 
 registerUrlParam<string>({
   key: 'event',
@@ -280,17 +274,17 @@ registerUrlParam<PathSegment[]>({
   },
   write: (s) => {
     // A linked zoom waiting for its derived tree (transforms in the same link) stays in the URL.
-    const parked = parkedZoomPath();
+    const parked = useStore.getState().parkedZoom?.path ?? null;
     if (parked) return encodeZoomPath(parked);
     const tree = currentTree(s);
     return s.snapshot && tree && s.zoomNode > 0 && s.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.snapshot.frames, tree, s.zoomNode)) : null;
   },
   apply: (value, ctx) => {
-    parkZoom(null);
+    useStore.getState().parkZoom(null);
     // The path names frames of the derived tree (transforms, reversed: applied before, order
     // 12-13); when that tree is still being derived, resolve the path once it arrives.
     if (value && value.length > 0 && useStore.getState().deriving) {
-      parkZoom({ path: value, run: (notify) => applyZoomPath(value, ctx.snapshot, notify) });
+      useStore.getState().parkZoom({ path: value, run: (notify) => applyZoomPath(value, ctx.snapshot, notify) });
       return;
     }
     applyZoomPath(value, ctx.snapshot, ctx.notify);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { profileFrom } from '../core/testing/tree-dsl';
-import { ancestry, commonAncestor, heaviestChild, nextMatch, nextSibling, offsetWithin, previousSibling } from './tree-helpers';
+import { profileFrom } from '../testing/tree-dsl';
+import { ancestry, commonAncestor, heaviestChild, nextMatch, nextSibling, offsetWithin, previousSibling } from './tree-walks';
 
 // 0 all 10: 1 main 8 [2 a 6 [3 x 6], 4 b 2], 5 other 2
 const { tree, frames } = profileFrom('main;a;x 6\nmain;b 2\nother 2');

@@ -1,0 +1,114 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { frameName } from '../core/model/frame-table';
+import { makeSnapshot, type ProfileSnapshot } from '../core/session/snapshot';
+import { profileFrom } from '../core/testing/tree-dsl';
+import { comparisonSource, diffSource, startCompareSync } from './flame-sources';
+import { showFunction } from './show-function';
+import { useStore } from '../store/store';
+import { treeOf } from '../store/tree-helpers';
+
+const initial = useStore.getState();
+
+function nodeAt(snapshot: ProfileSnapshot, path: string, view: 'functions' | 'inline' = 'inline'): number {
+  const tree = treeOf(snapshot, view);
+  let node = 0;
+  for (const name of path.split(';')) {
+    let found = -1;
+    for (let c = node + 1; c < tree.end[node]; c = tree.end[c]) if (frameName(snapshot.frames, tree.frame[c]) === name) found = c;
+    if (found < 0) throw new Error(`no ${path}`);
+    node = found;
+  }
+  return node;
+}
+
+// A: main → parse (4) / emit (4); B: main → parse (4) / optimize (8) / emit (2) — optimize is new.
+const A = makeSnapshot(profileFrom('main;parse;lex 4\nmain;emit 4'));
+const B = makeSnapshot(profileFrom('main;parse;lex 4\nmain;optimize;fold 8\nmain;emit 2'));
+
+function open(): void {
+  const s = useStore.getState();
+  s.finishLoading(A, 'a.txt', { kind: 'file' });
+  s.setView('inline');
+  s.finishCompare(B, 'b.txt', 'b.txt');
+}
+
+beforeEach(() => useStore.setState(initial, true));
+
+describe('synchronised zoom (side by side)', () => {
+  it('zooming the baseline zooms the comparison to the same path', () => {
+    open();
+    const stop = startCompareSync();
+    useStore.getState().zoomTo(nodeAt(A, 'main;parse'));
+    expect(useStore.getState().compare.side.zoomNode).toBe(nodeAt(B, 'main;parse'));
+    expect(useStore.getState().compare.syncNotice).toBeNull();
+    stop();
+  });
+
+  it('zooming the comparison to a path the baseline lacks zooms the baseline to the nearest caller and says so', () => {
+    open();
+    const stop = startCompareSync();
+    comparisonSource.zoom(nodeAt(B, 'main;optimize;fold'));
+    const s = useStore.getState();
+    expect(s.compare.side.zoomNode).toBe(nodeAt(B, 'main;optimize;fold'));
+    expect(s.zoomNode).toBe(nodeAt(A, 'main'));
+    expect(s.compare.syncNotice).toMatch(/fold .*not in the baseline.*main/);
+    // The echo of that zoom does not pull the comparison back to "main".
+    expect(s.compare.side.zoomNode).toBe(nodeAt(B, 'main;optimize;fold'));
+    stop();
+  });
+});
+
+describe('differential source', () => {
+  it('colours by change and marks the frames only the shaping run has', () => {
+    open();
+    const st = diffSource.read()!;
+    expect(st.tree).toBe(treeOf(B, 'inline'));
+    const colours = st.nodeColours!;
+    const fold = nodeAt(B, 'main;optimize;fold');
+    const emit = nodeAt(B, 'main;emit');
+    const lex = nodeAt(B, 'main;parse;lex');
+    expect(colours.marked![fold]).toBe(1);
+    expect(colours.marked![emit]).toBe(0);
+    // optimize grew from 0 to 8/14 of the total (red), emit shrank from 50 % to 2/14 (blue).
+    expect(colours.ids[fold]).toBeGreaterThan(20);
+    expect(colours.ids[emit]).toBeLessThan(20);
+    // parse;lex: 50 % → 28.6 %: shrank too, less than emit.
+    expect(colours.ids[lex]).toBeGreaterThan(colours.ids[emit]);
+    useStore.getState().setCompareShape('A');
+    expect(diffSource.read()!.tree).toBe(treeOf(A, 'inline'));
+  });
+
+  it('a search fades the frames that do not match and keeps the colour of change of those that do', () => {
+    open();
+    const plain = diffSource.read()!.nodeColours!;
+    const fold = nodeAt(B, 'main;optimize;fold');
+    const emit = nodeAt(B, 'main;emit');
+    useStore.getState().setSearchPattern('fold|optimize');
+    const st = diffSource.read()!;
+    const dimmed = st.nodeColours!;
+    const half = plain.css.length;
+    expect(st.matches).not.toBeNull();
+    expect(dimmed.css.length).toBe(2 * half);
+    expect(dimmed.ids[fold]).toBe(plain.ids[fold]);
+    expect(dimmed.ids[nodeAt(B, 'main;optimize')]).toBe(plain.ids[nodeAt(B, 'main;optimize')]);
+    expect(dimmed.ids[emit]).toBe(plain.ids[emit] + half);
+    expect(dimmed.ids[0]).toBe(plain.ids[0]);
+    expect(dimmed.marked).toBe(plain.marked);
+    // Same inputs, same object (the renderer redraws without allocating).
+    expect(diffSource.read()!.nodeColours).toBe(dimmed);
+    // Shaped by the baseline, the matches are the search slice's own (A's frames).
+    useStore.getState().setCompareShape('A');
+    expect(diffSource.read()!.matches).toBe(useStore.getState().search.matches);
+    useStore.getState().setSearchPattern('');
+    expect(diffSource.read()!.nodeColours!.css.length).toBe(half);
+  });
+
+  it('a table row searches for the exact name and zooms the differential graph to it', () => {
+    open();
+    useStore.getState().setCompareMode('diff');
+    showFunction('optimize');
+    const s = useStore.getState();
+    expect(s.search.pattern).toBe('^optimize$');
+    expect(s.compare.diff.zoomNode).toBe(nodeAt(B, 'main;optimize'));
+  });
+});

@@ -1,0 +1,304 @@
+// The flame sources of every pane, bound to the store (render/flame-source.ts says what a source
+// is): the main graph, the comparison graph (B) of the side-by-side view, the differential graph,
+// and the callers and callees graphs. All are made by one function, paneSource: a pane differs
+// only in what it shows (read), what it watches, and where its zoom, selection and hover go; each
+// pane has its own zoom animation.
+//
+// Synchronised zoom: zooming either side-by-side graph zooms the other to the node with the same
+// frame path (findSamePath), or to its deepest ancestor that exists there (findNearestPath), and
+// says so in compare.syncNotice. A guard stops the echo: a zoom applied by the sync is not synced back.
+
+import { shallow } from 'zustand/shallow';
+import type { CallTree } from '../core/model/call-tree';
+import { frameName } from '../core/model/frame-table';
+import type { NodeIndex } from '../core/model/types';
+import type { Viewport } from '../core/model/view-types';
+import { diffOf, matchesFor, sideOf, totalDeltas } from '../core/query/diff-sides';
+import { paneOrientation, type SandwichPane } from '../core/query/sandwich';
+import { highlightOf, shortLabeller } from '../core/query/table-model';
+import type { DiffSide } from '../core/views/diff';
+import { findNearestPath } from '../core/views/frame-path';
+import { nodeColoursOf } from '../render/diff-palette';
+import type { FlameSource, FlameState } from '../render/flame-source';
+import { prefersDark, searchDimmed } from '../render/search-colours';
+import { FULL_PANE, type PaneState } from '../store/compare-slice';
+import { currentSandwich } from '../store/selectors';
+import { useStore } from '../store/store';
+import { currentTree } from '../store/tree-helpers';
+import type { StoreState } from '../store/types';
+import { ZoomAnimation } from './zoom-animation';
+
+/** Where a pane keeps its zoom, selection and hover, and how it changes them. */
+interface PaneBinding {
+  /** The pane's tree (what read() shows) and its zoom, or null when it shows nothing. */
+  current(s: StoreState): { tree: CallTree; zoomNode: NodeIndex; viewport: Viewport } | null;
+  hover(node: NodeIndex, pos: { x: number; y: number } | null): void;
+  select(node: NodeIndex): void;
+  setViewport(zoomNode: NodeIndex, viewport: Viewport): void;
+  zoomTo(node: NodeIndex): void;
+}
+
+/** A pane's flame source, with its own zoom animation. */
+export interface PaneSource extends FlameSource {
+  readonly animation: ZoomAnimation;
+}
+
+function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boolean) => FlameState | null, watched: (s: StoreState) => unknown[]): PaneSource {
+  const animation = new ZoomAnimation({
+    current: () => binding.current(useStore.getState()),
+    setViewport: binding.setViewport,
+    zoomTo: binding.zoomTo,
+  });
+  return {
+    animation,
+    read: () => read(useStore.getState(), animation.active),
+    subscribe: (onChange) => useStore.subscribe(watched, onChange, { equalityFn: shallow }),
+    hover: binding.hover,
+    select: binding.select,
+    zoom: (node) => animation.zoom(node),
+    setViewport: binding.setViewport,
+    cancelAnimation: () => animation.cancel(),
+  };
+}
+
+/** A binding to a PaneState kept in the store (every pane but the main graph). */
+function storedPane(get: (s: StoreState) => PaneState, set: (p: Partial<PaneState>) => void, tree: (s: StoreState) => CallTree | null, onZoom?: (node: NodeIndex) => void): PaneBinding {
+  return {
+    current: (s) => {
+      const t = tree(s);
+      const p = get(s);
+      return t ? { tree: t, zoomNode: p.zoomNode < t.nodeCount ? p.zoomNode : 0, viewport: p.viewport } : null;
+    },
+    hover: (node, pos) => {
+      const cur = get(useStore.getState());
+      if (cur.hoverNode !== node || cur.hoverPos?.x !== pos?.x || cur.hoverPos?.y !== pos?.y) set({ hoverNode: node, hoverPos: pos });
+    },
+    select: (node) => set({ selectedNode: node }),
+    setViewport: (zoomNode, viewport) => set({ zoomNode, viewport }),
+    zoomTo: (node) => {
+      set({ zoomNode: node, viewport: FULL_PANE.viewport });
+      onZoom?.(node);
+    },
+  };
+}
+
+/** The FlameState of a stored pane: its zoom, selection and hover, clamped to its tree. */
+function paneState(s: StoreState, pane: PaneState, rest: Omit<FlameState, 'zoomNode' | 'viewport' | 'selectedNode' | 'hoverNode' | 'orientation'>, orientation = s.orientation): FlameState {
+  const nodeCount = rest.tree.nodeCount;
+  const ok = (n: NodeIndex) => (n < nodeCount ? n : -1);
+  return { ...rest, orientation, zoomNode: pane.zoomNode < nodeCount ? pane.zoomNode : 0, viewport: pane.viewport, selectedNode: ok(pane.selectedNode), hoverNode: ok(pane.hoverNode) };
+}
+
+// ── The main graph ────────────────────────────────────────────────────────────────────────────
+
+/** The main flame graph: the store's snapshot, view, zoom, selection, hover and search. */
+export const mainSource: PaneSource = paneSource(
+  {
+    current: (s) => {
+      const tree = currentTree(s);
+      return tree ? { tree, zoomNode: s.zoomNode, viewport: s.viewport } : null;
+    },
+    hover: (node, pos) => useStore.getState().hover(node, pos),
+    select: (node) => useStore.getState().select(node),
+    setViewport: (zoomNode, viewport) => useStore.getState().setViewport(zoomNode, viewport),
+    zoomTo: (node) => useStore.getState().zoomTo(node),
+  },
+  (s, animating) => {
+    if (!s.snapshot) return null;
+    return {
+      tree: currentTree(s)!,
+      frames: s.snapshot.frames,
+      key: s.derived?.snapshot === s.snapshot ? s.derived : s.snapshot,
+      orientation: s.orientation,
+      zoomNode: s.zoomNode,
+      viewport: s.viewport,
+      selectedNode: s.selectedNode,
+      hoverNode: s.hoverNode,
+      matches: s.search.matches,
+      busy: animating || s.loading !== null || s.search.status === 'searching' || s.deriving || s.analysis.pending,
+      nodeColours: null,
+      highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
+      label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,
+    };
+  },
+  (s) => [
+    s.snapshot,
+    s.view,
+    s.orientation,
+    s.zoomNode,
+    s.viewport,
+    s.selectedNode,
+    s.hoverNode,
+    s.search.matches,
+    s.search.status,
+    s.loading !== null,
+    s.derived,
+    s.deriving,
+    s.analysis.pending,
+    s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
+    s.analysis.shortNames,
+  ],
+);
+
+// ── The comparison graphs ─────────────────────────────────────────────────────────────────────
+
+/** True while the sync applies a zoom, so that zoom is not synced back. */
+const syncing = { now: false };
+
+const setCompare = (pane: 'side' | 'diff') => (p: Partial<PaneState>) => useStore.getState().setPane(pane, p);
+
+/** The comparison graph (B) of the side-by-side view. */
+export const comparisonSource: PaneSource = paneSource(
+  storedPane(
+    (s) => s.compare.side,
+    setCompare('side'),
+    (s) => (s.compare.snapshot ? sideOf(s.compare.snapshot, s.view).tree : null),
+    (node) => {
+      // B zoomed by the user: zoom the baseline to the same path.
+      const s = useStore.getState();
+      const a = s.snapshot;
+      const b = s.compare.snapshot;
+      if (!a || !b) return;
+      const sideA = sideOf(a, s.view);
+      const sideB = sideOf(b, s.view);
+      const r = findNearestPath(sideB, node, sideA);
+      syncing.now = true;
+      try {
+        s.zoomTo(r.node);
+      } finally {
+        syncing.now = false;
+      }
+      s.setSyncNotice(r.exact ? null : notice(sideB, node, sideA, r.node, 'baseline'));
+    },
+  ),
+  (s, animating) => {
+    const b = s.compare.snapshot;
+    if (!b) return null;
+    const side = sideOf(b, s.view);
+    return paneState(s, s.compare.side, {
+      tree: side.tree,
+      frames: b.frames,
+      key: b,
+      matches: matchesFor(b.frames, s.search.pattern, s.search.caseInsensitive),
+      busy: animating || s.compare.loading !== null,
+      nodeColours: null,
+    });
+  },
+  (s) => [s.compare.snapshot, s.compare.side, s.compare.loading !== null, s.view, s.orientation, s.search.pattern, s.search.caseInsensitive],
+);
+
+const diffShape = (s: StoreState) => (s.snapshot && s.compare.snapshot ? diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape) : null);
+
+/** The differential graph, shaped by compare.shape. */
+export const diffSource: PaneSource = paneSource(
+  storedPane(
+    (s) => s.compare.diff,
+    setCompare('diff'),
+    (s) => {
+      const diff = diffShape(s);
+      return diff ? (s.compare.shape === 'B' ? diff.b : diff.a).tree : null;
+    },
+  ),
+  (s, animating) => {
+    const diff = diffShape(s);
+    if (!diff) return null;
+    const shape = s.compare.shape === 'B' ? diff.b : diff.a;
+    const { delta, maxAbs } = totalDeltas(diff, s.compare.norm);
+    // The search dims what does not match, as in the other graphs: A's matches come from the
+    // search slice, B's are computed over B's names.
+    const matches = s.compare.shape === 'A' ? s.search.matches : matchesFor(shape.frames, s.search.pattern, s.search.caseInsensitive);
+    return paneState(s, s.compare.diff, {
+      tree: shape.tree,
+      frames: shape.frames,
+      key: shape.tree,
+      matches,
+      busy: animating || s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
+      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match), shape.tree, matches, prefersDark()),
+    });
+  },
+  (s) => [
+    s.snapshot,
+    s.compare.snapshot,
+    s.compare.diff,
+    s.compare.shape,
+    s.compare.norm,
+    s.view,
+    s.orientation,
+    s.loading !== null,
+    s.compare.loading !== null,
+    s.search.pattern,
+    s.search.caseInsensitive,
+    s.search.matches,
+    s.search.status,
+  ],
+);
+
+function notice(from: DiffSide, node: NodeIndex, to: DiffSide, nearest: NodeIndex, where: 'baseline' | 'comparison'): string {
+  const name = frameName(from.frames, from.tree.frame[node]);
+  const near = nearest === 0 ? 'all' : frameName(to.frames, to.tree.frame[nearest]);
+  return `${name} on this path is not in the ${where}; the ${where} shows its nearest caller there, ${near}.`;
+}
+
+/**
+ * Keeps the comparison graph on the baseline's zoom path (side-by-side mode): runs when the main
+ * zoom, the view or either recording changes. Returns the unsubscribe.
+ */
+export function startCompareSync(): () => void {
+  const sync = () => {
+    const s = useStore.getState();
+    const a = s.snapshot;
+    const b = s.compare.snapshot;
+    if (syncing.now || !a || !b || s.compare.mode !== 'side') return;
+    // A zoom animation or a wheel zoom is in flight: sync when it lands on a whole frame.
+    if (s.viewport.x0 !== 0 || s.viewport.x1 !== 1) return;
+    const sideA = sideOf(a, s.view);
+    const sideB = sideOf(b, s.view);
+    const r = findNearestPath(sideA, s.zoomNode, sideB);
+    if (s.compare.side.zoomNode !== r.node || s.compare.side.viewport !== FULL_PANE.viewport) s.setPane('side', { zoomNode: r.node, viewport: FULL_PANE.viewport, hoverNode: -1, hoverPos: null });
+    s.setSyncNotice(r.exact ? null : notice(sideA, s.zoomNode, sideB, r.node, 'comparison'));
+  };
+  sync();
+  return useStore.subscribe((s) => [s.zoomNode, s.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.mode], sync, { equalityFn: shallow });
+}
+
+// ── The callers and callees graphs ────────────────────────────────────────────────────────────
+
+/** The tree of a sandwich pane: both derive from the tree the main graph shows (currentTree). */
+function sandwichTree(s: StoreState, pane: SandwichPane): CallTree | null {
+  if (s.analysis.panel !== 'sandwich' || !s.snapshot) return null;
+  return currentSandwich(s)?.[pane] ?? null;
+}
+
+function sandwichSource(pane: SandwichPane): PaneSource {
+  return paneSource(
+    storedPane(
+      (s) => s.analysis[pane],
+      (p) => useStore.getState().setSandwichPane(pane, p),
+      (s) => sandwichTree(s, pane),
+    ),
+    (s, animating) => {
+      const tree = sandwichTree(s, pane);
+      if (!tree || !s.snapshot) return null;
+      const frames = s.snapshot.frames;
+      return paneState(
+        s,
+        s.analysis[pane],
+        {
+          tree,
+          frames,
+          key: tree,
+          matches: s.search.matches,
+          busy: animating || s.loading !== null || s.search.status === 'searching' || s.analysis.pending,
+          nodeColours: null,
+          highlight: highlightOf(frames, s.analysis.selectedFunction),
+          label: s.analysis.shortNames ? shortLabeller(frames) : null,
+        },
+        paneOrientation(pane, s.orientation),
+      );
+    },
+    (s) => [s.snapshot, s.view, s.derived, s.orientation, s.analysis.panel, s.analysis.selectedFunction, s.analysis.shortNames, s.analysis[pane], s.analysis.sandwichTrees, s.analysis.pending, s.search.matches, s.search.status, s.loading !== null],
+  );
+}
+
+export const callersSource = sandwichSource('callers');
+export const calleesSource = sandwichSource('callees');

@@ -1,0 +1,156 @@
+// Loading one recording pane's recording (the baseline, or the comparison B) in a profile worker
+// of its own, so A and B load in parallel on two cores. Only the File handle or the URL crosses
+// into the worker; typed-array buffers come back by transfer.
+//
+// The latest request wins twice over: the worker aborts the previous open, and the loader drops
+// any answer whose request is no longer the current one. What the answers do to the store is the
+// pane's LoadSink; the loader itself knows no pane.
+
+import * as Comlink from 'comlink';
+import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
+import { fromTransfer, type ProfileSnapshot } from '../core/session/snapshot';
+import type { ReloadOptions } from '../store/types';
+import type { WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
+import { ProfileWorkerHandle } from './profile-worker';
+
+export type RecordingInput =
+  | { kind: 'file'; file: Blob; name: string }
+  /** `url` is checked and absolute; `given` is the URL as the user or the link gave it. */
+  | { kind: 'url'; url: string; given: string; name: string; demo: boolean }
+  | { kind: 'paste'; text: string; name: string };
+
+/** Why a load failed, for the pane to word it. */
+export type LoadFailure = 'bad-url' | 'threw' | 'unreadable' | 'cancelled' | 'worker-stopped';
+
+/** Where a pane's loading state goes (the store's load slice, or its compare slice). */
+export interface LoadSink {
+  /** Performance marks for the browser benchmark: `flameview:<prefix>open`, `…received`. */
+  readonly markPrefix: string;
+  started(input: RecordingInput): void;
+  progress(input: RecordingInput, p: OpenProgress): void;
+  finished(snapshot: ProfileSnapshot, name: string, input: RecordingInput): void;
+  failed(failure: LoadFailure, name: string, message: string): void;
+}
+
+export class RecordingLoader {
+  private seq = 0;
+  /** What is open, so a reload (another event) can read it again and Share can upload it. */
+  private last: RecordingInput | null = null;
+  /** The options the open recording was last read with (a reload keeps the ones it does not set). */
+  private lastOptions: ReloadOptions = {};
+  private readonly worker: ProfileWorkerHandle;
+
+  constructor(
+    workerName: string,
+    private readonly sink: LoadSink,
+  ) {
+    this.worker = new ProfileWorkerHandle(workerName, (reason) => {
+      this.seq++;
+      sink.failed('worker-stopped', '', reason);
+    });
+  }
+
+  /** The input of the open recording, or null. */
+  get opened(): RecordingInput | null {
+    return this.last;
+  }
+
+  /**
+   * The bytes of the open recording when they came from the page (a dropped file or pasted text),
+   * for Share to upload; null for a recording opened from a URL (the link already carries it).
+   */
+  openedBytes(): { body: Blob | string; name: string } | null {
+    const last = this.last;
+    if (!last || last.kind === 'url') return null;
+    return last.kind === 'file' ? { body: last.file, name: last.name } : { body: last.text, name: last.name };
+  }
+
+  /** The open recording is now also at `url` (Share uploaded it): it counts as opened from there. */
+  adoptUrl(url: string): void {
+    if (this.last) this.last = { kind: 'url', url, given: url, name: this.last.name, demo: false };
+  }
+
+  openFile(file: File): Promise<void> {
+    return this.open({ kind: 'file', file, name: file.name || 'file' });
+  }
+
+  openText(text: string): Promise<void> {
+    return this.open({ kind: 'paste', text, name: 'pasted text' });
+  }
+
+  /** Opens a URL typed or linked by the user; relative URLs resolve against the page. */
+  openUrl(raw: string, base = document.baseURI): Promise<void> {
+    const checked = checkProfileUrl(raw, base);
+    if (!checked.ok) {
+      this.sink.failed('bad-url', raw, checked.message);
+      return Promise.resolve();
+    }
+    return this.open({ kind: 'url', url: checked.url, given: raw, name: nameOfUrl(checked.url), demo: false });
+  }
+
+  /** Opens the bundled demo recording (a URL of this site, so it needs no check). */
+  openDemo(href: string, name: string): Promise<void> {
+    return this.open({ kind: 'url', url: href, given: href, name, demo: true });
+  }
+
+  /** Drops whatever is loading (the worker aborts it); the pane says what that means. */
+  cancel(): void {
+    this.seq++;
+    void this.worker.current?.cancel();
+  }
+
+  /** Forgets the open recording (the pane was closed) and drops any load. */
+  close(): void {
+    this.cancel();
+    this.last = null;
+    this.lastOptions = {};
+  }
+
+  /** Reads the open recording again with other options (e.g. another event, or a split). */
+  reload(options: ReloadOptions): Promise<void> {
+    if (!this.last) return Promise.resolve();
+    this.lastOptions = { ...this.lastOptions, ...options };
+    return this.open(this.last, { event: this.lastOptions.event, split: this.lastOptions.split });
+  }
+
+  private async open(input: RecordingInput, extra: Partial<WorkerOpenOptions> = {}): Promise<void> {
+    const id = ++this.seq;
+    if (input !== this.last) this.lastOptions = {};
+    const sink = this.sink;
+    performance.mark(`flameview:${sink.markPrefix}open`, { detail: input.name });
+    sink.started(input);
+    const onProgress = Comlink.proxy((p: OpenProgress) => {
+      if (id === this.seq) sink.progress(input, p);
+    });
+    const options: WorkerOpenOptions = { name: input.name, ...extra };
+    let result: WorkerOpenResult;
+    try {
+      const w = this.worker.get();
+      if (input.kind === 'file') result = await w.openBlob(input.file, options, onProgress);
+      else if (input.kind === 'url') result = await w.openUrl(input.url, options, onProgress);
+      else result = await w.openText(input.text, options, onProgress);
+    } catch (e) {
+      if (id === this.seq) sink.failed('threw', input.name, e instanceof Error ? e.message : String(e));
+      return;
+    }
+    if (id !== this.seq) return;
+    performance.mark(`flameview:${sink.markPrefix}received`, { detail: input.name });
+    if (result.ok) {
+      const name = result.name ?? input.name;
+      this.last = { ...input, name };
+      sink.finished(fromTransfer(result.wire), name, input);
+    } else {
+      sink.failed(result.error.kind === 'cancelled' ? 'cancelled' : 'unreadable', input.name, result.error.message);
+    }
+  }
+}
+
+function nameOfUrl(href: string): string {
+  const url = new URL(href);
+  const last = url.pathname.split('/').filter(Boolean).pop();
+  try {
+    return last ? decodeURIComponent(last) : url.host;
+  } catch {
+    return last ?? url.host;
+  }
+}

@@ -1,0 +1,45 @@
+// Selectors over the store's state that answer from the worker's results when they are for the
+// tree shown, else compute on the main thread for a small tree (at most analysis.syncNodes
+// nodes), else null while the worker's answer is on its way.
+
+import type { FunctionTable } from '../core/views/function-table';
+import { sandwichOf, type SandwichTrees } from '../core/query/sandwich';
+import { tableFor } from '../core/query/table-model';
+import { currentTree } from './tree-helpers';
+import type { StoreState } from './types';
+
+/** True when the main graph shows a reversed (bottom-up) tree. */
+export function isReversed(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'>): boolean {
+  const d = s.derived;
+  return d !== null && d.reversed && d.tree === currentTree(s);
+}
+
+/** The function table of the tree the main graph shows. */
+export function currentTable(s: StoreState): FunctionTable | null {
+  const tree = currentTree(s);
+  if (!tree || !s.snapshot) return null;
+  const reversed = isReversed(s);
+  const r = s.analysis.table;
+  if (r && r.tree === tree && r.reversed === reversed) return r.table;
+  return tree.nodeCount <= s.analysis.syncNodes ? tableFor(tree, s.snapshot.frames, reversed) : null;
+}
+
+/** The sandwich of the store's selected function, or null. */
+export function currentSandwich(s: StoreState): SandwichTrees | null {
+  const tree = currentTree(s);
+  const name = s.analysis.selectedFunction;
+  if (!tree || !s.snapshot || name === null) return null;
+  const reversed = isReversed(s);
+  const r = s.analysis.sandwichTrees;
+  if (r && r.tree === tree && r.name === name && r.reversed === reversed) return r.trees;
+  return tree.nodeCount <= s.analysis.syncNodes ? sandwichOf(tree, s.snapshot.frames, name, reversed) : null;
+}
+
+/** True while the selected function's sandwich is being computed by the worker. */
+export function sandwichPending(s: StoreState): boolean {
+  const tree = currentTree(s);
+  const name = s.analysis.selectedFunction;
+  if (!tree || !s.snapshot || name === null || tree.nodeCount <= s.analysis.syncNodes) return false;
+  const r = s.analysis.sandwichTrees;
+  return !(r && r.tree === tree && r.name === name && r.reversed === isReversed(s));
+}
