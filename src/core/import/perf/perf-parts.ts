@@ -53,7 +53,7 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   const events: EventSummary[] = [];
   const byName = new Map<string, EventSummary>();
   const kept = new Set<string>();
-  let quoted: ImportWarning[] = [];
+  const quoted: ImportWarning[] = [];
   let chosenBase: string | null = null;
   metas.forEach((m, part) => {
     samples += m.samples;
