@@ -29,7 +29,8 @@ export const MB = 1_000_000;
 export type BenchFormat = 'perf' | 'folded';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DATA_DIR = join(ROOT, 'bench', 'data');
+/** Where generated inputs are cached; FLAMEVIEW_BENCH_DATA moves them (1 GB inputs to /tmp, say). */
+export const DATA_DIR = process.env.FLAMEVIEW_BENCH_DATA || join(ROOT, 'bench', 'data');
 const fixture = (name: string): string => join(ROOT, 'fixtures', name);
 
 interface Thread {

@@ -1,16 +1,18 @@
 // One measurement in a fresh process (spawned by bench/run.ts), so peak RSS belongs to one input.
 //
-//   node --import tsx bench/measure.ts engine|bare FILE
+//   node --import tsx bench/measure.ts engine|bare FILE [WORKERS]
 //
 // engine: file → loadProfile → makeSnapshot (function view derived), i.e. a call tree with both
 // views ready. bare: read the same file and count '\n' bytes, the floor any streaming parser in
 // Node sits on. Both read the file as the CLI does (src/cli/read-ahead.ts: 1 MiB chunks, four
-// reads in flight). Prints one JSON line on stdout.
+// reads in flight). Prints one JSON line on stdout. WORKERS > 1: the engine parses the file in
+// that many parts on worker threads (src/cli/parallel-load.ts), as the CLI does on a large file.
 
 import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { readAhead } from '../src/cli/read-ahead';
 import { loadProfile } from '../src/core/import/load';
+import { loadFileInParts } from '../src/cli/parallel-load';
 import { makeSnapshot } from '../src/core/session/snapshot';
 
 export interface Measurement {
@@ -33,6 +35,10 @@ export interface Measurement {
   maxDepth?: number;
   skippedLines?: number;
   warnings?: number;
+  /** Parallel parsing: parts read, ms until the last part arrived, ms of the merge. */
+  parts?: number;
+  partsMs?: number;
+  mergeMs?: number;
 }
 
 async function bare(path: string): Promise<Partial<Measurement>> {
@@ -45,9 +51,11 @@ async function bare(path: string): Promise<Partial<Measurement>> {
   return { bytes, newlines };
 }
 
-async function engine(path: string, started: number): Promise<Partial<Measurement>> {
+async function engine(path: string, started: number, workers: number): Promise<Partial<Measurement>> {
   const bytes = statSync(path).size;
-  const profile = await loadProfile(readAhead(await open(path, 'r')), { source: path });
+  const timings = { parts: 1, partsMs: 0, mergeMs: 0 };
+  const inParts = workers > 1 ? await loadFileInParts(path, bytes, { source: path, timings }, workers) : null;
+  const profile = inParts ?? (await loadProfile(readAhead(await open(path, 'r')), { source: path }));
   const loaded = performance.now();
   const snapshot = makeSnapshot(profile);
   return {
@@ -61,16 +69,17 @@ async function engine(path: string, started: number): Promise<Partial<Measuremen
     maxDepth: snapshot.inline.maxDepth,
     skippedLines: profile.meta.skippedLines,
     warnings: profile.meta.warnings.length,
+    ...timings,
   };
 }
 
 async function main(): Promise<void> {
-  const [mode, path] = process.argv.slice(2);
+  const [mode, path, workers] = process.argv.slice(2);
   if ((mode !== 'engine' && mode !== 'bare') || !path) throw new Error('usage: measure.ts engine|bare FILE');
   const startRssMB = process.memoryUsage().rss / 2 ** 20;
   const cpu0 = process.cpuUsage();
   const started = performance.now();
-  const result = mode === 'bare' ? await bare(path) : await engine(path, started);
+  const result = mode === 'bare' ? await bare(path) : await engine(path, started, Number(workers ?? 1));
   const ms = performance.now() - started;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;

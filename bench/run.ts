@@ -2,8 +2,11 @@
 // bare read-and-count-newlines pass over the same file.
 //
 //   npm run bench [-- --quick] [--runs N] [--sizes 5,50,200,1000] [--formats perf,folded]
-//                 [--seed N] [--cpu-prof] [--no-thp]
+//                 [--seed N] [--cpu-prof] [--no-thp] [--workers N]
 //
+// --workers N adds, in each run beside the one-parser engine, the engine parsing the file in N
+// parts on worker threads (src/cli/parallel-load.ts): its time, throughput, speed-up over the
+// one-parser run of the same round, merge time and peak RSS.
 // Every measurement runs in a fresh `node --import tsx bench/measure.ts` process, so each peak
 // RSS belongs to one input. Figures are medians of N runs (default 3); MB = 10^6 bytes. Results
 // go to the terminal and to bench/results/latest.json. --cpu-prof adds one extra engine run per
@@ -62,7 +65,19 @@ interface Row {
   meetsThroughput: boolean;
   rssTargetMB?: number;
   meetsRss?: boolean;
-  all: { engine: Measurement[]; bare: Measurement[] };
+  parallel?: {
+    workers: number;
+    seconds: number;
+    MBps: number;
+    /** One-parser seconds / N-worker seconds, medians of the same rounds. */
+    speedup: number;
+    parts: number;
+    mergeMs: number;
+    /** Merge time / whole time. */
+    mergeShare: number;
+    peakRssMB: number;
+  };
+  all: { engine: Measurement[]; bare: Measurement[]; parallel?: Measurement[] };
 }
 
 function median(xs: number[]): number {
@@ -71,10 +86,10 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-function measure(mode: 'engine' | 'bare', path: string, cpuProfDir?: string): Promise<Measurement> {
+function measure(mode: 'engine' | 'bare', path: string, cpuProfDir?: string, workers = 1): Promise<Measurement> {
   const args = ['--import', 'tsx'];
   if (cpuProfDir) args.push('--cpu-prof', '--cpu-prof-dir', cpuProfDir);
-  args.push(join(ROOT, 'bench', 'measure.ts'), mode, path);
+  args.push(join(ROOT, 'bench', 'measure.ts'), mode, path, String(workers));
   return new Promise((resolve, reject) => {
     const env = THP ? { ...process.env, GLIBC_TUNABLES: CLI_TUNABLES } : process.env;
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
@@ -102,6 +117,7 @@ function parseArgs(argv: string[]) {
     runs: Math.max(1, Number(arg('--runs') ?? 3)),
     seed: Number(arg('--seed') ?? 1),
     cpuProf: argv.includes('--cpu-prof'),
+    workers: Math.max(0, Number(arg('--workers') ?? 0)),
   };
 }
 
@@ -125,9 +141,23 @@ function table(rows: Row[]): string {
     `${fmt(r.inlineNodes)}/${fmt(r.functionNodes)}`,
     fmt(r.frames),
   ]);
+  return renderTable(head, body);
+}
+
+/** Columns padded to their widest cell, the first left-aligned, with a rule under the head. */
+function renderTable(head: string[], body: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i < 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(head), line(widths.map((w) => '─'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+function parallelTable(rows: Row[]): string {
+  const head = ['input', 'MB', '1 parser s', 'workers', 'parts', 's', 'MB/s', 'speed-up', 'merge ms', 'merge share', 'peak RSS MB'];
+  const body = rows.filter((r) => r.parallel).map((r) => {
+    const p = r.parallel!;
+    return [r.format, fmt(r.bytes / MB, 1), fmt(r.engineSeconds, 2), String(p.workers), String(p.parts), fmt(p.seconds, 2), fmt(p.MBps, 0), `${fmt(p.speedup, 2)}×`, fmt(p.mergeMs, 0), `${fmt(p.mergeShare * 100, 1)} %`, fmt(p.peakRssMB, 0)];
+  });
+  return renderTable(head, body);
 }
 
 async function main(): Promise<void> {
@@ -143,12 +173,19 @@ async function main(): Promise<void> {
       const path = await ensureInput(format, sizeMB, opts.seed, (m) => console.log(m));
       const engine: Measurement[] = [];
       const bare: Measurement[] = [];
+      const parallel: Measurement[] = [];
       for (let r = 0; r < opts.runs; r++) {
         bare.push(await measure('bare', path));
         engine.push(await measure('engine', path));
         const e = engine[engine.length - 1];
         const b = bare[bare.length - 1];
-        console.log(`  ${format} ${sizeMB} MB run ${r + 1}: engine ${(e.ms / 1000).toFixed(2)} s (${fmt(e.bytes / MB / (e.ms / 1000))} MB/s, ${fmt(e.maxRssMB)} MB RSS), bare ${fmt(b.bytes / MB / (b.ms / 1000))} MB/s`);
+        let line = `  ${format} ${sizeMB} MB run ${r + 1}: engine ${(e.ms / 1000).toFixed(2)} s (${fmt(e.bytes / MB / (e.ms / 1000))} MB/s, ${fmt(e.maxRssMB)} MB RSS), bare ${fmt(b.bytes / MB / (b.ms / 1000))} MB/s`;
+        if (opts.workers > 1) {
+          const p = await measure('engine', path, undefined, opts.workers);
+          parallel.push(p);
+          line += `; ${opts.workers} workers ${(p.ms / 1000).toFixed(2)} s (${p.parts} parts, merge ${fmt(p.mergeMs ?? 0)} ms, ${fmt(p.maxRssMB)} MB RSS)`;
+        }
+        console.log(line);
       }
       if (opts.cpuProf) {
         await measure('engine', path, cpuDir);
@@ -186,8 +223,21 @@ async function main(): Promise<void> {
         skippedLines: e0.skippedLines ?? 0,
         targetMBps: TARGET_MBPS[format],
         meetsThroughput: engineMBps >= TARGET_MBPS[format],
-        all: { engine, bare },
+        all: { engine, bare, parallel: parallel.length > 0 ? parallel : undefined },
       };
+      if (parallel.length > 0) {
+        const seconds = median(parallel.map((m) => m.ms)) / 1000;
+        row.parallel = {
+          workers: opts.workers,
+          seconds,
+          MBps: e0.bytes / MB / seconds,
+          speedup: engineSeconds / seconds,
+          parts: parallel[0].parts ?? 1,
+          mergeMs: median(parallel.map((m) => m.mergeMs ?? 0)),
+          mergeShare: median(parallel.map((m) => (m.mergeMs ?? 0) / m.ms)),
+          peakRssMB: median(parallel.map((m) => m.maxRssMB)),
+        };
+      }
       if (format === RSS_TARGET_INPUT.format && sizeMB === RSS_TARGET_INPUT.sizeMB) {
         row.rssTargetMB = TARGET_RSS_MB;
         row.meetsRss = row.peakRssMB < TARGET_RSS_MB;
@@ -197,6 +247,7 @@ async function main(): Promise<void> {
   }
   const loadAfter = loadavg();
   console.log('\n' + table(rows));
+  if (rows.some((r) => r.parallel)) console.log('\n' + parallelTable(rows));
   console.log(`\nengine = file → loadProfile → makeSnapshot (call tree + function view); bare = the same reader (src/cli/read-ahead.ts) + Buffer.indexOf(10) loop.`);
   console.log(THP ? `both run as bin/flameview runs the CLI, with GLIBC_TUNABLES=${CLI_TUNABLES} (--no-thp: without).` : 'run without the GLIBC_TUNABLES setting of bin/flameview (--no-thp).');
   console.log(`MB/s is wall-clock (what the targets mean); MB/cpu-s divides by the process's CPU time instead, which other load on the machine disturbs less.`);

@@ -28,6 +28,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 export const NODE_ENTRIES = {
   flameview: 'src/cli/bin.ts',
+  // worker_threads worker of the parallel load (src/cli/parallel-load.ts starts it beside itself)
+  'parse-worker': 'src/cli/parse-worker.ts',
 };
 
 export async function buildNode({ quiet = false } = {}) {

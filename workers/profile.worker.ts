@@ -6,14 +6,34 @@ import * as Comlink from 'comlink';
 import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
 import { toTransfer, type SnapshotWire } from '../src/core/session/snapshot';
 import { watchCspViolations } from '../src/core/session/fetch-failure';
+import { awaitPart, type PartMessage, type PartPort } from '../src/core/parallel/split';
 
 export type WorkerOpenResult = { ok: true; wire: SnapshotWire; name?: string } | Extract<OpenResult, { ok: false }>;
 export type ProgressCallback = (progress: OpenProgress) => void;
 export type WorkerOpenOptions = Omit<OpenOptions, 'onProgress'>;
 
 // What a failed #profile= fetch is explained with: the worker's origin, and the URLs its
-// Content-Security-Policy refused.
-const session = new ProfileSession({ base: self.location.href, cspBlocked: watchCspViolations(self) });
+// Content-Security-Policy refused. Large recordings are parsed in parts, one part worker per
+// core (workers/part.worker.ts); this worker finds the cuts and merges the parts.
+const session = new ProfileSession({
+  base: self.location.href,
+  cspBlocked: watchCspViolations(self),
+  parts: {
+    workers: Math.max(1, navigator.hardwareConcurrency || 1),
+    run(input, job, progress, signal) {
+      const worker = new Worker(new URL('./part.worker.ts', import.meta.url), { type: 'module', name: `flameview-part-${job.index}` });
+      worker.postMessage({ input, job });
+      const port: PartPort = {
+        listen(message, failure) {
+          worker.onmessage = (e: MessageEvent<PartMessage>) => message(e.data);
+          worker.onerror = (e) => failure(new Error(e.message || 'a part worker failed'));
+        },
+        terminate: () => worker.terminate(),
+      };
+      return awaitPart(port, progress, signal);
+    },
+  },
+});
 
 async function finish(onProgress: ProgressCallback, run: (options: { onProgress: ProgressCallback }) => Promise<OpenResult>): Promise<WorkerOpenResult> {
   try {

@@ -3,6 +3,7 @@
 //   npx tsx bench/browser/run.ts [--sizes 200] [--no-build] [--skip-fixtures] [--runs N]
 //                                [--compare [--compare-runs N] | --only-compare]
 //                                [--wide 600000] [--only SUBSTRING] [--port 4191]
+//   npx tsx bench/browser/run.ts --parallel [--sizes 200,1000] [--runs 3]   (see ./parallel.ts)
 //
 // For each input it reports
 // - navigation → drawn: `#profile=<url>` (the file served with Content-Length by a local server)
@@ -312,7 +313,8 @@ function print(rows: Row[]): void {
   console.log('targets: 200 MB perf script drawn < 2500 ms; frame p95 < 8 ms; toggle < 150 ms; no task > 50 ms during load');
 }
 
-run().catch((e) => {
+// --parallel: navigation → drawn with part workers against one worker (./parallel.ts).
+(process.argv.includes('--parallel') ? import('./parallel').then((m) => m.runParallelBench()) : run()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

@@ -5,10 +5,11 @@
 // Invariant: a failure is printed as exactly one line `flameview: SOURCE: …` and never as a
 // stack trace; callers turn a null result into exit status 1.
 
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { loadProfile, type LoadOptions } from '../core/import/load';
 import { ImportError, type Profile } from '../core/model/profile';
 import type { CliIo } from './main';
+import { loadFileInParts } from './parallel-load';
 import { perfDataOnStdinMessage, runPerfScript, type PerfScriptRun } from './perf-data';
 import { READ_CHUNK, readAhead } from './read-ahead';
 import { isPerfData, PERF_DATA_MAGIC, readHead } from '../server/sniff';
@@ -45,6 +46,9 @@ export async function loadRecording(
   const source = file === '-' ? '<stdin>' : file;
   let input: AsyncIterable<Uint8Array>;
   let perf: PerfScriptRun | null = null;
+  // A large regular file (not perf.data) may be parsed in parts on every core: its size, and its
+  // handle, closed here when the parts loaded it (readAhead, which owns it otherwise, never started).
+  let parallel: { size: number; handle: FileHandle } | null = null;
   if (file === '-') {
     input = io.stdin as AsyncIterable<Uint8Array>;
   } else {
@@ -67,6 +71,7 @@ export async function loadRecording(
         // the stream, once when the FileHandle is garbage-collected, which throws EBADF). A
         // regular file is read with several reads in flight; a pipe or device as a stream.
         input = stat.isFile() ? readAhead(handle) : handle.createReadStream({ highWaterMark: READ_CHUNK });
+        if (stat.isFile()) parallel = { size: stat.size, handle };
       }
     } catch (e) {
       io.stderr.write(`flameview: ${file}: cannot read: ${describeFsError(e)}\n`);
@@ -75,7 +80,14 @@ export async function loadRecording(
   }
   let profile: Profile;
   try {
-    profile = await loadProfile(input, { source, ...options });
+    // A large regular file is parsed in parts on every core (./parallel-load.ts); what cannot
+    // be split is read by one parser (readAhead starts reading, and owns the handle, only then).
+    const inParts = parallel ? await loadFileInParts(file, parallel.size, { source, ...options }).catch(async (e: unknown) => {
+      await parallel?.handle.close();
+      throw e;
+    }) : null;
+    if (inParts) await parallel?.handle.close();
+    profile = inParts ?? (await loadProfile(input, { source, ...options }));
     await perf?.exited;
   } catch (e) {
     // When perf failed, its message explains whatever the loader then made of its output.

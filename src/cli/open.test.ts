@@ -69,6 +69,15 @@ describe('flameview FILE', () => {
     expect(profiles[0]).toMatch(/\/rust-toyc\.folded$/); // the name, for the page to show
     expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath))).toBe(0);
     expect(Buffer.compare(await bytes(profiles[0].replace(/\/[^/]+$/, '')), readFileSync(foldedPath))).toBe(0);
+    // Byte ranges, for the page's part workers (parallel parsing).
+    const whole = readFileSync(foldedPath);
+    const part = await fetch(profiles[0], { headers: { range: 'bytes=10-29' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 10-29/${whole.length}`);
+    expect(Buffer.compare(Buffer.from(await part.arrayBuffer()), whole.subarray(10, 30))).toBe(0);
+    const tail = await fetch(profiles[0], { headers: { range: `bytes=${whole.length - 5}-` } });
+    expect(Buffer.from(await tail.arrayBuffer()).toString()).toBe(whole.subarray(whole.length - 5).toString());
+    expect((await fetch(profiles[0], { headers: { range: `bytes=${whole.length}-` } })).status).toBe(416);
     // Only the named file: another token, or a path, is not served.
     expect((await fetch(`${base}/api/local/${'0'.repeat(32)}`)).status).toBe(404);
     expect((await fetch(`${base}/api/local/..%2f..%2fetc%2fpasswd`)).status).toBe(404);

@@ -28,6 +28,17 @@ describe('readAhead', () => {
     });
   }
 
+  it('reads a byte range of the file, whole and in order', async () => {
+    const bytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) & 255));
+    const path = join(dir, 'range');
+    writeFileSync(path, bytes);
+    for (const [start, end, chunk] of [[0, 5000, 64], [1, 4999, 100], [4096, 5000, 4096], [17, 18, 64], [300, 300, 64], [4000, 9000, 128]]) {
+      const parts: Buffer[] = [];
+      for await (const c of readAhead(await open(path, 'r'), chunk, 3, start, end)) parts.push(Buffer.from(c));
+      expect(Buffer.concat(parts).equals(bytes.subarray(start, end))).toBe(true);
+    }
+  });
+
   it('closes the file when the reader stops early', async () => {
     const path = join(dir, 'early');
     writeFileSync(path, Buffer.alloc(10_000, 65));

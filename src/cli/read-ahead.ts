@@ -17,12 +17,20 @@ import type { FileHandle } from 'node:fs/promises';
 export const READ_CHUNK = 1 << 20;
 export const READ_DEPTH = 4;
 
-export async function* readAhead(handle: FileHandle, chunkSize = READ_CHUNK, depth = READ_DEPTH): AsyncGenerator<Uint8Array> {
+/** Bytes [start, end) of the file (to its end by default), in chunks of `chunkSize`. */
+export async function* readAhead(
+  handle: FileHandle,
+  chunkSize = READ_CHUNK,
+  depth = READ_DEPTH,
+  start = 0,
+  end = Infinity,
+): AsyncGenerator<Uint8Array> {
   const buffers = Array.from({ length: depth }, () => Buffer.allocUnsafeSlow(chunkSize));
   const reads: Promise<{ bytesRead: number }>[] = [];
+  const size = (k: number): number => Math.max(0, Math.min(chunkSize, end - start - k * chunkSize));
   // Errors of reads issued but never awaited (the consumer stopped early) must not go unhandled.
   const issue = (k: number): void => {
-    const read = handle.read(buffers[k % depth], 0, chunkSize, k * chunkSize);
+    const read = handle.read(buffers[k % depth], 0, size(k), start + k * chunkSize);
     read.catch(() => {});
     reads[k % depth] = read;
   };
@@ -32,8 +40,8 @@ export async function* readAhead(handle: FileHandle, chunkSize = READ_CHUNK, dep
       const buffer = buffers[k % depth];
       let filled = (await reads[k % depth]).bytesRead;
       // A short read before the end of the file would leave a gap before the next chunk's offset.
-      while (filled > 0 && filled < chunkSize) {
-        const more = await handle.read(buffer, filled, chunkSize - filled, k * chunkSize + filled);
+      while (filled > 0 && filled < size(k)) {
+        const more = await handle.read(buffer, filled, size(k) - filled, start + k * chunkSize + filled);
         if (more.bytesRead === 0) break;
         filled += more.bytesRead;
       }

@@ -123,15 +123,36 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
     } catch {
       return fail(reply, 410, `${file.name} is no longer readable`);
     }
-    return reply
+    reply
       .type('application/octet-stream')
-      .header('content-length', size)
+      .header('accept-ranges', 'bytes')
       .header('content-disposition', attachmentDisposition(file.name, 'recording'))
-      .header('cache-control', 'no-store')
-      .send(createReadStream(file.path));
+      .header('cache-control', 'no-store');
+    // One byte range (`bytes=A-B`, `bytes=A-`): the page's part workers each fetch their own
+    // range of a large recording (src/core/parallel/split.ts).
+    const range = byteRange(request.headers.range, size);
+    if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
+    if (range) {
+      return reply
+        .code(206)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(createReadStream(file.path, range));
+    }
+    return reply.header('content-length', size).send(createReadStream(file.path));
   };
   app.get('/api/local/:token', handler);
   app.get('/api/local/:token/:name', handler);
+}
+
+/** A single `bytes=A-B` or `bytes=A-` range of a `size`-byte body (inclusive end); null to send it whole. */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d+)-(\d*)$/.exec(header.trim()) : null;
+  if (!m) return null;
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
 }
 
 /** The path a local file is served at: its token, then its name reduced to URL-safe characters. */

@@ -27,9 +27,10 @@
 import { FrameTableBuilder } from '../model/frame-table';
 import { markMutable } from '../model/mutable-fields';
 import { TreeBuilder } from '../model/tree-builder';
+import { WeightLog } from '../parallel/weight-log';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
-import { ImportError, quoteInput, type Profile } from '../model/profile';
-import type { Detection, ImportOptions, Importer, LineParser } from './importer';
+import { ImportError, quoteInput, type ImportWarning, type Profile } from '../model/profile';
+import { shiftWarnings, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from './importer';
 
 const DESCRIPTION = 'folded stacks (frame;frame;... count)';
 const MAX_QUOTED = 5;
@@ -219,9 +220,15 @@ class FoldedParser implements LineParser {
   private accepted = 0;
   private skipped = 0;
   private firstBad: { line: number; text: string; reason: string } | null = null;
-  private readonly warnings: { line: number; message: string }[] = [];
+  private readonly warnings: ImportWarning[] = [];
   private differential: boolean | null = null;
+  // The first line read through parseCounts that was a valid stack (the one that decides
+  // `differential` in the first part that has one).
+  private firstStackAt = 0;
   private inlined = false;
+  private integral = true;
+  // For a merge of parts with decimal counts (../parallel/weight-log.ts).
+  private readonly log = new WeightLog();
 
   // The previous stack: its text, and for frame k its end offset and its tree node.
   private prev = '';
@@ -231,8 +238,17 @@ class FoldedParser implements LineParser {
   private prevEnds = new Int32Array(16384);
   private prevNodes = new Int32Array(16384);
 
-  constructor(private readonly source?: string) {
+  constructor(
+    private readonly source?: string,
+    context?: PartContext,
+  ) {
     markMutable(this, ['prevEnds', 'prevNodes']);
+    if (context?.differential !== undefined) this.differential = context.differential;
+  }
+
+  /** What later parts of a split input need: whether it is differential, once decided. */
+  splitContext(): PartContext | null {
+    return this.differential === null ? null : { differential: this.differential };
   }
 
   get samples(): number {
@@ -279,15 +295,9 @@ class FoldedParser implements LineParser {
       this.bad(lineNumber, raw, parsed);
       return;
     }
-    if (this.differential === null) {
-      this.differential = !Number.isNaN(parsed.before);
-      if (this.differential) {
-        this.warnings.push({
-          line: lineNumber,
-          message: 'differential folded input ("stack before after"): the tree shows the second count',
-        });
-      }
-    }
+    if (this.differential === null) this.differential = !Number.isNaN(parsed.before);
+    if (this.firstStackAt === 0) this.firstStackAt = lineNumber;
+    if (!Number.isInteger(parsed.weight)) this.integral = false;
     this.accept(raw, parsed.stackEnd, parsed.weight);
   }
 
@@ -297,6 +307,7 @@ class FoldedParser implements LineParser {
     if (weight === 0) return;
     const leaf = this.addStack(text, stackEnd);
     this.builder.addSelf(leaf, weight, weight);
+    this.log.push(leaf, weight);
   }
 
 
@@ -395,27 +406,98 @@ class FoldedParser implements LineParser {
   }
 
   finish(): Profile {
-    if (this.accepted === 0 && this.firstBad) {
-      const { line, text, reason } = this.firstBad;
-      throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`, this.source);
-    }
     const frames = this.frames.finish();
     const { tree } = this.builder.finish(frames);
+    return foldedProfile({ frames, tree, lineOffsets: [0] }, [this.partMeta()], this.source);
+  }
+
+  finishPart(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'> {
+    const frames = this.frames.finish();
+    const { tree, order } = this.builder.finish(frames);
+    const meta = this.partMeta();
+    const weightLog = this.log.finish(order);
+    return { format: 'folded', frames, moduleKnown: this.frames.moduleKnown(), tree, samples: null, integralWeights: this.integral, weightLog, meta };
+  }
+
+  private partMeta(): FoldedPartMeta {
     return {
-      frames,
-      tree,
-      meta: {
-        format: 'folded',
-        events: [],
-        event: null,
-        weightUnit: null,
-        samples: this.sampleSum,
-        hasInlineInfo: this.inlined,
-        skippedLines: this.skipped,
-        warnings: this.warnings,
-      },
+      sampleSum: this.sampleSum,
+      accepted: this.accepted,
+      skipped: this.skipped,
+      firstBad: this.firstBad,
+      quoted: this.warnings,
+      differential: this.differential,
+      firstStackAt: this.firstStackAt,
+      inlined: this.inlined,
     };
   }
+}
+
+/** What one folded parser learnt, as plain data (it crosses from a worker). */
+interface FoldedPartMeta {
+  sampleSum: number;
+  accepted: number;
+  skipped: number;
+  firstBad: { line: number; text: string; reason: string } | null;
+  /** The first MAX_QUOTED skipped lines. */
+  quoted: ImportWarning[];
+  /** Whether the input is differential: decided by this part's first stack line, or given. */
+  differential: boolean | null;
+  /** The part's first stack line read through parseCounts, or 0. */
+  firstStackAt: number;
+  inlined: boolean;
+}
+
+/**
+ * The profile of the whole input from its parts' statistics in input order (one part when one
+ * parser read it all): the first MAX_QUOTED skipped lines of the input, in line order.
+ */
+function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffsets' | 'weightSum'>, metas: readonly FoldedPartMeta[], source?: string): Profile {
+  let sampleSum = 0;
+  let accepted = 0;
+  let skipped = 0;
+  let inlined = false;
+  let firstBad: FoldedPartMeta['firstBad'] = null;
+  const warnings: ImportWarning[] = [];
+  metas.forEach((m, part) => {
+    const offset = merged.lineOffsets[part];
+    sampleSum += m.sampleSum;
+    accepted += m.accepted;
+    skipped += m.skipped;
+    inlined ||= m.inlined;
+    if (!firstBad && m.firstBad) firstBad = { ...m.firstBad, line: m.firstBad.line + offset };
+    if (warnings.length < MAX_QUOTED) warnings.push(...shiftWarnings(m.quoted, offset).slice(0, MAX_QUOTED - warnings.length));
+  });
+  // The warning names the input's first stack line, in the first part that has one.
+  let differentialAt = 0;
+  if (metas.some((m) => m.differential)) {
+    const part = metas.findIndex((m) => m.firstStackAt > 0);
+    if (part >= 0) differentialAt = metas[part].firstStackAt + merged.lineOffsets[part];
+  }
+  if (accepted === 0 && firstBad) {
+    const { line, text, reason } = firstBad;
+    throw new ImportError(DESCRIPTION, line, `${quoteInput(text)} (${reason})`, source);
+  }
+  if (differentialAt > 0) {
+    const message = 'differential folded input ("stack before after"): the tree shows the second count';
+    let at = 0;
+    while (at < warnings.length && warnings[at].line < differentialAt) at++;
+    warnings.splice(at, 0, { line: differentialAt, message });
+  }
+  return {
+    frames: merged.frames,
+    tree: merged.tree,
+    meta: {
+      format: 'folded',
+      events: [],
+      event: null,
+      weightUnit: null,
+      samples: merged.weightSum ?? sampleSum,
+      hasInlineInfo: inlined,
+      skippedLines: skipped,
+      warnings,
+    },
+  };
 }
 
 /** The first line that is neither blank nor a '#' comment, and whether it is complete. */
@@ -467,6 +549,9 @@ export const foldedImporter: Importer = {
   description: DESCRIPTION,
   detect,
   create(options: ImportOptions): LineParser {
-    return new FoldedParser(options.source);
+    return new FoldedParser(options.source, options.partContext);
+  },
+  mergeParts(merged: MergedParts, metas: readonly unknown[], options: ImportOptions): Profile {
+    return foldedProfile(merged, metas as FoldedPartMeta[], options.source);
   },
 };

@@ -2,7 +2,10 @@
 // tri-state answer, and a line parser that feeds a builder. A new format is one new file plus one
 // entry in ./registry.ts.
 
-import type { FormatId, Profile } from '../model/profile';
+import type { CallTree } from '../model/call-tree';
+import type { FrameTable } from '../model/frame-table';
+import type { FormatId, ImportWarning, Profile } from '../model/profile';
+import type { SampleColumns } from '../views/time-order';
 
 export type Detection = 'yes' | 'no' | 'need-more';
 
@@ -13,6 +16,87 @@ export interface ImportOptions {
   split?: 'process' | 'pid' | 'tid';
   /** Name of the input, for messages. */
   source?: string;
+  /**
+   * Parallel parsing (../parallel/): set for every part but the first, what the text before the
+   * part decided (LineParser.splitContext of a parser that read the start of the input).
+   */
+  partContext?: PartContext;
+  /** Parallel parsing: this parser reads one part of a split input (set for every part). */
+  part?: boolean;
+}
+
+/**
+ * What a part of a split input must know from the text before it, as plain data (it crosses to
+ * workers): perf script's kept event when none was requested (the first one seen), folded
+ * stacks' choice of differential input (made on the first stack line).
+ */
+export interface PartContext {
+  event?: string;
+  differential?: boolean;
+}
+
+/**
+ * One part of a split input, parsed (../parallel/). Line numbers in it count from the part's
+ * first line; the merge adds the lines of the parts before. Only typed arrays, strings and plain
+ * objects: it is what a worker sends back.
+ */
+export interface PartialProfile {
+  format: FormatId;
+  frames: FrameTable;
+  /** FrameTableBuilder.moduleKnown(): which frames' modules this part decided. */
+  moduleKnown: Uint8Array;
+  tree: CallTree;
+  /** The time-order column in input order (leaves are nodes of `tree`), or null. */
+  samples: SampleColumns | null;
+  /** Lines in the part (its line ends). */
+  lines: number;
+  /** Lines over the length limit, and whether invalid UTF-8 was replaced (load.ts's part). */
+  tooLong: { line: number; length: number }[];
+  sawReplacement: boolean;
+  /**
+   * Every weight was an integer, so sums of the parts' sums are exact (below 2^53) and equal
+   * the one-parser sums bit for bit; decimal weights (folded `stack 2.5`) may round otherwise,
+   * and such an input is read again by one parser.
+   */
+  integralWeights: boolean;
+  /**
+   * Without integralWeights: every weight added, in input order (leaf node of `tree`, weight;
+   * the weight is the sample count too, as in folded stacks), so the merge adds them again in
+   * the order one parser did and decimal sums round the same. Absent: such a part cannot merge.
+   */
+  weightLog?: { leaf: Int32Array; weight: Float64Array };
+  /** The importer's own statistics (warnings, events, …), merged by Importer.mergeParts. */
+  meta: unknown;
+}
+
+/** The parts' merged frame table, tree and time-order column, given to Importer.mergeParts. */
+export interface MergedParts {
+  frames: FrameTable;
+  tree: CallTree;
+  /** Per part, its frame index → the merged frame index. */
+  frameMaps: Int32Array[];
+  /** Per part, its number of the first line, minus one (the lines of the parts before). */
+  lineOffsets: number[];
+  /** The parts' time-order columns joined in input order (not yet sorted), or null. */
+  samples: SampleColumns | null;
+  /** When the parts' weights were added again from their weightLogs: their sum in input order. */
+  weightSum?: number;
+}
+
+/**
+ * Thrown by a part's parser when the part cannot be merged: the input is then read by one
+ * parser (../parallel/split.ts). Early, so that little work is lost.
+ */
+export class WholeInputNeeded extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'WholeInputNeeded';
+  }
+}
+
+/** Moves an importer's quoted warnings by a part's line offset (line 0 stays 0: no line). */
+export function shiftWarnings(warnings: readonly ImportWarning[], offset: number): ImportWarning[] {
+  return warnings.map((w) => ({ line: w.line > 0 ? w.line + offset : 0, message: w.message }));
 }
 
 export interface LineParser {
@@ -28,11 +112,20 @@ export interface LineParser {
    * `tooLong`, as the text splitter's do.
    */
   byteReader?(lineNumber: number, maxLine: number, tooLong: (lineNumber: number, length: number) => void): ByteReader;
+  /**
+   * Parallel parsing: once the lines read so far decided what later parts need (PartContext),
+   * returns it; null while undecided. Importers without it are never split.
+   */
+  splitContext?(): PartContext | null;
+  /** Parallel parsing: ends the input as one part of a split one (instead of finish()). */
+  finishPart?(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'>;
 }
 
 export interface ByteReader {
   push(chunk: Uint8Array): void;
   end(): void;
+  /** The number of the last line read. */
+  readonly lineCount: number;
   /** True once a decoded line held U+FFFD. */
   readonly sawReplacement: boolean;
 }
@@ -44,6 +137,11 @@ export interface Importer {
   /** Looks at the start of the decoded text; atEnd is true when `head` is the whole input. */
   detect(head: string, atEnd: boolean): Detection;
   create(options: ImportOptions): LineParser;
+  /**
+   * Parallel parsing: the profile of the whole input from its parts' statistics (`metas`, in
+   * input order) and the merged tables; exactly what one parser over the whole input gives.
+   */
+  mergeParts?(merged: MergedParts, metas: readonly unknown[], options: ImportOptions): Profile;
 }
 
 /**

@@ -4,11 +4,11 @@
 // → head buffered until an importer says yes → LineSplitter → the importer's LineParser; a parser
 // with a byte mode (perf script) then gets the rest of the input as bytes (ByteReader).
 
-import { ImportError, quoteInput, type Profile } from '../model/profile';
-import { GzipError, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
-import type { ByteReader, BytesImporter, ImportOptions, Importer, LineParser } from './importer';
+import { ImportError, quoteInput, type Profile, type ProfileMeta } from '../model/profile';
+import { GzipError, GZIP_MAGIC, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
+import { WholeInputNeeded, type ByteReader, type BytesImporter, type ImportOptions, type Importer, type LineParser, type PartContext, type PartialProfile } from './importer';
 import { bytesImporters as defaultBytesImporters, importers as defaultImporters } from './registry';
-import { wholeInput, type WholeInputOptions } from './whole-input';
+import { HEAD_BYTES, wholeInput, type WholeInputOptions } from './whole-input';
 
 /** How much decoded text detection may look at before it must decide. */
 const DETECT_LIMIT = 64 * 1024;
@@ -46,6 +46,95 @@ export class AbortedError extends Error {
 }
 
 export async function loadProfile(source: AsyncIterable<Uint8Array>, options: LoadOptions = {}): Promise<Profile> {
+  const input = await readInput(source, options, null);
+  if (input.claimed) return input.claimed;
+  const importers = options.importers ?? defaultImporters;
+  if (!input.parser) {
+    // pickImporter(…, atEnd=true) either returns an importer or throws; reaching here means the
+    // input was empty: give an empty profile from the first importer, as inferno's no-events case.
+    const p = importers[0].create(options);
+    const profile = p.finish();
+    profile.meta.warnings.unshift({ line: 0, message: 'the input is empty: no samples' });
+    return profile;
+  }
+  const profile = input.parser.finish();
+  addInputWarnings(profile.meta, input.tooLong, input.sawReplacement, options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
+  return profile;
+}
+
+/**
+ * Parallel parsing (../parallel/): reads one part of a split input, a run of whole lines, with
+ * `importer` (no detection, no gzip, no whole-input formats), and returns it unfinished for the
+ * merge. Every part is read as loadProfile reads an input: text up to the first line end, then
+ * the importer's byte mode if it has one.
+ */
+export async function loadPart(source: AsyncIterable<Uint8Array>, importer: Importer, options: LoadOptions = {}): Promise<PartialProfile> {
+  const input = await readInput(source, { ...options, part: true }, importer);
+  const parser = input.parser as LineParser;
+  if (!parser.finishPart) throw new Error(`${importer.description} cannot be read in parts`);
+  return { ...parser.finishPart(), lines: input.lines, tooLong: input.tooLong, sawReplacement: input.sawReplacement };
+}
+
+/**
+ * Parallel parsing: the importer for an input that starts with `head` (whole lines are used) and
+ * the PartContext its later parts need, or null when the input cannot be split: gzip, a
+ * whole-input format, an undecided or unknown format (the one-parser path reports it), or a
+ * start that does not decide the context.
+ */
+export function probeSplit(head: Uint8Array, atEnd: boolean, options: LoadOptions = {}): { importer: Importer; context: PartContext } | null {
+  if (head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) return null;
+  const sniffed = head.subarray(0, HEAD_BYTES);
+  for (const b of options.bytesImporters ?? defaultBytesImporters) if (b.detectBytes(sniffed, atEnd) !== 'no') return null;
+  const decoder = new Utf8Decoder();
+  const text = decoder.decode(atEnd ? head : head.subarray(0, head.lastIndexOf(10) + 1)) + decoder.end();
+  if (text.trim() === '') return null;
+  let importer: Importer | undefined;
+  for (const i of options.importers ?? defaultImporters) {
+    const d = i.detect(text, atEnd);
+    if (d === 'need-more') return null;
+    if (d === 'yes') {
+      importer = i;
+      break;
+    }
+  }
+  if (!importer?.mergeParts) return null;
+  const parser = importer.create({ ...options, part: true });
+  if (!parser.splitContext || !parser.finishPart) return null;
+  const splitter = new LineSplitter({ line: (t, n) => parser.line(t, n), tooLong: () => {} }, options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
+  try {
+    splitter.push(text);
+  } catch (e) {
+    // The start already shows that parts could not be merged: no workers for nothing.
+    if (e instanceof WholeInputNeeded) return null;
+    throw e;
+  }
+  const context = parser.splitContext();
+  return context && { importer, context };
+}
+
+/** The warnings of the input layer, after the importer's: lines over the limit, invalid UTF-8. */
+export function addInputWarnings(meta: ProfileMeta, tooLong: readonly { line: number; length: number }[], sawReplacement: boolean, maxLine: number): void {
+  for (const t of tooLong) {
+    meta.skippedLines++;
+    meta.warnings.push({ line: t.line, message: `line of ${t.length} characters is over the limit of ${maxLine}; skipped` });
+  }
+  if (sawReplacement) {
+    meta.warnings.push({ line: 0, message: 'the input is not valid UTF-8; invalid bytes were replaced with U+FFFD' });
+  }
+}
+
+interface ReadInput {
+  /** A whole-input format's profile (pprof, JSON). */
+  claimed: Profile | null;
+  /** The line parser fed with every line, not finished; null for an empty input. */
+  parser: LineParser | null;
+  lines: number;
+  tooLong: { line: number; length: number }[];
+  sawReplacement: boolean;
+}
+
+/** Feeds the input to the importer detection picks, or to `preset` (a part of a split input). */
+async function readInput(source: AsyncIterable<Uint8Array>, options: LoadOptions, preset: Importer | null): Promise<ReadInput> {
   const importers = options.importers ?? defaultImporters;
   const counted = countBytes(source, options);
   const decoder = new Utf8Decoder();
@@ -56,7 +145,7 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
   const maxLine = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
 
   const start = (atEnd: boolean): void => {
-    const importer = pickImporter(importers, head, atEnd, options.source);
+    const importer = preset ?? pickImporter(importers, head, atEnd, options.source);
     if (!importer) return;
     const p = importer.create(options);
     parser = p;
@@ -70,6 +159,7 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     splitter.push(head);
     head = '';
   };
+  if (preset) start(false);
 
   // Byte mode (see LineParser.byteReader): once the parser is chosen, a parser that can read raw
   // bytes gets the rest of the input undecoded, from the first line end on.
@@ -86,7 +176,9 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     return true;
   };
 
-  const whole = wholeInput(maybeGunzip(counted.stream), options.bytesImporters ?? defaultBytesImporters, options, counted.bytes);
+  const whole = preset
+    ? { text: counted.stream, profile: () => null }
+    : wholeInput(maybeGunzip(counted.stream), options.bytesImporters ?? defaultBytesImporters, options, counted.bytes);
   try {
     for await (const bytes of whole.text) {
       if (reader) {
@@ -111,33 +203,25 @@ export async function loadProfile(source: AsyncIterable<Uint8Array>, options: Lo
     throw e;
   }
   const claimed = whole.profile();
-  if (claimed) return claimed;
+  const done = { claimed, parser: null, lines: 0, tooLong, sawReplacement: false };
+  if (claimed) return done;
   const tail = decoder.end();
   if (splitter) (splitter as LineSplitter).push(tail);
   else {
     head += tail;
     start(true);
   }
-  if (!parser || !splitter) {
-    // pickImporter(…, atEnd=true) either returns an importer or throws; reaching here means the
-    // input was empty: give an empty profile from the first importer, as inferno's no-events case.
-    const p = importers[0].create(options);
-    const profile = p.finish();
-    profile.meta.warnings.unshift({ line: 0, message: 'the input is empty: no samples' });
-    return profile;
-  }
+  if (!parser || !splitter) return done;
   (splitter as LineSplitter).end();
   (reader as ByteReader | null)?.end();
-  const profile = (parser as LineParser).finish();
-  const { warnings } = profile.meta;
-  for (const t of tooLong) {
-    profile.meta.skippedLines++;
-    warnings.push({ line: t.line, message: `line of ${t.length} characters is over the limit of ${maxLine}; skipped` });
-  }
-  if (decoder.sawReplacement || (reader as ByteReader | null)?.sawReplacement) {
-    warnings.push({ line: 0, message: 'the input is not valid UTF-8; invalid bytes were replaced with U+FFFD' });
-  }
-  return profile;
+  const r = reader as ByteReader | null;
+  return {
+    claimed: null,
+    parser,
+    lines: r ? r.lineCount : (splitter as LineSplitter).lineCount,
+    tooLong,
+    sawReplacement: decoder.sawReplacement || (r?.sawReplacement ?? false),
+  };
 }
 
 function hasDecision(importers: readonly Importer[], head: string): boolean {

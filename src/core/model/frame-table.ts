@@ -7,8 +7,11 @@
 //     2   │ "main"             │ -1                        │ INLINED   ← a different frame
 //
 // Invariants: a frame's identity is its name and flags (as `b` and `b_[i]` are distinct in
-// folded text); the module is informational and is the first one seen for that identity, so a
-// name that occurs in two modules stays one frame, as it does in folded output.
+// folded text); the module is informational and is the one given by the first call that named
+// one (a module or -1, "none"; a call without the argument leaves it open), so a name that
+// occurs in two modules stays one frame, as it does in folded output. First-given, not first
+// non-empty, so that tables built from parts of an input merge to the table of the whole
+// (../parallel/merge.ts): the merge takes each frame's module from the first part that gave one.
 
 import { markMutable } from './mutable-fields';
 import { StringTable } from './string-table';
@@ -28,6 +31,8 @@ export class FrameTableBuilder {
   private name = new Int32Array(1024);
   private module = new Int32Array(1024);
   private flags = new Uint8Array(1024);
+  // 1 once a call gave the frame's module (see the module comment).
+  private known = new Uint8Array(1024);
   private count = 0;
   // Key: name index * 16 + flags. Flags use 4 bits, so the key is exact below 2^49 names.
   private readonly byKey = new Map<number, FrameIndex>();
@@ -35,26 +40,29 @@ export class FrameTableBuilder {
   constructor(strings: StringTable = new StringTable()) {
     this.strings = strings;
     // Replaced when they grow: variable fields from the start (see mutable-fields.ts).
-    markMutable(this, ['name', 'module', 'flags']);
+    markMutable(this, ['name', 'module', 'flags', 'known']);
   }
 
   /** The frame for this name and flags, created on first use. */
   intern(name: string, flags: number, module?: string): FrameIndex {
-    return this.internIndex(this.strings.intern(name), flags, module === undefined ? -1 : this.strings.intern(module));
+    return this.internIndex(this.strings.intern(name), flags, module === undefined ? undefined : this.strings.intern(module));
   }
 
-  internIndex(name: StringIndex, flags: number, module: StringIndex | -1 = -1): FrameIndex {
+  /** `module` undefined: this call does not know the module (-1 says there is none). */
+  internIndex(name: StringIndex, flags: number, module?: StringIndex | -1): FrameIndex {
     const key = name * 16 + flags;
     let frame = this.byKey.get(key);
     if (frame === undefined) {
       frame = this.count++;
       if (frame === this.name.length) this.grow();
       this.name[frame] = name;
-      this.module[frame] = module;
+      this.module[frame] = module ?? -1;
       this.flags[frame] = flags;
+      this.known[frame] = module === undefined ? 0 : 1;
       this.byKey.set(key, frame);
-    } else if (module !== -1 && this.module[frame] === -1) {
+    } else if (module !== undefined && this.known[frame] === 0) {
       this.module[frame] = module;
+      this.known[frame] = 1;
     }
     return frame;
   }
@@ -89,6 +97,11 @@ export class FrameTableBuilder {
     };
   }
 
+  /** Per frame, 1 when a call gave its module (what a merge of parts needs beside finish()). */
+  moduleKnown(): Uint8Array {
+    return this.known.slice(0, this.count);
+  }
+
   private grow(): void {
     const size = this.name.length * 2;
     const name = new Int32Array(size);
@@ -97,6 +110,9 @@ export class FrameTableBuilder {
     module.set(this.module);
     const flags = new Uint8Array(size);
     flags.set(this.flags);
+    const known = new Uint8Array(size);
+    known.set(this.known);
+    this.known = known;
     this.name = name;
     this.module = module;
     this.flags = flags;

@@ -30,7 +30,7 @@ export class SampleColumnBuilder {
   private thread = new Int32Array(0);
   private at = 0;
 
-  constructor(private readonly cap = MAX_SAMPLES) {
+  constructor(readonly cap = MAX_SAMPLES) {
     markMutable(this, ['leaf', 'time', 'weight', 'thread']);
   }
 
@@ -64,6 +64,12 @@ export class SampleColumnBuilder {
 
   /** The column with leaves in frozen-tree ids (`order[builderNode]`), sorted by time. */
   finish(order: Int32Array): SampleColumns | null {
+    const columns = this.inInputOrder(order);
+    return columns && sortSamples(columns);
+  }
+
+  /** As finish(), in input order (a part of a split input: the merge sorts the whole). */
+  inInputOrder(order: Int32Array): SampleColumns | null {
     if (this.dropped !== null || this.count === 0) return null;
     const n = this.count;
     const leaf = new Int32Array(n);
@@ -79,7 +85,7 @@ export class SampleColumnBuilder {
       thread.set(len === CHUNK ? this.threadChunks[c] : this.threadChunks[c].subarray(0, len), k);
       k += len;
     }
-    return sortSamples({ count: n, leaf, time, weight, thread });
+    return { count: n, leaf, time, weight, thread };
   }
 
   private drop(why: 'no-time' | 'cap'): void {

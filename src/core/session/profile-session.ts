@@ -12,9 +12,10 @@
 // - The input is never held whole: chunks flow through loadProfile as they arrive.
 
 import { diagnoseFetchFailure, fetchFailureMessage } from './fetch-failure';
-import { AbortedError, loadProfile } from '../import/load';
-import type { ImportOptions } from '../import/importer';
-import { ImportError } from '../model/profile';
+import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from '../import/load';
+import type { ImportOptions, PartialProfile } from '../import/importer';
+import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from '../parallel/split';
+import { ImportError, type Profile } from '../model/profile';
 import { makeSnapshot, type ProfileSnapshot } from './snapshot';
 
 export interface OpenProgress {
@@ -48,7 +49,23 @@ export interface SessionDeps {
   cspBlocked?: () => readonly string[];
   now?: () => number;
   progressIntervalMs?: number;
+  /** Parallel parsing (./parallel/split.ts): large Blobs are parsed in parts, one worker each. */
+  parts?: SessionParts;
 }
+
+/** What a part worker reads: its slice of a Blob, or its byte range of a URL (HTTP Range). */
+export type PartInput = { blob: Blob } | { url: string };
+
+export interface SessionParts {
+  /** Workers to use at most (navigator.hardwareConcurrency). */
+  workers: number;
+  minPartBytes?: number;
+  /** Starts a worker on one part of `input` and resolves with its partial profile. */
+  run(input: PartInput, job: PartJob, progress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<PartialProfile>;
+}
+
+/** How long the HEAD before a ranged load may take (see rangedSize). */
+const HEAD_TIMEOUT_MS = 1000;
 
 /** perf.data files start with this magic ("PERFILE2" today; "PERFFILE" was version 1). */
 const PERF_DATA_MAGICS = ['PERFILE2', 'PERFFILE'];
@@ -60,8 +77,10 @@ export class ProfileSession {
   private readonly cspBlocked: (() => readonly string[]) | undefined;
   private readonly now: () => number;
   private readonly interval: number;
+  private readonly parts: SessionParts | null;
 
   constructor(deps: SessionDeps = {}) {
+    this.parts = deps.parts ?? null;
     this.fetchImpl = deps.fetch ?? ((...args) => globalThis.fetch(...args));
     this.base = deps.base;
     this.cspBlocked = deps.cspBlocked;
@@ -77,7 +96,10 @@ export class ProfileSession {
 
   openBlob(blob: Blob, options: OpenOptions): Promise<OpenResult> {
     const signal = this.begin();
-    return this.run(() => readStream(blob.stream()), blob.size, options, signal);
+    // Each part worker reads its own Blob.slice(); this worker reads only the start and the
+    // bytes around each cut.
+    const split = { size: blob.size, read: async (start: number, end: number) => new Uint8Array(await blob.slice(start, end).arrayBuffer()) };
+    return this.run(() => readStream(blob.stream()), blob.size, options, signal, { source: split, input: { blob } });
   }
 
   openText(text: string, options: OpenOptions): Promise<OpenResult> {
@@ -98,6 +120,24 @@ export class ProfileSession {
     if (!checked.ok) return { ok: false, error: { kind: 'refused', message: checked.message } };
     let response: Response;
     try {
+      // With part workers, a HEAD request first: a large body served whole (no Content-Encoding)
+      // in byte ranges lets each part worker fetch its own range. Anything else (no HEAD, gzip
+      // on the wire, a small file) is one GET read by one parser, as before.
+      // Only for bin/flameview's own files (same origin, /api/local/): a HEAD to other servers
+      // is one more request that may fail or be refused, which a page should not make for nothing.
+      const own = this.parts !== null && this.base !== undefined && isLocalFileUrl(checked.url, this.base);
+      const total = own ? await rangedSize(this.fetchImpl, checked.url, signal) : null;
+      if (total !== null && partCount(total.size, this.parts!.workers, this.parts!.minPartBytes) > 1) {
+        const whole = async function* (fetchImpl: typeof fetch): AsyncGenerator<Uint8Array> {
+          const r = await fetchImpl(checked.url, { signal });
+          if (!r.ok || !r.body) throw new Error(`HTTP ${r.status} ${r.statusText}`.trimEnd());
+          yield* readStream(r.body);
+        };
+        const split = { source: urlRanges(this.fetchImpl, checked.url, total.size, signal), input: { url: checked.url } };
+        const served = total.name;
+        const result = await this.run(() => whole(this.fetchImpl), total.size, served ? { ...options, name: served } : options, signal, split);
+        return result.ok && served ? { ...result, name: served } : result;
+      }
       response = await this.fetchImpl(checked.url, { signal });
     } catch (e) {
       if (signal.aborted) return cancelled();
@@ -129,6 +169,7 @@ export class ProfileSession {
     totalBytes: number | null,
     options: OpenOptions,
     signal: AbortSignal,
+    split?: { source: RangeSource; input: PartInput },
   ): Promise<OpenResult> {
     const { name, onProgress } = options;
     let last = -Infinity;
@@ -140,17 +181,26 @@ export class ProfileSession {
       onProgress(latest);
     };
     const seen = { bytes: 0 };
+    const loadOptions: LoadOptions = {
+      event: options.event,
+      split: options.split,
+      source: name,
+      signal,
+      onProgress: (p) => {
+        latest = { bytesRead: p.bytesRead, totalBytes, samples: p.samples };
+        report(false);
+      },
+    };
     try {
-      const profile = await loadProfile(sniffPerfData(source(), name, signal, seen), {
-        event: options.event,
-        split: options.split,
-        source: name,
-        signal,
-        onProgress: (p) => {
-          latest = { bytesRead: p.bytesRead, totalBytes, samples: p.samples };
-          report(false);
-        },
-      });
+      const parts = this.parts;
+      let profile: Profile | null = null;
+      if (parts && split && partCount(split.source.size, parts.workers, parts.minPartBytes) > 1) {
+        const run: PartRunner = (job, progress, s) => parts.run(split.input, job, progress, s);
+        profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes: parts.minPartBytes });
+        seen.bytes = split.source.size;
+      }
+      // What cannot be split (gzip, JSON, perf.data, a small file) is read by one parser.
+      profile ??= await loadProfile(sniffPerfData(source(), name, signal, seen), loadOptions);
       if (signal.aborted) return cancelled();
       // An empty file would replace the open recording with nothing: say so instead.
       if (seen.bytes === 0) return { ok: false, error: { kind: 'import', message: `${name}: the file is empty` } };
@@ -207,6 +257,52 @@ function cancelled(): OpenResult {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** A file bin/flameview serves from the command line (src/server/app.ts: /api/local/, byte ranges). */
+function isLocalFileUrl(url: string, base: string): boolean {
+  const u = new URL(url);
+  return u.origin === new URL(base).origin && u.pathname.startsWith('/api/local/');
+}
+
+/**
+ * HEAD: the size of a body the server sends whole (no Content-Encoding) and in byte ranges
+ * (Accept-Ranges: bytes), with the name it gives; null otherwise, or when HEAD fails.
+ */
+async function rangedSize(fetchImpl: typeof fetch, url: string, signal: AbortSignal): Promise<{ size: number; name: string | null } | null> {
+  let r: Response;
+  try {
+    // A server that holds HEAD's headers back (a streaming handler that ignores the method) must
+    // not delay the load: past HEAD_TIMEOUT_MS the one-parser GET goes ahead.
+    r = await fetchImpl(url, { method: 'HEAD', signal: AbortSignal.any([signal, AbortSignal.timeout(HEAD_TIMEOUT_MS)]) });
+  } catch (e) {
+    if (signal.aborted) throw e;
+    return null;
+  }
+  if (!r.ok || r.headers.get('accept-ranges') !== 'bytes') return null;
+  const size = contentLength(r);
+  return size === null ? null : { size, name: dispositionName(r.headers.get('content-disposition')) };
+}
+
+/** Random access to a URL through HTTP Range requests (a part worker reads its own range). */
+function urlRanges(fetchImpl: typeof fetch, url: string, size: number, signal: AbortSignal): RangeSource {
+  return {
+    size,
+    async read(start, end) {
+      const r = await fetchRange(fetchImpl, url, start, Math.min(end, size), signal);
+      return new Uint8Array(await r.arrayBuffer());
+    },
+  };
+}
+
+/** GET bytes [start, end) of `url`; fails unless the server answers 206. */
+export async function fetchRange(fetchImpl: typeof fetch, url: string, start: number, end: number, signal?: AbortSignal): Promise<Response> {
+  const r = await fetchImpl(url, { signal, headers: { range: `bytes=${start}-${end - 1}` } });
+  if (r.status !== 206) {
+    await r.body?.cancel();
+    throw new Error(`${url}: expected bytes ${start}-${end - 1} (HTTP 206), the server answered ${r.status}`);
+  }
+  return r;
 }
 
 function contentLength(response: Response): number | null {

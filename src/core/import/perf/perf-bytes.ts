@@ -110,6 +110,10 @@ export class PerfByteReader {
     if (s < n) this.hold(chunk, s, n);
   }
 
+  get lineCount(): number {
+    return this.lineNumber;
+  }
+
   /** Ends the input: a last line without a line end is read too. */
   end(): void {
     if (this.skipping || this.carryLength > 0) this.endCarried();

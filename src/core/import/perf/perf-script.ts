@@ -21,8 +21,9 @@
 import { FrameTableBuilder } from '../../model/frame-table';
 import { TreeBuilder } from '../../model/tree-builder';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../../model/types';
-import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
-import type { Detection, ImportOptions, Importer, LineParser } from '../importer';
+import { quoteInput, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
+import { WholeInputNeeded, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from '../importer';
+import { MAX_QUOTED, perfProfile, type PerfPartMeta } from './perf-parts';
 import { MAX_SAMPLES, SampleColumnBuilder } from '../../model/sample-column';
 import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
 import { PerfByteReader, type PerfByteTarget } from './perf-bytes';
@@ -33,8 +34,6 @@ import { markMutable } from '../../model/mutable-fields';
 const TAB = 9;
 const SPACE = 32;
 const HASH = 35;
-const MAX_QUOTED = 5;
-const TIME_EVENTS = new Set(['cpu-clock', 'task-clock']);
 
 /** Test and tooling hook: sees every kept sample before it enters the tree. */
 export interface PerfSampleHook {
@@ -48,6 +47,7 @@ export const perfScriptImporter: Importer = {
   description: 'perf script text',
   detect: detectPerfScript,
   create: (options: ImportOptions) => new PerfScriptParser(options),
+  mergeParts: (merged: MergedParts, metas: readonly unknown[], options: ImportOptions) => perfProfile(merged, metas as PerfPartMeta[], options),
 };
 
 /** 'yes' when the first line that is not blank or a `#` comment is a sample header. */
@@ -124,6 +124,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     this.stack = new PerfStackAssembler(this.frames);
     this.split = options.split ?? 'process';
     this.wanted = options.event ?? null;
+    if (this.wanted === null) this.chosenBase = options.partContext?.event ?? null;
     this.wantedIsFull = this.wanted !== null && this.wanted.includes(':');
     this.column = new SampleColumnBuilder(maxTimedSamples);
     markMutable(this, ['prevFrames', 'prevNodes']);
@@ -172,29 +173,53 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   finish(): Profile {
-    if (this.inSample) this.endSample();
-    this.addDeferred();
-    if (this.wanted !== null && this.samples === 0 && this.events.length > 0) {
-      const seen = this.events.map((e) => `${e.name} (${e.samples})`).join(', ');
-      throw new ImportError(`samples of event "${this.wanted}"`, 0, `only ${seen}`, this.options.source);
-    }
-    const warnings = this.summaryWarnings();
+    const meta = this.partMeta();
     const table = this.frames.finish();
     const { tree, order } = this.builder.finish(table);
+    // One part, its own tables.
+    const merged = { frames: table, tree, frameMaps: [], lineOffsets: [0], samples: this.column.inInputOrder(order) };
+    return perfProfile(merged, [meta], this.options);
+  }
+
+  /**
+   * Parallel parsing: the part's tables and statistics, merged by perfProfile. A sample whose
+   * runs of repeated groups wait for the whole recording's statistics (./perf-runs.ts: recursion
+   * through one call site, or a function inlined into itself) would be folded with this part's
+   * statistics only, so a part throws WholeInputNeeded at the first one (endSample) and the
+   * recording is read by one parser.
+   */
+  finishPart(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'> {
+    const meta = this.partMeta();
+    const frames = this.frames.finish();
+    const { tree, order } = this.builder.finish(frames);
+    const samples = this.column.inInputOrder(order);
+    // Periods are integers (parsePeriod).
+    return { format: 'perf-script', frames, moduleKnown: this.frames.moduleKnown(), tree, samples, integralWeights: true, meta };
+  }
+
+  /** What later parts of a split input need: the kept event, once a sample header decided it. */
+  splitContext(): PartContext | null {
+    if (this.wanted !== null) return {};
+    return this.chosenBase === null ? null : { event: this.chosenBase };
+  }
+
+  private partMeta(): PerfPartMeta {
+    if (this.inSample) this.endSample();
+    this.addDeferred();
     return {
-      frames: table,
-      tree,
-      samples: this.column.finish(order),
-      meta: {
-        format: 'perf-script',
-        events: this.events.map((e) => ({ ...e })),
-        event: this.chosenEventName(),
-        weightUnit: this.weightUnit(),
-        samples: this.samples,
-        hasInlineInfo: this.stack.hasInlined,
-        skippedLines: this.skippedLines,
-        warnings,
-      },
+      wanted: this.wanted,
+      chosenBase: this.chosenBase,
+      samples: this.samples,
+      events: this.events.map((e) => ({ ...e })),
+      keptNames: [...this.keptNames],
+      otherEventSamples: this.otherEventSamples,
+      samplesWithoutPeriod: this.samplesWithoutPeriod,
+      badSamples: this.badSamples,
+      skippedLines: this.skippedLines,
+      quoted: this.warnings,
+      quotedCount: this.quoted,
+      hasInlined: this.stack.hasInlined,
+      column: { count: this.column.count, dropped: this.column.dropped, cap: this.column.cap },
     };
   }
 
@@ -236,6 +261,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const depth = stack.end();
     const ordinal = this.samples++;
     if (stack.runs.unsettled) {
+      // A part cannot know the whole recording's run statistics (see finishPart()).
+      if (this.options.part) throw new WholeInputNeeded('a sample waits for the run statistics of the whole recording');
       this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs);
       if (this.deferred.full) this.addDeferred();
       return;
@@ -339,18 +366,6 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     return frame;
   }
 
-  private chosenEventName(): string | null {
-    if (this.keptNames.size === 1) return this.keptNames.values().next().value ?? null;
-    if (this.keptNames.size > 1) return this.wanted ?? this.chosenBase;
-    return null;
-  }
-
-  private weightUnit(): 'nanoseconds' | null {
-    if (this.samples === 0 || this.samplesWithoutPeriod > 0) return null;
-    for (const name of this.keptNames) if (!TIME_EVENTS.has(eventBaseName(name))) return null;
-    return 'nanoseconds';
-  }
-
   readonly badFrame = (lineNumber: number, text: string): void =>
     this.skip(lineNumber, `a frame line "ADDRESS SYMBOL (DSO)"`, text);
 
@@ -361,28 +376,5 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
 
   private quote(line: number, message: string): void {
     if (this.quoted++ < MAX_QUOTED) this.warnings.push({ line, message });
-  }
-
-  private summaryWarnings(): ImportWarning[] {
-    // Bad frame lines are found when their sample ends, so quoted lines are put back in order.
-    const warnings = this.warnings.slice().sort((a, b) => a.line - b.line);
-    if (this.quoted > MAX_QUOTED) {
-      warnings.push({ line: 0, message: `${this.quoted - MAX_QUOTED} more problem lines were not quoted` });
-    }
-    if (this.column.dropped === 'cap') {
-      warnings.push({ line: 0, message: `more than ${this.column.count} samples: time order is off for this recording` });
-    }
-    if (this.badSamples > 0) {
-      warnings.push({ line: 0, message: `${this.badSamples} sample${this.badSamples === 1 ? '' : 's'} skipped for a bad period` });
-    }
-    if (this.otherEventSamples > 0) {
-      const kept = this.chosenEventName() ?? this.wanted ?? '?';
-      const others = this.events.filter((e) => !this.keptNames.has(e.name)).map((e) => `${e.name} (${e.samples})`);
-      warnings.push({
-        line: 0,
-        message: `showing event ${kept}; ${this.otherEventSamples} samples of other events were left out: ${others.join(', ')}`,
-      });
-    }
-    return warnings;
   }
 }

@@ -1,0 +1,44 @@
+// Parallel parsing in the browser: a large recording opened from a file is parsed by one part
+// worker per core, each reading its own Blob.slice(), and shows what one parser shows.
+
+import { expect, test } from '@playwright/test';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gotoAndWait, openFixture, waitForIdle } from './helpers';
+import { syntheticPerf } from '../src/core/testing/synthetic-perf';
+
+/**
+ * A synthetic recording without recursion (its parts merge; see src/core/parallel/split.test.ts)
+ * repeated past `megabytes` (cached in the temp directory).
+ */
+function repeatedFixture(megabytes: number): { file: string; copies: number } {
+  const one = Buffer.from(syntheticPerf(532));
+  const copies = Math.ceil((megabytes * 1024 * 1024) / one.length);
+  const dir = path.join(tmpdir(), 'flameview-e2e');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `parallel-synthetic-${copies}x.perf-script.txt`);
+  if (!existsSync(file)) {
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, Buffer.concat(Array.from({ length: copies }, () => one)));
+    renameSync(partial, file);
+  }
+  return { file, copies };
+}
+
+test('a 40 MB perf script is parsed in parts by part workers, with every sample', async ({ page }) => {
+  const { file, copies } = repeatedFixture(40);
+  // Part workers are started by the profile worker (page.on('worker') does not see nested
+  // workers); their scripts' requests are seen.
+  const workers: string[] = [];
+  page.context().on('request', (r) => workers.push(r.url()));
+  await gotoAndWait(page);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await openFixture(page, file);
+  await expect(page.getByTestId('recording-name')).toHaveText(path.basename(file), { timeout: 60_000 });
+  await waitForIdle(page, 60_000);
+  await expect(page.getByRole('status', { name: 'Recording' })).toHaveText(`Opened ${path.basename(file)}: ${(532 * copies).toLocaleString('en-US')} samples`);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  if (cores > 1) expect(workers.filter((u) => u.includes('part.worker')).length).toBe(Math.min(cores, 2));
+  await page.screenshot({ path: '/tmp/flameview-parallel.png' });
+});

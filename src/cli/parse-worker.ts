@@ -1,0 +1,22 @@
+// A worker_threads worker of the parallel load (./parallel-load.ts): parses one part of a file,
+// reading its own byte range, and sends the partial profile back with its buffers transferred.
+// Its own entry point, so the compiled CLI bundles it as dist/node/parse-worker.mjs.
+
+import { open } from 'node:fs/promises';
+import { parentPort, workerData } from 'node:worker_threads';
+import { parsePartJob, type PartJob } from '../core/parallel/split';
+import { readAhead } from './read-ahead';
+
+export interface ParseWorkerData {
+  path: string;
+  job: PartJob;
+}
+
+const { path, job } = workerData as ParseWorkerData;
+const port = parentPort!;
+const post = (message: unknown, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+try {
+  await parsePartJob(readAhead(await open(path, 'r'), undefined, undefined, job.start, job.end), job, post);
+} catch (e) {
+  post({ type: 'error', name: 'Error', message: e instanceof Error ? e.message : String(e) });
+}

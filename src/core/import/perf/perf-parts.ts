@@ -1,0 +1,139 @@
+// The meta of a perf script profile from its parser's statistics: events, the kept event, the
+// warnings, the time-order column's fate and the doubled frames. One parser over the whole input
+// and a merge of parts (../parallel/) both finish here, so the two cannot drift apart.
+//
+// Invariants: statistics of parts are combined in input order; quoted warnings are the first
+// MAX_QUOTED problems met in input order (each part keeps its first MAX_QUOTED, which is enough),
+// then sorted by line; the time-order column is dropped for the whole recording when the first
+// sample without a time, or the sample past the cap, is met, as one SampleColumnBuilder would;
+// run evidence is keyed by merged frame and address value, its kinds ORed (./perf-runs.ts).
+
+import { ImportError, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
+import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer';
+import { eventBaseName } from './perf-line';
+import { sortSamples } from '../../views/time-order';
+
+export const MAX_QUOTED = 5;
+const TIME_EVENTS = new Set(['cpu-clock', 'task-clock']);
+
+/** What one perf script parser learnt, as plain data (it crosses from a worker). */
+export interface PerfPartMeta {
+  /** The event requested (options.event), or null. */
+  wanted: string | null;
+  /** Base name of the first event seen (the kept one when none was requested), or null. */
+  chosenBase: string | null;
+  samples: number;
+  /** Every printed event name with its samples, in order of first appearance. */
+  events: EventSummary[];
+  /** Printed names of the kept events, in order of first appearance. */
+  keptNames: string[];
+  otherEventSamples: number;
+  samplesWithoutPeriod: number;
+  badSamples: number;
+  skippedLines: number;
+  /** The first MAX_QUOTED problems, in the order they were met; `quotedCount` counts them all. */
+  quoted: ImportWarning[];
+  quotedCount: number;
+  hasInlined: boolean;
+  /** The time-order column: samples recorded, and why it was dropped (null: kept). */
+  column: { count: number; dropped: 'no-time' | 'cap' | null; cap: number };
+}
+
+/** The profile of the whole input; `merged` from ../parallel/merge.ts, or one parser's own tables. */
+export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[], options: ImportOptions): Profile {
+  const first = metas[0];
+  const wanted = first.wanted;
+  let samples = 0;
+  let otherEventSamples = 0;
+  let samplesWithoutPeriod = 0;
+  let badSamples = 0;
+  let skippedLines = 0;
+  let quotedCount = 0;
+  let hasInlined = false;
+  const events: EventSummary[] = [];
+  const byName = new Map<string, EventSummary>();
+  const kept = new Set<string>();
+  const quoted: ImportWarning[] = [];
+  let chosenBase: string | null = null;
+  metas.forEach((m, part) => {
+    samples += m.samples;
+    otherEventSamples += m.otherEventSamples;
+    samplesWithoutPeriod += m.samplesWithoutPeriod;
+    badSamples += m.badSamples;
+    skippedLines += m.skippedLines;
+    quotedCount += m.quotedCount;
+    hasInlined ||= m.hasInlined;
+    chosenBase ??= m.chosenBase;
+    for (const e of m.events) {
+      const seen = byName.get(e.name);
+      if (seen) seen.samples += e.samples;
+      else {
+        const copy = { ...e };
+        byName.set(e.name, copy);
+        events.push(copy);
+      }
+    }
+    for (const name of m.keptNames) kept.add(name);
+    if (quoted.length < MAX_QUOTED) quoted.push(...shiftWarnings(m.quoted, merged.lineOffsets[part]).slice(0, MAX_QUOTED - quoted.length));
+  });
+
+  if (wanted !== null && samples === 0 && events.length > 0) {
+    const seen = events.map((e) => `${e.name} (${e.samples})`).join(', ');
+    throw new ImportError(`samples of event "${wanted}"`, 0, `only ${seen}`, options.source);
+  }
+  const eventName = kept.size === 1 ? [...kept][0] : kept.size > 1 ? (wanted ?? chosenBase) : null;
+
+  // Bad frame lines are found when their sample ends, so quoted lines are put back in order.
+  const warnings = quoted.sort((a, b) => a.line - b.line);
+  if (quotedCount > MAX_QUOTED) {
+    warnings.push({ line: 0, message: `${quotedCount - MAX_QUOTED} more problem lines were not quoted` });
+  }
+  const dropped = droppedColumn(metas);
+  if (dropped === 'cap') {
+    warnings.push({ line: 0, message: `more than ${first.column.cap} samples: time order is off for this recording` });
+  }
+  if (badSamples > 0) {
+    warnings.push({ line: 0, message: `${badSamples} sample${badSamples === 1 ? '' : 's'} skipped for a bad period` });
+  }
+  if (otherEventSamples > 0) {
+    const keptName = eventName ?? wanted ?? '?';
+    const others = events.filter((e) => !kept.has(e.name)).map((e) => `${e.name} (${e.samples})`);
+    warnings.push({
+      line: 0,
+      message: `showing event ${keptName}; ${otherEventSamples} samples of other events were left out: ${others.join(', ')}`,
+    });
+  }
+
+  let weightUnit: 'nanoseconds' | null = samples > 0 && samplesWithoutPeriod === 0 ? 'nanoseconds' : null;
+  for (const name of kept) if (!TIME_EVENTS.has(eventBaseName(name))) weightUnit = null;
+
+  return {
+    frames: merged.frames,
+    tree: merged.tree,
+    samples: dropped === null && merged.samples ? sortSamples(merged.samples) : null,
+    meta: {
+      format: 'perf-script',
+      events,
+      event: eventName,
+      weightUnit,
+      samples,
+      hasInlineInfo: hasInlined,
+      skippedLines,
+      warnings,
+    },
+  };
+}
+
+/** Why one column builder fed every part's samples in order would have dropped the column. */
+function droppedColumn(metas: readonly PerfPartMeta[]): 'no-time' | 'cap' | null {
+  const cap = metas[0].column.cap;
+  let before = 0;
+  for (const { column } of metas) {
+    // The part's first sample the column refused is its (count + 1)th: without a time, or past
+    // the part's own cap. In the whole recording the cap refuses the (cap + 1)th sample first.
+    if (column.dropped !== null && before + column.count <= cap) return column.dropped;
+    if (column.dropped !== null || before + column.count > cap) return 'cap';
+    before += column.count;
+  }
+  return null;
+}

@@ -1,0 +1,106 @@
+// ProfileSession with parallel parsing: a large Blob is parsed in parts (here in this thread,
+// each part read from its own Blob.slice(), as a part worker does) into the snapshot one parser
+// gives; what cannot be split falls back to one parser.
+
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { parsePartJob, awaitPart, type PartMessage } from '../parallel/split';
+import { fetchRange, ProfileSession, readStream, type SessionParts } from './profile-session';
+import { expectSameProfile } from '../testing/split-parts';
+import { syntheticPerf } from '../testing/synthetic-perf';
+import { loadProfileFromText } from '../import/load';
+import { makeSnapshot } from './snapshot';
+
+// No recursion through one call site: its parts merge (see ../parallel/split.test.ts).
+const perf = Buffer.from(syntheticPerf(2000));
+
+function inThread(log: number[], fetchImpl?: typeof fetch): SessionParts {
+  return {
+    workers: 3,
+    minPartBytes: 30_000,
+    run(input, job, progress, signal) {
+      log.push(job.index);
+      let onMessage: (m: PartMessage) => void = () => {};
+      const done = awaitPart({ listen: (m) => (onMessage = m), terminate: () => {} }, progress, signal);
+      const bytes = async function* () {
+        if ('blob' in input) return yield* readStream(input.blob.slice(job.start, job.end).stream());
+        yield* readStream((await fetchRange(fetchImpl!, input.url, job.start, job.end)).body!);
+      };
+      void parsePartJob(bytes(), job, (m) => onMessage(m));
+      return done;
+    },
+  };
+}
+
+/** A server of `bytes` that honours single Range requests, or ignores them; logs each request. */
+function server(bytes: Uint8Array, ranges: boolean, log: string[]): typeof fetch {
+  return (async (_url: string, init?: RequestInit) => {
+    const range = new Headers(init?.headers).get('range');
+    const accept: Record<string, string> = ranges ? { 'accept-ranges': 'bytes' } : {};
+    if (init?.method === 'HEAD') {
+      log.push('head');
+      return new Response(null, { status: 200, headers: { 'content-length': String(bytes.length), ...accept } });
+    }
+    log.push(range ?? 'whole');
+    const m = ranges && range ? /^bytes=(\d+)-(\d+)$/.exec(range) : null;
+    if (!m) return new Response(bytes.slice(), { status: 200, headers: { 'content-length': String(bytes.length), ...accept } });
+    const end = Math.min(Number(m[2]) + 1, bytes.length);
+    return new Response(bytes.slice(Number(m[1]), end), { status: 206, headers: { 'content-range': `bytes ${m[1]}-${end - 1}/${bytes.length}` } });
+  }) as typeof fetch;
+}
+
+describe('ProfileSession in parts', () => {
+  it('a large Blob: parts from its own slices, the one-parser snapshot, progress to its size', async () => {
+    const log: number[] = [];
+    const seen: number[] = [];
+    const session = new ProfileSession({ parts: inThread(log), progressIntervalMs: 0 });
+    const r = await session.openBlob(new Blob([perf]), { name: 'toyc.txt', onProgress: (p) => seen.push(p.bytesRead) });
+    expect(r.ok).toBe(true);
+    expect(log).toEqual([0, 1, 2]);
+    expect(seen.at(-1)).toBe(perf.length);
+    const whole = makeSnapshot(await loadProfileFromText(perf, { source: 'toyc.txt' }));
+    if (!r.ok) return;
+    expect(r.snapshot.meta).toEqual(whole.meta);
+    expect(r.snapshot.inline.totalWeight).toEqual(whole.inline.totalWeight);
+    expect(r.snapshot.functions?.totalWeight).toEqual(whole.functions?.totalWeight);
+    expectSameProfile({ frames: r.snapshot.frames, tree: r.snapshot.inline, meta: r.snapshot.meta, samples: r.snapshot.samples }, { frames: whole.frames, tree: whole.inline, meta: whole.meta, samples: whole.samples });
+  });
+
+  it('a URL whose server honours Range: each part fetches its own range', async () => {
+    const log: number[] = [];
+    const requests: string[] = [];
+    const fetchImpl = server(new Uint8Array(perf), true, requests);
+    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl, base: 'http://x/' });
+    const r = await session.openUrl('http://x/api/local/t/toyc.txt', { name: 'toyc.txt' });
+    expect(r.ok).toBe(true);
+    expect(log).toEqual([0, 1, 2]);
+    expect(requests).not.toContain('whole');
+    const whole = makeSnapshot(await loadProfileFromText(perf, { source: 'toyc.txt' }));
+    if (r.ok) expect(r.snapshot.inline.totalWeight).toEqual(whole.inline.totalWeight);
+  });
+
+  it('a URL whose server does not take ranges is read by one parser, with one GET', async () => {
+    const log: number[] = [];
+    const requests: string[] = [];
+    const fetchImpl = server(new Uint8Array(perf), false, requests);
+    const session = new ProfileSession({ parts: inThread(log, fetchImpl), fetch: fetchImpl, base: 'http://x/' });
+    const r = await session.openUrl('http://x/api/local/t/toyc.txt', { name: 'toyc.txt' });
+    expect(r.ok).toBe(true);
+    expect(log).toEqual([]);
+    expect(requests).toEqual(['head', 'whole']);
+    // Another server's URL: no HEAD, one GET.
+    requests.length = 0;
+    expect((await session.openUrl('http://y/toyc.txt', { name: 'toyc.txt' })).ok).toBe(true);
+    expect(requests).toEqual(['whole']);
+  });
+
+  it('gzip and perf.data are read by one parser (no parts)', async () => {
+    const log: number[] = [];
+    const session = new ProfileSession({ parts: inThread(log) });
+    const gz = await session.openBlob(new Blob([gzipSync(perf)]), { name: 'toyc.txt.gz' });
+    expect(gz.ok).toBe(true);
+    const data = await session.openBlob(new Blob([Buffer.concat([Buffer.from('PERFILE2'), Buffer.alloc(300_000)])]), { name: 'perf.data' });
+    expect(data.ok ? null : data.error.kind).toBe('perf-data');
+    expect(log).toEqual([]);
+  });
+});
