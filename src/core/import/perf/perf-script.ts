@@ -269,7 +269,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;
     this.hook?.sample(this.root, stack.stack, depth, this.weight, ordinal);
-    this.addPath(this.root, stack.stack, depth);
+    this.addPath(this.root, stack.stack, depth, this.weight, this.thread);
   }
 
   /** Folds the samples kept aside with the runs' final gcds and adds them to the tree. */
@@ -277,17 +277,15 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const time = this.column.nextTime[0];
     this.deferred.drain((root, thread, ordinal, weight, at, stack, depth, runs, runCount) => {
       if (this.stack.printedInlined && foldRuns(stack, runs, runCount, this.stack.stats, this.frames)) this.stack.hasInlined = true;
-      this.weight = weight;
-      this.thread = thread;
       this.column.nextTime[0] = at;
       this.hook?.sample(root, stack, depth, weight, ordinal);
-      this.addPath(root, stack, depth);
+      this.addPath(root, stack, depth, weight, thread);
     });
     this.column.nextTime[0] = time;
   }
 
   /** Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. */
-  private addPath(root: FrameIndex, frames: Int32Array, depth: number): void {
+  private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number): void {
     const length = depth + 1;
     if (length > this.prevFrames.length) {
       const size = Math.max(length, this.prevFrames.length * 2);
@@ -316,8 +314,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       prevNodes[d] = node;
     }
     this.prevLength = length;
-    this.builder.addSelf(node, this.weight, 1);
-    this.column.push(node, this.weight, this.thread);
+    this.builder.addSelf(node, weight, 1);
+    this.column.push(node, weight, thread);
   }
 
   /** Counts the event; returns whether samples of it are kept. */

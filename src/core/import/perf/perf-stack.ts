@@ -50,8 +50,8 @@ interface DsoInfo {
   fallback: string;
 }
 
-// Fields of a line record (see PerfStackAssembler.records). FRAME is frame + 1 of a line that is a
-// whole address group on its own (one name, not `(inlined)`), once known; NEXT and NEXT2 are the
+// Fields of a line record (see PerfStackAssembler.records). FRAME is frame + 1 of a line that was
+// a whole address run on its own (one name: its own physical frame), once known; NEXT and NEXT2 are the
 // two lines that followed this one last (0 = none yet); KEY and BYTES say where the line's bytes
 // are kept (a REF of ./perf-byte-keys.ts) and how many, -1 if they are not (see guessBytes()).
 const LINE_STRIDE = 8;
