@@ -8,6 +8,13 @@ export const GZIP_MAGIC = [0x1f, 0x8b] as const;
 export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /**
+ * Input chunks are decoded (and detection asks its questions) in pieces of at most this many
+ * bytes: a piece's string stays under V8's large-object threshold (128 KiB), so it is cheap to
+ * allocate and collect (measurements: bench/README.md).
+ */
+export const DECODE_PIECE = 64 * 1024;
+
+/**
  * Returns the bytes, gunzipped as a stream when they start with the gzip magic. A source chunk
  * may be valid only until the next is requested (session.ts reads into one reused buffer), so
  * whatever is held across a read is copied: a short first chunk, and gzip input, which the
@@ -48,15 +55,22 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
     },
   });
   const reader = input.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>).getReader();
+  let ended = false;
   try {
     for (;;) {
       const r = await reader.read();
-      if (r.done) return;
+      if (r.done) {
+        ended = true;
+        return;
+      }
       yield r.value;
     }
   } catch (e) {
+    ended = true;
     throw new GzipError(e instanceof Error ? e.message : String(e));
   } finally {
+    // A consumer that stops early (a sniffer that has decided, an error) closes the source too.
+    if (!ended) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
@@ -68,6 +82,20 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
  */
 export function copyBytes(bytes: Uint8Array): Uint8Array {
   return Uint8Array.prototype.slice.call(bytes) as Uint8Array;
+}
+
+/** The first `length` bytes of `chunks` joined (the one chunk itself when it is exactly that). */
+export function concatBytes(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0].length === length) return chunks[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    if (at >= length) break;
+    const part = c.length > length - at ? c.subarray(0, length - at) : c;
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 export class GzipError extends Error {

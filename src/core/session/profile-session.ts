@@ -16,6 +16,7 @@ import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from '
 import type { ImportOptions, PartialProfile } from '../import/importer';
 import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from '../parallel/split';
 import { ImportError, type Profile } from '../model/profile';
+import { isPerfData } from '../import/sniff';
 import { makeSnapshot, type ProfileSnapshot } from './snapshot';
 
 export interface OpenProgress {
@@ -66,9 +67,6 @@ export interface SessionParts {
 
 /** How long the HEAD before a ranged load may take (see rangedSize). */
 const HEAD_TIMEOUT_MS = 1000;
-
-/** perf.data files start with this magic ("PERFILE2" today; "PERFFILE" was version 1). */
-const PERF_DATA_MAGICS = ['PERFILE2', 'PERFFILE'];
 
 export class ProfileSession {
   private current: AbortController | null = null;
@@ -355,8 +353,7 @@ async function* sniffPerfData(source: AsyncIterable<Uint8Array>, name: string, s
       continue;
     }
     decided = true;
-    const magic = String.fromCharCode(...joined.subarray(0, need));
-    if (PERF_DATA_MAGICS.includes(magic)) throw new PerfDataError(name);
+    if (isPerfData(joined)) throw new PerfDataError(name);
     yield joined;
   }
   if (!decided && head.length > 0) yield head;
