@@ -106,15 +106,13 @@ export class GzipError extends Error {
 }
 
 /**
- * Streaming UTF-8 decoding with fast paths for Node Buffers and for ASCII chunks in browsers.
- * Measured on Node 20 (bench/, 64 KiB pieces): a streaming TextDecoder runs at about 600 MB/s
- * and was a third of the perf importer's profile, while Buffer's utf8Slice (V8's non-streaming
- * decoder, SIMD ASCII path) runs at ~8 GB/s once warm. utf8Slice is not streaming, so a piece is
+ * Streaming UTF-8 decoding with fast paths for Node Buffers and for ASCII chunks in browsers:
+ * a streaming TextDecoder is an order of magnitude slower than Buffer's utf8Slice (V8's
+ * non-streaming decoder; figures in bench/README.md). utf8Slice is not streaming, so a piece is
  * cut before a character that it ends in the middle of, and those 1-3 bytes are carried into the
- * next piece. (The previous Node path checked every piece for ASCII in JavaScript first, ~120 ms
- * of unoptimised code before TurboFan took over, per process.) utf8Slice is duck-typed, so the
- * core imports nothing from Node; browsers' plain Uint8Array chunks take the ASCII check and
- * build ASCII chunks' strings with String.fromCharCode (asciiText).
+ * next piece. utf8Slice is duck-typed, so the core imports nothing from Node; browsers' plain
+ * Uint8Array chunks take the ASCII check and build ASCII chunks' strings with
+ * String.fromCharCode (asciiText).
  *
  * Invariants: the output is exactly what one streaming TextDecoder('utf-8') gives for the whole
  * input (a leading BOM is dropped, invalid bytes become U+FFFD, as the WHATWG decoder replaces
@@ -204,9 +202,9 @@ interface Utf8Slicer {
 }
 
 /**
- * An ASCII chunk as a string without TextDecoder, for hosts without Buffer (browsers). In the
- * Chromium 156 profile worker, TextDecoder took ~3 s of a 200 MB perf script load (~70 MB/s,
- * though ~2 GB/s in isolation); this loop ~0.5 s less than that. Sixteen bytes per call.
+ * An ASCII chunk as a string without TextDecoder, for hosts without Buffer (browsers): in the
+ * profile worker TextDecoder was far slower than in isolation (bench/README.md). Sixteen bytes
+ * per call.
  */
 export function asciiText(b: Uint8Array, start = 0, end = b.length): string {
   let text = '';
@@ -242,7 +240,7 @@ export function isAscii(bytes: Uint8Array): boolean {
   for (; i < head; i++) acc |= bytes[i];
   const words = n - i > 4 ? (n - i - 1) >>> 2 : 0;
   if (words > 0) {
-    // Int32 (not Uint32) words stay small integers in V8; four per step: ~4.6 GB/s, 1.5x faster.
+    // Int32 (not Uint32) words stay small integers in V8; four per step (bench/README.md).
     const w = new Int32Array(bytes.buffer, bytes.byteOffset + i, words);
     const unrolled = words & ~3;
     let j = 0;

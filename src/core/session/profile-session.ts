@@ -366,9 +366,8 @@ export const READ_BUFFER_BYTES = 1 << 20;
  * A ReadableStream as an async iterable (Chromium before 124 and Safari lack stream iteration).
  *
  * Byte streams (Blob.stream() and fetch bodies in current browsers) are read with a BYOB reader
- * into one reused 1 MiB buffer. Measured in Chromium 156 (a worker reading 200 MB, no parsing):
- * the default reader's fresh ArrayBuffer per chunk cost ~1 s of worker CPU (allocation, page
- * faults, GC of 200 MB of short-lived buffers), a reused buffer ~0.15 s; 5-8x faster overall.
+ * into one reused 1 MiB buffer: the default reader's fresh ArrayBuffer per chunk costs worker CPU
+ * in allocation, page faults and GC (bench/README.md).
  *
  * Invariant: a yielded chunk is valid only until the next one is requested (its buffer is then
  * handed back to the stream and detached). Consumers that keep bytes copy them: maybeGunzip,
