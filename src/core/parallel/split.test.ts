@@ -21,12 +21,16 @@ const FIXTURES = [
   'rust-toyc.folded',
   'rust-toyc.diff.folded',
   'sqlite.folded',
+  // Recursion through one call site and functions inlined into themselves: samples that wait for
+  // the whole recording's run statistics (perf-runs.ts), folded by the merge (perf-late.ts).
+  'cpp/recur.perf-script.txt',
+  'cpp/funcs.perf-script.txt',
+  'cpp/mixed-clang.perf-script.txt',
+  'cpp/maps.perf-script.txt',
+  'cpp/recur.no-inline.perf-script.txt',
+  'sqlite.fp.perf-script.txt',
+  'rust-toyc.run-a.perf-script.txt',
 ];
-
-// Recordings with recursion through one call site (or a function inlined into itself) have
-// samples that wait for the whole recording's run statistics (perf-runs.ts): their parts cannot
-// be merged yet, and they are read by one parser (null here).
-const WAIT_FOR_WHOLE = new Set(['rust-toyc.perf-script.txt', 'sqlite.perf-script.txt', 'rust-toyc.fp.perf-script.txt', 'rust-toyc.comm-trailing-digit.perf-script.txt']);
 
 describe('split and merge', () => {
   for (const name of FIXTURES) {
@@ -36,7 +40,6 @@ describe('split and merge', () => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { minLength: 1, maxLength: 7 }), fc.integer({ min: 7, max: 1 << 17 }), async (offsets, chunk) => {
           const merged = await loadSplitAt(bytes, offsets, {}, chunk);
-          if (WAIT_FOR_WHOLE.has(name)) return void expect(merged).toBeNull();
           expect(merged).not.toBeNull();
           expectSameProfile(merged!, whole);
         }),
@@ -241,7 +244,7 @@ describe('loadInParts', () => {
     expect(aborted.sort()).toEqual([0, 2]);
   });
 
-  it('a part whose samples wait for the whole recording makes the load fall back to one parser (null)', async () => {
+  it('a recording whose samples wait for the whole recording is merged through part workers', async () => {
     const recursive = readFileSync(new URL('../../../fixtures/rust-toyc.perf-script.txt', import.meta.url), 'utf8');
     const mixed = new TextEncoder().encode(syntheticPerf(3000) + recursive);
     const ranges = { size: mixed.length, read: async (s: number, e: number) => mixed.subarray(s, e) };
@@ -251,7 +254,8 @@ describe('loadInParts', () => {
       void parsePartJob(chunked(mixed.subarray(job.start, job.end)), job, (m) => onMessage(m));
       return done;
     };
-    expect(await loadInParts(ranges, run, { workers: 2, minPartBytes: 1000 })).toBeNull();
+    const merged = await loadInParts(ranges, run, { workers: 2, minPartBytes: 1000 });
+    expectSameProfile(merged!, await loadProfileFromText(mixed));
   });
 
   it('cancel from the caller rejects with AbortedError', async () => {
