@@ -67,6 +67,8 @@ export interface PartialProfile {
   weightLog?: { leaf: Int32Array; weight: Float64Array };
   /** The importer's own statistics (warnings, events, …), merged by Importer.mergeParts. */
   meta: unknown;
+  /** For benchmarks: CPU time of the thread that parsed the part, when its host measures it. */
+  cpuMs?: number;
 }
 
 /** The parts' merged frame table, tree and time-order column, given to Importer.mergeParts. */
