@@ -1,7 +1,9 @@
 // Browser benchmark of parallel parsing (`npm run bench:browser -- --parallel`): navigation →
 // drawn for `#profile=<url>` of generated perf script recordings, with part workers (the data
 // server takes byte ranges, so each part worker fetches its own range) against one worker (the
-// same file at /norange/, where the server does not), alternating in one run, medians. Also the
+// same file at /norange/, where the server does not), alternating in one run, medians. The page
+// splits only bin/flameview's own files (same origin, /api/local/), so the app's server proxies
+// /api/local/ to the data server; each row counts the ranged requests, which show the split. Also the
 // peak resident memory of Chromium's renderer processes (the page, the profile worker and the
 // part workers are threads of the renderer), sampled every 50 ms from /proc during each load.
 //
@@ -31,8 +33,10 @@ function arg(name: string): string | undefined {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** Serves the files by name; /norange/NAME ignores Range (one worker), NAME honours it. */
-function dataServer(files: Map<string, string>): Promise<{ origin: string; close(): void }> {
+function dataServer(files: Map<string, string>): Promise<{ origin: string; ranged: () => number; close(): void }> {
+  let ranged = 0;
   const server = createServer((req, res) => {
+    if (req.headers.range) ranged++;
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Allow-Headers', 'Range');
     res.setHeader('Access-Control-Expose-Headers', 'Accept-Ranges, Content-Range, Content-Length');
@@ -58,7 +62,7 @@ function dataServer(files: Map<string, string>): Promise<{ origin: string; close
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ origin: `http://127.0.0.1:${port}`, close: () => server.close() });
+      resolve({ origin: `http://127.0.0.1:${port}`, ranged: () => ranged, close: () => server.close() });
     }),
   );
 }
@@ -112,7 +116,8 @@ export async function runParallelBench(): Promise<void> {
   const inputs = [];
   for (const size of sizes) inputs.push(await ensureInput('perf', size, 1, (m) => console.error(m)));
   const data = await dataServer(new Map(inputs.map((p) => [basename(p), p])));
-  const app = await preview({ root: ROOT, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: false, open: false } });
+  const proxy = { '/api/local': { target: data.origin, rewrite: (p: string) => p.replace(/^\/api\/local/, '') } };
+  const app = await preview({ root: ROOT, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: false, open: false, proxy } });
   const appUrl = app.resolvedUrls?.local[0] ?? `http://localhost:${port}/`;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   const loadBefore = loadavg();
@@ -120,12 +125,19 @@ export async function runParallelBench(): Promise<void> {
   try {
     for (const path of inputs) {
       const name = basename(path);
-      const one: { ms: number; peakMB: number }[] = [];
-      const parts: { ms: number; peakMB: number }[] = [];
+      const one: { ms: number; peakMB: number; ranged: number }[] = [];
+      const parts: { ms: number; peakMB: number; ranged: number }[] = [];
+      const local = new URL('api/local/', appUrl).href;
+      const timed = async (url: string) => {
+        const before = data.ranged();
+        const m = await load(browser, `${appUrl}#profile=${encodeURIComponent(url)}`, name);
+        return { ...m, ranged: data.ranged() - before };
+      };
       for (let r = 0; r < runs; r++) {
-        one.push(await load(browser, `${appUrl}#profile=${encodeURIComponent(`${data.origin}/norange/${name}`)}`, name));
-        parts.push(await load(browser, `${appUrl}#profile=${encodeURIComponent(`${data.origin}/${name}`)}`, name));
-        console.log(`  ${name} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB)`);
+        one.push(await timed(`${local}norange/${name}`));
+        parts.push(await timed(`${local}${name}`));
+        const l = loadavg()[0].toFixed(1);
+        console.log(`  ${name} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB, ${parts[r].ranged} ranged requests); load ${l}`);
       }
       rows.push({
         input: name,
