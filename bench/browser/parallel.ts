@@ -4,7 +4,7 @@
 // same file at /norange/, where the server does not), alternating in one run, medians. The page
 // splits only bin/flameview's own files (same origin, /api/local/), so the app's server proxies
 // /api/local/ to the data server; each row counts the ranged requests, which show the split. Also the
-// peak resident memory of Chromium's renderer processes (the page, the profile worker and the
+// peak memory (PSS) of this Chromium's renderer processes (the page, the profile worker and the
 // part workers are threads of the renderer), sampled every 50 ms from /proc during each load.
 //
 //   npx tsx bench/browser/run.ts --parallel [--sizes 200,1000] [--runs 3] [--port 4217] [--no-build]
@@ -67,15 +67,33 @@ function dataServer(files: Map<string, string>): Promise<{ origin: string; range
   );
 }
 
-/** Resident memory (MB) of Chromium's renderer processes, summed. */
-function rendererRssMB(): number {
-  let kb = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
+/**
+ * Memory (MB) of this browser's renderer processes (descendants of `browserPid`: other sessions
+ * on the machine run Chromium too), summed as PSS, so pages shared between processes (the
+ * binary, V8's snapshot) count once; the page, its profile worker and part workers are threads
+ * of its renderer.
+ */
+function rendererMB(browserPid: number): number {
+  const parent = new Map<number, number>();
+  const renderers: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer') || !cmd.includes('chrom')) continue;
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(entry));
+    } catch {
+      // the process ended
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 16; p = parent.get(p) ?? 0, hops++) if (p === browserPid) return true;
+    return false;
+  };
+  let kb = 0;
+  for (const pid of renderers.filter(ours)) {
+    try {
+      const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       if (m) kb += Number(m[1]);
     } catch {
       // the process ended
@@ -84,12 +102,12 @@ function rendererRssMB(): number {
   return kb / 1024;
 }
 
-async function load(browser: Browser, url: string, name: string): Promise<{ ms: number; peakMB: number }> {
+async function load(browser: Browser, browserPid: number, url: string, name: string): Promise<{ ms: number; peakMB: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto('about:blank');
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rendererRssMB())), 50);
+  const sampler = setInterval(() => (peak = Math.max(peak, rendererMB(browserPid))), 50);
   const started = Date.now();
   await page.goto(url);
   await page.waitForFunction(
@@ -99,7 +117,7 @@ async function load(browser: Browser, url: string, name: string): Promise<{ ms: 
   );
   const ms = Date.now() - started;
   clearInterval(sampler);
-  peak = Math.max(peak, rendererRssMB());
+  peak = Math.max(peak, rendererMB(browserPid));
   await context.close();
   return { ms, peakMB: peak };
 }
@@ -120,6 +138,8 @@ export async function runParallelBench(): Promise<void> {
   const app = await preview({ root: ROOT, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: false, open: false, proxy } });
   const appUrl = app.resolvedUrls?.local[0] ?? `http://localhost:${port}/`;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  // Playwright starts Chromium as a child of this process.
+  const browserPid = process.pid;
   const loadBefore = loadavg();
   const rows = [];
   try {
@@ -130,7 +150,7 @@ export async function runParallelBench(): Promise<void> {
       const local = new URL('api/local/', appUrl).href;
       const timed = async (url: string) => {
         const before = data.ranged();
-        const m = await load(browser, `${appUrl}#profile=${encodeURIComponent(url)}`, name);
+        const m = await load(browser, browserPid, `${appUrl}#profile=${encodeURIComponent(url)}`, name);
         return { ...m, ranged: data.ranged() - before };
       };
       for (let r = 0; r < runs; r++) {
