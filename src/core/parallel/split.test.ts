@@ -5,7 +5,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, loadPart, loadProfileFromText } from '../import/load';
+import { AbortedError, loadPart, loadProfileFromText, probeSplit } from '../import/load';
+import { PerfLateMerge } from '../import/perf/perf-late';
+import type { PerfPartMeta } from '../import/perf/perf-parts';
+import { mergeParts } from './merge';
 import { chunked, expectSameProfile, loadSplitOrNull as loadSplitAt } from '../testing/split-parts';
 import { syntheticPerf } from '../testing/synthetic-perf';
 import { awaitPart, boundaryIn, findCuts, importerFor, loadInParts, parsePartJob, partCount, type PartJob, type PartMessage, type PartRunner } from './split';
@@ -170,6 +173,21 @@ describe('split and merge of generated recordings', () => {
     const merged = await loadSplitAt(bytes, [9]);
     expect(merged!.tree.totalWeight[0]).toBe(0.1 + 0.2 + 0.3);
     expect(merged!.meta.samples).toBe(0.1 + 0.2 + 0.3);
+  });
+});
+
+describe('samples kept aside past the limit', () => {
+  it('when one parser would have folded kept-aside samples early, the merge gives up (null: one parser reads the file)', async () => {
+    const bytes = fixture('sqlite.perf-script.txt');
+    const probe = probeSplit(bytes, true)!;
+    const cut = boundaryIn(bytes, bytes.length >> 1, 'blank-line');
+    const parts = [
+      await loadPart(chunked(bytes.subarray(0, cut)), probe.importer),
+      await loadPart(chunked(bytes.subarray(cut)), probe.importer, { partContext: probe.context }),
+    ];
+    const lowLimit = { ...probe.importer, lateSamples: (metas: readonly unknown[]) => PerfLateMerge.of(metas as PerfPartMeta[], 100) };
+    expect(mergeParts(parts, lowLimit)).toBeNull();
+    expectSameProfile(mergeParts(parts, probe.importer)!, await loadProfileFromText(bytes));
   });
 });
 

@@ -60,13 +60,16 @@ export class PerfLateMerge implements LateSamples {
   private readonly waiting: number[] = [];
   private readonly out = new PlacedSamples();
 
-  /** Null when no part kept a sample aside. */
-  static of(metas: readonly PerfPartMeta[]): PerfLateMerge | null {
+  /** Null when no part kept a sample aside. `limit`: one parser's DEFERRED_LIMIT (tests lower it). */
+  static of(metas: readonly PerfPartMeta[], limit = DEFERRED_LIMIT): PerfLateMerge | null {
     if (!metas.every((m) => m.late) || metas.every((m) => m.late!.deferred.count === 0)) return null;
-    return new PerfLateMerge(metas.map((m) => m.late!));
+    return new PerfLateMerge(metas.map((m) => m.late!), limit);
   }
 
-  private constructor(late: PerfLateData[]) {
+  private constructor(
+    late: PerfLateData[],
+    private readonly limit: number,
+  ) {
     this.late = late;
     let weight = 0;
     for (const { deferred } of late) for (let s = 0; s < deferred.count; s++) weight += deferred.floats[s * 2];
@@ -119,7 +122,7 @@ export class PerfLateMerge implements LateSamples {
     const w = this.waiting;
     let ints = 0;
     for (let i = 0; i < w.length; i += 3) ints += sampleInts(this.late[w[i]].deferred.ints, w[i + 1]);
-    if (ints > DEFERRED_LIMIT) return false;
+    if (ints > this.limit) return false;
     for (let i = 0; i < w.length; i += 3) {
       const [part, at, index] = [w[i], w[i + 1], w[i + 2]];
       const { ints: data, floats } = this.late[part].deferred;
