@@ -341,7 +341,7 @@ async function main(): Promise<void> {
         options: opts,
         glibcTunables: THP ? CLI_TUNABLES : null,
         targets: { mbps: TARGET_MBPS, peakRssMB: { ...RSS_TARGET_INPUT, below: TARGET_RSS_MB } },
-        rows: rows.map((r) => ({ ...r, path: r.path.slice(ROOT.length) })),
+        rows: rows.map((r) => ({ ...r, path: r.path.startsWith(ROOT) ? r.path.slice(ROOT.length) : r.path })),
       },
       null,
       2,
