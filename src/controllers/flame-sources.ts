@@ -13,7 +13,8 @@ import type { CallTree } from '../core/model/call-tree';
 import { frameName } from '../core/model/frame-table';
 import type { NodeIndex } from '../core/model/types';
 import type { Viewport } from '../core/model/view-types';
-import { diffOf, matchesFor, sideOf, totalDeltas } from '../core/query/diff-sides';
+import { matchesFor, sideOf } from '../core/query/diff-sides';
+import { treeOf } from '../core/query/tree-walks';
 import { paneOrientation, type SandwichPane } from '../core/query/sandwich';
 import { highlightOf, shortLabeller } from '../core/query/table-model';
 import type { DiffSide } from '../core/views/diff';
@@ -26,6 +27,8 @@ import { currentSandwich } from '../store/selectors';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import { shownColours } from './compare-results';
 import { ZoomAnimation } from './zoom-animation';
 
 /** Where a pane keeps its zoom, selection and hover, and how it changes them. */
@@ -187,33 +190,43 @@ export const comparisonSource: PaneSource = paneSource(
   (s) => [s.compare.snapshot, s.compare.side, s.compare.loading !== null, s.view, s.orientation, s.search.pattern, s.search.caseInsensitive],
 );
 
-const diffShape = (s: StoreState) => (s.snapshot && s.compare.snapshot ? diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape) : null);
+/** The differential graph's shaping run (B, or A by compare.shape) and its tree, or null. */
+function diffRuns(s: StoreState): { shape: ProfileSnapshot; tree: CallTree } | null {
+  const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
+  return s.snapshot && shape ? { shape, tree: treeOf(shape, s.view) } : null;
+}
 
-/** The differential graph, shaped by compare.shape. */
+/** Unchanged-grey columns for a tree whose colouring the compare worker has not sent yet. */
+const pendingColumns = new WeakMap<CallTree, { delta: Float64Array; match: Int32Array }>();
+function pendingOf(tree: CallTree): { delta: Float64Array; match: Int32Array } {
+  let p = pendingColumns.get(tree);
+  if (!p) pendingColumns.set(tree, (p = { delta: new Float64Array(tree.nodeCount), match: new Int32Array(tree.nodeCount) }));
+  return p;
+}
+
+/** The differential graph, shaped by compare.shape, coloured by the compare worker's answer. */
 export const diffSource: PaneSource = paneSource(
   storedPane(
     (s) => s.compare.diff,
     setCompare('diff'),
-    (s) => {
-      const diff = diffShape(s);
-      return diff ? (s.compare.shape === 'B' ? diff.b : diff.a).tree : null;
-    },
+    (s) => diffRuns(s)?.tree ?? null,
   ),
   (s, animating) => {
-    const diff = diffShape(s);
-    if (!diff) return null;
-    const shape = s.compare.shape === 'B' ? diff.b : diff.a;
-    const { delta, maxAbs } = totalDeltas(diff, s.compare.norm);
+    const runs = diffRuns(s);
+    if (!runs) return null;
+    const { shape, tree } = runs;
+    const colours = shownColours(s);
+    const { delta, match } = colours ?? pendingOf(tree);
     // The search dims what does not match, as in the other graphs: A's matches come from the
     // search slice, B's are computed over B's names.
     const matches = s.compare.shape === 'A' ? s.search.matches : matchesFor(shape.frames, s.search.pattern, s.search.caseInsensitive);
     return paneState(s, s.compare.diff, {
-      tree: shape.tree,
+      tree,
       frames: shape.frames,
-      key: shape.tree,
+      key: tree,
       matches,
-      busy: animating || s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
-      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match, prefersDark()), shape.tree, matches, prefersDark()),
+      busy: animating || !colours || s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
+      nodeColours: searchDimmed(nodeColoursOf(delta, colours?.maxAbs ?? 0, match, prefersDark()), tree, matches, prefersDark()),
     });
   },
   (s) => [
@@ -222,6 +235,7 @@ export const diffSource: PaneSource = paneSource(
     s.compare.diff,
     s.compare.shape,
     s.compare.norm,
+    s.compare.results.colours,
     s.view,
     s.orientation,
     s.loading !== null,

@@ -10,7 +10,10 @@
 import type { StateCreator } from 'zustand';
 import type { NodeIndex } from '../core/model/types';
 import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { CallTree } from '../core/model/call-tree';
+import type { ColoursReply, FiguresReply } from '../core/session/compare-protocol';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
+import type { FunctionDelta } from '../core/views/function-deltas';
 import type { LoadingState, StoreState, Viewport } from './types';
 
 export type CompareMode = 'side' | 'diff';
@@ -21,6 +24,33 @@ export interface PaneState {
   selectedNode: NodeIndex;
   hoverNode: NodeIndex;
   hoverPos: { x: number; y: number } | null;
+}
+
+/** The graphs of a comparison: the baseline (the main graph), the comparison (B) and the differential graph. */
+export type ComparePane = 'main' | 'side' | 'diff';
+
+/** What the compare worker answered for (the shaping run's tree, the other run's, the normalisation). */
+export interface DiffKey {
+  shapeTree: CallTree;
+  otherTree: CallTree;
+  norm: DiffNorm;
+}
+
+/** A node's figures in both runs, for the pane and node they were asked for. */
+export interface PaneFigures extends DiffKey {
+  pane: ComparePane;
+  node: NodeIndex;
+  reply: FiguresReply;
+}
+
+/** Results of the compare worker (controllers/compare-results.ts) for what is on screen. */
+export interface CompareResults {
+  colours: (DiffKey & ColoursReply) | null;
+  table: { a: CallTree; b: CallTree; norm: DiffNorm; rows: FunctionDelta[] } | null;
+  /** The hovered node's figures (tooltips). */
+  hover: PaneFigures | null;
+  /** The selected node's figures (the details); `pane` is where it was selected last. */
+  selected: PaneFigures | null;
 }
 
 export interface CompareState {
@@ -41,6 +71,7 @@ export interface CompareState {
   diff: PaneState;
   /** Said in a status region when a synchronised zoom could not find the same path. */
   syncNotice: string | null;
+  results: CompareResults;
 }
 
 export interface CompareSlice {
@@ -56,6 +87,7 @@ export interface CompareSlice {
   setCompareShape(shape: DiffShape): void;
   setPane(pane: 'side' | 'diff', patch: Partial<PaneState>): void;
   setSyncNotice(text: string | null): void;
+  setCompareResults(patch: Partial<CompareResults>): void;
   /** The open comparison is also at this URL now (Share uploaded it). */
   setCompareUrl(url: string): void;
   setCompareRequested(url: string | null): void;
@@ -63,6 +95,8 @@ export interface CompareSlice {
 }
 
 export const FULL_PANE: PaneState = { zoomNode: 0, viewport: { x0: 0, x1: 1 }, selectedNode: -1, hoverNode: -1, hoverPos: null };
+
+export const NO_RESULTS: CompareResults = { colours: null, table: null, hover: null, selected: null };
 
 export const INITIAL_COMPARE: CompareState = {
   loading: null,
@@ -78,6 +112,7 @@ export const INITIAL_COMPARE: CompareState = {
   side: FULL_PANE,
   diff: FULL_PANE,
   syncNotice: null,
+  results: NO_RESULTS,
 };
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -92,7 +127,7 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
       if (loading) patch({ loading: { ...loading, bytesRead, samples } });
     },
     finishCompare: (snapshot, name, url) =>
-      patch({ snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null }),
+      patch({ snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null, results: NO_RESULTS }),
     failCompare: (message) => patch({ loading: null, error: message }),
     dismissCompareError: () => patch({ error: null }),
     closeCompare: () => set({ compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm } }),
@@ -116,6 +151,7 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
     },
     setCompareRequested: (requestedUrl) => patch({ requestedUrl }),
     requestCompareOpen: (url) => patch({ openRequest: { url } }),
+    setCompareResults: (p) => patch({ results: { ...get().compare.results, ...p } }),
     setSyncNotice: (text) => {
       if (text !== get().compare.syncNotice) patch({ syncNotice: text });
     },
