@@ -78,6 +78,30 @@ describe('synchronised zoom (side by side)', () => {
   });
 });
 
+describe('synchronised zoom (differential ↔ side by side)', () => {
+  it('a zoom of the differential graph is the pair\'s zoom, and the pair\'s zoom is where the differential graph opens', () => {
+    open();
+    const stop = startCompareSync();
+    const s = () => useStore.getState();
+    s().setCompareMode('diff');
+    s().setPane('diff', { zoomNode: nodeAt(B, 'main;parse;lex') });
+    expect(s().zoomNode).toBe(nodeAt(A, 'main;parse;lex'));
+    // A path only B has: the baseline goes to its nearest caller.
+    s().setPane('diff', { zoomNode: nodeAt(B, 'main;optimize;fold') });
+    expect(s().zoomNode).toBe(nodeAt(A, 'main'));
+    s().setCompareMode('side');
+    expect(s().compare.side.zoomNode).toBe(nodeAt(B, 'main'));
+    s().zoomTo(nodeAt(A, 'main;emit'));
+    s().setCompareMode('diff');
+    expect(s().compare.diff.zoomNode).toBe(nodeAt(B, 'main;emit'));
+    // Shaped by the baseline: the same node of A's tree.
+    s().setCompareShape('A');
+    expect(s().compare.diff.zoomNode).toBe(nodeAt(A, 'main;emit'));
+    expect(s().zoomNode).toBe(nodeAt(A, 'main;emit'));
+    stop();
+  });
+});
+
 describe('differential source', () => {
   let stopResults = () => {};
   beforeEach(() => {

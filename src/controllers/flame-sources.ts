@@ -272,7 +272,67 @@ export function startCompareSync(): () => void {
     s.setSyncNotice(r.exact ? null : notice(sideA, s.zoomNode, sideB, r.node, 'comparison'));
   };
   sync();
-  return useStore.subscribe((s) => [s.zoomNode, s.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.mode], sync, { equalityFn: shallow });
+  const unsubSide = useStore.subscribe((s) => [s.zoomNode, s.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.mode], sync, { equalityFn: shallow });
+  const unsubDiff = startDiffSync();
+  return () => {
+    unsubSide();
+    unsubDiff();
+  };
+}
+
+/**
+ * Keeps the differential graph and the side-by-side pair on one zoom path: a zoom of the
+ * differential graph zooms the baseline (the main graph) to the same path, or its nearest caller
+ * there, so switching to side by side keeps it and the link's zoom= names it too; switching to
+ * the differential graph, or another view, baseline or shape under it, zooms it to the baseline's
+ * path (its node indices belong to one view's tree of one pair of recordings). Not while the
+ * baseline shows a transformed tree (its node indices are not the base tree's).
+ */
+function startDiffSync(): () => void {
+  const runs = (s: StoreState) => {
+    const a = s.snapshot;
+    const b = s.compare.snapshot;
+    if (!a || !b || currentTree(s) !== treeOf(a, s.view)) return null;
+    const sideA = sideOf(a, s.view);
+    return { sideA, shape: s.compare.shape === 'B' ? sideOf(b, s.view) : sideA };
+  };
+  const fromDiff = (s: StoreState) => {
+    const r = runs(s);
+    const { zoomNode, viewport } = s.compare.diff;
+    // Mid-animation or a wheel zoom: follow once it lands on a whole frame.
+    if (!r || s.compare.mode !== 'diff' || viewport.x0 !== 0 || viewport.x1 !== 1 || zoomNode >= r.shape.tree.nodeCount) return;
+    const target = r.shape === r.sideA ? zoomNode : findNearestPath(r.shape, zoomNode, r.sideA).node;
+    if (target !== s.zoomNode || s.viewport.x0 !== 0 || s.viewport.x1 !== 1) s.zoomTo(target);
+  };
+  const toDiff = (s: StoreState, reset: boolean) => {
+    const r = s.compare.mode === 'diff' ? runs(s) : null;
+    if (!r) {
+      if (reset) s.setPane('diff', FULL_PANE);
+      return;
+    }
+    const target = r.shape === r.sideA ? s.zoomNode : findNearestPath(r.sideA, s.zoomNode, r.shape).node;
+    if (target !== s.compare.diff.zoomNode || reset) s.setPane('diff', { zoomNode: target, viewport: FULL_PANE.viewport, hoverNode: -1, hoverPos: null });
+  };
+  const at = (s: StoreState) => ({ view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode });
+  let last = at(useStore.getState());
+  const onChange = () => {
+    if (syncing.now) return;
+    const s = useStore.getState();
+    const now = at(s);
+    const moved = now.view !== last.view || now.a !== last.a || now.shape !== last.shape;
+    // A new comparison starts whole: at the baseline's zoom, unless the link's dzoom= zoomed it
+    // (then the baseline follows that).
+    const switched = now.mode !== last.mode || (now.b !== last.b && s.compare.diff.zoomNode === 0);
+    last = now;
+    if (!moved && !switched) return fromDiff(s);
+    syncing.now = true;
+    try {
+      toDiff(s, moved);
+    } finally {
+      syncing.now = false;
+    }
+  };
+  return useStore.subscribe((s) => [s.compare.diff.zoomNode, s.compare.diff.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.shape, s.compare.mode], onChange, { equalityFn: shallow });
 }
 
 // ── The callers and callees graphs ────────────────────────────────────────────────────────────

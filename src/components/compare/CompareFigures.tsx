@@ -10,8 +10,9 @@ export function presenceText(figures: FiguresReply): string | null {
   return p === 'both' ? null : p === 'B' ? 'New in the comparison (only B has this path)' : 'Gone in the comparison (only A has this path)';
 }
 
-export function CompareFigures({ figures, norm, ns }: { figures: FiguresReply; norm: DiffNorm; ns: boolean }) {
-  const fn = figures.fn;
+/** `path`: only the path's rows (the details, which float over the graph, stay small). */
+export function CompareFigures({ figures, norm, ns, path = false }: { figures: FiguresReply; norm: DiffNorm; ns: boolean; path?: boolean }) {
+  const fn = path ? null : figures.fn;
   return (
     <table className="compare-figures">
       <thead>
