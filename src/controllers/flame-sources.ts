@@ -22,7 +22,7 @@ import { findNearestPath } from '../core/views/frame-path';
 import { nodeColoursOf } from '../render/diff-palette';
 import type { FlameSource, FlameState } from '../render/flame-source';
 import { prefersDark, searchDimmed } from '../render/search-colours';
-import { FULL_PANE, type PaneState } from '../store/compare-slice';
+import { FULL_PANE, FULL_VIEWPORT, zoomed, type PaneState } from '../store/pane';
 import { currentSandwich } from '../store/selectors';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
@@ -79,7 +79,7 @@ function storedPane(get: (s: StoreState) => PaneState, set: (p: Partial<PaneStat
     select: (node) => set({ selectedNode: node }),
     setViewport: (zoomNode, viewport) => set({ zoomNode, viewport }),
     zoomTo: (node) => {
-      set({ zoomNode: node, viewport: FULL_PANE.viewport });
+      set(zoomed(node));
       onZoom?.(node);
     },
   };
@@ -268,7 +268,7 @@ export function startCompareSync(): () => void {
     const sideA = sideOf(a, s.view);
     const sideB = sideOf(b, s.view);
     const r = findNearestPath(sideA, s.zoomNode, sideB);
-    if (s.compare.side.zoomNode !== r.node || s.compare.side.viewport !== FULL_PANE.viewport) s.setPane('side', { zoomNode: r.node, viewport: FULL_PANE.viewport, hoverNode: -1, hoverPos: null });
+    if (s.compare.side.zoomNode !== r.node || s.compare.side.viewport !== FULL_VIEWPORT) s.setPane('side', { ...zoomed(r.node), hoverNode: -1, hoverPos: null });
     s.setSyncNotice(r.exact ? null : notice(sideA, s.zoomNode, sideB, r.node, 'comparison'));
   };
   sync();
@@ -311,7 +311,7 @@ function startDiffSync(): () => void {
       return;
     }
     const target = r.shape === r.sideA ? s.zoomNode : findNearestPath(r.sideA, s.zoomNode, r.shape).node;
-    if (target !== s.compare.diff.zoomNode || reset) s.setPane('diff', { zoomNode: target, viewport: FULL_PANE.viewport, hoverNode: -1, hoverPos: null });
+    if (target !== s.compare.diff.zoomNode || reset) s.setPane('diff', { ...zoomed(target), hoverNode: -1, hoverPos: null });
   };
   const at = (s: StoreState) => ({ view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode });
   let last = at(useStore.getState());

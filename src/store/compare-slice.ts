@@ -14,17 +14,14 @@ import type { CallTree } from '../core/model/call-tree';
 import type { ColoursReply, FiguresReply } from '../core/session/compare-protocol';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
 import type { FunctionDelta } from '../core/views/function-deltas';
-import type { LoadingState, StoreState, Viewport } from './types';
+import { FULL_PANE, patchPane, type PaneState } from './pane';
+import type { LoadingState, StoreState } from './types';
 
 export type CompareMode = 'side' | 'diff';
 
-export interface PaneState {
-  zoomNode: NodeIndex;
-  viewport: Viewport;
-  selectedNode: NodeIndex;
-  hoverNode: NodeIndex;
-  hoverPos: { x: number; y: number } | null;
-}
+// The pane shape moved to pane.ts (every pane's); re-exported for the modules that import it here.
+export type { PaneState };
+export { FULL_PANE };
 
 /** The graphs of a comparison: the baseline (the main graph), the comparison (B) and the differential graph. */
 export type ComparePane = 'main' | 'side' | 'diff';
@@ -94,7 +91,6 @@ export interface CompareSlice {
   requestCompareOpen(url: string): void;
 }
 
-export const FULL_PANE: PaneState = { zoomNode: 0, viewport: { x0: 0, x1: 1 }, selectedNode: -1, hoverNode: -1, hoverPos: null };
 
 export const NO_RESULTS: CompareResults = { colours: null, table: null, hover: null, selected: null };
 
@@ -136,16 +132,7 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
     setCompareShape: (shape) => {
       if (shape !== get().compare.shape) patch({ shape, diff: FULL_PANE });
     },
-    setPane: (pane, p) => {
-      const current = get().compare[pane];
-      const next = { ...current, ...p };
-      if (p.viewport) {
-        const x0 = Math.max(0, Math.min(p.viewport.x0, 1));
-        const x1 = Math.max(x0, Math.min(p.viewport.x1, 1));
-        next.viewport = x1 > x0 ? { x0, x1 } : FULL_PANE.viewport;
-      }
-      patch({ [pane]: next } as Partial<CompareState>);
-    },
+    setPane: (pane, p) => patch({ [pane]: patchPane(get().compare[pane], p) } as Partial<CompareState>),
     setCompareUrl: (url) => {
       if (get().compare.snapshot) patch({ url });
     },

@@ -6,7 +6,7 @@
 // start-up controllers/recordings.ts reads `compare=` itself, so B starts loading at once, in
 // parallel with A, instead of after A has opened.
 
-import { FULL_PANE } from '../compare-slice';
+import { zoomed } from '../pane';
 import { useStore } from '../store';
 import { registerUrlParam, type ParseResult } from './url-state';
 import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/query/zoom-path';
@@ -66,7 +66,7 @@ function applyDiffZoom(path: PathSegment[] | null): void {
   pending.path = null;
   const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
   const { node } = resolvePath(shape.frames, treeOf(shape, s.view), path);
-  s.setPane('diff', { zoomNode: node, viewport: FULL_PANE.viewport });
+  s.setPane('diff', zoomed(node));
 }
 
 useStore.subscribe(
@@ -96,6 +96,6 @@ registerUrlParam<PathSegment[]>({
   apply: (value) => {
     const s = useStore.getState();
     if (value && value.length > 0) applyDiffZoom(value);
-    else if (s.compare.diff.zoomNode > 0) s.setPane('diff', { zoomNode: 0, viewport: FULL_PANE.viewport });
+    else if (s.compare.diff.zoomNode > 0) s.setPane('diff', zoomed(0));
   },
 });
