@@ -67,6 +67,11 @@ export class FrameTableBuilder {
     return frame;
   }
 
+  /** The frame for this name and flags, if interned. */
+  find(name: StringIndex, flags: number): FrameIndex | undefined {
+    return this.byKey.get(name * 16 + flags);
+  }
+
   get size(): number {
     return this.count;
   }

@@ -138,6 +138,18 @@ describe('split and merge of generated recordings', () => {
     );
   });
 
+  it('a folded frame takes its twin\'s module from the part that gave it first', async () => {
+    // Found by the property above (seed 363537384): part 2 knew `parse` only in /build/app and
+    // folded its leaf run there, while one parser had met `parse` in [unknown] first.
+    const frame = (name: string, dso: string) => `\t            1000 ${name}+0x1 (${dso})`;
+    const group = [frame('main', 'inlined'), frame('parse', '/build/app')];
+    const text = ['#', 'app     1 0.000000:        0 cpu-clock:ppp: ', frame('parse', '[unknown]'), '', 'app     1 0.000000:        0 cpu-clock:ppp: ', ...group, ...group, ...group, ''].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    const merged = await loadSplitAt(bytes, [1]);
+    expect(merged).not.toBeNull();
+    expectSameProfile(merged!, await loadProfileFromText(bytes));
+  });
+
   it('folded: bad lines, comments, differential input, zero counts', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(foldedLine, { minLength: 1, maxLength: 60 }), fc.boolean(), cut, async (lines, differential, offsets) => {
