@@ -75,7 +75,7 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
 export function mergeFrames(parts: readonly PartialProfile[], late: LateSamples | null = null): { frames: FrameTable; frameMaps: Int32Array[] } | null {
   const builder = new FrameTableBuilder();
   const frameMaps = parts.map((part, p) => {
-    const { strings, name, module, flags, count } = part.frames;
+    const { strings, name, flags, count } = part.frames;
     const stringMap = new Int32Array(strings.length);
     for (let i = 0; i < strings.length; i++) stringMap[i] = builder.strings.intern(strings[i]);
     const map = new Int32Array(count);
