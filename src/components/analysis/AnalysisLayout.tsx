@@ -1,15 +1,19 @@
-// The main flame graph with the analysis panel (function table, or callers and callees) in a
-// column on its right, the two separated by a draggable splitter (also moved with the arrow keys).
+// The main flame graph with the analysis panel (function table, callers and callees, or the call
+// tree) in a column on its right, the two separated by a draggable splitter (also moved with the
+// arrow keys).
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { startCallTreeSync } from '../../controllers/call-tree-sync';
 import { startSelectionSync } from '../../controllers/selection-sync';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
+import { CallTreePanel } from './CallTreePanel';
 import { FunctionTable } from './FunctionTable';
 import { SandwichView } from './SandwichView';
 
 const MIN_WIDTH = 280;
+const LABELS = { table: 'Function table panel', sandwich: 'Callers and callees panel', tree: 'Call tree panel' } as const;
 const STEP = 40;
 
 function clampWidth(width: number, total: number): number {
@@ -22,6 +26,7 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
   const [width, setWidth] = useState(560);
   const drag = useRef<{ x: number; width: number } | null>(null);
   useEffect(() => startSelectionSync(), []);
+  useEffect(() => startCallTreeSync(), []);
 
   const total = () => box.current?.clientWidth ?? 1200;
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
@@ -59,8 +64,8 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
             onPointerUp={onPointerUp}
             onKeyDown={onKeyDown}
           />
-          <aside className="analysis-panel" style={{ width }} aria-label={panel === 'table' ? 'Function table panel' : 'Callers and callees panel'}>
-            {panel === 'table' ? <FunctionTable /> : <SandwichView />}
+          <aside className="analysis-panel" style={{ width }} aria-label={LABELS[panel]}>
+            {panel === 'table' ? <FunctionTable /> : panel === 'tree' ? <CallTreePanel /> : <SandwichView />}
           </aside>
         </>
       )}

@@ -58,7 +58,7 @@ describe('call tree rows', () => {
     const rootOpen = withExpanded(collapsed, 0, true);
     expect([...visibleRows(p.tree, order, rootOpen)].map(name)).toEqual(['all', 'd', 'a']);
     expect([...visibleRows(p.tree, order, expandAllBelow(p.tree, collapsed, 0))].map(name)).toEqual(['all', 'd', 'e', 'a']);
-    // The heaviest path is opened while a child carries at least half its parent.
+    // The heaviest path is opened while its next node carries at least a fifth of the whole.
     expect([...visibleRows(p.tree, order, initialExpansion(p.tree))].map(name)).toEqual(['all', 'd', 'e', 'a']);
   });
 

@@ -19,7 +19,9 @@
 // - expanding every node below one is a fill of the node range [n, end[n]), independent of order.
 
 import type { CallTree } from '../model/call-tree';
-import type { NodeIndex } from '../model/types';
+import type { FrameTable } from '../model/frame-table';
+import { FrameFlags, type NodeIndex } from '../model/types';
+import type { RowFigures } from './table-model';
 
 const orderCache = new WeakMap<CallTree, Int32Array>();
 
@@ -109,7 +111,10 @@ export function visibleRows(tree: CallTree, order: Int32Array, expanded: Uint8Ar
   return out.subarray(0, k);
 }
 
-/** The root expanded, then the heaviest path down while one child carries most of its parent. */
+/**
+ * The root expanded, then the heaviest path down while its next node carries at least a fifth of
+ * the whole (as the Firefox Profiler opens a call tree on its hot path).
+ */
 export function initialExpansion(tree: CallTree, order: Int32Array = displayOrder(tree)): Uint8Array {
   const expanded = new Uint8Array(tree.nodeCount);
   if (tree.nodeCount === 0) return expanded;
@@ -119,7 +124,7 @@ export function initialExpansion(tree: CallTree, order: Int32Array = displayOrde
     expanded[node] = 1;
     if (tree.end[node] === node + 1) break;
     const child = order[pos[node] + 1];
-    if (tree.totalWeight[child] * 2 < tree.totalWeight[node]) break;
+    if (tree.totalWeight[child] * 5 < tree.totalWeight[0]) break;
     node = child;
   }
   return expanded;
@@ -189,4 +194,45 @@ export function mergeExpanded(expanded: Uint8Array, open: Uint8Array): Uint8Arra
 /** True when the node has children (a row that can expand). */
 export function hasChildren(tree: CallTree, node: NodeIndex): boolean {
   return tree.end[node] > node + 1;
+}
+
+const maskCache = new WeakMap<CallTree, { matches: Uint8Array; mask: ReturnType<typeof searchMask> }>();
+
+/** searchMask, memoised per tree for the last search. */
+export function searchMaskOf(tree: CallTree, matches: Uint8Array): { keep: Uint8Array; open: Uint8Array } {
+  const hit = maskCache.get(tree);
+  if (hit && hit.matches === matches) return hit.mask;
+  const mask = searchMask(tree, matches);
+  maskCache.set(tree, { matches, mask });
+  return mask;
+}
+
+const rowsCache = new WeakMap<Uint8Array, { tree: CallTree; matches: Uint8Array | null; rows: Int32Array }>();
+
+/** The rows of a tree for an expansion and a search (per-frame matches, or null), memoised. */
+export function callTreeRows(tree: CallTree, expanded: Uint8Array, matches: Uint8Array | null): Int32Array {
+  const hit = rowsCache.get(expanded);
+  if (hit && hit.tree === tree && hit.matches === matches) return hit.rows;
+  const rows = visibleRows(tree, displayOrder(tree), expanded, matches ? searchMaskOf(tree, matches).keep : null);
+  rowsCache.set(expanded, { tree, matches, rows });
+  return rows;
+}
+
+/** The figures of one call tree row (a node): its running total and self, shares of the root. */
+export function nodeFigures(tree: CallTree, frames: FrameTable, node: NodeIndex): RowFigures & { flags: number } {
+  const root = tree.totalWeight[0];
+  const self = tree.selfWeight[node];
+  const total = tree.totalWeight[node];
+  const f = tree.frame[node];
+  const flags = f >= 0 ? frames.flags[f] : 0;
+  return {
+    name: f >= 0 ? frames.strings[frames.name[f]] : 'all',
+    self,
+    total,
+    selfShare: root > 0 ? self / root : 0,
+    totalShare: root > 0 ? total / root : 0,
+    inlined: (flags & FrameFlags.INLINED) !== 0,
+    kernel: (flags & FrameFlags.KERNEL) !== 0,
+    flags,
+  };
 }
