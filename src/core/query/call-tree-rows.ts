@@ -77,13 +77,6 @@ export function displayOrder(tree: CallTree): Int32Array {
   return order;
 }
 
-/** Node → its position in `order` (the inverse permutation). */
-export function positionsOf(order: Int32Array): Int32Array {
-  const pos = new Int32Array(order.length);
-  for (let p = 0; p < order.length; p++) pos[order[p]] = p;
-  return pos;
-}
-
 /**
  * The nodes shown as rows, top to bottom: the root, and the children of every shown node that
  * is expanded, in display order; with `keep`, only kept nodes.
@@ -118,14 +111,14 @@ export function visibleRows(tree: CallTree, order: Int32Array, expanded: Uint8Ar
 export function initialExpansion(tree: CallTree, order: Int32Array = displayOrder(tree)): Uint8Array {
   const expanded = new Uint8Array(tree.nodeCount);
   if (tree.nodeCount === 0) return expanded;
-  const pos = positionsOf(order);
-  // In display order a node's first child (its heaviest) is at the next position.
-  for (let node = 0, depth = 0; depth < 32; depth++) {
+  // In display order a node's first child (its heaviest) is at the next position, so the hot
+  // path is order[0], order[1], order[2]… for as long as each is the child of the one before.
+  for (let p = 0; p < 32; p++) {
+    const node = order[p];
     expanded[node] = 1;
     if (tree.end[node] === node + 1) break;
-    const child = order[pos[node] + 1];
+    const child = order[p + 1];
     if (tree.totalWeight[child] * 5 < tree.totalWeight[0]) break;
-    node = child;
   }
   return expanded;
 }
