@@ -3,9 +3,7 @@
 // arrow keys).
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { startCallTreeSync } from '../../controllers/call-tree-sync';
-import { startSelectionSync } from '../../controllers/selection-sync';
+import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
 import { CallTreePanel } from './CallTreePanel';
@@ -25,8 +23,6 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(560);
   const drag = useRef<{ x: number; width: number } | null>(null);
-  useEffect(() => startSelectionSync(), []);
-  useEffect(() => startCallTreeSync(), []);
 
   const total = () => box.current?.clientWidth ?? 1200;
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
