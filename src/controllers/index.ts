@@ -1,6 +1,7 @@
 // Every controller, started once from main.tsx: what drives the store from the workers, the URL
 // and the window. Components only render and dispatch; none starts a controller.
 
+import { startCallTreeSync } from './call-tree-sync';
 import { startCompareResults } from './compare-results';
 import { startDeriveController } from './derive-controller';
 import { startCompareSync } from './flame-sources';
@@ -16,6 +17,7 @@ export function startControllers(win: Window = window): void {
   startDeriveController();
   startUrlSync(win);
   startSelectionSync();
+  startCallTreeSync();
   startCompareSync();
   startCompareResults();
   // The hash (or the demo) starts loading in the worker; `#compare=` loads the second recording

@@ -253,9 +253,14 @@ export function familyCss(flag: number, dark: boolean): string {
   return css(themeRgb(shadeRgb(SHADES >> 2, flag), dark));
 }
 
+/** A frame's colour in the graph (by name and FrameFlags), for the call tree's swatch. */
+export function frameCss(name: string, flags: number, dark: boolean): string {
+  return css(themeRgb(frameRgb(name, flags), dark));
+}
+
 /** A function's colour in the graph (as its frames that are not inlined), for the table's swatch. */
 export function functionCss(name: string, kernel: boolean, dark: boolean): string {
-  return css(themeRgb(frameRgb(name, kernel ? FrameFlags.KERNEL : 0), dark));
+  return frameCss(name, kernel ? FrameFlags.KERNEL : 0, dark);
 }
 
 /** Which families occur in a frame table's flags (bit i set for FAMILIES[i]). */

@@ -1,5 +1,5 @@
 // The analysis panel beside the flame graph: the function table, the callers/callees of the
-// selected function ("sandwich"), and the name-shortening switch. The selected function is a
+// selected function ("sandwich"), the call tree (its expansion: call-tree-slice.ts), and the name-shortening switch. The selected function is a
 // name (not a node), so it survives view toggles, transforms and time ranges.
 //
 // The sandwich's two graphs have their own zoom/selection/hover (PaneState, as the comparison
@@ -16,7 +16,7 @@ import type { StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
-export type AnalysisPanel = 'none' | 'table' | 'sandwich';
+export type AnalysisPanel = 'none' | 'table' | 'sandwich' | 'tree';
 export type { SandwichPane, SandwichTrees, TableColumn, TableSortState };
 
 /** A function table computed off the main thread, for one tree (reversed: bottom-up selves). */

@@ -5,6 +5,7 @@
 import type { FunctionTable } from '../core/views/function-table';
 import { sandwichOf, type SandwichTrees } from '../core/query/sandwich';
 import { tableFor } from '../core/query/table-model';
+import { callTreeRows } from '../core/query/call-tree-rows';
 import { currentTree } from './tree-helpers';
 import type { StoreState } from './types';
 
@@ -42,4 +43,12 @@ export function sandwichPending(s: StoreState): boolean {
   if (!tree || !s.snapshot || name === null || tree.nodeCount <= s.analysis.syncNodes) return false;
   const r = s.analysis.sandwichTrees;
   return !(r && r.tree === tree && r.name === name && r.reversed === isReversed(s));
+}
+
+/** The call tree panel's rows (nodes of the shown tree, top to bottom), or null before its expansion. */
+export function currentCallTreeRows(s: StoreState): Int32Array | null {
+  const tree = currentTree(s);
+  const { tree: expandedTree, expanded } = s.callTree;
+  if (!tree || tree !== expandedTree) return null;
+  return callTreeRows(tree, expanded, s.search.matches);
 }

@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createAnalysisSlice } from './analysis-slice';
+import { createCallTreeSlice } from './call-tree-slice';
 import { createCompareSlice } from './compare-slice';
 import { createLoadSlice } from './load-slice';
 import { createSearchSlice } from './search-slice';
@@ -23,6 +24,7 @@ export const useStore = create<StoreState>()(
     ...createUiSlice(set, get),
     ...createCompareSlice(set, get, api),
     ...createAnalysisSlice(set, get, api),
+    ...createCallTreeSlice(set, get, api),
     ...createTransformSlice(set, get, api),
     ...createTimeSlice(set, get, api),
   })),

@@ -4,6 +4,7 @@
 import type { ProfileSnapshot } from '../core/session/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
+import type { CallTreeSlice } from './call-tree-slice';
 import type { CompareSlice } from './compare-slice';
 import type { PaneState } from './pane';
 import type { TimeSlice } from './time-slice';
@@ -93,4 +94,4 @@ export interface UiSlice {
   toggleWarnings(open?: boolean): void;
 }
 
-export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & TransformSlice & TimeSlice;
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice;

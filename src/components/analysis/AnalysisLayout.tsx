@@ -1,14 +1,17 @@
-// The main flame graph with the analysis panel (function table, or callers and callees) in a
-// column on its right, the two separated by a draggable splitter (also moved with the arrow keys).
+// The main flame graph with the analysis panel (function table, callers and callees, or the call
+// tree) in a column on its right, the two separated by a draggable splitter (also moved with the
+// arrow keys).
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
+import { CallTreePanel } from './CallTreePanel';
 import { FunctionTable } from './FunctionTable';
 import { SandwichView } from './SandwichView';
 
 const MIN_WIDTH = 280;
+const LABELS = { table: 'Function table panel', sandwich: 'Callers and callees panel', tree: 'Call tree panel' } as const;
 const STEP = 40;
 
 function clampWidth(width: number, total: number): number {
@@ -57,8 +60,8 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
             onPointerUp={onPointerUp}
             onKeyDown={onKeyDown}
           />
-          <aside className="analysis-panel" style={{ width }} aria-label={panel === 'table' ? 'Function table panel' : 'Callers and callees panel'}>
-            {panel === 'table' ? <FunctionTable /> : <SandwichView />}
+          <aside className="analysis-panel" style={{ width }} aria-label={LABELS[panel]}>
+            {panel === 'table' ? <FunctionTable /> : panel === 'tree' ? <CallTreePanel /> : <SandwichView />}
           </aside>
         </>
       )}

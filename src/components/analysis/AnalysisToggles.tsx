@@ -1,13 +1,13 @@
-// Toolbar switches of the analysis panel: icon toggles for the function table and the callers
-// and callees of the selected function, and (in the View menu) short names in labels.
+// Toolbar switches of the analysis panel: icon toggles for the function table, the callers and
+// callees of the selected function and the call tree, and (in the View menu) short names in labels.
 
 import { useStore } from '../../store/store';
-import { CallersIcon, TableIcon } from '../toolbar/Icons';
+import { CallersIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
 
 export function PanelToggles() {
   const panel = useStore((s) => s.analysis.panel);
   const { setAnalysisPanel } = useStore.getState();
-  const toggle = (p: 'table' | 'sandwich') => setAnalysisPanel(panel === p ? 'none' : p);
+  const toggle = (p: 'table' | 'sandwich' | 'tree') => setAnalysisPanel(panel === p ? 'none' : p);
   return (
     <>
       <button type="button" className="btn btn-icon" aria-label="Function table" title="Function table: self and total time per function" aria-pressed={panel === 'table'} onClick={() => toggle('table')}>
@@ -22,6 +22,9 @@ export function PanelToggles() {
         onClick={() => toggle('sandwich')}
       >
         <CallersIcon />
+      </button>
+      <button type="button" className="btn btn-icon" aria-label="Call tree" title="Call tree: running and self time along each call path" aria-pressed={panel === 'tree'} onClick={() => toggle('tree')}>
+        <TreeIcon />
       </button>
     </>
   );

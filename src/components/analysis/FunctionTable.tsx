@@ -4,7 +4,7 @@
 // row (or move with the arrow keys) to select the function; Enter opens its callers and callees.
 // Names are untrusted and rendered as React text only.
 
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, type KeyboardEvent } from 'react';
 import { currentTable } from '../../store/selectors';
 import { displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
 import type { TableColumn } from '../../store/analysis-slice';
@@ -12,9 +12,8 @@ import { useStore } from '../../store/store';
 import { formatCount, formatNs, formatPercent } from '../../format';
 import { functionCss } from '../../core/palette';
 import { useDarkTheme } from '../toolbar/FrameLegend';
+import { ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
 
-const ROW_HEIGHT = 22;
-const OVERSCAN = 8;
 const EMPTY = new Int32Array(0);
 
 // The name first and widest (what a row is about, tied to the graph by its colour swatch), then
@@ -42,25 +41,7 @@ export function FunctionTable() {
   const pos = useMemo(() => (table && frames ? positionOf(table, frames, rows, selected) : -1), [table, frames, rows, selected]);
 
   const body = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(400);
-  const hasTable = table !== null;
-  useLayoutEffect(() => {
-    const el = body.current;
-    if (!el) return;
-    setHeight(el.clientHeight);
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [hasTable]);
-  // Keep the selected row in view (a click in the flame graph, the keyboard, a link).
-  useEffect(() => {
-    const el = body.current;
-    if (!el || pos < 0) return;
-    const top = pos * ROW_HEIGHT;
-    if (top < el.scrollTop) el.scrollTop = top;
-    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
-  }, [pos]);
+  const { first, last, pageRows, onScroll } = useVirtualRows(body, rows.length, pos, table !== null);
 
   if (!table || !frames) {
     return pending ? (
@@ -71,9 +52,6 @@ export function FunctionTable() {
   }
   const ns = snapshot?.meta.weightUnit === 'nanoseconds';
   const weight = (w: number) => (ns ? formatNs(w) : formatCount(w));
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
-  const pageRows = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
   const { selectFunction, sortTable, setAnalysisPanel } = useStore.getState();
   const nameAt = (i: number) => frames.strings[table.name[rows[i]]];
 
@@ -134,18 +112,17 @@ export function FunctionTable() {
         {caption}
       </p>
       {rows.length === 0 && <p className="fn-empty">{matches ? 'No function matches the search.' : 'No functions.'}</p>}
-      <div
-        className="fn-table"
+      <VirtualGrid
         role="grid"
-        aria-label="Functions"
-        aria-rowcount={rows.length + 1}
-        aria-colcount={HEADERS.length}
-        aria-activedescendant={pos >= first && pos < last ? rowId(pos) : undefined}
-        aria-describedby="fn-table-help"
-        tabIndex={0}
+        label="Functions"
+        count={rows.length}
+        columns={HEADERS.length}
+        active={pos >= first && pos < last ? rowId(pos) : undefined}
+        help="fn-table-help"
         onKeyDown={onKeyDown}
-      >
-        <div role="rowgroup" className="fn-head">
+        body={body}
+        onScroll={onScroll}
+        head={
           <div role="row" aria-rowindex={1} className="fn-row fn-head-row">
             {HEADERS.map((h) => (
               <div
@@ -165,13 +142,10 @@ export function FunctionTable() {
               </div>
             ))}
           </div>
-        </div>
-        <div role="rowgroup" className="fn-body" ref={body} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
-          <div className="fn-spacer" style={{ height: rows.length * ROW_HEIGHT }}>
-            {items}
-          </div>
-        </div>
-      </div>
+        }
+      >
+        {items}
+      </VirtualGrid>
       <p id="fn-table-help" className="visually-hidden">
         Up and down arrows select a function and highlight its frames in the flame graph; Enter shows its callers and callees.
       </p>

@@ -12,6 +12,15 @@ export function TableIcon() {
   );
 }
 
+export function TreeIcon() {
+  return (
+    <svg {...common}>
+      <path d="M2.5 2.75h5M5 5.25v8M5 8.25h3.5M5 12.75h3.5" />
+      <path d="M10 8.25h4M10 12.75h4" strokeWidth="2" />
+    </svg>
+  );
+}
+
 export function CallersIcon() {
   return (
     <svg {...common}>

@@ -4,6 +4,7 @@ import { profileFrom } from '../../core/testing/tree-dsl';
 import { useStore } from '../store';
 import { applyUrlState, parseUrlState, writeUrlState } from './url-state';
 import './analysis-params';
+import './transform-params';
 
 const initial = useStore.getState();
 beforeEach(() => useStore.setState(initial, true));
@@ -61,5 +62,24 @@ describe('analysis link parameters', () => {
     expect(notices.join('\n')).toMatch(/panel=graph/);
     expect(notices.join('\n')).toMatch(/nope is not in this recording/);
     expect(useStore.getState().analysis.selectedFunction).toBeNull();
+  });
+
+  it('round-trip panel=tree; inverted=1 opens the reversed tree and is written as reversed=1', () => {
+    open();
+    expect(applyHash('#v=1&panel=tree&inverted=1')).toEqual([]);
+    expect(useStore.getState().analysis.panel).toBe('tree');
+    expect(useStore.getState().reversed).toBe(true);
+    const hash = writeUrlState('', useStore.getState());
+    expect(hash).toContain('panel=tree');
+    expect(hash).toContain('reversed=1');
+    expect(hash).not.toContain('inverted=');
+    useStore.setState(initial, true);
+    open();
+    expect(applyHash(hash)).toEqual([]);
+    expect(useStore.getState()).toMatchObject({ reversed: true, analysis: { panel: 'tree' } });
+    // inverted=1 beside reversed absent or present sets the one switch; a bad value is noticed.
+    const notices = applyHash('#v=1&panel=tree&inverted=yes');
+    expect(notices.join('\n')).toMatch(/inverted value "yes" is not 1/);
+    expect(useStore.getState().reversed).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 // The analysis panel's link parameters, registered with the URL state (store/url-state.ts):
-//   panel=table|sandwich (default: closed)   fn=<function name>   names=short (default: full)
+//   panel=table|sandwich|tree (default: closed)   fn=<function name>   names=short (default: full)
+//   inverted=1 (read only: the same as reversed=1)
 // `fn` is written only while a panel is open (the highlight is only drawn then), so a link that
 // names a function reopens the panel on it. Names are exact strings, percent-encoded by url-state.
 
@@ -13,14 +14,30 @@ function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
-registerUrlParam<'table' | 'sandwich'>({
+const PANELS = ['table', 'sandwich', 'tree'] as const;
+type OpenPanel = (typeof PANELS)[number];
+
+registerUrlParam<OpenPanel>({
   key: 'panel',
   history: 'replace',
   order: 50,
-  parse: (v): ParseResult<'table' | 'sandwich'> =>
-    v === 'table' || v === 'sandwich' ? { ok: true, value: v } : { ok: false, notice: `The link's panel=${clip(v)} is not one of table, sandwich; it was ignored.` },
+  parse: (v): ParseResult<OpenPanel> =>
+    (PANELS as readonly string[]).includes(v) ? { ok: true, value: v as OpenPanel } : { ok: false, notice: `The link's panel=${clip(v)} is not one of ${PANELS.join(', ')}; it was ignored.` },
   write: (s) => (s.analysis.panel === 'none' ? null : s.analysis.panel),
   apply: (value) => useStore.getState().setAnalysisPanel(value ?? 'none'),
+});
+
+// `inverted=1` (the Firefox Profiler's word) opens the call tree inverted: it is the graph's
+// reversed switch (one bottom-up state for the graph and the panel), so links write reversed=1.
+registerUrlParam<true>({
+  key: 'inverted',
+  history: 'replace',
+  order: 14,
+  parse: (v) => (v === '1' ? { ok: true, value: true } : { ok: false, notice: `The link's inverted value "${clip(v)}" is not 1; it was ignored.` }),
+  write: () => null,
+  apply: (value) => {
+    if (value) useStore.getState().setReversed(true);
+  },
 });
 
 registerUrlParam<string>({
