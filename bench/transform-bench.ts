@@ -81,17 +81,17 @@ const midName = frames.strings[mid];
 const cases: [string, () => unknown][] = [
   ['focus:HOT', () => applyTransform(fresh(), frames, { kind: 'focus', name: hotName })],
   ['merge:MID', () => applyTransform(fresh(), frames, { kind: 'merge', name: midName })],
-  ['rec (all)', () => applyTransform(fresh(), frames, { kind: 'rec', name: null })],
-  ['rec:MID', () => applyTransform(fresh(), frames, { kind: 'rec', name: midName })],
+  ['drec (all)', () => applyTransform(fresh(), frames, { kind: 'direct-rec', name: null })],
+  ['drec:MID', () => applyTransform(fresh(), frames, { kind: 'direct-rec', name: midName })],
   ['hide:kernel', () => applyTransform(fresh(), frames, { kind: 'hide', what: 'kernel' })],
   ['hide:unknown', () => applyTransform(fresh(), frames, { kind: 'hide', what: 'unknown' })],
   [
-    'chain of 3 (hide:kernel, hide:unknown, rec)',
+    'chain of 3 (hide:kernel, hide:unknown, drec)',
     () =>
       applyTransforms(fresh(), frames, [
         { kind: 'hide', what: 'kernel' },
         { kind: 'hide', what: 'unknown' },
-        { kind: 'rec', name: null },
+        { kind: 'direct-rec', name: null },
       ] satisfies Transform[]),
   ],
   ...(values.ref ? referenceCases() : []),
@@ -114,7 +114,7 @@ function referenceCases(): [string, () => unknown][] {
   const pairs: [string, () => DerivedTree, () => DerivedTree][] = [
     ['focus:HOT', () => refCallees(fresh(), frames, hot), () => applyTransform(fresh(), frames, { kind: 'focus', name: hotName })],
     ['merge:MID', () => refDrop(fresh(), frames, byMid), () => applyTransform(fresh(), frames, { kind: 'merge', name: midName })],
-    ['rec (all)', () => refCollapse(fresh(), frames, all), () => applyTransform(fresh(), frames, { kind: 'rec', name: null })],
+    ['rec (all)', () => refCollapse(fresh(), frames, all), () => applyTransform(fresh(), frames, { kind: 'direct-rec', name: null })],
     ['hide:kernel', () => refDrop(fresh(), frames, kernel), () => applyTransform(fresh(), frames, { kind: 'hide', what: 'kernel' })],
   ];
   for (const [name, ref, now] of pairs) {
