@@ -12,6 +12,8 @@ import { useStore } from '../../store/store';
 import { formatCount, formatNs, formatPercent } from '../../format';
 import { functionCss } from '../../core/palette';
 import { useDarkTheme } from '../toolbar/FrameLegend';
+import { runFrameShortcut } from '../../controllers/frame-actions';
+import { isMenuKey, useFrameMenu } from '../FrameMenu';
 
 const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
@@ -42,6 +44,9 @@ export function FunctionTable() {
   const pos = useMemo(() => (table && frames ? positionOf(table, frames, rows, selected) : -1), [table, frames, rows, selected]);
 
   const body = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
+  // The frame menu of a row (right-click, Shift+F10, the menu key); a transform's letter applies it.
+  const menu = useFrameMenu();
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
   const hasTable = table !== null;
@@ -79,6 +84,17 @@ export function FunctionTable() {
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey || rows.length === 0) return;
+    if (pos >= 0 && isMenuKey(e)) {
+      e.preventDefault();
+      const r = document.getElementById(rowId(pos))?.getBoundingClientRect();
+      const g = e.currentTarget.getBoundingClientRect();
+      menu.open({ name: nameAt(pos), node: null }, { x: (r ?? g).left + 24, y: r ? r.bottom : g.top + 24, returnFocus: grid.current });
+      return;
+    }
+    if (pos >= 0 && e.key.length === 1 && runFrameShortcut(e.key, { name: nameAt(pos), node: null })) {
+      e.preventDefault();
+      return;
+    }
     let to = -2;
     if (e.key === 'ArrowDown') to = pos < 0 ? 0 : pos + 1;
     else if (e.key === 'ArrowUp') to = pos < 0 ? 0 : pos - 1;
@@ -113,6 +129,11 @@ export function FunctionTable() {
         style={{ transform: `translateY(${i * ROW_HEIGHT}px)` }}
         onClick={() => selectFunction(fig.name)}
         onDoubleClick={() => (selectFunction(fig.name), setAnalysisPanel('sandwich'))}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          selectFunction(fig.name);
+          menu.open({ name: fig.name, node: null }, { x: e.clientX, y: e.clientY, returnFocus: grid.current });
+        }}
       >
         <div role="gridcell" className="fn-name" title={fig.name}>
           <span className="fn-swatch" style={{ background: functionCss(fig.name, fig.kernel, dark) }} aria-hidden="true" />
@@ -143,6 +164,7 @@ export function FunctionTable() {
         aria-activedescendant={pos >= first && pos < last ? rowId(pos) : undefined}
         aria-describedby="fn-table-help"
         tabIndex={0}
+        ref={grid}
         onKeyDown={onKeyDown}
       >
         <div role="rowgroup" className="fn-head">
@@ -173,8 +195,10 @@ export function FunctionTable() {
         </div>
       </div>
       <p id="fn-table-help" className="visually-hidden">
-        Up and down arrows select a function and highlight its frames in the flame graph; Enter shows its callers and callees.
+        Up and down arrows select a function and highlight its frames in the flame graph; Enter shows its callers and callees;
+        Shift+F10 opens its menu of transforms.
       </p>
+      {menu.element}
     </section>
   );
 }

@@ -140,16 +140,23 @@ export function nodeGroups(tree: CallTree, frames: FrameTable, kind: GroupKind):
   return out;
 }
 
-/** A node's library and namespace names (an inlined frame's library is its container's), for menus. */
+/** A frame's library and namespace names (a GROUP frame is in its own group), for menus. */
+export function frameGroupNames(frames: FrameTable, f: FrameIndex): { lib: string | null; ns: string | null } {
+  const name = frames.strings[frames.name[f]];
+  const ns = namespaceOf(name);
+  if (frames.flags[f] & FrameFlags.GROUP) return ns === name ? { lib: null, ns } : { lib: name, ns: null };
+  const m = frames.module[f];
+  return { lib: m >= 0 ? libraryName(frames.strings[m]) : null, ns };
+}
+
+/** A node's library and namespace names: an inlined frame's library is its container's. */
 export function groupNamesOf(tree: CallTree, frames: FrameTable, node: number): { lib: string | null; ns: string | null } {
   if (node <= 0 || node >= tree.nodeCount) return { lib: null, ns: null };
-  const ns = namespaceOf(frames.strings[frames.name[tree.frame[node]]]);
-  for (let n = node; n > 0; n = tree.parent[n]) {
-    const f = tree.frame[n];
-    if (frames.flags[f] & FrameFlags.GROUP) return ns === frames.strings[frames.name[f]] ? { lib: null, ns } : { lib: frames.strings[frames.name[f]], ns };
-    const m = frames.module[f];
-    if (m >= 0) return { lib: libraryName(frames.strings[m]), ns };
-    if (!(frames.flags[f] & (FrameFlags.INLINED | FrameFlags.FOLDED))) break;
+  const own = frameGroupNames(frames, tree.frame[node]);
+  let lib = own.lib;
+  for (let n = node; lib === null && n > 0 && frames.flags[tree.frame[n]] & (FrameFlags.INLINED | FrameFlags.FOLDED); ) {
+    n = tree.parent[n];
+    if (n > 0) lib = frameGroupNames(frames, tree.frame[n]).lib;
   }
-  return { lib: null, ns };
+  return { lib, ns: own.ns };
 }
