@@ -7,14 +7,14 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixturePath, gotoAndWait, hashParam, openFixture, openLinkedFixture, waitForIdle } from './helpers';
+import { collectDialogs, fixturePath, gotoAndWait, hashParam, openBytes, openFixture, openLinkedFixture, waitForIdle } from './helpers';
 import { formatNs, heaviestPath, readFolded, totalOf, type Folded } from './viewer-oracle';
 
 const oracle = readFolded('rust-toyc.no-inline.folded');
 const PATH = heaviestPath(oracle, 14);
 const FOCUS = 'toyc::compile_module';
 
-const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
+const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph', exact: true });
 const details = (page: Page) => page.getByRole('region', { name: 'Selected frame' });
 const frameName = (page: Page) => details(page).locator('.frame-name-text');
 const chips = (page: Page) => page.getByRole('region', { name: 'Transforms' }).getByRole('listitem');
@@ -169,6 +169,43 @@ test.describe('frame context menu', () => {
     await expect(chips(page)).toHaveText([`Collapse direct recursion of ${name}✕`]);
     await expect(details(page).locator('dd').last()).toContainText(formatNs(selfDirect));
     await expect.poll(() => hashParam(page, 'transforms')).toBe(`drec:${encodeURIComponent(name)}`);
+  });
+
+  test('copy name, copy stack, search for this name, open callers & callees; untrusted names stay text', async ({ page, context, baseURL }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(baseURL!).origin });
+    const dialogs = collectDialogs(page);
+    const evil = 'evil::<img src=x onerror=alert(1)>';
+    await gotoAndWait(page);
+    await openBytes(page, 'evil.folded', Buffer.from(`main;${evil};leaf 3\nmain;other 1\n`));
+    await expect(page.getByTestId('recording-name')).toHaveText('evil.folded');
+    await waitForIdle(page);
+    await walkHeaviest(page, 2);
+    await expect(frameName(page)).toHaveText(evil);
+    await page.keyboard.press('Shift+F10');
+    await expect(menu(page)).toHaveAccessibleName(`Actions for ${evil}`);
+    await expect(menu(page).locator('img')).toHaveCount(0);
+    await item(page, 'Copy stack').click();
+    await expect(menu(page)).toHaveCount(0);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`${evil}\nmain`);
+    await page.keyboard.press('Shift+F10');
+    await item(page, 'Copy name').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(evil);
+    await page.keyboard.press('Shift+F10');
+    await item(page, 'Search for this name').click();
+    await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('^evil::<img src=x onerror=alert\\(1\\)>$');
+    await waitForIdle(page);
+    await expect(page.getByRole('status').filter({ hasText: /^Matched/ })).toHaveText('Matched: 75.0%');
+    await page.keyboard.press('Shift+F10');
+    // Folded stacks have no modules: the namespace is offered, with the C key.
+    await expect(item(page, 'Collapse namespace evil::')).toHaveAttribute('aria-keyshortcuts', 'Shift+C');
+    await expect(menu(page).getByRole('menuitem', { name: /library/ })).toHaveCount(0);
+    await item(page, 'Open callers & callees').click();
+    await expect(page.getByRole('heading', { name: `Callers of ${evil}` })).toBeVisible();
+    await graph(page).focus();
+    await page.keyboard.press('Shift+C');
+    await waitForIdle(page);
+    await expect(chips(page)).toHaveText(['Collapse namespace evil::✕']);
+    expect(dialogs).toEqual([]);
   });
 
   test('an old link with rec:NAME still collapses direct recursion only; a bad subtree path gives a notice', async ({ page }) => {
