@@ -71,7 +71,7 @@ const baseShown: ShownTree = { tree, inputKey: 'base', input: tree, toNew: null 
 const cases: [string, Transform[], boolean][] = [
   ['focus:HOT', [{ kind: 'focus', name: hot }], false],
   ['merge:MID', [{ kind: 'merge', name: mid }], false],
-  ['rec (all)', [{ kind: 'rec', name: null }], false],
+  ['rec (all)', [{ kind: 'direct-rec', name: null }], false],
   ['hide:kernel', [{ kind: 'hide', what: 'kernel' }], false],
   ['hide:unknown', [{ kind: 'hide', what: 'unknown' }], false],
   ['reversed', [], true],

@@ -25,6 +25,8 @@ import { callersTree, calleesTree } from '../src/core/views/butterfly';
 import { functionTable, sortRows } from '../src/core/views/function-table';
 import { reversedTree } from '../src/core/views/reversed';
 import { applyTransform, applyTransforms, nameIndex, type DerivedTree, type Transform } from '../src/core/views/transforms';
+import { segmentsOf } from '../src/core/query/zoom-path';
+import { withGroupFrames } from '../src/core/views/frame-groups';
 import { refCallees, refCollapse, refDrop, refReversed } from '../src/core/testing/reference-transforms';
 import { Rng } from './prng';
 import { median, syntheticTree } from './synthetic-tree';
@@ -77,21 +79,33 @@ const hot = table.name[sortRows(table, frames, { by: 'total' })[1]];
 const hotName = frames.strings[hot];
 const mid = table.name[sortRows(table, frames, { by: 'self' })[5]];
 const midName = frames.strings[mid];
+let hotNode = -1;
+for (let n = 1; n < tree.nodeCount; n++) if (frames.name[tree.frame[n]] === hot && (hotNode < 0 || tree.totalWeight[n] > tree.totalWeight[hotNode])) hotNode = n;
+const hotPath = segmentsOf(frames, tree, hotNode);
+// The table with the library/namespace frames a loaded recording's snapshot has.
+const groupFrames = withGroupFrames(frames);
 
 const cases: [string, () => unknown][] = [
   ['focus:HOT', () => applyTransform(fresh(), frames, { kind: 'focus', name: hotName })],
   ['merge:MID', () => applyTransform(fresh(), frames, { kind: 'merge', name: midName })],
-  ['rec (all)', () => applyTransform(fresh(), frames, { kind: 'rec', name: null })],
-  ['rec:MID', () => applyTransform(fresh(), frames, { kind: 'rec', name: midName })],
+  ['drec (all)', () => applyTransform(fresh(), frames, { kind: 'direct-rec', name: null })],
+  ['drec:MID', () => applyTransform(fresh(), frames, { kind: 'direct-rec', name: midName })],
   ['hide:kernel', () => applyTransform(fresh(), frames, { kind: 'hide', what: 'kernel' })],
+  ['drop:MID', () => applyTransform(fresh(), frames, { kind: 'drop', name: midName })],
+  ['collapse:HOT', () => applyTransform(fresh(), frames, { kind: 'collapse', name: hotName })],
+  ['anyrec:MID', () => applyTransform(fresh(), frames, { kind: 'rec', name: midName })],
+  ['subtree:HOT (its heaviest call path)', () => applyTransform(fresh(), frames, { kind: 'subtree', path: hotPath })],
+  // 88 % of the synthetic frames are crate::…: the heaviest case of a namespace.
+  ['focus-ns:crate::', () => applyTransform(fresh(), groupFrames, { kind: 'focus-group', group: 'ns', name: 'crate::' })],
+  ['collapse-ns:crate::', () => applyTransform(fresh(), groupFrames, { kind: 'collapse-group', group: 'ns', name: 'crate::' })],
   ['hide:unknown', () => applyTransform(fresh(), frames, { kind: 'hide', what: 'unknown' })],
   [
-    'chain of 3 (hide:kernel, hide:unknown, rec)',
+    'chain of 3 (hide:kernel, hide:unknown, drec)',
     () =>
       applyTransforms(fresh(), frames, [
         { kind: 'hide', what: 'kernel' },
         { kind: 'hide', what: 'unknown' },
-        { kind: 'rec', name: null },
+        { kind: 'direct-rec', name: null },
       ] satisfies Transform[]),
   ],
   ...(values.ref ? referenceCases() : []),
@@ -114,7 +128,7 @@ function referenceCases(): [string, () => unknown][] {
   const pairs: [string, () => DerivedTree, () => DerivedTree][] = [
     ['focus:HOT', () => refCallees(fresh(), frames, hot), () => applyTransform(fresh(), frames, { kind: 'focus', name: hotName })],
     ['merge:MID', () => refDrop(fresh(), frames, byMid), () => applyTransform(fresh(), frames, { kind: 'merge', name: midName })],
-    ['rec (all)', () => refCollapse(fresh(), frames, all), () => applyTransform(fresh(), frames, { kind: 'rec', name: null })],
+    ['rec (all)', () => refCollapse(fresh(), frames, all), () => applyTransform(fresh(), frames, { kind: 'direct-rec', name: null })],
     ['hide:kernel', () => refDrop(fresh(), frames, kernel), () => applyTransform(fresh(), frames, { kind: 'hide', what: 'kernel' })],
   ];
   for (const [name, ref, now] of pairs) {

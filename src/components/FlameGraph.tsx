@@ -8,6 +8,10 @@ import { zoomOutOf, type FlameSource } from '../render/flame-source';
 import { mainSource } from '../controllers/flame-sources';
 import { attachInteraction } from '../render/interaction';
 import { handleFlameKey } from '../controllers/keyboard';
+import { frameTargetOf } from '../controllers/frame-actions';
+import { nodeRect } from '../render/hit-test';
+import { useStore } from '../store/store';
+import { isMenuKey, useFrameMenu } from './FrameMenu';
 import { Tooltip } from './Tooltip';
 
 export interface FlameGraphProps {
@@ -29,6 +33,10 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   const spacer = useRef<HTMLDivElement>(null);
   const cueTop = useRef<HTMLButtonElement>(null);
   const cueBottom = useRef<HTMLButtonElement>(null);
+  const rendererRef = useRef<FlameRenderer | null>(null);
+  const menu = useFrameMenu();
+  const openMenu = useRef(menu.open);
+  openMenu.current = menu.open;
 
   useEffect(() => {
     if (!container.current || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current) return;
@@ -36,9 +44,20 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
     const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source ?? mainSource, cues);
     cues.top.onclick = () => renderer.reveal('top');
     cues.bottom.onclick = () => renderer.reveal('bottom');
-    const detach = attachInteraction(container.current, canvas.current, renderer);
+    const box = container.current;
+    // The context menu belongs to the main graph (the comparison graphs' frames are not the
+    // transforms' tree).
+    const onContextMenu = source
+      ? undefined
+      : (node: number, x: number, y: number) => {
+          const target = frameTargetOf(node);
+          if (target) openMenu.current(target, { x, y, returnFocus: box });
+        };
+    const detach = attachInteraction(container.current, canvas.current, renderer, { onContextMenu });
+    rendererRef.current = renderer;
     onRenderer?.(renderer);
     return () => {
+      rendererRef.current = null;
       onRenderer?.(null);
       detach();
       renderer.destroy();
@@ -48,8 +67,26 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!source && isMenuKey(e)) {
+      e.preventDefault();
+      keyboardMenu();
+      return;
+    }
     // Every graph zooms out with Escape; the main graph also walks with the arrows.
     if (source ? e.key === 'Escape' && zoomOutOf(source) : handleFlameKey(e.key)) e.preventDefault();
+  };
+
+  // Shift+F10 / the menu key: the selected frame's menu, under the frame where it is drawn.
+  const keyboardMenu = () => {
+    const target = frameTargetOf(useStore.getState().selectedNode);
+    const box = container.current;
+    const r = rendererRef.current;
+    if (!target || !box || !r || !canvas.current) return;
+    const c = canvas.current.getBoundingClientRect();
+    const at = nodeRect(r.layout, r.rows, target.node as number);
+    const x = at ? c.left + Math.max(0, at.x) + 8 : c.left + 16;
+    const y = at ? c.top + Math.min(Math.max(0, at.y + at.h), c.height) : c.top + 16;
+    menu.open(target, { x, y, returnFocus: box });
   };
 
   return (
@@ -72,10 +109,11 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
       <button ref={cueTop} type="button" className="flame-cue flame-cue-top" hidden />
       <button ref={cueBottom} type="button" className="flame-cue flame-cue-bottom" hidden />
       <p id={helpId} className="visually-hidden">
-        Arrow keys move the selection between frames, Enter zooms to it, Escape zooms out. The selected frame is described
-        under the graph. Press question mark for all shortcuts.
+        Arrow keys move the selection between frames, Enter zooms to it, Escape zooms out, Shift+F10 opens its menu of
+        transforms. The selected frame is described under the graph. Press question mark for all shortcuts.
       </p>
       {tooltip ?? <Tooltip />}
+      {menu.element}
     </div>
   );
 }

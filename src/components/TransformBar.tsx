@@ -2,8 +2,9 @@
 //  - TransformBar: the applied transforms (and the reversed switch) as chips; ✕ on a chip undoes
 //    it and every one after it; Ctrl+Z (⌘Z) undoes the last one.
 //  - TransformToggles: the View menu's switches "Hide kernel", "Hide [unknown]" and "Reversed".
-//  - FrameTransforms: "Focus on function", "Merge into callers", "Collapse recursion" for the
-//    selected frame (beside its details).
+//  - FrameTransforms: "Focus on function", "Merge into callers", "Collapse recursion" (any
+//    recursion) for the selected frame (beside its details); every transform is in the frame's
+//    context menu (FrameMenu.tsx).
 // Render and dispatch only: the derived tree is computed by the analysis worker.
 
 import { useEffect } from 'react';

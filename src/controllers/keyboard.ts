@@ -1,12 +1,14 @@
 // Keyboard walking of the flame graph. ArrowUp goes to the heaviest child and ArrowDown to the
 // parent (swapped in icicle, where children are below), ArrowLeft/ArrowRight to the siblings,
-// Enter zooms to the selection, Escape zooms out one level.
+// Enter zooms to the selection, Escape zooms out one level; a transform's letter (f, F, m, d, c,
+// C, r, R, g: frame-actions.ts) applies it to the selected frame.
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import { useStore } from '../store/store';
 import { heaviestChild, nextSibling, previousSibling, currentTree } from '../store/tree-helpers';
 import type { Orientation } from '../store/types';
+import { frameTargetOf, runFrameShortcut } from './frame-actions';
 import { mainSource } from './flame-sources';
 
 /** The node an arrow key moves the selection to, or -1 when it cannot move. */
@@ -56,5 +58,6 @@ export function handleFlameKey(key: string): boolean {
     else if (s.viewport.x0 > 0 || s.viewport.x1 < 1) mainSource.zoom(0);
     return true;
   }
-  return false;
+  const target = key.length === 1 ? frameTargetOf(s.selectedNode) : null;
+  return target !== null && runFrameShortcut(key, target);
 }

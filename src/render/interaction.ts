@@ -10,7 +10,12 @@ import { pan, wheelZoom } from './viewport';
 
 const DRAG_THRESHOLD = 4;
 
-export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElement, renderer: FlameRenderer): () => void {
+export interface InteractionOptions {
+  /** A right-click on a frame (selected first); the browser's own menu shows elsewhere. */
+  onContextMenu?: (node: number, clientX: number, clientY: number) => void;
+}
+
+export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElement, renderer: FlameRenderer, options: InteractionOptions = {}): () => void {
   const source = renderer.source;
   let drag: { x: number; moved: boolean; pointer: number } | null = null;
 
@@ -63,6 +68,13 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
   const onDouble = (e: MouseEvent) => {
     if (nodeAt(e) < 0) source.zoom(0);
   };
+  const onContext = (e: MouseEvent) => {
+    const node = options.onContextMenu ? nodeAt(e) : -1;
+    if (node < 0) return;
+    e.preventDefault();
+    source.select(node);
+    options.onContextMenu?.(node, e.clientX, e.clientY);
+  };
   const pixels = (d: number, mode: number) => (mode === 1 ? d * 16 : mode === 2 ? d * 400 : d);
   const onWheel = (e: WheelEvent) => {
     if (!(e.ctrlKey || e.metaKey)) {
@@ -93,6 +105,7 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
   canvas.addEventListener('pointerdown', onDown);
   window.addEventListener('pointerup', onUp);
   canvas.addEventListener('dblclick', onDouble);
+  canvas.addEventListener('contextmenu', onContext);
   container.addEventListener('wheel', onWheel, { passive: false });
   return () => {
     canvas.removeEventListener('pointermove', onMove);
@@ -100,6 +113,7 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
     canvas.removeEventListener('pointerdown', onDown);
     window.removeEventListener('pointerup', onUp);
     canvas.removeEventListener('dblclick', onDouble);
+    canvas.removeEventListener('contextmenu', onContext);
     container.removeEventListener('wheel', onWheel);
   };
 }

@@ -1,4 +1,4 @@
-// The transform stack (focus, merge, collapse recursion, hide kernel/unknown frames) and the
+// The transform stack (core/views/transforms.ts: focus, merge, drop, collapse, hide, …) and the
 // reversed (bottom-up) switch. Both change which tree the main flame graph shows: see
 // currentTree in tree-helpers.ts. The derived tree is computed off the main thread
 // (src/controllers/derive-controller.ts) and stored in `derived` once it arrives; until then the

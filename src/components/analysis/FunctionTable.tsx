@@ -13,6 +13,8 @@ import { formatCount, formatNs, formatPercent } from '../../format';
 import { functionCss } from '../../core/palette';
 import { useDarkTheme } from '../toolbar/FrameLegend';
 import { ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
+import { runFrameShortcut } from '../../controllers/frame-actions';
+import { isMenuKey, useFrameMenu } from '../FrameMenu';
 
 const EMPTY = new Int32Array(0);
 
@@ -42,6 +44,9 @@ export function FunctionTable() {
 
   const body = useRef<HTMLDivElement>(null);
   const { first, last, pageRows, onScroll } = useVirtualRows(body, rows.length, pos, table !== null);
+  const grid = useRef<HTMLDivElement>(null);
+  // The frame menu of a row (right-click, Shift+F10, the menu key); a transform's letter applies it.
+  const menu = useFrameMenu();
 
   if (!table || !frames) {
     return pending ? (
@@ -57,6 +62,17 @@ export function FunctionTable() {
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey || rows.length === 0) return;
+    if (pos >= 0 && isMenuKey(e)) {
+      e.preventDefault();
+      const r = document.getElementById(rowId(pos))?.getBoundingClientRect();
+      const g = e.currentTarget.getBoundingClientRect();
+      menu.open({ name: nameAt(pos), node: null }, { x: (r ?? g).left + 24, y: r ? r.bottom : g.top + 24, returnFocus: grid.current });
+      return;
+    }
+    if (pos >= 0 && e.key.length === 1 && runFrameShortcut(e.key, { name: nameAt(pos), node: null })) {
+      e.preventDefault();
+      return;
+    }
     let to = -2;
     if (e.key === 'ArrowDown') to = pos < 0 ? 0 : pos + 1;
     else if (e.key === 'ArrowUp') to = pos < 0 ? 0 : pos - 1;
@@ -91,6 +107,11 @@ export function FunctionTable() {
         style={{ transform: `translateY(${i * ROW_HEIGHT}px)` }}
         onClick={() => selectFunction(fig.name)}
         onDoubleClick={() => (selectFunction(fig.name), setAnalysisPanel('sandwich'))}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          selectFunction(fig.name);
+          menu.open({ name: fig.name, node: null }, { x: e.clientX, y: e.clientY, returnFocus: grid.current });
+        }}
       >
         <div role="gridcell" className="fn-name" title={fig.name}>
           <span className="fn-swatch" style={{ background: functionCss(fig.name, fig.kernel, dark) }} aria-hidden="true" />
@@ -119,6 +140,7 @@ export function FunctionTable() {
         columns={HEADERS.length}
         active={pos >= first && pos < last ? rowId(pos) : undefined}
         help="fn-table-help"
+        grid={grid}
         onKeyDown={onKeyDown}
         body={body}
         onScroll={onScroll}
@@ -147,8 +169,10 @@ export function FunctionTable() {
         {items}
       </VirtualGrid>
       <p id="fn-table-help" className="visually-hidden">
-        Up and down arrows select a function and highlight its frames in the flame graph; Enter shows its callers and callees.
+        Up and down arrows select a function and highlight its frames in the flame graph; Enter shows its callers and callees;
+        Shift+F10 opens its menu of transforms.
       </p>
+      {menu.element}
     </section>
   );
 }

@@ -48,6 +48,8 @@ interface VirtualGridProps {
   /** The header row. */
   head: ReactNode;
   body: RefObject<HTMLDivElement | null>;
+  /** The focusable grid element (e.g. where a menu returns the focus). */
+  grid?: RefObject<HTMLDivElement | null>;
   onScroll: (e: UIEvent<HTMLDivElement>) => void;
   /** The rows in the window, placed by translateY(index * ROW_HEIGHT). */
   children: ReactNode;
@@ -65,6 +67,7 @@ export function VirtualGrid(p: VirtualGridProps) {
       aria-activedescendant={p.active}
       aria-describedby={p.help}
       tabIndex={0}
+      ref={p.grid}
       onKeyDown={p.onKeyDown}
     >
       <div role="rowgroup" className="fn-head">

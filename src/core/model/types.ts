@@ -17,6 +17,13 @@ export const FrameFlags = {
    * view, merged into its parent in the function view. Not in the name, so no text marks it.
    */
   FOLDED: 8,
+  /**
+   * A frame that stands for a library or a namespace (`libc.so.6`, `std::`): no importer makes
+   * one; views/frame-groups.ts appends them to a loaded recording's table for the "collapse
+   * library" transform. Outside the 4 bits of FrameTableBuilder's key, as no frame is interned
+   * with it.
+   */
+  GROUP: 16,
 } as const;
 
 /** The synthetic root of every call tree ("all"). It has no frame. */

@@ -3,12 +3,15 @@
 // structured clone copies one value, not 100,000).
 //
 // Invariants: functions/toFunction/toInline are null when the recording has no inline
-// information (the two views would be identical); frames.strings is rebuilt by fromTransfer.
+// information (the two views would be identical); frames.strings is rebuilt by fromTransfer;
+// frames holds, after the recording's own frames, one GROUP frame per library and namespace
+// (views/frame-groups.ts: what "collapse library" turns a run of frames into).
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { Profile, ProfileMeta } from '../model/profile';
 import type { SampleColumns } from '../views/time-order';
+import { withGroupFrames } from '../views/frame-groups';
 import { functionView, hasInlinedFrames } from '../views/function-view';
 
 export interface ProfileSnapshot {
@@ -33,7 +36,7 @@ export function makeSnapshot(profile: Profile): ProfileSnapshot {
   const inlined = hasInlinedFrames(profile);
   const fv = inlined ? functionView(profile) : null;
   return {
-    frames: profile.frames,
+    frames: withGroupFrames(profile.frames),
     inline: profile.tree,
     functions: fv?.tree ?? null,
     toFunction: fv?.toFunction ?? null,

@@ -7,7 +7,9 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
 import type { StringIndex } from '../model/types';
+import type { PathSegment } from '../query/zoom-path';
 import { canonicalFrame, finishDerived, type DerivedTree } from '../views/butterfly';
+import { libraryName, namespaceOf, type GroupKind } from '../views/frame-groups';
 
 export function refDrop(tree: CallTree, frames: FrameTable, drop: Uint8Array): DerivedTree {
   const n = tree.nodeCount;
@@ -74,4 +76,144 @@ export function refReversed(tree: CallTree, frames: FrameTable): CallTree {
     builder.addSelf(at, w, s);
   }
   return builder.finish(frames).tree;
+}
+
+// Stack-level references of the transforms that frame-groups.ts and the later transforms
+// added: each sample's stack (tree-dsl tokens, `name`, `name_[i]`, `name⟨module⟩`) rewritten on
+// its own, as the transforms are defined, with none of the tree code. The result is the
+// rewritten stacks; compare them to a tree with stacksOfTree.
+
+
+export interface RefStack {
+  tokens: string[];
+  weight: number;
+}
+
+export interface RefToken {
+  name: string;
+  inlined: boolean;
+  module: string | null;
+}
+
+export function parseToken(token: string): RefToken {
+  const at = token.endsWith('⟩') ? token.lastIndexOf('⟨') : -1;
+  const name = at < 0 ? token : token.slice(0, at);
+  const inlined = name.endsWith('_[i]');
+  return { name: inlined ? name.slice(0, -4) : name, inlined, module: at < 0 ? null : token.slice(at + 1, -1) };
+}
+
+/** A token as dumpTree-like output prints it: the name, `_[i]` when inlined (no module). */
+const show = (t: RefToken) => (t.inlined ? `${t.name}_[i]` : t.name);
+
+/** Each token's group (an inlined frame without a module takes the library of the frame above). */
+function groupsOfStack(tokens: RefToken[], kind: GroupKind): (string | null)[] {
+  const out: (string | null)[] = [];
+  tokens.forEach((t, i) => {
+    if (kind === 'ns') out.push(namespaceOf(t.name));
+    else if (t.module !== null) out.push(libraryName(t.module));
+    else out.push(t.inlined && i > 0 ? out[i - 1] : null);
+  });
+  return out;
+}
+
+export type RefTransform =
+  | { kind: 'subtree'; path: PathSegment[] }
+  | { kind: 'focus-group' | 'collapse-group'; group: GroupKind; name: string }
+  | { kind: 'drop' | 'collapse' | 'rec'; name: string };
+
+/** The stacks after one transform; an empty token list is weight left at the root. */
+export function refStacks(stacks: RefStack[], t: RefTransform): RefStack[] {
+  const parsed = stacks.map((s) => ({ tokens: s.tokens.map(parseToken), weight: s.weight }));
+  const out: RefStack[] = [];
+  const keep = (tokens: string[], weight: number) => out.push({ tokens, weight });
+  if (t.kind === 'subtree') {
+    const key = (x: { name: string; inlined: boolean }) => `${x.inlined ? 'i' : 'p'}:${x.name}`;
+    const want = t.path.map(key);
+    const exact = parsed.some((s) => s.tokens.length >= want.length && want.every((k, i) => key(s.tokens[i]) === k));
+    const physical = t.path.filter((s) => !s.inlined).map((s) => s.name);
+    for (const s of parsed) {
+      if (exact) {
+        if (s.tokens.length >= want.length && want.every((k, i) => key(s.tokens[i]) === k)) keep(s.tokens.slice(want.length - 1).map(show), s.weight);
+        continue;
+      }
+      // By physical frames: the first physical token that completes the path.
+      let k = 0;
+      for (let i = 0; i < s.tokens.length && physical.length > 0; i++) {
+        if (s.tokens[i].inlined) continue;
+        if (s.tokens[i].name !== physical[k]) break;
+        if (++k === physical.length) {
+          keep(s.tokens.slice(i).map(show), s.weight);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+  for (const s of parsed) {
+    const names = s.tokens.map((x) => x.name);
+    switch (t.kind) {
+      case 'drop':
+        if (!names.includes(t.name)) keep(s.tokens.map(show), s.weight);
+        break;
+      case 'collapse': {
+        const at = names.indexOf(t.name);
+        keep((at < 0 ? s.tokens : s.tokens.slice(0, at + 1)).map(show), s.weight);
+        break;
+      }
+      case 'rec': {
+        const stack: string[] = [];
+        let outer = -1;
+        for (const x of s.tokens) {
+          if (x.name === t.name && outer >= 0) stack.length = outer + 1;
+          else {
+            if (x.name === t.name) outer = stack.length;
+            stack.push(show(x));
+          }
+        }
+        keep(stack, s.weight);
+        break;
+      }
+      case 'focus-group': {
+        const g = groupsOfStack(s.tokens, t.group);
+        keep(s.tokens.filter((_, i) => g[i] === t.name).map(show), s.weight);
+        break;
+      }
+      case 'collapse-group': {
+        const g = groupsOfStack(s.tokens, t.group);
+        const stack: string[] = [];
+        s.tokens.forEach((x, i) => {
+          if (g[i] !== t.name) stack.push(show(x));
+          else if (i === 0 || g[i - 1] !== t.name) stack.push(t.name);
+        });
+        keep(stack, s.weight);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** `stack weight` lines, sorted and merged, for comparing stacks with stacksOfTree. */
+export function foldedLines(stacks: RefStack[]): string[] {
+  const sums = new Map<string, number>();
+  for (const s of stacks) {
+    const key = s.tokens.join(';');
+    sums.set(key, (sums.get(key) ?? 0) + s.weight);
+  }
+  return [...sums].map(([k, w]) => `${k} ${w}`).sort();
+}
+
+/** A tree's stacks (each node's self weight under its path; not the root's), as foldedLines prints them. */
+export function stacksOfTree(tree: CallTree, frames: FrameTable): string[] {
+  const out: RefStack[] = [];
+  for (let n = 1; n < tree.nodeCount; n++) {
+    if (tree.selfWeight[n] === 0) continue;
+    const tokens: string[] = [];
+    for (let m = n; m > 0; m = tree.parent[m]) {
+      const f = tree.frame[m];
+      tokens.push(frames.strings[frames.name[f]] + (frames.flags[f] & 1 ? '_[i]' : ''));
+    }
+    out.push({ tokens: tokens.reverse(), weight: tree.selfWeight[n] });
+  }
+  return foldedLines(out);
 }

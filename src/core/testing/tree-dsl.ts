@@ -3,7 +3,8 @@
 //     main;parse;lex_[i] 3
 //     main;emit 2
 //   `)
-// Each line is a root-first stack and a weight; `_[i]`, `_[k]`, `_[j]` set frame flags. The
+// Each line is a root-first stack and a weight; `_[i]`, `_[k]`, `_[j]` set frame flags, and a
+// trailing `⟨MODULE⟩` gives the frame's module (`memcpy⟨/usr/lib/libc.so.6⟩`). The
 // weight is used for both the period and the sample count. dumpTree() prints a tree back as
 // indented text, for readable assertions.
 
@@ -25,10 +26,12 @@ export function profileFrom(text: string): Profile {
     if (!line) continue;
     const space = line.lastIndexOf(' ');
     const weight = Number(line.slice(space + 1));
-    const stack = line.slice(0, space).split(';').map((name) => {
-      const suffix = name.slice(-4);
-      const flag = SUFFIX[suffix];
-      return flag ? frames.intern(name.slice(0, -4), flag) : frames.intern(name, 0);
+    const stack = line.slice(0, space).split(';').map((token) => {
+      const at = token.endsWith('⟩') ? token.lastIndexOf('⟨') : -1;
+      const name = at < 0 ? token : token.slice(0, at);
+      const module = at < 0 ? undefined : token.slice(at + 1, -1);
+      const flag = SUFFIX[name.slice(-4)];
+      return flag ? frames.intern(name.slice(0, -4), flag, module) : frames.intern(name, 0, module);
     });
     builder.addStack(stack, stack.length, weight, weight);
     samples += weight;

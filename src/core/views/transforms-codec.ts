@@ -1,13 +1,20 @@
 // The URL form of a transform list: transforms joined by ',', each `kind` or `kind:ARG`, the
-// function names percent-encoded (encodeURIComponent, so a name never contains ',' or ':').
+// function names percent-encoded (encodeURIComponent, so a name never contains ',' or ':'); a
+// call path (subtree:) is the zoom link's path form (names encoded one by one, joined by ';').
 //
-//   focus:main,merge:std%3A%3Aalloc%3A%3Aalloc,rec,hide:kernel
+//   focus:main,merge:std%3A%3Aalloc%3A%3Aalloc,drec,hide:kernel,subtree:main;run;parse_[i]
+//   focus-lib:libc.so.6,collapse-ns:std%3A%3A,drop:malloc,collapse:f,anyrec:visit
+//
+// `rec` was once the only recursion transform and collapsed direct recursion: `rec` and
+// `rec:NAME` keep decoding as direct recursion, so old links show what they showed; direct
+// recursion is now written `drec` / `drec:NAME`, and any recursion `anyrec:NAME`.
 //
 // Invariants: decodeTransforms(encodeTransforms(list)) deep-equals list; decoding never throws:
 // a bad string gives an error value naming the expected form, which item (1-based) and what was
 // found; at most MAX_TRANSFORMS items and MAX_LENGTH characters (an unbounded URL would be an
 // unbounded amount of work).
 
+import { decodeZoomPath, encodeZoomPath } from '../query/zoom-path';
 import type { Transform } from './transforms';
 
 export const MAX_TRANSFORMS = 64;
@@ -15,15 +22,26 @@ export const MAX_LENGTH = 16384;
 
 export type DecodeResult = { ok: true; transforms: Transform[] } | { ok: false; error: string };
 
-const FORMS = 'focus:NAME, merge:NAME, rec, rec:NAME, hide:kernel or hide:unknown';
+const FORMS =
+  'focus:NAME, subtree:PATH, focus-lib:LIB, focus-ns:NS, merge:NAME, drop:NAME, collapse:NAME, collapse-lib:LIB, collapse-ns:NS, anyrec:NAME, drec, drec:NAME, hide:kernel or hide:unknown';
 
 export function encodeTransform(t: Transform): string {
   switch (t.kind) {
     case 'focus':
     case 'merge':
+    case 'drop':
+    case 'collapse':
       return `${t.kind}:${encodeURIComponent(t.name)}`;
+    case 'subtree':
+      return `subtree:${encodeZoomPath(t.path)}`;
+    case 'focus-group':
+      return `focus-${t.group}:${encodeURIComponent(t.name)}`;
+    case 'collapse-group':
+      return `collapse-${t.group}:${encodeURIComponent(t.name)}`;
     case 'rec':
-      return t.name === null ? 'rec' : `rec:${encodeURIComponent(t.name)}`;
+      return `anyrec:${encodeURIComponent(t.name)}`;
+    case 'direct-rec':
+      return t.name === null ? 'drec' : `drec:${encodeURIComponent(t.name)}`;
     case 'hide':
       return `hide:${t.what}`;
   }
@@ -49,6 +67,13 @@ export function decodeTransforms(text: string): DecodeResult {
       error: `transforms: item ${i + 1}: expected ${FORMS}; found ${what} in '${clip(item)}'`,
     });
     let arg: string | null = null;
+    if (kind === 'subtree') {
+      const path = decodeZoomPath(raw ?? '');
+      if (!path.ok) return bad(path.message);
+      if (path.path.length === 0) return bad('no call path');
+      transforms.push({ kind: 'subtree', path: path.path });
+      continue;
+    }
     if (raw !== null) {
       try {
         arg = decodeURIComponent(raw);
@@ -59,12 +84,28 @@ export function decodeTransforms(text: string): DecodeResult {
     switch (kind) {
       case 'focus':
       case 'merge':
+      case 'drop':
+      case 'collapse':
         if (arg === null || arg === '') return bad('no function name');
         transforms.push({ kind, name: arg });
         break;
-      case 'rec':
-        if (arg === '') return bad('an empty function name');
+      case 'anyrec':
+        if (arg === null || arg === '') return bad('no function name');
         transforms.push({ kind: 'rec', name: arg });
+        break;
+      case 'focus-lib':
+      case 'focus-ns':
+      case 'collapse-lib':
+      case 'collapse-ns': {
+        if (arg === null || arg === '') return bad(kind.endsWith('lib') ? 'no library name' : 'no namespace');
+        const group = kind.endsWith('lib') ? 'lib' : 'ns';
+        transforms.push(kind.startsWith('focus') ? { kind: 'focus-group', group, name: arg } : { kind: 'collapse-group', group, name: arg });
+        break;
+      }
+      case 'rec': // the old form of drec (see the module comment)
+      case 'drec':
+        if (arg === '') return bad('an empty function name');
+        transforms.push({ kind: 'direct-rec', name: arg });
         break;
       case 'hide':
         if (arg !== 'kernel' && arg !== 'unknown') return bad(arg === null ? 'nothing to hide' : `'${clip(arg)}' to hide`);

@@ -45,16 +45,16 @@ describe('transforms', () => {
     );
   });
 
-  it('rec collapses direct recursion of one function, or of all with rec', () => {
-    const out = dump([{ kind: 'rec', name: 'a' }]);
+  it('direct-rec collapses direct recursion of one function, or of all with drec', () => {
+    const out = dump([{ kind: 'direct-rec', name: 'a' }]);
     expect(out).toContain('  a 8/0\n    b 4/1\n      c 3/3\n    e 4/4');
-    expect(dump([{ kind: 'rec', name: null }])).toBe(out);
-    expect(dump([{ kind: 'rec', name: 'b' }])).toBe(dumpTree(p.tree, p.frames));
+    expect(dump([{ kind: 'direct-rec', name: null }])).toBe(out);
+    expect(dump([{ kind: 'direct-rec', name: 'b' }])).toBe(dumpTree(p.tree, p.frames));
   });
 
-  it('rec merges an inlined and a physical frame of the same name', () => {
+  it('direct-rec merges an inlined and a physical frame of the same name', () => {
     const q = profileFrom('m;f;f_[i];g 2');
-    expect(dumpTree(applyTransform(q.tree, q.frames, { kind: 'rec', name: null }).tree, q.frames)).toBe('m 2/0\n  f 2/0\n    g 2/2');
+    expect(dumpTree(applyTransform(q.tree, q.frames, { kind: 'direct-rec', name: null }).tree, q.frames)).toBe('m 2/0\n  f 2/0\n    g 2/2');
   });
 
   it('hide:kernel gives kernel weight to the nearest user frame', () => {
@@ -92,7 +92,13 @@ describe('transforms', () => {
 
   it('describes each transform', () => {
     expect(describeTransform({ kind: 'focus', name: 'x' })).toBe('Focus on x');
-    expect(describeTransform({ kind: 'rec', name: null })).toBe('Collapse all recursion');
+    expect(describeTransform({ kind: 'direct-rec', name: null })).toBe('Collapse all direct recursion');
+    expect(describeTransform({ kind: 'direct-rec', name: 'f' })).toBe('Collapse direct recursion of f');
+    expect(describeTransform({ kind: 'rec', name: 'f' })).toBe('Collapse recursion of f');
+    expect(describeTransform({ kind: 'drop', name: 'f' })).toBe('Drop samples with f');
+    expect(describeTransform({ kind: 'collapse-group', group: 'lib', name: 'libc.so.6' })).toBe('Collapse library libc.so.6');
+    expect(describeTransform({ kind: 'focus-group', group: 'ns', name: 'std::' })).toBe('Focus on namespace std::');
+    expect(describeTransform({ kind: 'subtree', path: [{ name: 'm', inlined: false }, { name: 'g', inlined: true }] })).toBe('Focus on subtree g [inlined]');
     expect(describeTransform({ kind: 'hide', what: 'unknown' })).toBe('Hide [unknown] frames');
   });
 
@@ -117,15 +123,33 @@ describe('transform codec', () => {
     const list: Transform[] = [
       { kind: 'focus', name: 'std::vec::Vec<T>::push' },
       { kind: 'merge', name: 'a,b:c%d' },
-      { kind: 'rec', name: null },
-      { kind: 'rec', name: 'f' },
+      { kind: 'direct-rec', name: null },
+      { kind: 'direct-rec', name: 'f' },
       { kind: 'hide', what: 'kernel' },
       { kind: 'hide', what: 'unknown' },
+      { kind: 'rec', name: 'g' },
+      { kind: 'drop', name: 'malloc' },
+      { kind: 'collapse', name: 'h' },
+      { kind: 'focus-group', group: 'lib', name: 'libc.so.6' },
+      { kind: 'collapse-group', group: 'ns', name: 'std::' },
+      { kind: 'subtree', path: [{ name: 'a;b', inlined: false }, { name: 'c', inlined: true }] },
     ];
     const s = encodeTransforms(list);
-    expect(s).toBe('focus:std%3A%3Avec%3A%3AVec%3CT%3E%3A%3Apush,merge:a%2Cb%3Ac%25d,rec,rec:f,hide:kernel,hide:unknown');
+    expect(s).toBe(
+      'focus:std%3A%3Avec%3A%3AVec%3CT%3E%3A%3Apush,merge:a%2Cb%3Ac%25d,drec,drec:f,hide:kernel,hide:unknown,anyrec:g,drop:malloc,collapse:h,focus-lib:libc.so.6,collapse-ns:std%3A%3A,subtree:a%3Bb;c_%5Bi%5D',
+    );
     expect(decodeTransforms(s)).toEqual({ ok: true, transforms: list });
     expect(decodeTransforms('')).toEqual({ ok: true, transforms: [] });
+  });
+
+  it('decodes the old rec form as direct recursion, as before', () => {
+    expect(decodeTransforms('rec,rec:f')).toEqual({
+      ok: true,
+      transforms: [
+        { kind: 'direct-rec', name: null },
+        { kind: 'direct-rec', name: 'f' },
+      ],
+    });
   });
 
   it('property: any list of transforms round-trips', () => {
@@ -133,13 +157,17 @@ describe('transform codec', () => {
     const t: fc.Arbitrary<Transform> = fc.oneof(
       name.map((n) => ({ kind: 'focus' as const, name: n })),
       name.map((n) => ({ kind: 'merge' as const, name: n })),
-      fc.option(name, { nil: null }).map((n) => ({ kind: 'rec' as const, name: n })),
+      fc.option(name, { nil: null }).map((n) => ({ kind: 'direct-rec' as const, name: n })),
       fc.constantFrom('kernel' as const, 'unknown' as const).map((w) => ({ kind: 'hide' as const, what: w })),
+      fc.tuple(fc.constantFrom('rec' as const, 'drop' as const, 'collapse' as const), name).map(([kind, n]) => ({ kind, name: n })),
+      fc.tuple(fc.constantFrom('focus-group' as const, 'collapse-group' as const), fc.constantFrom('lib' as const, 'ns' as const), name).map(([kind, group, n]) => ({ kind, group, name: n })),
+      fc.array(fc.record({ name, inlined: fc.boolean() }), { minLength: 1, maxLength: 4 }).map((path) => ({ kind: 'subtree' as const, path })),
     );
     fc.assert(
       fc.property(fc.array(t, { maxLength: 10 }), (list) => {
         // lone surrogates cannot be percent-encoded; encodeURIComponent throws on them
-        if (list.some((x) => 'name' in x && x.name !== null && /[\ud800-\udfff]/.test(x.name))) return;
+        const names = list.flatMap((x) => ('path' in x ? x.path.map((s) => s.name) : 'name' in x && x.name !== null ? [x.name] : []));
+        if (names.some((n) => /[\ud800-\udfff]/.test(n))) return;
         expect(decodeTransforms(encodeTransforms(list))).toEqual({ ok: true, transforms: list });
       }),
     );
@@ -156,6 +184,10 @@ describe('transform codec', () => {
     expect(bad('merge:')).toMatch(/no function name/);
     expect(bad('hide:user')).toMatch(/'user' to hide/);
     expect(bad('hide')).toMatch(/nothing to hide/);
+    expect(bad('subtree:')).toMatch(/no call path/);
+    expect(bad('subtree:a;%E0%A4%A')).toMatch(/badly percent-encoded/);
+    expect(bad('focus-lib:')).toMatch(/no library name/);
+    expect(bad('anyrec')).toMatch(/no function name/);
     expect(bad('focus:%E0%A4%A')).toMatch(/malformed percent-encoding/);
     expect(bad(Array(MAX_TRANSFORMS + 1).fill('rec').join(','))).toMatch(/at most 64 transforms/);
     expect(bad('focus:' + 'x'.repeat(20000))).toMatch(/at most 16384 characters/);

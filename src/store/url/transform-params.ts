@@ -1,5 +1,7 @@
 // The transform stack and the reversed switch in the link (store/url-state.ts):
-//   transforms=focus:NAME,merge:NAME,rec,rec:NAME,hide:kernel,hide:unknown   (history: push)
+//   transforms=focus:NAME,subtree:PATH,merge:NAME,drop:NAME,drec,anyrec:NAME,collapse-lib:LIB,…
+//                                                                            (history: push)
+//   (every form: core/views/transforms-codec.ts; old links' rec/rec:NAME still mean direct recursion)
 //   reversed=1                                                                (history: replace)
 // Names are percent-encoded inside the value (transforms-codec.ts), so the value is raw here.
 // Applied before the zoom (order 20): the zoom path names frames of the derived tree.
