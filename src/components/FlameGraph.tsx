@@ -29,14 +29,21 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   const spacer = useRef<HTMLDivElement>(null);
   const cueTop = useRef<HTMLButtonElement>(null);
   const cueBottom = useRef<HTMLButtonElement>(null);
+  const ancestors = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    if (!container.current || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current) return;
-    const cues = { top: cueTop.current, bottom: cueBottom.current };
-    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source ?? mainSource, cues);
+    const graph = container.current;
+    if (!graph || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current || !ancestors.current) return;
+    const cues = { top: cueTop.current, bottom: cueBottom.current, ancestors: ancestors.current };
+    const renderer = new FlameRenderer(graph, canvas.current, spacer.current, source ?? mainSource, cues);
     cues.top.onclick = () => renderer.reveal('top');
     cues.bottom.onclick = () => renderer.reveal('bottom');
-    const detach = attachInteraction(container.current, canvas.current, renderer);
+    // The button goes away with the fold: the graph keeps the focus (its keys keep working).
+    cues.ancestors.onclick = () => {
+      renderer.unfoldAncestors();
+      graph.focus();
+    };
+    const detach = attachInteraction(graph, canvas.current, renderer);
     onRenderer?.(renderer);
     return () => {
       onRenderer?.(null);
@@ -71,6 +78,8 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
       {/* Filled in by the renderer: how many levels are cut off at each edge. */}
       <button ref={cueTop} type="button" className="flame-cue flame-cue-top" hidden />
       <button ref={cueBottom} type="button" className="flame-cue flame-cue-bottom" hidden />
+      {/* Filled in by the renderer: the zoomed frame's ancestors folded into one row. */}
+      <button ref={ancestors} type="button" className="flame-ancestors" aria-expanded="false" title="Show the zoomed frame's ancestors" hidden />
       <p id={helpId} className="visually-hidden">
         Arrow keys move the selection between frames, Enter zooms to it, Escape zooms out. The selected frame is described
         under the graph. Press question mark for all shortcuts.

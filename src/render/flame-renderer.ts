@@ -9,13 +9,14 @@
 // DOM it drives: container (scrolls vertically) > canvas (sticky, the size of the visible area)
 // + spacer (makes the scroll height equal to the content height); and, when given, the two cue
 // buttons over the canvas's top and bottom edges that say how many levels are cut off there (and
-// cover the half-cut row), a click scrolling them into view.
+// cover the half-cut row), a click scrolling them into view; and the "N ancestors" button, the
+// row a zoomed node's ancestors are folded into (layout.ts), whose click unfolds them.
 
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import type { FlameSource, FlameState } from './flame-source';
 import { LabelFitter } from './labels';
-import { LayoutBuffer, ROW_HEIGHT, contentHeight, edgeCues, layoutFrames, rowTop, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
+import { LayoutBuffer, ROW_HEIGHT, contentHeight, deepestUnder, edgeCues, layoutFrames, rowTop, topOfRow, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
 import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from '../core/palette';
 
@@ -60,6 +61,11 @@ export class FlameRenderer {
   private highlighted = '';
   /** Scratch: the y of each row at this draw (see paint). */
   private rowY = new Float64Array(64);
+  /** The zoom whose ancestors the user unfolded (a new zoom folds them again). */
+  private unfolded: { tree: CallTree; node: number } | null = null;
+  /** The zoom shown at the last draw: a new one scrolls back to its row. */
+  private lastZoom: { tree: CallTree | null; node: number; fold: number } = { tree: null, node: -1, fold: 0 };
+  private deepest: { tree: CallTree | null; node: number; depth: number } = { tree: null, node: -1, depth: 0 };
 
   constructor(
     private readonly container: HTMLElement,
@@ -67,7 +73,7 @@ export class FlameRenderer {
     private readonly spacer: HTMLElement,
     /** What to draw and where interaction goes. */
     readonly source: FlameSource,
-    private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement } | null = null,
+    private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement; ancestors?: HTMLButtonElement } | null = null,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
@@ -134,7 +140,7 @@ export class FlameRenderer {
       return;
     }
     const tree = s.tree;
-    this.rows = { orientation: s.orientation, rows: tree.maxDepth + 1, viewHeight, scrollTop: 0, rowHeight: ROW_HEIGHT };
+    this.rows = { orientation: s.orientation, ...this.foldedRows(s), viewHeight, scrollTop: 0, rowHeight: ROW_HEIGHT };
     const content = contentHeight(this.rows);
     const spacer = `${Math.max(0, content - viewHeight)}px`;
     // Only touch the style when it changes: a write per frame would invalidate layout per frame.
@@ -157,6 +163,33 @@ export class FlameRenderer {
     this.paint(ctx, tree, s);
     this.showCues();
     this.finish(t0, s.busy);
+  }
+
+  /**
+   * The rows of the content: only as deep as the zoomed subtree, and, when the zoomed node has two
+   * or more ancestors, those folded into one row unless the user unfolded them (or the selection
+   * walked onto one of them).
+   */
+  private foldedRows(s: FlameState): { rows: number; fold: number } {
+    const { tree, zoomNode } = s;
+    if (this.deepest.tree !== tree || this.deepest.node !== zoomNode) this.deepest = { tree, node: zoomNode, depth: deepestUnder(tree, zoomNode) };
+    const deepest = this.deepest.depth;
+    const zoomDepth = tree.depth[zoomNode];
+    const sel = s.selectedNode;
+    // Unfolded for one zoom only: coming back to it later folds them again.
+    if (this.unfolded && (this.unfolded.tree !== tree || this.unfolded.node !== zoomNode)) this.unfolded = null;
+    if (sel >= 0 && sel < zoomNode && zoomNode < tree.end[sel]) this.unfolded = { tree, node: zoomNode };
+    const open = this.unfolded !== null;
+    const fold = zoomDepth >= 2 && !open ? zoomDepth : 0;
+    return { rows: fold > 0 ? deepest - fold + 2 : deepest + 1, fold };
+  }
+
+  /** Unfolds the zoomed node's ancestors (what the "N ancestors" row's click does). */
+  unfoldAncestors(): void {
+    const s = this.source.read();
+    if (!s) return;
+    this.unfolded = { tree: s.tree, node: s.zoomNode };
+    this.schedule();
   }
 
   /** Scrolls a page towards the levels cut off at an edge (what its cue's click does). */
@@ -185,12 +218,34 @@ export class FlameRenderer {
     };
     show(this.cues.top, top, 'top');
     show(this.cues.bottom, bottom, 'bottom');
+    const ancestors = this.cues.ancestors;
+    if (!ancestors) return;
+    const fold = this.rows.fold ?? 0;
+    const y = topOfRow(this.rows, 0);
+    // Shown while its row is whole and not under a cue (the cue counts its levels then).
+    ancestors.hidden = fold === 0 || y < this.cueTop || y + ROW_HEIGHT > this.rows.viewHeight - this.cueBottom;
+    if (ancestors.hidden) return;
+    const text = `▸ ${fold} ancestors`;
+    if (ancestors.textContent !== text) {
+      ancestors.textContent = text;
+      ancestors.setAttribute('aria-label', `Show ${fold} ancestors`);
+    }
+    const at = `${y + this.container.clientTop}px`;
+    if (ancestors.style.top !== at) ancestors.style.top = at;
+    if (ancestors.style.height !== `${ROW_HEIGHT - 1}px`) ancestors.style.height = `${ROW_HEIGHT - 1}px`;
+    if (ancestors.style.right !== right) ancestors.style.right = right;
   }
 
   /** Flame graphs open scrolled to the root (bottom); icicles to the top; the selection stays in view. */
   private keepScroll(s: FlameState, content: number, viewHeight: number): void {
     this.scrollable = Math.max(0, content - viewHeight);
-    if (this.lastOrientation !== s.orientation || this.lastKey !== s.key) {
+    const z = this.lastZoom;
+    const fold = this.rows.fold ?? 0;
+    // A new zoom (or a fold) puts the zoomed node's row back at the root's edge, so its subtree
+    // starts there and fills the canvas.
+    const rezoomed = z.tree === s.tree && (z.node !== s.zoomNode || z.fold !== fold);
+    this.lastZoom = { tree: s.tree, node: s.zoomNode, fold };
+    if (this.lastOrientation !== s.orientation || this.lastKey !== s.key || rezoomed) {
       this.fromBottom = 0;
       if (s.orientation === 'icicle') this.container.scrollTop = 0;
       this.lastOrientation = s.orientation;
