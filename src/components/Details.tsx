@@ -2,7 +2,8 @@
 // where the selection went. "Copy name" copies the untrusted name as plain text.
 
 import { useMemo, useState } from 'react';
-import { frameInfo } from '../store/frame-info';
+import { frameInfo, functionInfo } from '../store/frame-info';
+import { currentTable } from '../store/selectors';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { FrameFigures } from './FrameFigures';
@@ -13,9 +14,19 @@ export function Details() {
   const tree = useStore(currentTree);
   const node = useStore((s) => s.selectedNode);
   const zoomNode = useStore((s) => s.zoomNode);
-  const info = useMemo(() => (snapshot && tree ? frameInfo(snapshot, tree, node, zoomNode) : null), [snapshot, tree, node, zoomNode]);
+  // No frame selected but a function picked in the open table: the details show that function.
+  const fn = useStore((s) => (s.selectedNode < 0 && s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null));
+  const table = useStore((s) => (fn !== null ? currentTable(s) : null));
+  const info = useMemo(() => {
+    if (!snapshot || !tree) return null;
+    if (node < 0 && fn !== null && table) return functionInfo(snapshot, table, fn);
+    return frameInfo(snapshot, tree, node, zoomNode);
+  }, [snapshot, tree, node, zoomNode, fn, table]);
+  const shownFor = node < 0 && fn !== null ? `function ${fn}` : node;
   const orientation = useStore((s) => s.orientation);
-  const [closedFor, setClosedFor] = useState(-2);
+  // The analysis panel takes the right-hand side: the card floats over the graph's left instead.
+  const panelOpen = useStore((s) => s.analysis.panel !== 'none' && !s.compare.snapshot);
+  const [closedFor, setClosedFor] = useState<number | string>(-2);
   const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
   const copy = async () => {
     if (!info) return;
@@ -29,10 +40,10 @@ export function Details() {
   };
   // Hidden (but still announced) while nothing is selected or the user closed it; a new
   // selection shows it again.
-  const shown = info !== null && closedFor !== node;
+  const shown = info !== null && closedFor !== shownFor;
   return (
     <section
-      className={`frame-details${shown ? '' : ' visually-hidden'}${orientation === 'icicle' ? ' at-bottom' : ''}`}
+      className={`frame-details${shown ? '' : ' visually-hidden'}${orientation === 'icicle' ? ' at-bottom' : ''}${panelOpen ? ' at-left' : ''}`}
       role="region"
       aria-label="Selected frame"
       aria-live="polite"
@@ -44,9 +55,9 @@ export function Details() {
             <button type="button" className="btn btn-small" onClick={copy}>
               {copied?.name === info.name ? (copied.ok ? 'Copied' : 'Copy failed: select the name above') : 'Copy name'}
             </button>
-            <FrameTransforms />
+            <FrameTransforms name={info.allCallSites ? info.name : undefined} />
           </div>
-          <button type="button" className="btn btn-quiet frame-details-close" aria-label="Hide the details" title="Hide the details (selecting another frame shows them)" onClick={() => setClosedFor(node)}>
+          <button type="button" className="btn btn-quiet frame-details-close" aria-label="Hide the details" title="Hide the details (selecting another frame shows them)" onClick={() => setClosedFor(shownFor)}>
             ✕
           </button>
         </>

@@ -23,8 +23,12 @@ import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Them
 const MIN_WIDTH = 0.5;
 const LABEL_MIN_WIDTH = 22;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
-/** Outline of the frames of the function selected in the analysis table (FlameState.highlight). */
-const HIGHLIGHT = { light: '#c2185b', dark: '#f48fb1' };
+/**
+ * Outline of the frames of the function selected in the analysis table (FlameState.highlight): a
+ * 3 px ring with a 1 px inner line of the opposite lightness, so it shows on every fill, faded or
+ * not, in both themes.
+ */
+const HIGHLIGHT = { light: { ring: '#ad1457', inner: '#ffffff' }, dark: { ring: '#f8bbd0', inner: '#18191c' } };
 
 export class FlameRenderer {
   readonly layout = new LayoutBuffer();
@@ -272,6 +276,7 @@ export class FlameRenderer {
     const { frames } = s;
     const colours = this.colours!;
     const matches = s.matches;
+    const fade = s.fadeUnhighlighted ? (s.highlight ?? null) : null;
     // Per-node colours (the differential graph) replace the palette by name; ids index their css
     // (already in the theme's colours: see diff-palette.ts).
     const over = s.nodeColours;
@@ -306,7 +311,7 @@ export class FlameRenderer {
         ? over.ids[node]
         : f < 0
           ? ROOT_COLOUR
-          : ancestor || (matches && !matches[f])
+          : ancestor || (matches && !matches[f]) || (fade && !fade[f])
             ? colours.dimId(f)
             : matches
               ? MATCH_COLOUR
@@ -372,19 +377,31 @@ export class FlameRenderer {
     let count = 0;
     if (highlight) {
       const L = this.layout;
-      const colour = this.theme.dark ? HIGHLIGHT.dark : HIGHLIGHT.light;
-      ctx.strokeStyle = ctx.fillStyle = colour;
-      ctx.lineWidth = 2;
+      const { ring, inner } = this.theme.dark ? HIGHLIGHT.dark : HIGHLIGHT.light;
+      ctx.strokeStyle = ctx.fillStyle = ring;
+      ctx.lineWidth = 3;
+      // Narrow frames are filled (a ring would hide them); wide ones get the ring, then its inner line.
+      const wide: number[] = [];
+      ctx.beginPath();
       for (let k = 0; k < L.count; k++) {
         const f = tree.frame[L.node[k]];
         if (f < 0 || !highlight[f]) continue;
         const x = Math.max(L.x[k], 0);
         const w = Math.min(L.x[k] + L.w[k], this.width) - x;
         const y = rowTop(this.rows, L.depth[k]);
-        if (w < 5) ctx.fillRect(x, y, Math.max(1, w), ROW_HEIGHT - 1);
-        else ctx.strokeRect(x + 1, y + 1, w - 3, ROW_HEIGHT - 3);
+        if (w < 8) ctx.fillRect(x, y, Math.max(1.5, w), ROW_HEIGHT - 1);
+        else {
+          ctx.rect(x + 1.5, y + 1.5, w - 4, ROW_HEIGHT - 4);
+          wide.push(x, y, w);
+        }
         count++;
       }
+      ctx.stroke();
+      ctx.strokeStyle = inner;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let i = 0; i < wide.length; i += 3) ctx.rect(wide[i] + 3.5, wide[i + 1] + 3.5, wide[i + 2] - 8, ROW_HEIGHT - 8);
+      ctx.stroke();
     }
     const text = highlight ? String(count) : '';
     if (text !== this.highlighted) {

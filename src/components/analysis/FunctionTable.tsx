@@ -74,7 +74,7 @@ export function FunctionTable() {
   const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
   const pageRows = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
-  const { selectFunction, sortTable, setAnalysisPanel } = useStore.getState();
+  const { pickFunction, sortTable, setAnalysisPanel } = useStore.getState();
   const nameAt = (i: number) => frames.strings[table.name[rows[i]]];
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -92,7 +92,7 @@ export function FunctionTable() {
       return;
     } else return;
     e.preventDefault();
-    selectFunction(nameAt(Math.max(0, Math.min(rows.length - 1, to))));
+    pickFunction(nameAt(Math.max(0, Math.min(rows.length - 1, to))));
   };
 
   const count = table.count.toLocaleString('en-US');
@@ -111,8 +111,8 @@ export function FunctionTable() {
         aria-selected={isSelected}
         className={`fn-row${isSelected ? ' selected' : ''}`}
         style={{ transform: `translateY(${i * ROW_HEIGHT}px)` }}
-        onClick={() => selectFunction(fig.name)}
-        onDoubleClick={() => (selectFunction(fig.name), setAnalysisPanel('sandwich'))}
+        onClick={() => pickFunction(fig.name)}
+        onDoubleClick={() => (pickFunction(fig.name), setAnalysisPanel('sandwich'))}
       >
         <div role="gridcell" className="fn-name" title={fig.name}>
           <span className="fn-swatch" style={{ background: functionCss(fig.name, fig.kernel, dark) }} aria-hidden="true" />
