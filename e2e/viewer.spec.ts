@@ -182,7 +182,9 @@ test.describe('viewer', () => {
     await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'true');
     // Zoomed on clone3, its two ancestors (all, toyc_cgu.0) are folded into the top row.
     const b = (await graph(page).boundingBox())!;
-    const folded = (await page.getByRole('button', { name: 'Show 2 ancestors' }).boundingBox())!;
+    const fold = page.getByRole('button', { name: 'Show 2 ancestors' });
+    await expect(fold).toHaveText('▸ 2 ancestors — called from toyc_cgu.0');
+    const folded = (await fold.boundingBox())!;
     expect(Math.abs(folded.y - b.y - 1)).toBeLessThanOrEqual(1);
     await page.mouse.move(b.x + b.width / 2, b.y + 17 + 8);
     await expect(page.getByRole('tooltip')).toContainText('clone3');

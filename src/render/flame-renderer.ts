@@ -165,7 +165,7 @@ export class FlameRenderer {
       this.labels.reset();
     }
     this.paint(ctx, tree, s);
-    this.showCues();
+    this.showCues(s);
     this.finish(t0, s.busy);
   }
 
@@ -202,7 +202,7 @@ export class FlameRenderer {
     this.container.scrollTop += edge === 'top' ? -page : page;
   }
 
-  private showCues(): void {
+  private showCues(s: FlameState): void {
     if (!this.cues) return;
     const { top, bottom } = edgeCues(this.rows);
     this.cueTop = top.size;
@@ -229,9 +229,16 @@ export class FlameRenderer {
     // Shown while its row is whole and not under a cue (the cue counts its levels then).
     ancestors.hidden = fold === 0 || y < this.cueTop || y + ROW_HEIGHT > this.rows.viewHeight - this.cueBottom;
     if (ancestors.hidden) return;
+    // The nearest one by name: where the zoomed frame was called from (text only: names are untrusted).
+    const f = s.tree.frame[s.tree.parent[s.zoomNode]];
+    const caller = f < 0 ? 'all' : s.label ? s.label(f) : s.frames.strings[s.frames.name[f]];
     const text = `▸ ${fold} ancestors`;
-    if (ancestors.textContent !== text) {
-      ancestors.textContent = text;
+    const from = ` — called from ${caller}`;
+    if (ancestors.firstChild?.textContent !== text || ancestors.lastChild?.textContent !== from) {
+      const muted = document.createElement('span');
+      muted.className = 'flame-ancestors-from';
+      muted.textContent = from;
+      ancestors.replaceChildren(text, muted);
       ancestors.setAttribute('aria-label', `Show ${fold} ancestors`);
     }
     const at = `${y + this.container.clientTop}px`;
