@@ -30,6 +30,8 @@ const uiPatterns = (names) => names.map((name) => ({ group: [`${name}/*`], messa
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/data/**', 'bench/*.mjs', 'fixtures/**', 'public/**'] },
+  // A disable comment that silences nothing (or names a rule ESLint does not know) is an error.
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

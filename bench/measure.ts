@@ -1,6 +1,7 @@
 // One measurement in a fresh process (spawned by bench/run.ts), so peak RSS belongs to one input.
 //
 //   node --import tsx bench/measure.ts engine|bare FILE [WORKERS]
+//   (bench/run.ts runs it bundled, beside a bundled parse worker: see there)
 //
 // engine: file → loadProfile → makeSnapshot (function view derived), i.e. a call tree with both
 // views ready. bare: read the same file and count '\n' bytes, the floor any streaming parser in
@@ -14,6 +15,8 @@ import { readAhead } from '../src/cli/read-ahead';
 import { loadProfile } from '../src/core/import/load';
 import { loadFileInParts } from '../src/cli/parallel-load';
 import { makeSnapshot } from '../src/core/session/snapshot';
+import { threadCpuMs } from '../src/cli/thread-cpu';
+import type { SplitOptions } from '../src/core/parallel/split';
 
 export interface Measurement {
   mode: 'engine' | 'bare';
@@ -39,6 +42,10 @@ export interface Measurement {
   parts?: number;
   partsMs?: number;
   mergeMs?: number;
+  /** CPU time of the main thread, of each part's worker thread, of the merge (main thread). */
+  mainCpuMs?: number;
+  partCpuMs?: number[];
+  mergeCpuMs?: number;
 }
 
 async function bare(path: string): Promise<Partial<Measurement>> {
@@ -53,7 +60,7 @@ async function bare(path: string): Promise<Partial<Measurement>> {
 
 async function engine(path: string, started: number, workers: number): Promise<Partial<Measurement>> {
   const bytes = statSync(path).size;
-  const timings = { parts: 1, partsMs: 0, mergeMs: 0 };
+  const timings: NonNullable<SplitOptions['timings']> = { parts: 1, partsMs: 0, mergeMs: 0, cpuClock: threadCpuMs };
   const inParts = workers > 1 ? await loadFileInParts(path, bytes, { source: path, timings }, workers) : null;
   const profile = inParts ?? (await loadProfile(readAhead(await open(path, 'r')), { source: path }));
   const loaded = performance.now();
@@ -69,7 +76,10 @@ async function engine(path: string, started: number, workers: number): Promise<P
     maxDepth: snapshot.inline.maxDepth,
     skippedLines: profile.meta.skippedLines,
     warnings: profile.meta.warnings.length,
-    ...timings,
+    parts: timings.parts,
+    partsMs: timings.partsMs,
+    mergeMs: timings.mergeMs,
+    ...(inParts ? { partCpuMs: timings.partCpuMs, mergeCpuMs: timings.mergeCpuMs } : {}),
   };
 }
 
@@ -78,12 +88,14 @@ async function main(): Promise<void> {
   if ((mode !== 'engine' && mode !== 'bare') || !path) throw new Error('usage: measure.ts engine|bare FILE');
   const startRssMB = process.memoryUsage().rss / 2 ** 20;
   const cpu0 = process.cpuUsage();
+  const main0 = threadCpuMs();
   const started = performance.now();
   const result = mode === 'bare' ? await bare(path) : await engine(path, started, Number(workers ?? 1));
   const ms = performance.now() - started;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  const m: Measurement = { mode, bytes: 0, ...result, ms, cpuMs, maxRssMB: process.resourceUsage().maxRSS / 1024, startRssMB };
+  const mainCpuMs = threadCpuMs() - main0;
+  const m: Measurement = { mode, bytes: 0, ...result, ms, cpuMs, mainCpuMs, maxRssMB: process.resourceUsage().maxRSS / 1024, startRssMB };
   process.stdout.write(JSON.stringify(m) + '\n');
 }
 

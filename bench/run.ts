@@ -2,7 +2,7 @@
 // bare read-and-count-newlines pass over the same file.
 //
 //   npm run bench [-- --quick] [--runs N] [--sizes 5,50,200,1000] [--formats perf,folded]
-//                 [--seed N] [--cpu-prof] [--no-thp] [--workers N]
+//                 [--seed N] [--cpu-prof] [--no-thp] [--workers N] [--from-source]
 //
 // --workers N adds, in each run beside the one-parser engine, the engine parsing the file in N
 // parts on worker threads (src/cli/parallel-load.ts): its time, throughput, speed-up over the
@@ -76,8 +76,27 @@ interface Row {
     /** Merge time / whole time. */
     mergeShare: number;
     peakRssMB: number;
+    /** CPU seconds of the whole process (all threads), one parser and N workers. */
+    oneCpuSeconds: number;
+    cpuSeconds: number;
+    /** CPU seconds of the main thread, and of the slowest part's worker thread. */
+    mainCpuSeconds: number;
+    slowestPartCpuSeconds: number;
+    mergeCpuMs: number;
+    /**
+     * What wall time would show on idle cores, from CPU times (median of the rounds): a load
+     * takes at least its critical path (main thread, plus the slowest part's thread when split)
+     * and at least its whole CPU time spread over the cores; the ratio of those bounds.
+     */
+    cpuSpeedup: number;
   };
   all: { engine: Measurement[]; bare: Measurement[]; parallel?: Measurement[] };
+}
+
+/** The least wall time a load could take on idle cores, from its CPU times (see cpuSpeedup). */
+function idleBound(m: Measurement): number {
+  const critical = (m.mainCpuMs ?? NaN) + (m.partCpuMs ? Math.max(...m.partCpuMs) : 0);
+  return Math.max(critical, m.cpuMs / cpus().length);
 }
 
 function median(xs: number[]): number {
@@ -86,10 +105,37 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/**
+ * measure.ts and the parse worker bundled with esbuild, as the CLI ships (dist/node/): from the
+ * sources every worker thread would compile the TypeScript core under tsx first (over a second
+ * of CPU each), which is not what a user's load pays. --from-source measures through tsx.
+ */
+const FROM_SOURCE = process.argv.includes('--from-source');
+const BUNDLE_DIR = join(ROOT, 'node_modules', '.cache', 'flameview-bench-node');
+
+async function bundleMeasure(): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: [
+      { in: 'bench/measure.ts', out: 'measure' },
+      { in: 'src/cli/parse-worker.ts', out: 'parse-worker' },
+    ],
+    outdir: BUNDLE_DIR,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+}
+
 function measure(mode: 'engine' | 'bare', path: string, cpuProfDir?: string, workers = 1): Promise<Measurement> {
-  const args = ['--import', 'tsx'];
+  const args = FROM_SOURCE ? ['--import', 'tsx'] : [];
   if (cpuProfDir) args.push('--cpu-prof', '--cpu-prof-dir', cpuProfDir);
-  args.push(join(ROOT, 'bench', 'measure.ts'), mode, path, String(workers));
+  args.push(FROM_SOURCE ? join(ROOT, 'bench', 'measure.ts') : join(BUNDLE_DIR, 'measure.mjs'), mode, path, String(workers));
   return new Promise((resolve, reject) => {
     const env = THP ? { ...process.env, GLIBC_TUNABLES: CLI_TUNABLES } : process.env;
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
@@ -152,16 +198,33 @@ function renderTable(head: string[], body: string[][]): string {
 }
 
 function parallelTable(rows: Row[]): string {
-  const head = ['input', 'MB', '1 parser s', 'workers', 'parts', 's', 'MB/s', 'speed-up', 'merge ms', 'merge share', 'peak RSS MB'];
+  const head = ['input', 'MB', '1 parser s', 'workers', 'parts', 's', 'MB/s', 'speed-up', 'merge ms', 'merge share', 'peak RSS MB', 'cpu s 1/N', 'main+slowest part cpu s', 'merge cpu ms', 'cpu speed-up'];
   const body = rows.filter((r) => r.parallel).map((r) => {
     const p = r.parallel!;
-    return [r.format, fmt(r.bytes / MB, 1), fmt(r.engineSeconds, 2), String(p.workers), String(p.parts), fmt(p.seconds, 2), fmt(p.MBps, 0), `${fmt(p.speedup, 2)}×`, fmt(p.mergeMs, 0), `${fmt(p.mergeShare * 100, 1)} %`, fmt(p.peakRssMB, 0)];
+    return [
+      r.format,
+      fmt(r.bytes / MB, 1),
+      fmt(r.engineSeconds, 2),
+      String(p.workers),
+      String(p.parts),
+      fmt(p.seconds, 2),
+      fmt(p.MBps, 0),
+      `${fmt(p.speedup, 2)}×`,
+      fmt(p.mergeMs, 0),
+      `${fmt(p.mergeShare * 100, 1)} %`,
+      fmt(p.peakRssMB, 0),
+      `${fmt(p.oneCpuSeconds, 2)}/${fmt(p.cpuSeconds, 2)}`,
+      `${fmt(p.mainCpuSeconds, 2)}+${fmt(p.slowestPartCpuSeconds, 2)}`,
+      fmt(p.mergeCpuMs, 0),
+      `${fmt(p.cpuSpeedup, 2)}×`,
+    ];
   });
   return renderTable(head, body);
 }
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  if (!FROM_SOURCE) await bundleMeasure();
   const loadBefore = loadavg();
   console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? '?'}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`runs per input: ${opts.runs} (medians), each in a fresh process; MB = 10^6 bytes\n`);
@@ -183,7 +246,8 @@ async function main(): Promise<void> {
         if (opts.workers > 1) {
           const p = await measure('engine', path, undefined, opts.workers);
           parallel.push(p);
-          line += `; ${opts.workers} workers ${(p.ms / 1000).toFixed(2)} s (${p.parts} parts, merge ${fmt(p.mergeMs ?? 0)} ms, ${fmt(p.maxRssMB)} MB RSS)`;
+          const parts = (p.partCpuMs ?? []).map((c) => fmt(c)).join('/');
+          line += `; ${opts.workers} workers ${(p.ms / 1000).toFixed(2)} s (${p.parts} parts, merge ${fmt(p.mergeMs ?? 0)} ms, ${fmt(p.maxRssMB)} MB RSS); cpu ms: 1 parser ${fmt(e.cpuMs)} (main ${fmt(e.mainCpuMs ?? NaN)}), ${opts.workers} workers ${fmt(p.cpuMs)} (main ${fmt(p.mainCpuMs ?? NaN)}, parts ${parts}, merge ${fmt(p.mergeCpuMs ?? NaN)}); load ${loadavg()[0].toFixed(1)}`;
         }
         console.log(line);
       }
@@ -236,6 +300,12 @@ async function main(): Promise<void> {
           mergeMs: median(parallel.map((m) => m.mergeMs ?? 0)),
           mergeShare: median(parallel.map((m) => (m.mergeMs ?? 0) / m.ms)),
           peakRssMB: median(parallel.map((m) => m.maxRssMB)),
+          oneCpuSeconds: median(engine.map((m) => m.cpuMs)) / 1000,
+          cpuSeconds: median(parallel.map((m) => m.cpuMs)) / 1000,
+          mainCpuSeconds: median(parallel.map((m) => m.mainCpuMs ?? NaN)) / 1000,
+          slowestPartCpuSeconds: median(parallel.map((m) => Math.max(...(m.partCpuMs ?? [NaN])))) / 1000,
+          mergeCpuMs: median(parallel.map((m) => m.mergeCpuMs ?? NaN)),
+          cpuSpeedup: median(parallel.map((m, i) => idleBound(engine[i]) / idleBound(m))),
         };
       }
       if (format === RSS_TARGET_INPUT.format && sizeMB === RSS_TARGET_INPUT.sizeMB) {
@@ -251,7 +321,10 @@ async function main(): Promise<void> {
   console.log(`\nengine = file → loadProfile → makeSnapshot (call tree + function view); bare = the same reader (src/cli/read-ahead.ts) + Buffer.indexOf(10) loop.`);
   console.log(THP ? `both run as bin/flameview runs the CLI, with GLIBC_TUNABLES=${CLI_TUNABLES} (--no-thp: without).` : 'run without the GLIBC_TUNABLES setting of bin/flameview (--no-thp).');
   console.log(`MB/s is wall-clock (what the targets mean); MB/cpu-s divides by the process's CPU time instead, which other load on the machine disturbs less.`);
-  console.log(`peak RSS is the whole child process (node + tsx start at about ${fmt(median(rows.map((r) => r.startRssMB)))} MB).`);
+  console.log(`peak RSS is the whole child process (${FROM_SOURCE ? 'node + tsx' : 'node + the bundled engine'} start at about ${fmt(median(rows.map((r) => r.startRssMB)))} MB).`);
+  if (rows.some((r) => r.parallel)) {
+    console.log(`cpu speed-up: the ratio of the least wall times idle cores would allow, each max(main-thread CPU [+ slowest part's thread CPU], process CPU / ${cpus().length} cores).`);
+  }
   console.log(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')} (2 cores shared with other work).`);
   mkdirSync(RESULTS, { recursive: true });
   const out = join(RESULTS, 'latest.json');
@@ -268,7 +341,7 @@ async function main(): Promise<void> {
         options: opts,
         glibcTunables: THP ? CLI_TUNABLES : null,
         targets: { mbps: TARGET_MBPS, peakRssMB: { ...RSS_TARGET_INPUT, below: TARGET_RSS_MB } },
-        rows: rows.map((r) => ({ ...r, path: r.path.slice(ROOT.length) })),
+        rows: rows.map((r) => ({ ...r, path: r.path.startsWith(ROOT) ? r.path.slice(ROOT.length) : r.path })),
       },
       null,
       2,

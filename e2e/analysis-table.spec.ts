@@ -11,6 +11,20 @@ import { formatNs, perlTidy, readFolded } from './viewer-oracle';
 const oracleFolded = readFolded('rust-toyc.no-inline.folded');
 const oracle = functionSumsFromFolded(oracleFolded.stacks.map((s) => `${s.frames.join(';')} ${s.weight}`));
 
+/** The oracle's call-tree nodes of a function: root-first path → total weight. */
+function oracleNodes(fn: string): Map<string, number> {
+  const nodes = new Map<string, number>();
+  for (const s of oracleFolded.stacks) {
+    s.frames.forEach((f, i) => {
+      if (f !== fn) return;
+      const path = s.frames.slice(0, i + 1).join(';');
+      nodes.set(path, (nodes.get(path) ?? 0) + s.weight);
+    });
+  }
+  return nodes;
+}
+type FramesHook = { flameviewFrames: { rect(a: string, b: string): { x: number; y: number; width: number; height: number } | null; reveal(a: string, b: string): boolean } };
+
 const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
 const grid = (page: Page) => page.getByRole('grid', { name: 'Functions' });
 const bodyRows = (page: Page) => grid(page).locator('.fn-body [role="row"]');
@@ -113,7 +127,15 @@ test.describe('function table', () => {
     await expect(bodyRows(page).nth(0)).toHaveAttribute('aria-selected', 'true');
     await waitForIdle(page);
     await expect(graph(page)).toHaveAttribute('data-highlighted', /^[1-9]\d*$/);
-    await page.screenshot({ path: '/tmp/flameview-analysis-table.png' });
+    // At most one highlighted frame per node of the function in the oracle's tree (narrow ones
+    // are not drawn), and its heaviest node is drawn at its share of the graph's width.
+    const nodes = oracleNodes(name);
+    expect(Number(await graph(page).getAttribute('data-highlighted'))).toBeLessThanOrEqual(nodes.size);
+    const canvasWidth = (await graph(page).locator('canvas').boundingBox())!.width;
+    expect(await page.evaluate((n) => (window as unknown as FramesHook).flameviewFrames.reveal('Flame graph', n), name)).toBe(true);
+    const widest = () => page.evaluate((n) => (window as unknown as FramesHook).flameviewFrames.rect('Flame graph', n)?.width ?? -1, name);
+    const heaviest = Math.max(...nodes.values());
+    await expect.poll(widest).toBeCloseTo((canvasWidth * heaviest) / oracleFolded.total, 0);
     // The keyboard moves the selection, and the highlight follows.
     await grid(page).focus();
     await page.keyboard.press('ArrowDown');
@@ -124,7 +146,6 @@ test.describe('function table', () => {
   });
 });
 
-type FramesHook = { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null } };
 const frameRect = async (page: Page, name: string) => (await page.evaluate((n) => (window as unknown as FramesHook).flameviewFrames.rect('Flame graph', n), name))!;
 
 /** The canvas pixel (r, g, b) of the main flame graph at viewport CSS px (x, y). */
@@ -213,7 +234,9 @@ test.describe('callers and callees', () => {
     }
     await expect(callers).toHaveAttribute('data-highlighted', /^[1-9]/);
     // The callees' figures add up to the function's total (the table's Total, the caption's share).
-    await expect(page.getByTestId('sandwich-caption')).toContainText(`${fn}: 13.0% of the profile`);
+    const fnShare = ((100 * oracle.get(fn)![1]) / oracleFolded.total).toFixed(1);
+    expect(fnShare).toBe('13.0');
+    await expect(page.getByTestId('sandwich-caption')).toContainText(`${fn}: ${fnShare}% of the profile`);
     // Hover a caller: the tooltip names it and its share of the function.
     const caller = await page.evaluate((n) => {
       const hook = (window as unknown as { flameviewFrames: { rect(a: string, b: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames;
@@ -223,7 +246,6 @@ test.describe('callers and callees', () => {
     await page.mouse.move(caller!.x + caller!.width / 2, caller!.y + caller!.height / 2);
     await expect(page.getByTestId('callers-tooltip')).toContainText('toyc::compile_module');
     await expect(page.getByTestId('callers-tooltip')).toContainText(`of ${fn}`);
-    await page.screenshot({ path: '/tmp/flameview-analysis-sandwich.png' });
     // A click on a callee zooms that graph to it (full width), the other graph stays.
     const rectIn = (label: string, n: string) =>
       page.evaluate(([l, x]) => (window as unknown as { flameviewFrames: { rect(a: string, b: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames.rect(l, x), [label, n]);
@@ -244,7 +266,6 @@ test.describe('callers and callees', () => {
     await expect(generic).toBeVisible();
     await expect(generic.locator('.fn-name')).toHaveAttribute('title', 'core::ptr::drop_in_place<toyc::Expr>');
     await waitForIdle(page);
-    await page.screenshot({ path: '/tmp/flameview-analysis-short.png' });
 
     // A click on a frame of the flame graph selects its function's row.
     await graph(page).focus();
@@ -318,6 +339,5 @@ test.describe('function table size', () => {
     await expect(bodyRows(page).last()).toBeVisible();
     expect(await bodyRows(page).count()).toBeLessThan(80);
     expect((await cellsOf(page, (await bodyRows(page).count()) - 1))[1]).toBe('0');
-    await page.screenshot({ path: '/tmp/flameview-analysis-100k.png' });
   });
 });

@@ -6,7 +6,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixturePath, menu, openFixture, serveFixtures } from './helpers';
+import { fixturePath, hashParam, menu, openFixture, serveFixtures } from './helpers';
 
 const A = 'rust-toyc.run-a.perf-script.txt';
 const B = 'rust-toyc.run-b.perf-script.txt';
@@ -274,4 +274,92 @@ test('the differential graph zooms like the main one: Reset zoom, Escape, and th
   await expect(current).toHaveText('all');
   await expect(reset).toBeDisabled();
   await expect.poll(() => page.url()).not.toMatch(/dzoom=/);
+});
+
+test('differential and side by side keep one zoom: switching either way keeps it, and the link holds both', async ({ page }) => {
+  await page.goto(`${BOTH}&mode=diff&view=inline`);
+  await idle(page, 'Differential flame graph');
+  const current = (name: string) => page.getByRole('navigation', { name }).locator('[aria-current]');
+  const click = async (label: string, name: string) => {
+    const r = await frameRect(page, label, name);
+    await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+  };
+  await click('Differential flame graph', 'toyc::compile_module');
+  await expect(current('Differential zoom path')).toHaveText('toyc::compile_module');
+  // The link names the frame for both graphs: dzoom= for the differential one, zoom= for the pair.
+  await expect.poll(() => page.url()).toMatch(/[#&]dzoom=[^&]*compile_module/);
+  await expect.poll(() => hashParam(page, 'zoom')).toMatch(/compile_module/);
+
+  await page.getByRole('group', { name: 'Comparison view' }).getByRole('button', { name: 'Side by side' }).click();
+  await idle(page, 'Comparison flame graph');
+  await expect(current('Baseline zoom path')).toHaveText('toyc::compile_module');
+  await expect(current('Comparison zoom path')).toHaveText('toyc::compile_module');
+
+  // And back: a zoom of the pair is where the differential graph opens.
+  await click('Baseline flame graph', 'toyc::optimize_module');
+  await expect(current('Comparison zoom path')).toHaveText('toyc::optimize_module');
+  await page.getByRole('group', { name: 'Comparison view' }).getByRole('button', { name: 'Differential' }).click();
+  await idle(page, 'Differential flame graph');
+  await expect(current('Differential zoom path')).toHaveText('toyc::optimize_module');
+  await expect.poll(() => page.url()).toMatch(/[#&]dzoom=[^&]*optimize_module/);
+  await expect.poll(() => hashParam(page, 'zoom')).toMatch(/optimize_module/);
+
+  // The link reopens the differential graph there, and side by side from it too.
+  const url = page.url();
+  await page.goto('about:blank');
+  await page.goto(url);
+  await idle(page, 'Differential flame graph');
+  await expect(current('Differential zoom path')).toHaveText('toyc::optimize_module');
+  await page.getByRole('group', { name: 'Comparison view' }).getByRole('button', { name: 'Side by side' }).click();
+  await expect(current('Baseline zoom path')).toHaveText('toyc::optimize_module');
+  await expect(current('Comparison zoom path')).toHaveText('toyc::optimize_module');
+});
+
+test('in a comparison the tooltips, the details and the status bar show both runs', async ({ page }, info) => {
+  await page.goto(`${BOTH}&view=inline`);
+  await idle(page, 'Baseline flame graph');
+  await idle(page, 'Comparison flame graph');
+  const runs = await page.evaluate(() => {
+    const s = (window as unknown as { flameview: { store: { getState(): { snapshot: { meta: { samples: number } }; compare: { snapshot: { meta: { samples: number } } } } } } }).flameview.store.getState();
+    return { a: s.snapshot.meta.samples, b: s.compare.snapshot.meta.samples };
+  });
+  const count = (n: number) => n.toLocaleString('en-US');
+  // The status bar: samples and total weight of A and of B, and the change.
+  await expect(page.getByTestId('status-samples')).toContainText(`Samples: A ${count(runs.a)} · B ${count(runs.b)}`);
+  await expect(page.getByTestId('status-weight')).toContainText(/Total weight: A .+ · B .+\(.+%\)/);
+
+  // The baseline's tooltip, like the comparison's: toyc::optimize_module about 26 % in A, 45 % in B.
+  await hoverFrame(page, 'Baseline flame graph', 'toyc::optimize_module');
+  const [a, b] = await figures(page, 'main-diff-tooltip', 'function-total');
+  expect(a).toBeGreaterThan(23);
+  expect(a).toBeLessThan(29);
+  expect(b).toBeGreaterThan(42);
+  expect(b).toBeLessThan(48);
+
+  // A frame selected in the comparison graph: the details give both runs' figures of its path,
+  // as its tooltip does.
+  const details = page.getByRole('region', { name: 'Selected frame' });
+  const r = await frameRect(page, 'Comparison flame graph', 'toyc::optimize_module');
+  await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+  await expect(details).toContainText('B · comparison');
+  await expect(details).toContainText('toyc::optimize_module');
+  const cells = details.locator('tr[data-row="path-total"] td');
+  await expect(cells).toHaveCount(4);
+  const shown = await cells.allTextContents();
+  await hoverFrame(page, 'Comparison flame graph', 'toyc::optimize_module');
+  await expect(page.getByTestId('side-diff-tooltip').locator('tr[data-row="path-total"] td')).toHaveText(shown);
+  const [pa, pb] = await figures(page, 'side-diff-tooltip', 'path-total');
+  expect(pb).toBeGreaterThan(pa);
+  await page.screenshot({ path: info.outputPath('compare-both-runs-light.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await idle(page, 'Comparison flame graph');
+  await page.screenshot({ path: info.outputPath('compare-both-runs-dark.png') });
+
+  // In the differential graph too.
+  await page.getByRole('group', { name: 'Comparison view' }).getByRole('button', { name: 'Differential' }).click();
+  const d = await frameRect(page, 'Differential flame graph', 'toyc::optimize_module');
+  await page.mouse.click(d.x + Math.min(d.width / 2, 40), d.y + d.height / 2);
+  await expect(details).toContainText('differential');
+  await expect(details.locator('tr[data-row="path-total"] td')).toHaveCount(4);
+  await page.screenshot({ path: info.outputPath('compare-both-runs-diff-dark.png') });
 });

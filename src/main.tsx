@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { startCompareController } from './controllers/recordings';
-import { startLoadingController } from './controllers/load-controller';
+import { startControllers } from './controllers';
 import { useStore } from './store/store';
 import './styles/app.css';
 
@@ -13,10 +12,9 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
-// After the first render is scheduled: the hash (or the demo) starts loading in the worker.
-startLoadingController();
-// `#compare=` loads the second recording in a worker of its own, in parallel.
-startCompareController();
+// After the first render is scheduled: every controller (controllers/index.ts), among them the
+// loading of the hash's recording (or the demo).
+startControllers();
 
 // A handle for the browser benchmark, the e2e tests and curious users in the console.
 (window as unknown as { flameview: unknown }).flameview = { store: useStore };

@@ -1,8 +1,10 @@
 // Browser benchmark of parallel parsing (`npm run bench:browser -- --parallel`): navigation →
 // drawn for `#profile=<url>` of generated perf script recordings, with part workers (the data
 // server takes byte ranges, so each part worker fetches its own range) against one worker (the
-// same file at /norange/, where the server does not), alternating in one run, medians. Also the
-// peak resident memory of Chromium's renderer processes (the page, the profile worker and the
+// same file at /norange/, where the server does not), alternating in one run, medians. The page
+// splits only bin/flameview's own files (same origin, /api/local/), so the app's server proxies
+// /api/local/ to the data server; each row counts the ranged requests, which show the split. Also the
+// peak memory (PSS) of this Chromium's renderer processes (the page, the profile worker and the
 // part workers are threads of the renderer), sampled every 50 ms from /proc during each load.
 //
 //   npx tsx bench/browser/run.ts --parallel [--sizes 200,1000] [--runs 3] [--port 4217] [--no-build]
@@ -31,8 +33,10 @@ function arg(name: string): string | undefined {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** Serves the files by name; /norange/NAME ignores Range (one worker), NAME honours it. */
-function dataServer(files: Map<string, string>): Promise<{ origin: string; close(): void }> {
+function dataServer(files: Map<string, string>): Promise<{ origin: string; ranged: () => number; close(): void }> {
+  let ranged = 0;
   const server = createServer((req, res) => {
+    if (req.headers.range) ranged++;
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Allow-Headers', 'Range');
     res.setHeader('Access-Control-Expose-Headers', 'Accept-Ranges, Content-Range, Content-Length');
@@ -58,20 +62,38 @@ function dataServer(files: Map<string, string>): Promise<{ origin: string; close
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      resolve({ origin: `http://127.0.0.1:${port}`, close: () => server.close() });
+      resolve({ origin: `http://127.0.0.1:${port}`, ranged: () => ranged, close: () => server.close() });
     }),
   );
 }
 
-/** Resident memory (MB) of Chromium's renderer processes, summed. */
-function rendererRssMB(): number {
-  let kb = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
+/**
+ * Memory (MB) of this browser's renderer processes (descendants of `browserPid`: other sessions
+ * on the machine run Chromium too), summed as PSS, so pages shared between processes (the
+ * binary, V8's snapshot) count once; the page, its profile worker and part workers are threads
+ * of its renderer.
+ */
+function rendererMB(browserPid: number): number {
+  const parent = new Map<number, number>();
+  const renderers: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer') || !cmd.includes('chrom')) continue;
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('--type=renderer')) renderers.push(Number(entry));
+    } catch {
+      // the process ended
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 16; p = parent.get(p) ?? 0, hops++) if (p === browserPid) return true;
+    return false;
+  };
+  let kb = 0;
+  for (const pid of renderers.filter(ours)) {
+    try {
+      const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       if (m) kb += Number(m[1]);
     } catch {
       // the process ended
@@ -80,12 +102,12 @@ function rendererRssMB(): number {
   return kb / 1024;
 }
 
-async function load(browser: Browser, url: string, name: string): Promise<{ ms: number; peakMB: number }> {
+async function load(browser: Browser, browserPid: number, url: string, name: string): Promise<{ ms: number; peakMB: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto('about:blank');
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rendererRssMB())), 50);
+  const sampler = setInterval(() => (peak = Math.max(peak, rendererMB(browserPid))), 50);
   const started = Date.now();
   await page.goto(url);
   await page.waitForFunction(
@@ -95,7 +117,7 @@ async function load(browser: Browser, url: string, name: string): Promise<{ ms: 
   );
   const ms = Date.now() - started;
   clearInterval(sampler);
-  peak = Math.max(peak, rendererRssMB());
+  peak = Math.max(peak, rendererMB(browserPid));
   await context.close();
   return { ms, peakMB: peak };
 }
@@ -112,20 +134,30 @@ export async function runParallelBench(): Promise<void> {
   const inputs = [];
   for (const size of sizes) inputs.push(await ensureInput('perf', size, 1, (m) => console.error(m)));
   const data = await dataServer(new Map(inputs.map((p) => [basename(p), p])));
-  const app = await preview({ root: ROOT, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: false, open: false } });
+  const proxy = { '/api/local': { target: data.origin, rewrite: (p: string) => p.replace(/^\/api\/local/, '') } };
+  const app = await preview({ root: ROOT, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: false, open: false, proxy } });
   const appUrl = app.resolvedUrls?.local[0] ?? `http://localhost:${port}/`;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  // Playwright starts Chromium as a child of this process.
+  const browserPid = process.pid;
   const loadBefore = loadavg();
   const rows = [];
   try {
     for (const path of inputs) {
       const name = basename(path);
-      const one: { ms: number; peakMB: number }[] = [];
-      const parts: { ms: number; peakMB: number }[] = [];
+      const one: { ms: number; peakMB: number; ranged: number }[] = [];
+      const parts: { ms: number; peakMB: number; ranged: number }[] = [];
+      const local = new URL('api/local/', appUrl).href;
+      const timed = async (url: string) => {
+        const before = data.ranged();
+        const m = await load(browser, browserPid, `${appUrl}#profile=${encodeURIComponent(url)}`, name);
+        return { ...m, ranged: data.ranged() - before };
+      };
       for (let r = 0; r < runs; r++) {
-        one.push(await load(browser, `${appUrl}#profile=${encodeURIComponent(`${data.origin}/norange/${name}`)}`, name));
-        parts.push(await load(browser, `${appUrl}#profile=${encodeURIComponent(`${data.origin}/${name}`)}`, name));
-        console.log(`  ${name} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB)`);
+        one.push(await timed(`${local}norange/${name}`));
+        parts.push(await timed(`${local}${name}`));
+        const l = loadavg()[0].toFixed(1);
+        console.log(`  ${name} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB, ${parts[r].ranged} ranged requests); load ${l}`);
       }
       rows.push({
         input: name,

@@ -12,7 +12,8 @@ import type { CliIo } from './main';
 import { loadFileInParts } from './parallel-load';
 import { perfDataOnStdinMessage, runPerfScript, type PerfScriptRun } from './perf-data';
 import { READ_CHUNK, readAhead } from './read-ahead';
-import { isPerfData, PERF_DATA_MAGIC, readHead } from '../server/sniff';
+import { isPerfData, PERF_DATA_MAGICS } from '../core/import/sniff';
+import { readHead } from '../server/sniff';
 
 /** How many warnings are quoted before "… and N more". */
 export const MAX_WARNINGS = 5;
@@ -96,7 +97,7 @@ export async function loadRecording(
       (p: Error) => p,
     );
     if (perfFailure) io.stderr.write(`flameview: ${oneLine(perfFailure.message)}\n`);
-    else if (e instanceof ImportError && e.line === 1 && e.found.includes(PERF_DATA_MAGIC)) io.stderr.write(`flameview: ${perfDataOnStdinMessage()}\n`);
+    else if (e instanceof ImportError && e.line === 1 && PERF_DATA_MAGICS.some((m) => e.found.includes(m))) io.stderr.write(`flameview: ${perfDataOnStdinMessage()}\n`);
     else if (e instanceof ImportError) io.stderr.write(`flameview: ${oneLine(e.message)}\n`);
     else if (isFsError(e)) io.stderr.write(`flameview: ${source}: cannot read: ${describeFsError(e)}\n`);
     else io.stderr.write(`flameview: ${source}: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);

@@ -5,9 +5,9 @@
 // reported on stderr), 1 the input cannot be read or is not a recording (one line on stderr,
 // never a stack trace), 2 usage error.
 
-import { parseArgs } from 'node:util';
 import { foldedChunks, type FoldedOptions } from '../core/export/folded';
-import { describeArgsError, loadRecording, usageError as usageErrorOf, writeChunks } from './cli-common';
+import { loadRecording, writeChunks } from './cli-common';
+import { CommandLine, SPLIT_OPTIONS, splitOf, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
@@ -22,44 +22,22 @@ export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
 `;
 
 export async function runCollapse(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        view: { type: 'string' },
-        samples: { type: 'boolean' },
-        pid: { type: 'boolean' },
-        tid: { type: 'boolean' },
-        event: { type: 'string' },
-        kernel: { type: 'boolean' },
-        jit: { type: 'boolean' },
-        all: { type: 'boolean' },
-        'full-names': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    return usageError(io, describeArgsError(e));
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(COLLAPSE_USAGE);
-    return 0;
-  }
-  const view = values.view ?? 'inline';
-  if (view !== 'inline' && view !== 'functions') return usageError(io, `--view must be inline or functions, not '${view}'`);
-  if (positionals.length !== 1) {
-    return usageError(io, positionals.length === 0 ? 'missing FILE (use - for stdin)' : `expected one FILE, got ${positionals.length}`);
-  }
-  const file = positionals[0];
-  const source = file === '-' ? '<stdin>' : file;
-  const profile = await loadRecording(file, io, {
-    event: values.event,
-    split: values.tid ? 'tid' : values.pid ? 'pid' : 'process',
+  const command = new CommandLine(io, 'collapse', COLLAPSE_USAGE);
+  const parsed = command.parse(args, {
+    ...VIEW_OPTIONS,
+    ...SPLIT_OPTIONS,
+    kernel: { type: 'boolean' },
+    jit: { type: 'boolean' },
+    all: { type: 'boolean' },
   });
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const view = command.view(values.view, 'inline', ['inline', 'functions']);
+  if (typeof view === 'number') return view;
+  const file = command.oneFile(positionals);
+  if (typeof file === 'number') return file;
+  const source = file === '-' ? '<stdin>' : file;
+  const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
   if (!profile) return 1;
   if (profile.meta.format === 'folded') {
     const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);
@@ -81,8 +59,4 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   return writeChunks(io.stdout, foldedChunks(profile, options));
-}
-
-function usageError(io: CliIo, message: string): number {
-  return usageErrorOf(io, 'collapse', COLLAPSE_USAGE, message);
 }

@@ -11,9 +11,9 @@
 //
 // Exit codes: 0 done, 1 an input cannot be read or is not a recording, 2 usage error.
 
-import { parseArgs } from 'node:util';
 import { compareUtf8, foldedStacks, formatWeight, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
-import { loadRecording, usageError as usageErrorOf, writeChunks } from './cli-common';
+import { loadRecording, writeChunks } from './cli-common';
+import { CommandLine, SPLIT_OPTIONS, splitOf, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const DIFF_USAGE = `usage: flameview diff [options] A B
@@ -30,40 +30,19 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
 `;
 
 export async function runDiff(args: string[], io: CliIo): Promise<number> {
+  const command = new CommandLine(io, 'diff', DIFF_USAGE);
   if (args.includes('--open')) {
-    return usageError(io, '--open is not part of this command: `flameview A B` opens the comparison in the browser');
+    return command.usageError('--open is not part of this command: `flameview A B` opens the comparison in the browser');
   }
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        view: { type: 'string' },
-        samples: { type: 'boolean' },
-        pid: { type: 'boolean' },
-        tid: { type: 'boolean' },
-        event: { type: 'string' },
-        'full-names': { type: 'boolean' },
-        normalize: { type: 'boolean', short: 'n' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    return usageError(io, e instanceof Error ? e.message : String(e));
-  }
+  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' } });
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(DIFF_USAGE);
-    return 0;
-  }
-  const view = values.view ?? 'inline';
-  if (view !== 'inline' && view !== 'functions') return usageError(io, `--view must be inline or functions, not '${view}'`);
-  if (positionals.length !== 2) return usageError(io, `expected two recordings A and B, got ${positionals.length}`);
-  if (positionals[0] === '-' && positionals[1] === '-') return usageError(io, 'only one of A and B can be - (stdin)');
+  const view = command.view(values.view, 'inline', ['inline', 'functions']);
+  if (typeof view === 'number') return view;
+  if (positionals.length !== 2) return command.usageError(`expected two recordings A and B, got ${positionals.length}`);
+  if (positionals[0] === '-' && positionals[1] === '-') return command.usageError('only one of A and B can be - (stdin)');
 
-  const split = values.tid ? 'tid' : values.pid ? 'pid' : 'process';
+  const split = splitOf(values);
   const [a, b] = await Promise.all(positionals.map((file) => loadRecording(file, io, { event: values.event, split })));
   if (!a || !b) return 1;
   if (a.meta.event !== null && b.meta.event !== null && a.meta.event !== b.meta.event && !values.samples) {
@@ -126,8 +105,4 @@ function sum(w: Float64Array): number {
   let s = 0;
   for (let i = 0; i < w.length; i++) s += w[i];
   return s;
-}
-
-function usageError(io: CliIo, message: string): number {
-  return usageErrorOf(io, 'diff', DIFF_USAGE, message);
 }

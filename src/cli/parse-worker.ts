@@ -4,7 +4,8 @@
 
 import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { parsePartJob, type PartJob } from '../core/parallel/split';
+import { parsePartJob, type PartJob, type PartMessage } from '../core/parallel/split';
+import { threadCpuMs } from './thread-cpu';
 import { readAhead } from './read-ahead';
 
 export interface ParseWorkerData {
@@ -14,7 +15,10 @@ export interface ParseWorkerData {
 
 const { path, job } = workerData as ParseWorkerData;
 const port = parentPort!;
-const post = (message: unknown, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
+const post = (message: PartMessage, transfer?: ArrayBuffer[]) => {
+  if (message.type === 'done') message.part.cpuMs = threadCpuMs();
+  port.postMessage(message, transfer);
+};
 try {
   await parsePartJob(readAhead(await open(path, 'r'), undefined, undefined, job.start, job.end), job, post);
 } catch (e) {

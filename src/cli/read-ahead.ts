@@ -2,8 +2,8 @@
 // benchmarks).
 //
 // Why: a read stream keeps one read of one chunk in flight, issued when the previous chunk is
-// taken; on this 2-core machine the engine's thread then waited ~160 ms for chunks in a 200 MB
-// load (measured by timing each `next()`), time a read issued earlier would have hidden.
+// taken, so the engine's thread waits for chunks that a read issued earlier would have ready
+// (bench/README.md).
 //
 // Only for regular files (positional reads; a pipe or FIFO takes a read stream).
 //

@@ -9,7 +9,6 @@
 // names become equal after tidying (overloads) are one row, with recursion still counted once.
 // Exit codes as collapse: 0 done, 1 unreadable input or not a recording, 2 usage error.
 
-import { parseArgs } from 'node:util';
 import { formatWeight } from '../core/export/folded';
 import { defaultView } from '../core/export/svg';
 import { formatWeightIn, weightUnitOf, type WeightUnit } from '../core/export/weight-text';
@@ -17,7 +16,8 @@ import { rawName, tidyName } from '../core/export/tidy-name';
 import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
 import { viewTree } from '../core/views/function-view';
-import { describeArgsError, loadRecording, usageError as usageErrorOf, writeChunks } from './cli-common';
+import { loadRecording, writeChunks } from './cli-common';
+import { CommandLine, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const TOP_USAGE = `usage: flameview top [options] FILE|-
@@ -88,40 +88,24 @@ export function formatTop(rows: TopRow[], unit: WeightUnit | null = null): strin
 }
 
 export async function runTop(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        view: { type: 'string' },
-        by: { type: 'string' },
-        n: { type: 'string', short: 'n' },
-        samples: { type: 'boolean' },
-        event: { type: 'string' },
-        'full-names': { type: 'boolean' },
-        json: { type: 'boolean' },
-        raw: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    return usageError(io, describeArgsError(e));
-  }
+  const command = new CommandLine(io, 'top', TOP_USAGE);
+  const parsed = command.parse(args, {
+    ...VIEW_OPTIONS,
+    by: { type: 'string' },
+    n: { type: 'string', short: 'n' },
+    json: { type: 'boolean' },
+    raw: { type: 'boolean' },
+  });
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(TOP_USAGE);
-    return 0;
-  }
-  const view = values.view;
-  if (view !== undefined && view !== 'inline' && view !== 'functions') return usageError(io, `--view must be inline or functions, not '${view}'`);
+  const view = command.view(values.view, undefined, ['inline', 'functions']);
+  if (typeof view === 'number') return view;
   const by = values.by ?? 'self';
-  if (by !== 'self' && by !== 'total') return usageError(io, `--by must be self or total, not '${by}'`);
+  if (by !== 'self' && by !== 'total') return command.usageError(`--by must be self or total, not '${by}'`);
   const nText = values.n ?? '20';
-  if (!/^\d{1,9}$/.test(nText)) return usageError(io, `-n must be a whole number (0 = all), not '${nText}'`);
+  if (!/^\d{1,9}$/.test(nText)) return command.usageError(`-n must be a whole number (0 = all), not '${nText}'`);
   if (positionals.length !== 1) {
-    return usageError(io, positionals.length === 0 ? 'missing FILE (use - for stdin)' : `expected one FILE, got ${positionals.length}`);
+    return command.usageError(positionals.length === 0 ? 'missing FILE (use - for stdin)' : `expected one FILE, got ${positionals.length}`);
   }
   const file = positionals[0];
   const source = file === '-' ? '<stdin>' : file;
@@ -140,8 +124,4 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
   const text = values.json ? JSON.stringify(rows) + '\n' : rows.length === 0 ? '' : formatTop(rows, unit);
   await writeChunks(io.stdout, [text]);
   return 0;
-}
-
-function usageError(io: CliIo, message: string): number {
-  return usageErrorOf(io, 'top', TOP_USAGE, message);
 }

@@ -1,5 +1,6 @@
 // The selected frame's figures in a polite live region, so keyboard and screen-reader users hear
-// where the selection went. "Copy name" copies the untrusted name as plain text.
+// where the selection went. "Copy name" copies the untrusted name as plain text. In a comparison
+// the figures are those of both runs, for the frame selected last in any of its graphs.
 
 import { useMemo, useState } from 'react';
 import { frameInfo, functionInfo } from '../store/frame-info';
@@ -8,6 +9,8 @@ import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { FrameFigures } from './FrameFigures';
 import { FrameTransforms } from './TransformBar';
+import { CompareDetails } from './compare/CompareDetails';
+import { shownFigures } from '../controllers/compare-results';
 
 export function Details() {
   const snapshot = useStore((s) => s.snapshot);
@@ -17,16 +20,23 @@ export function Details() {
   // No frame selected but a function picked in the open table: the details show that function.
   const fn = useStore((s) => (s.selectedNode < 0 && s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null));
   const table = useStore((s) => (fn !== null ? currentTable(s) : null));
-  const info = useMemo(() => {
-    if (!snapshot || !tree) return null;
+  const comparing = useStore((s) => s.compare.snapshot !== null);
+  const compared = useStore((s) => {
+    const sel = s.compare.snapshot ? s.compare.results.selected : null;
+    return sel && shownFigures(s, 'selected', sel.pane, sel.node);
+  });
+  const single = useMemo(() => {
+    if (!snapshot || !tree || comparing) return null;
     if (node < 0 && fn !== null && table) return functionInfo(snapshot, table, fn);
     return frameInfo(snapshot, tree, node, zoomNode);
-  }, [snapshot, tree, node, zoomNode, fn, table]);
-  const shownFor = node < 0 && fn !== null ? `function ${fn}` : node;
+  }, [snapshot, tree, node, zoomNode, comparing, fn, table]);
+  const info = comparing ? (compared ? { name: compared.reply.name } : null) : single;
+  /** What the ✕ hid: a later selection (in any graph, or a function picked in the table) shows the details again. */
+  const selection = compared ?? (node < 0 && fn !== null ? `function ${fn}` : node);
   const orientation = useStore((s) => s.orientation);
   // The analysis panel takes the right-hand side: the card floats over the graph's left instead.
   const panelOpen = useStore((s) => s.analysis.panel !== 'none' && !s.compare.snapshot);
-  const [closedFor, setClosedFor] = useState<number | string>(-2);
+  const [closedFor, setClosedFor] = useState<unknown>(-2);
   const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
   const copy = async () => {
     if (!info) return;
@@ -40,7 +50,7 @@ export function Details() {
   };
   // Hidden (but still announced) while nothing is selected or the user closed it; a new
   // selection shows it again.
-  const shown = info !== null && closedFor !== shownFor;
+  const shown = info !== null && closedFor !== selection;
   return (
     <section
       className={`frame-details${shown ? '' : ' visually-hidden'}${orientation === 'icicle' ? ' at-bottom' : ''}${panelOpen ? ' at-left' : ''}`}
@@ -50,14 +60,14 @@ export function Details() {
     >
       {info ? (
         <>
-          <FrameFigures info={info} />
+          {compared ? <CompareDetails figures={compared.reply} pane={compared.pane} /> : single && <FrameFigures info={single} />}
           <div className="frame-details-actions">
             <button type="button" className="btn btn-small" onClick={copy}>
               {copied?.name === info.name ? (copied.ok ? 'Copied' : 'Copy failed: select the name above') : 'Copy name'}
             </button>
-            <FrameTransforms name={info.allCallSites ? info.name : undefined} />
+            {(!comparing || compared?.pane === 'main') && <FrameTransforms name={single?.allCallSites ? single.name : undefined} />}
           </div>
-          <button type="button" className="btn btn-quiet frame-details-close" aria-label="Hide the details" title="Hide the details (selecting another frame shows them)" onClick={() => setClosedFor(shownFor)}>
+          <button type="button" className="btn btn-quiet frame-details-close" aria-label="Hide the details" title="Hide the details (selecting another frame shows them)" onClick={() => setClosedFor(selection)}>
             ✕
           </button>
         </>

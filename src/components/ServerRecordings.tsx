@@ -40,7 +40,7 @@ export function ServerRecordings({ api, onChange }: { api: string; onChange: () 
 
   useEffect(() => {
     if (open) void load();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load is a fresh closure each render; the list is fetched when the panel opens or the server changes
   }, [open, api]);
 
   useDismiss(open, box, () => setOpen(false));

@@ -1,11 +1,13 @@
-// Format, event, samples, total weight, and the warnings (a button that shows their list).
+// Format, event, samples, total weight, and the warnings (a button that shows their list). In a
+// comparison the samples and the total weight are those of both runs, A and B, and the change.
 
 import { useMemo } from 'react';
 import type { FormatId } from '../core/model/profile';
 import { samplesInRange } from '../render/stack-chart-model';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
-import { formatCount, formatNs } from '../format';
+import { formatCount, formatDeltaPct, formatNs } from '../format';
+import { treeOf } from '../core/query/tree-walks';
 
 const FORMAT_NAMES: Record<FormatId, string> = {
   'perf-script': 'perf script',
@@ -19,28 +21,36 @@ const FORMAT_NAMES: Record<FormatId, string> = {
 
 export function StatusBar() {
   const snapshot = useStore((s) => s.snapshot);
+  const view = useStore((s) => s.view);
   const tree = useStore(currentTree);
   const open = useStore((s) => s.warningsOpen);
   const toggle = useStore((s) => s.toggleWarnings);
   const range = useStore((s) => s.timeRange);
+  const compared = useStore((s) => s.compare.snapshot);
   // In a time range the graph shows only its samples: so does the count.
   const inRange = useMemo(() => (snapshot?.samples && range ? samplesInRange(snapshot.samples, range.from, range.to).count : null), [snapshot, range]);
   if (!snapshot || !tree) return null;
   const { meta } = snapshot;
   const total = tree.totalWeight[0];
+  const weight = (w: number) => (meta.weightUnit === 'nanoseconds' ? formatNs(w) : formatCount(w));
   const warnings = meta.warnings.length + (meta.skippedLines > 0 && meta.warnings.length === 0 ? 1 : 0);
   return (
     <footer className="status-bar">
       <span>Format: {FORMAT_NAMES[meta.format]}</span>
       {meta.event && <span>Event: {meta.event}</span>}
-      {inRange === null ? (
+      {compared ? (
+        <>
+          <Both label="Samples" a={meta.samples} b={compared.meta.samples} format={formatCount} />
+          <Both label="Total weight" a={total} b={treeOf(compared, view).totalWeight[0]} format={weight} />
+        </>
+      ) : inRange === null ? (
         <span>Samples: {formatCount(meta.samples)}</span>
       ) : (
         <span title="The samples in the selected time range, of the whole recording's">
           Samples: {formatCount(inRange)} in the time range (of {formatCount(meta.samples)})
         </span>
       )}
-      <span>Total weight: {meta.weightUnit === 'nanoseconds' ? formatNs(total) : formatCount(total)}</span>
+      {!compared && <span>Total weight: {weight(total)}</span>}
       <button type="button" className="btn btn-small" aria-expanded={open} aria-controls="warnings-list" disabled={warnings === 0} onClick={() => toggle()}>
         {warnings} {warnings === 1 ? 'warning' : 'warnings'}
       </button>
@@ -63,5 +73,16 @@ export function StatusBar() {
         </div>
       )}
     </footer>
+  );
+}
+
+/** A figure of both runs: "Samples: A 1,234 · B 2,345 (+90.0 %)". */
+function Both({ label, a, b, format }: { label: string; a: number; b: number; format: (v: number) => string }) {
+  const delta = b - a;
+  const change = formatDeltaPct({ a, b, delta, deltaPct: a !== 0 ? (100 * delta) / a : delta === 0 ? 0 : Infinity });
+  return (
+    <span data-testid={`status-${label === 'Samples' ? 'samples' : 'weight'}`} title={`${label} of the baseline (A) and of the comparison (B)`}>
+      {label}: A {format(a)} · B {format(b)} <span className={delta > 0 ? 'grew' : delta < 0 ? 'shrank' : undefined}>({change})</span>
+    </span>
   );
 }

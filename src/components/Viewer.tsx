@@ -1,15 +1,12 @@
 // The viewer for an open recording, the graph first: one toolbar row (with the search), the zoom
 // path as a thin strip on the graph's top edge, the flame graph filling the rest, the selected
-// frame's details floating over the graph (nothing while nothing is selected) and the status bar. Starts the search controller and the page-wide keys
-// ("/" focuses the search, "?" toggles the shortcuts).
+// frame's details floating over the graph (nothing while nothing is selected) and the status bar;
+// and the page-wide keys ("/" focuses the search, "?" toggles the shortcuts).
 
 import { useEffect } from 'react';
 import { registerRenderer } from '../render/debug-hook';
-import { startDeriveController } from '../controllers/derive-controller';
-import { startSearchController } from '../controllers/search-controller';
 import type { FlameRenderer } from '../render/flame-renderer';
 import { useStore } from '../store/store';
-import { startUrlSync } from '../controllers/url-sync';
 import '../styles/viewer.css';
 import { AnalysisLayout } from './analysis/AnalysisLayout';
 import { Breadcrumbs } from './Breadcrumbs';
@@ -39,10 +36,6 @@ export function Viewer() {
     const frame = requestAnimationFrame(() => document.querySelector<HTMLElement>('.viewer-main [role="application"]')?.focus({ preventScroll: true }));
     return () => cancelAnimationFrame(frame);
   }, [snapshot, compared]);
-  useEffect(() => startSearchController(), []);
-  // Before the URL sync: a link's transforms start their derivation while its zoom is applied.
-  useEffect(() => startDeriveController(), []);
-  useEffect(() => startUrlSync(), []);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || isEditable(e.target)) return;

@@ -14,7 +14,6 @@ export function useDismiss(open: boolean, box: RefObject<HTMLElement | null>, cl
       document.removeEventListener('keydown', onEvent);
       document.removeEventListener('pointerdown', onEvent);
     };
-    // `close` is a fresh closure each render; what it does does not change while open.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `close` is a fresh closure each render; what it does does not change while open
   }, [open, box]);
 }

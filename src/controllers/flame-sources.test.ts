@@ -3,6 +3,9 @@ import { frameName } from '../core/model/frame-table';
 import { makeSnapshot, type ProfileSnapshot } from '../core/session/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { comparisonSource, diffSource, startCompareSync } from './flame-sources';
+import { shownColours, startCompareResults, type CompareBackend } from './compare-results';
+import { CompareSession } from '../core/session/compare-session';
+import { recordingWire } from '../core/session/compare-protocol';
 import { showFunction } from './show-function';
 import { useStore } from '../store/store';
 import { treeOf } from '../store/tree-helpers';
@@ -34,6 +37,23 @@ function open(): void {
 
 beforeEach(() => useStore.setState(initial, true));
 
+/** The compare worker's session in-process: what crosses is the same wire. */
+function inlineBackend(): CompareBackend {
+  const session = new CompareSession();
+  return {
+    setRecording: (slot, id, snapshot) => session.setRecording(slot, id, recordingWire(snapshot).wire),
+    colours: async (...args) => session.colours(...args),
+    figures: async (...args) => session.figures(...args),
+    changeTable: async (...args) => session.changeTable(...args),
+  };
+}
+
+/** The differential graph once the compare session has answered (it is busy and grey until then). */
+async function diffRead() {
+  await expect.poll(() => shownColours(useStore.getState())).not.toBeNull();
+  return diffSource.read()!;
+}
+
 describe('synchronised zoom (side by side)', () => {
   it('zooming the baseline zooms the comparison to the same path', () => {
     open();
@@ -58,10 +78,49 @@ describe('synchronised zoom (side by side)', () => {
   });
 });
 
-describe('differential source', () => {
-  it('colours by change and marks the frames only the shaping run has', () => {
+describe('synchronised zoom (differential ↔ side by side)', () => {
+  it('a zoom of the differential graph is the pair\'s zoom, and the pair\'s zoom is where the differential graph opens', () => {
     open();
+    const stop = startCompareSync();
+    const s = () => useStore.getState();
+    s().setCompareMode('diff');
+    s().setPane('diff', { zoomNode: nodeAt(B, 'main;parse;lex') });
+    expect(s().zoomNode).toBe(nodeAt(A, 'main;parse;lex'));
+    // A path only B has: the baseline goes to its nearest caller.
+    s().setPane('diff', { zoomNode: nodeAt(B, 'main;optimize;fold') });
+    expect(s().zoomNode).toBe(nodeAt(A, 'main'));
+    s().setCompareMode('side');
+    expect(s().compare.side.zoomNode).toBe(nodeAt(B, 'main'));
+    s().zoomTo(nodeAt(A, 'main;emit'));
+    s().setCompareMode('diff');
+    expect(s().compare.diff.zoomNode).toBe(nodeAt(B, 'main;emit'));
+    // Shaped by the baseline: the same node of A's tree.
+    s().setCompareShape('A');
+    expect(s().compare.diff.zoomNode).toBe(nodeAt(A, 'main;emit'));
+    expect(s().zoomNode).toBe(nodeAt(A, 'main;emit'));
+    stop();
+  });
+});
+
+describe('differential source', () => {
+  let stopResults = () => {};
+  beforeEach(() => {
+    stopResults = startCompareResults(inlineBackend());
+    return () => stopResults();
+  });
+
+  it('is busy, and grey, until the compare session has sent the colours', () => {
+    open();
+    useStore.getState().setCompareMode('diff');
     const st = diffSource.read()!;
+    expect(st.busy).toBe(true);
+    expect(new Set(st.nodeColours!.ids).size).toBe(1);
+  });
+
+  it('colours by change and marks the frames only the shaping run has', async () => {
+    open();
+    useStore.getState().setCompareMode('diff');
+    const st = await diffRead();
     expect(st.tree).toBe(treeOf(B, 'inline'));
     const colours = st.nodeColours!;
     const fold = nodeAt(B, 'main;optimize;fold');
@@ -75,12 +134,13 @@ describe('differential source', () => {
     // parse;lex: 50 % → 28.6 %: shrank too, less than emit.
     expect(colours.ids[lex]).toBeGreaterThan(colours.ids[emit]);
     useStore.getState().setCompareShape('A');
-    expect(diffSource.read()!.tree).toBe(treeOf(A, 'inline'));
+    expect((await diffRead()).tree).toBe(treeOf(A, 'inline'));
   });
 
-  it('a search fades the frames that do not match and keeps the colour of change of those that do', () => {
+  it('a search fades the frames that do not match and keeps the colour of change of those that do', async () => {
     open();
-    const plain = diffSource.read()!.nodeColours!;
+    useStore.getState().setCompareMode('diff');
+    const plain = (await diffRead()).nodeColours!;
     const fold = nodeAt(B, 'main;optimize;fold');
     const emit = nodeAt(B, 'main;emit');
     useStore.getState().setSearchPattern('fold|optimize');
@@ -98,7 +158,7 @@ describe('differential source', () => {
     expect(diffSource.read()!.nodeColours).toBe(dimmed);
     // Shaped by the baseline, the matches are the search slice's own (A's frames).
     useStore.getState().setCompareShape('A');
-    expect(diffSource.read()!.matches).toBe(useStore.getState().search.matches);
+    expect((await diffRead()).matches).toBe(useStore.getState().search.matches);
     useStore.getState().setSearchPattern('');
     expect(diffSource.read()!.nodeColours!.css.length).toBe(half);
   });

@@ -13,7 +13,8 @@ import type { CallTree } from '../core/model/call-tree';
 import { frameName } from '../core/model/frame-table';
 import type { NodeIndex } from '../core/model/types';
 import type { Viewport } from '../core/model/view-types';
-import { diffOf, matchesFor, sideOf, totalDeltas } from '../core/query/diff-sides';
+import { matchesFor, sideOf } from '../core/query/diff-sides';
+import { treeOf } from '../core/query/tree-walks';
 import { paneOrientation, type SandwichPane } from '../core/query/sandwich';
 import { highlightOf, shortLabeller } from '../core/query/table-model';
 import type { DiffSide } from '../core/views/diff';
@@ -21,11 +22,13 @@ import { findNearestPath } from '../core/views/frame-path';
 import { nodeColoursOf } from '../render/diff-palette';
 import type { FlameSource, FlameState } from '../render/flame-source';
 import { prefersDark, searchDimmed } from '../render/search-colours';
-import { FULL_PANE, type PaneState } from '../store/compare-slice';
+import { FULL_PANE, FULL_VIEWPORT, zoomed, type PaneState } from '../store/pane';
 import { currentSandwich } from '../store/selectors';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
+import type { ProfileSnapshot } from '../core/session/snapshot';
+import { shownColours } from './compare-results';
 import { ZoomAnimation } from './zoom-animation';
 
 /** Where a pane keeps its zoom, selection and hover, and how it changes them. */
@@ -76,7 +79,7 @@ function storedPane(get: (s: StoreState) => PaneState, set: (p: Partial<PaneStat
     select: (node) => set({ selectedNode: node }),
     setViewport: (zoomNode, viewport) => set({ zoomNode, viewport }),
     zoomTo: (node) => {
-      set({ zoomNode: node, viewport: FULL_PANE.viewport });
+      set(zoomed(node));
       onZoom?.(node);
     },
   };
@@ -188,33 +191,43 @@ export const comparisonSource: PaneSource = paneSource(
   (s) => [s.compare.snapshot, s.compare.side, s.compare.loading !== null, s.view, s.orientation, s.search.pattern, s.search.caseInsensitive],
 );
 
-const diffShape = (s: StoreState) => (s.snapshot && s.compare.snapshot ? diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape) : null);
+/** The differential graph's shaping run (B, or A by compare.shape) and its tree, or null. */
+function diffRuns(s: StoreState): { shape: ProfileSnapshot; tree: CallTree } | null {
+  const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
+  return s.snapshot && shape ? { shape, tree: treeOf(shape, s.view) } : null;
+}
 
-/** The differential graph, shaped by compare.shape. */
+/** Unchanged-grey columns for a tree whose colouring the compare worker has not sent yet. */
+const pendingColumns = new WeakMap<CallTree, { delta: Float64Array; match: Int32Array }>();
+function pendingOf(tree: CallTree): { delta: Float64Array; match: Int32Array } {
+  let p = pendingColumns.get(tree);
+  if (!p) pendingColumns.set(tree, (p = { delta: new Float64Array(tree.nodeCount), match: new Int32Array(tree.nodeCount) }));
+  return p;
+}
+
+/** The differential graph, shaped by compare.shape, coloured by the compare worker's answer. */
 export const diffSource: PaneSource = paneSource(
   storedPane(
     (s) => s.compare.diff,
     setCompare('diff'),
-    (s) => {
-      const diff = diffShape(s);
-      return diff ? (s.compare.shape === 'B' ? diff.b : diff.a).tree : null;
-    },
+    (s) => diffRuns(s)?.tree ?? null,
   ),
   (s, animating) => {
-    const diff = diffShape(s);
-    if (!diff) return null;
-    const shape = s.compare.shape === 'B' ? diff.b : diff.a;
-    const { delta, maxAbs } = totalDeltas(diff, s.compare.norm);
+    const runs = diffRuns(s);
+    if (!runs) return null;
+    const { shape, tree } = runs;
+    const colours = shownColours(s);
+    const { delta, match } = colours ?? pendingOf(tree);
     // The search dims what does not match, as in the other graphs: A's matches come from the
     // search slice, B's are computed over B's names.
     const matches = s.compare.shape === 'A' ? s.search.matches : matchesFor(shape.frames, s.search.pattern, s.search.caseInsensitive);
     return paneState(s, s.compare.diff, {
-      tree: shape.tree,
+      tree,
       frames: shape.frames,
-      key: shape.tree,
+      key: tree,
       matches,
-      busy: animating || s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
-      nodeColours: searchDimmed(nodeColoursOf(delta, maxAbs, diff.match, prefersDark()), shape.tree, matches, prefersDark()),
+      busy: animating || !colours || s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
+      nodeColours: searchDimmed(nodeColoursOf(delta, colours?.maxAbs ?? 0, match, prefersDark()), tree, matches, prefersDark()),
     });
   },
   (s) => [
@@ -223,6 +236,7 @@ export const diffSource: PaneSource = paneSource(
     s.compare.diff,
     s.compare.shape,
     s.compare.norm,
+    s.compare.results.colours,
     s.view,
     s.orientation,
     s.loading !== null,
@@ -255,11 +269,71 @@ export function startCompareSync(): () => void {
     const sideA = sideOf(a, s.view);
     const sideB = sideOf(b, s.view);
     const r = findNearestPath(sideA, s.zoomNode, sideB);
-    if (s.compare.side.zoomNode !== r.node || s.compare.side.viewport !== FULL_PANE.viewport) s.setPane('side', { zoomNode: r.node, viewport: FULL_PANE.viewport, hoverNode: -1, hoverPos: null });
+    if (s.compare.side.zoomNode !== r.node || s.compare.side.viewport !== FULL_VIEWPORT) s.setPane('side', { ...zoomed(r.node), hoverNode: -1, hoverPos: null });
     s.setSyncNotice(r.exact ? null : notice(sideA, s.zoomNode, sideB, r.node, 'comparison'));
   };
   sync();
-  return useStore.subscribe((s) => [s.zoomNode, s.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.mode], sync, { equalityFn: shallow });
+  const unsubSide = useStore.subscribe((s) => [s.zoomNode, s.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.mode], sync, { equalityFn: shallow });
+  const unsubDiff = startDiffSync();
+  return () => {
+    unsubSide();
+    unsubDiff();
+  };
+}
+
+/**
+ * Keeps the differential graph and the side-by-side pair on one zoom path: a zoom of the
+ * differential graph zooms the baseline (the main graph) to the same path, or its nearest caller
+ * there, so switching to side by side keeps it and the link's zoom= names it too; switching to
+ * the differential graph, or another view, baseline or shape under it, zooms it to the baseline's
+ * path (its node indices belong to one view's tree of one pair of recordings). Not while the
+ * baseline shows a transformed tree (its node indices are not the base tree's).
+ */
+function startDiffSync(): () => void {
+  const runs = (s: StoreState) => {
+    const a = s.snapshot;
+    const b = s.compare.snapshot;
+    if (!a || !b || currentTree(s) !== treeOf(a, s.view)) return null;
+    const sideA = sideOf(a, s.view);
+    return { sideA, shape: s.compare.shape === 'B' ? sideOf(b, s.view) : sideA };
+  };
+  const fromDiff = (s: StoreState) => {
+    const r = runs(s);
+    const { zoomNode, viewport } = s.compare.diff;
+    // Mid-animation or a wheel zoom: follow once it lands on a whole frame.
+    if (!r || s.compare.mode !== 'diff' || viewport.x0 !== 0 || viewport.x1 !== 1 || zoomNode >= r.shape.tree.nodeCount) return;
+    const target = r.shape === r.sideA ? zoomNode : findNearestPath(r.shape, zoomNode, r.sideA).node;
+    if (target !== s.zoomNode || s.viewport.x0 !== 0 || s.viewport.x1 !== 1) s.zoomTo(target);
+  };
+  const toDiff = (s: StoreState, reset: boolean) => {
+    const r = s.compare.mode === 'diff' ? runs(s) : null;
+    if (!r) {
+      if (reset) s.setPane('diff', FULL_PANE);
+      return;
+    }
+    const target = r.shape === r.sideA ? s.zoomNode : findNearestPath(r.sideA, s.zoomNode, r.shape).node;
+    if (target !== s.compare.diff.zoomNode || reset) s.setPane('diff', { ...zoomed(target), hoverNode: -1, hoverPos: null });
+  };
+  const at = (s: StoreState) => ({ view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode });
+  let last = at(useStore.getState());
+  const onChange = () => {
+    if (syncing.now) return;
+    const s = useStore.getState();
+    const now = at(s);
+    const moved = now.view !== last.view || now.a !== last.a || now.shape !== last.shape;
+    // A new comparison starts whole: at the baseline's zoom, unless the link's dzoom= zoomed it
+    // (then the baseline follows that).
+    const switched = now.mode !== last.mode || (now.b !== last.b && s.compare.diff.zoomNode === 0);
+    last = now;
+    if (!moved && !switched) return fromDiff(s);
+    syncing.now = true;
+    try {
+      toDiff(s, moved);
+    } finally {
+      syncing.now = false;
+    }
+  };
+  return useStore.subscribe((s) => [s.compare.diff.zoomNode, s.compare.diff.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.shape, s.compare.mode], onChange, { equalityFn: shallow });
 }
 
 // ── The callers and callees graphs ────────────────────────────────────────────────────────────

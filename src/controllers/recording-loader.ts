@@ -10,8 +10,8 @@ import * as Comlink from 'comlink';
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
 import { fromTransfer, type ProfileSnapshot } from '../core/session/snapshot';
 import type { ReloadOptions } from '../store/types';
-import type { WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
-import { ProfileWorkerHandle } from './profile-worker';
+import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
+import { WorkerHandle } from './worker-handle';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
@@ -38,13 +38,14 @@ export class RecordingLoader {
   private last: RecordingInput | null = null;
   /** The options the open recording was last read with (a reload keeps the ones it does not set). */
   private lastOptions: ReloadOptions = {};
-  private readonly worker: ProfileWorkerHandle;
+  private readonly worker: WorkerHandle<ProfileWorkerApi>;
 
   constructor(
     workerName: string,
     private readonly sink: LoadSink,
   ) {
-    this.worker = new ProfileWorkerHandle(workerName, (reason) => {
+    const start = () => new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    this.worker = new WorkerHandle(start, (reason) => {
       this.seq++;
       sink.failed('worker-stopped', '', reason);
     });

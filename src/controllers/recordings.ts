@@ -4,7 +4,6 @@
 // controllers call.
 
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
-import { FULL_PANE } from '../store/compare-slice';
 import { useStore, type ProfileSource, type ReloadOptions } from '../store/store';
 import { compareParamsFromHash } from '../store/url/compare-hash';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
@@ -125,9 +124,8 @@ export function closeCompare(): void {
 }
 
 /**
- * Starts loading `#compare=` at once (in parallel with the baseline), opens what the link asks
- * for later (back/forward, an edited hash: compare.openRequest), and resets the differential
- * graph's zoom when the view or the baseline changes. Returns the unsubscribe.
+ * Starts loading `#compare=` at once (in parallel with the baseline) and opens what the link asks
+ * for later (back/forward, an edited hash: compare.openRequest). Returns the unsubscribe.
  */
 export function startCompareController(win: Window = window): () => void {
   const initial = compareParamsFromHash(win.location.hash);
@@ -141,14 +139,6 @@ export function startCompareController(win: Window = window): () => void {
       if (request) void openCompareUrl(request.url);
     },
   );
-  // Node indices of the differential graph belong to one view's tree of one pair of recordings.
-  const unsubReset = useStore.subscribe(
-    (st) => [st.view, st.snapshot] as const,
-    () => useStore.getState().setPane('diff', FULL_PANE),
-    { equalityFn: (a, b) => a[0] === b[0] && a[1] === b[1] },
-  );
-  return () => {
-    unsubOpen();
-    unsubReset();
-  };
+  // (The differential graph's zoom across a view or baseline change: flame-sources.ts, startDiffSync.)
+  return unsubOpen;
 }

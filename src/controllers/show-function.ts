@@ -2,6 +2,7 @@
 // the current comparison mode (side by side: the baseline, and the comparison follows by the
 // synchronised zoom; a function only B has zooms the comparison graph; differential: the shaping run).
 
+import { zoomed } from '../store/pane';
 import { useStore } from '../store/store';
 import { exactPattern, heaviestNodeNamed, sideOf } from '../core/query/diff-sides';
 
@@ -15,7 +16,7 @@ export function showFunction(name: string): void {
   const sideB = sideOf(b, s.view);
   if (s.compare.mode === 'diff') {
     const node = heaviestNodeNamed(s.compare.shape === 'B' ? sideB : sideA, name);
-    if (node >= 0) s.setPane('diff', { zoomNode: node, viewport: { x0: 0, x1: 1 }, selectedNode: node });
+    if (node >= 0) s.setPane('diff', { ...zoomed(node), selectedNode: node });
     return;
   }
   const inA = heaviestNodeNamed(sideA, name);
@@ -25,5 +26,5 @@ export function showFunction(name: string): void {
     return;
   }
   const inB = heaviestNodeNamed(sideB, name);
-  if (inB >= 0) s.setPane('side', { zoomNode: inB, viewport: { x0: 0, x1: 1 }, selectedNode: inB });
+  if (inB >= 0) s.setPane('side', { ...zoomed(inB), selectedNode: inB });
 }

@@ -48,8 +48,7 @@ import {
 } from './store';
 
 /**
- * S3's smallest part. Measured on a 1 GiB upload (bench/serve-upload.ts): 8 MiB parts peaked
- * ~25 MB higher in RSS for no gain in time; the server's memory is mostly parts awaiting GC.
+ * S3's smallest part: larger parts cost the server memory and gained no time (bench/README.md).
  */
 export const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;

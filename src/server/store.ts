@@ -13,6 +13,7 @@
 
 import { createHash } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { SNIFF_BYTES } from '../core/import/sniff';
 
 export interface RecordingInfo {
   id: string;
@@ -68,8 +69,8 @@ export interface RecordingStore {
   close(): Promise<void>;
 }
 
-/** Bytes of the head handed to PutOptions.accept. */
-export const HEAD_LIMIT = 256 * 1024;
+/** Bytes of the head handed to PutOptions.accept: what the core sniffer reads of any input. */
+export const HEAD_LIMIT = SNIFF_BYTES;
 
 export class UploadTooLarge extends Error {
   constructor(readonly limit: number) {

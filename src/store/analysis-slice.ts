@@ -11,7 +11,7 @@ import type { CallTree } from '../core/model/call-tree';
 import type { FunctionTable } from '../core/views/function-table';
 import type { SandwichPane, SandwichTrees } from '../core/query/sandwich';
 import { DEFAULT_SORT, SYNC_NODES, type TableColumn, type TableSortState } from '../core/query/table-model';
-import { FULL_PANE, type PaneState } from './compare-slice';
+import { FULL_PANE, patchPane, type PaneState } from './pane';
 import type { StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -95,7 +95,7 @@ export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
       const cur = get().analysis.sort;
       patch({ sort: cur.by === by ? { by, descending: !cur.descending } : { by, descending: by !== 'name' } });
     },
-    setSandwichPane: (pane, p) => patch({ [pane]: { ...get().analysis[pane], ...p } }),
+    setSandwichPane: (pane, p) => patch({ [pane]: patchPane(get().analysis[pane], p) }),
     setAnalysisResults: (p) => {
       const cur = get().analysis;
       if ((Object.keys(p) as (keyof typeof p)[]).some((k) => cur[k] !== p[k])) patch(p);

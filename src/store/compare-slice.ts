@@ -10,17 +10,44 @@
 import type { StateCreator } from 'zustand';
 import type { NodeIndex } from '../core/model/types';
 import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { CallTree } from '../core/model/call-tree';
+import type { ColoursReply, FiguresReply } from '../core/session/compare-protocol';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
-import type { LoadingState, StoreState, Viewport } from './types';
+import type { FunctionDelta } from '../core/views/function-deltas';
+import { FULL_PANE, patchPane, type PaneState } from './pane';
+import type { LoadingState, StoreState } from './types';
 
 export type CompareMode = 'side' | 'diff';
 
-export interface PaneState {
-  zoomNode: NodeIndex;
-  viewport: Viewport;
-  selectedNode: NodeIndex;
-  hoverNode: NodeIndex;
-  hoverPos: { x: number; y: number } | null;
+// The pane shape moved to pane.ts (every pane's); re-exported for the modules that import it here.
+export type { PaneState };
+export { FULL_PANE };
+
+/** The graphs of a comparison: the baseline (the main graph), the comparison (B) and the differential graph. */
+export type ComparePane = 'main' | 'side' | 'diff';
+
+/** What the compare worker answered for (the shaping run's tree, the other run's, the normalisation). */
+export interface DiffKey {
+  shapeTree: CallTree;
+  otherTree: CallTree;
+  norm: DiffNorm;
+}
+
+/** A node's figures in both runs, for the pane and node they were asked for. */
+export interface PaneFigures extends DiffKey {
+  pane: ComparePane;
+  node: NodeIndex;
+  reply: FiguresReply;
+}
+
+/** Results of the compare worker (controllers/compare-results.ts) for what is on screen. */
+export interface CompareResults {
+  colours: (DiffKey & ColoursReply) | null;
+  table: { a: CallTree; b: CallTree; norm: DiffNorm; rows: FunctionDelta[] } | null;
+  /** The hovered node's figures (tooltips). */
+  hover: PaneFigures | null;
+  /** The selected node's figures (the details); `pane` is where it was selected last. */
+  selected: PaneFigures | null;
 }
 
 export interface CompareState {
@@ -41,6 +68,7 @@ export interface CompareState {
   diff: PaneState;
   /** Said in a status region when a synchronised zoom could not find the same path. */
   syncNotice: string | null;
+  results: CompareResults;
 }
 
 export interface CompareSlice {
@@ -56,13 +84,15 @@ export interface CompareSlice {
   setCompareShape(shape: DiffShape): void;
   setPane(pane: 'side' | 'diff', patch: Partial<PaneState>): void;
   setSyncNotice(text: string | null): void;
+  setCompareResults(patch: Partial<CompareResults>): void;
   /** The open comparison is also at this URL now (Share uploaded it). */
   setCompareUrl(url: string): void;
   setCompareRequested(url: string | null): void;
   requestCompareOpen(url: string): void;
 }
 
-export const FULL_PANE: PaneState = { zoomNode: 0, viewport: { x0: 0, x1: 1 }, selectedNode: -1, hoverNode: -1, hoverPos: null };
+
+export const NO_RESULTS: CompareResults = { colours: null, table: null, hover: null, selected: null };
 
 export const INITIAL_COMPARE: CompareState = {
   loading: null,
@@ -78,6 +108,7 @@ export const INITIAL_COMPARE: CompareState = {
   side: FULL_PANE,
   diff: FULL_PANE,
   syncNotice: null,
+  results: NO_RESULTS,
 };
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -92,7 +123,7 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
       if (loading) patch({ loading: { ...loading, bytesRead, samples } });
     },
     finishCompare: (snapshot, name, url) =>
-      patch({ snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null }),
+      patch({ snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null, results: NO_RESULTS }),
     failCompare: (message) => patch({ loading: null, error: message }),
     dismissCompareError: () => patch({ error: null }),
     closeCompare: () => set({ compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm } }),
@@ -101,21 +132,13 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
     setCompareShape: (shape) => {
       if (shape !== get().compare.shape) patch({ shape, diff: FULL_PANE });
     },
-    setPane: (pane, p) => {
-      const current = get().compare[pane];
-      const next = { ...current, ...p };
-      if (p.viewport) {
-        const x0 = Math.max(0, Math.min(p.viewport.x0, 1));
-        const x1 = Math.max(x0, Math.min(p.viewport.x1, 1));
-        next.viewport = x1 > x0 ? { x0, x1 } : FULL_PANE.viewport;
-      }
-      patch({ [pane]: next } as Partial<CompareState>);
-    },
+    setPane: (pane, p) => patch({ [pane]: patchPane(get().compare[pane], p) } as Partial<CompareState>),
     setCompareUrl: (url) => {
       if (get().compare.snapshot) patch({ url });
     },
     setCompareRequested: (requestedUrl) => patch({ requestedUrl }),
     requestCompareOpen: (url) => patch({ openRequest: { url } }),
+    setCompareResults: (p) => patch({ results: { ...get().compare.results, ...p } }),
     setSyncNotice: (text) => {
       if (text !== get().compare.syncNotice) patch({ syncNotice: text });
     },

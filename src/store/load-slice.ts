@@ -2,6 +2,7 @@
 // that was open (only `error` is set), so nothing is lost.
 
 import type { StateCreator } from 'zustand';
+import { zoomed } from './pane';
 import type { LoadSlice, StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -32,8 +33,7 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
       // A recording opens in the function view (without inline information the two views are
       // the same tree, snapshot.inline, and "Inline frames" is disabled).
       view: 'functions',
-      zoomNode: 0,
-      viewport: { x0: 0, x1: 1 },
+      ...zoomed(0),
       selectedNode: -1,
       hoverNode: -1,
       hoverPos: null,

@@ -5,6 +5,7 @@ import type { ProfileSnapshot } from '../core/session/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
 import type { CompareSlice } from './compare-slice';
+import type { PaneState } from './pane';
 import type { TimeSlice } from './time-slice';
 import type { TransformSlice } from './transform-slice';
 
@@ -51,16 +52,10 @@ export interface LoadSlice {
   setSplit(split: 'pid' | 'tid' | null): void;
 }
 
-export interface ViewSlice {
+/** The main graph's pane state (zoom, viewport, selection, hover) lives at the top level, in the shape every pane has. */
+export interface ViewSlice extends PaneState {
   view: ViewKind;
   orientation: Orientation;
-  /** The node drawn full width; its ancestors are drawn full width below (flame) it. */
-  zoomNode: NodeIndex;
-  viewport: Viewport;
-  selectedNode: NodeIndex;
-  hoverNode: NodeIndex;
-  /** Last hover position in CSS px relative to the flame graph container (for the tooltip). */
-  hoverPos: { x: number; y: number } | null;
   setView(view: ViewKind): void;
   setOrientation(orientation: Orientation): void;
   /** Zoom (without animation; the renderer animates through setViewport). */

@@ -3,18 +3,17 @@
 // toggle keeps the zoomed and the selected frame.
 
 import type { StateCreator } from 'zustand';
+import { clampViewport, FULL_VIEWPORT, zoomed } from './pane';
 import { currentTree, mapNode } from './tree-helpers';
 import type { StoreState, ViewSlice } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
-const FULL = { x0: 0, x1: 1 };
-
 export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
   view: 'functions',
   orientation: 'flame',
   zoomNode: 0,
-  viewport: FULL,
+  viewport: FULL_VIEWPORT,
   selectedNode: -1,
   hoverNode: -1,
   hoverPos: null,
@@ -30,7 +29,7 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
       view,
       zoomNode: mapNode(s.snapshot, s.zoomNode, s.view, view),
       selectedNode: mapNode(s.snapshot, s.selectedNode, s.view, view),
-      viewport: FULL,
+      viewport: FULL_VIEWPORT,
       hoverNode: -1,
       hoverPos: null,
     });
@@ -39,12 +38,10 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
   zoomTo: (node) => {
     const s = get();
     if (!s.snapshot || node < 0 || node >= currentTree(s)!.nodeCount) return;
-    set({ zoomNode: node, viewport: FULL });
+    set(zoomed(node));
   },
   setViewport: (zoomNode, viewport) => {
-    const x0 = Math.max(0, Math.min(viewport.x0, 1));
-    const x1 = Math.max(x0, Math.min(viewport.x1, 1));
-    set({ zoomNode, viewport: x1 > x0 ? { x0, x1 } : FULL });
+    set({ zoomNode, viewport: clampViewport(viewport) });
   },
   select: (node) => {
     const s = get();
@@ -57,12 +54,12 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
       set({ hoverNode: node, hoverPos: pos });
     }
   },
-  resetZoom: () => set({ zoomNode: 0, viewport: FULL }),
+  resetZoom: () => set(zoomed(0)),
   zoomOut: () => {
     const s = get();
     if (!s.snapshot) return;
     const tree = currentTree(s)!;
     const parent = s.zoomNode > 0 ? tree.parent[s.zoomNode] : 0;
-    set({ zoomNode: parent, viewport: FULL });
+    set(zoomed(parent));
   },
 });

@@ -2,8 +2,7 @@
 // column on its right, the two separated by a draggable splitter (also moved with the arrow keys).
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
-import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { startSelectionSync } from '../../controllers/selection-sync';
+import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
 import { FunctionTable } from './FunctionTable';
@@ -21,7 +20,6 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(560);
   const drag = useRef<{ x: number; width: number } | null>(null);
-  useEffect(() => startSelectionSync(), []);
 
   const total = () => box.current?.clientWidth ?? 1200;
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {

@@ -3,10 +3,10 @@
 // searches for the exact name and zooms to the function's heaviest node.
 
 import { useMemo, useState } from 'react';
-import { functionDeltas, type FunctionDelta } from '../../core/views/function-deltas';
-import { sideOf } from '../../core/query/diff-sides';
+import type { FunctionDelta } from '../../core/views/function-deltas';
 import { useStore } from '../../store/store';
 import { showFunction } from '../../controllers/show-function';
+import { shownTable } from '../../controllers/compare-results';
 import { formatDelta, formatDeltaPct, formatValue } from '../../format';
 
 const PAGE = 200;
@@ -30,11 +30,13 @@ function keyOf(row: FunctionDelta, key: Key): number | string {
 export function ChangeTable() {
   const a = useStore((s) => s.snapshot);
   const b = useStore((s) => s.compare.snapshot);
-  const view = useStore((s) => s.view);
-  const norm = useStore((s) => s.compare.norm);
+  // Rows from the compare worker (controllers/compare-results.ts); the previous ones stay while it computes.
+  const table = useStore((s) => s.compare.results.table);
   const [sort, setSort] = useState<{ key: Key; dir: 'ascending' | 'descending' }>({ key: 'delta', dir: 'descending' });
   const [shown, setShown] = useState(PAGE);
-  const rows = useMemo(() => (a && b ? functionDeltas(sideOf(a, view), sideOf(b, view), { norm }) : []), [a, b, view, norm]);
+  const rows = useMemo(() => table?.rows ?? [], [table]);
+  const norm = table?.norm ?? 'pct';
+  const ready = useStore((s) => shownTable(s) !== null);
   const sorted = useMemo(() => {
     if (sort.key === 'delta' && sort.dir === 'descending') return rows; // the engine's order
     const k = sort.key;
@@ -50,7 +52,7 @@ export function ChangeTable() {
   const onSort = (key: Key) =>
     setSort((s) => (s.key === key ? { key, dir: s.dir === 'ascending' ? 'descending' : 'ascending' } : { key, dir: key === 'name' ? 'ascending' : 'descending' }));
   return (
-    <section className="compare-table-wrap" aria-label="Changed functions">
+    <section className="compare-table-wrap" aria-label="Changed functions" aria-busy={!ready}>
       <h2 className="compare-table-title">
         Functions whose self weight changed most <span className="compare-muted">({rows.length.toLocaleString('en-US')} functions; {norm === 'pct' ? '% of each run’s total' : 'absolute weights'})</span>
       </h2>

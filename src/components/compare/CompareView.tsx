@@ -3,13 +3,15 @@
 // shaped by B (or A) coloured by the change of each frame, with its legend. Both: the table of
 // the functions whose self weight changed most.
 
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect } from 'react';
 import { registerRenderer } from '../../render/debug-hook';
-import { comparisonSource, diffSource, mainSource, startCompareSync } from '../../controllers/flame-sources';
+import { comparisonSource, diffSource, mainSource } from '../../controllers/flame-sources';
 import { syncVerticalScroll } from '../../controllers/scroll-sync';
-import { diffOf, sideOf, totalDeltas } from '../../core/query/diff-sides';
+import { shownColours } from '../../controllers/compare-results';
+import { sideOf } from '../../core/query/diff-sides';
 import type { FlameRenderer } from '../../render/flame-renderer';
 import { useStore } from '../../store/store';
+import { currentTree } from '../../store/tree-helpers';
 import { FlameGraph } from '../FlameGraph';
 import { DiffLegend } from './DiffLegend';
 import { DiffTooltip } from './DiffTooltip';
@@ -50,9 +52,9 @@ function SideBySide() {
   const view = useStore((s) => s.view);
   const zoomA = useStore((s) => s.zoomNode);
   const zoomB = useStore((s) => s.compare.side.zoomNode);
+  const baseTree = useStore((s) => s.snapshot !== null && currentTree(s) === sideOf(s.snapshot, s.view).tree);
   const onBaseline = useRegister('Baseline flame graph');
   const onComparison = useRegister('Comparison flame graph');
-  useEffect(() => startCompareSync(), []);
   useEffect(() => {
     const base = document.querySelector<HTMLElement>('[aria-label="Baseline flame graph"]');
     const comp = document.querySelector<HTMLElement>('[aria-label="Comparison flame graph"]');
@@ -65,7 +67,8 @@ function SideBySide() {
     <div className="compare-columns">
       <div className="compare-column" data-compare-pane="main">
         <ZoomPath label="Baseline zoom path" heading="A · baseline" tree={sideA.tree} frames={a.frames} zoomNode={zoomA} onZoom={(n) => mainSource.zoom(n)} />
-        <FlameGraph label="Baseline flame graph" onRenderer={onBaseline} />
+        {/* The baseline's figures in both runs, unless it shows a transformed tree the comparison does not. */}
+        <FlameGraph label="Baseline flame graph" tooltip={baseTree ? <DiffTooltip pane="main" /> : undefined} onRenderer={onBaseline} />
       </div>
       <div className="compare-column" data-compare-pane="side">
         <ZoomPath label="Comparison zoom path" heading="B · comparison" tree={sideB.tree} frames={b.frames} zoomNode={zoomB} onZoom={(n) => comparisonSource.zoom(n)} />
@@ -82,14 +85,14 @@ function Differential() {
   const shape = useStore((s) => s.compare.shape);
   const norm = useStore((s) => s.compare.norm);
   const zoom = useStore((s) => s.compare.diff.zoomNode);
+  // The colour scale's extreme, once the compare worker has answered for what is shown.
+  const maxAbs = useStore((s) => shownColours(s)?.maxAbs ?? null);
   const onDiff = useRegister('Differential flame graph');
-  const diff = useMemo(() => (a && b ? diffOf(a, b, view, shape) : null), [a, b, view, shape]);
-  if (!a || !b || !diff) return null;
-  const side = shape === 'B' ? diff.b : diff.a;
-  const { maxAbs } = totalDeltas(diff, norm);
+  if (!a || !b) return null;
+  const side = sideOf(shape === 'B' ? b : a, view);
   return (
     <div className="compare-column" data-compare-pane="diff">
-      <DiffLegend maxAbs={maxAbs} norm={norm} shape={shape} ns={a.meta.weightUnit === 'nanoseconds'} />
+      <DiffLegend maxAbs={maxAbs ?? 0} norm={norm} shape={shape} ns={a.meta.weightUnit === 'nanoseconds'} />
       <ZoomPath
         label="Differential zoom path"
         heading={`Differential · shaped by ${shape === 'B' ? 'B (comparison)' : 'A (baseline)'}`}

@@ -1,86 +1,32 @@
-// The tooltip of a comparison graph: A, B, Δ and Δ% for the hovered path's total and self
-// weight (nodeDelta), and for its function over all call sites (functionDeltaOf).
+// The tooltip of a comparison graph (the baseline, the comparison and the differential graph):
+// the hovered path's and function's figures in both runs, as the compare worker answered them.
 
-import { useMemo } from 'react';
-import { frameName } from '../../core/model/frame-table';
-import { nodeDelta, type Compared, type DiffNorm } from '../../core/views/diff';
-import { functionDeltaOf } from '../../core/views/function-deltas';
-import { diffOf } from '../../core/query/diff-sides';
+import { shownFigures } from '../../controllers/compare-results';
+import type { ComparePane } from '../../store/compare-slice';
 import { useStore } from '../../store/store';
 import { BreakableName } from '../BreakableName';
-import { formatDelta, formatDeltaPct, formatValue } from '../../format';
+import { CompareFigures, presenceText } from './CompareFigures';
 
 const WIDTH = 420;
 
-export function DiffTooltip({ pane }: { pane: 'side' | 'diff' }) {
-  const a = useStore((s) => s.snapshot);
-  const b = useStore((s) => s.compare.snapshot);
-  const view = useStore((s) => s.view);
+export function DiffTooltip({ pane }: { pane: ComparePane }) {
   const norm = useStore((s) => s.compare.norm);
-  const shape = useStore((s) => (pane === 'side' ? 'B' : s.compare.shape));
-  const node = useStore((s) => s.compare[pane].hoverNode);
-  const pos = useStore((s) => s.compare[pane].hoverPos);
-  const info = useMemo(() => {
-    if (!a || !b || node < 0) return null;
-    const diff = diffOf(a, b, view, shape);
-    const side = shape === 'B' ? diff.b : diff.a;
-    if (node >= side.tree.nodeCount) return null;
-    const name = node === 0 ? 'all' : frameName(side.frames, side.tree.frame[node]);
-    const d = nodeDelta(diff, node, { norm });
-    const fn = node === 0 ? null : functionDeltaOf(diff.a, diff.b, name, { norm });
-    return { name, d, fn };
-  }, [a, b, view, shape, node, norm]);
-  if (!info || !pos || !a) return null;
-  const ns = a.meta.weightUnit === 'nanoseconds';
+  const ns = useStore((s) => s.snapshot?.meta.weightUnit === 'nanoseconds');
+  const node = useStore((s) => (pane === 'main' ? s.hoverNode : s.compare[pane].hoverNode));
+  const pos = useStore((s) => (pane === 'main' ? s.hoverPos : s.compare[pane].hoverPos));
+  const figures = useStore((s) => shownFigures(s, 'hover', pane, node)?.reply ?? null);
+  if (!figures || !pos) return null;
   const wrap = document.querySelector(`[data-compare-pane="${pane}"]`)?.clientWidth ?? 1000;
   const left = pos.x + 14 + WIDTH > wrap ? Math.max(0, pos.x - 14 - WIDTH) : pos.x + 14;
   const below = pos.y <= 160;
-  const status = info.d.presentIn === 'both' ? null : info.d.presentIn === 'B' ? 'New in the comparison (only B has this path)' : 'Gone in the comparison (only A has this path)';
+  const status = presenceText(figures);
   return (
     <div className="flame-tooltip compare-tooltip" role="tooltip" data-testid={`${pane}-diff-tooltip`} style={{ left, top: below ? pos.y + 18 : pos.y - 12, maxWidth: WIDTH, transform: below ? undefined : 'translateY(-100%)' }}>
       <div className="compare-tooltip-name">
-        <BreakableName name={info.name} />
+        <BreakableName name={figures.name} />
       </div>
       {status && <div className="compare-tooltip-status">{status}</div>}
-      <table className="compare-figures">
-        <thead>
-          <tr>
-            <th scope="col">{norm === 'pct' ? '% of total' : 'weight'}</th>
-            <th scope="col">A</th>
-            <th scope="col">B</th>
-            <th scope="col">Δ</th>
-            <th scope="col">Δ%</th>
-          </tr>
-        </thead>
-        <tbody>
-          <Row label="Total" c={info.d.total} norm={norm} ns={ns} id="path-total" />
-          <Row label="Self" c={info.d.self} norm={norm} ns={ns} id="path-self" />
-          {info.fn && (
-            <>
-              <tr>
-                <th scope="rowgroup" colSpan={5} className="compare-figures-group">
-                  Function, all call sites{info.fn.status !== 'both' ? ` (${info.fn.status})` : ''}
-                </th>
-              </tr>
-              <Row label="Total" c={info.fn.total} norm={norm} ns={ns} id="function-total" />
-              <Row label="Self" c={info.fn.self} norm={norm} ns={ns} id="function-self" />
-            </>
-          )}
-        </tbody>
-      </table>
+      <CompareFigures figures={figures} norm={norm} ns={ns} />
     </div>
-  );
-}
-
-function Row({ label, c, norm, ns, id }: { label: string; c: Compared; norm: DiffNorm; ns: boolean; id: string }) {
-  const cls = c.delta > 0 ? 'grew' : c.delta < 0 ? 'shrank' : undefined;
-  return (
-    <tr data-row={id}>
-      <th scope="row">{label}</th>
-      <td>{formatValue(c.a, norm, ns)}</td>
-      <td>{formatValue(c.b, norm, ns)}</td>
-      <td className={cls}>{formatDelta(c.delta, norm, ns)}</td>
-      <td className={cls}>{formatDeltaPct(c)}</td>
-    </tr>
   );
 }

@@ -8,6 +8,13 @@ export const GZIP_MAGIC = [0x1f, 0x8b] as const;
 export const DEFAULT_MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /**
+ * Input chunks are decoded (and detection asks its questions) in pieces of at most this many
+ * bytes: a piece's string stays under V8's large-object threshold (128 KiB), so it is cheap to
+ * allocate and collect (measurements: bench/README.md).
+ */
+export const DECODE_PIECE = 64 * 1024;
+
+/**
  * Returns the bytes, gunzipped as a stream when they start with the gzip magic. A source chunk
  * may be valid only until the next is requested (session.ts reads into one reused buffer), so
  * whatever is held across a read is copied: a short first chunk, and gzip input, which the
@@ -48,15 +55,22 @@ export async function* maybeGunzip(source: AsyncIterable<Uint8Array>): AsyncGene
     },
   });
   const reader = input.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>).getReader();
+  let ended = false;
   try {
     for (;;) {
       const r = await reader.read();
-      if (r.done) return;
+      if (r.done) {
+        ended = true;
+        return;
+      }
       yield r.value;
     }
   } catch (e) {
+    ended = true;
     throw new GzipError(e instanceof Error ? e.message : String(e));
   } finally {
+    // A consumer that stops early (a sniffer that has decided, an error) closes the source too.
+    if (!ended) await reader.cancel().catch(() => undefined);
     reader.releaseLock();
   }
 }
@@ -70,6 +84,20 @@ export function copyBytes(bytes: Uint8Array): Uint8Array {
   return Uint8Array.prototype.slice.call(bytes) as Uint8Array;
 }
 
+/** The first `length` bytes of `chunks` joined (the one chunk itself when it is exactly that). */
+export function concatBytes(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0].length === length) return chunks[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    if (at >= length) break;
+    const part = c.length > length - at ? c.subarray(0, length - at) : c;
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 export class GzipError extends Error {
   constructor(detail: string) {
     super(`the gzip stream is corrupt or truncated (${detail})`);
@@ -78,15 +106,13 @@ export class GzipError extends Error {
 }
 
 /**
- * Streaming UTF-8 decoding with fast paths for Node Buffers and for ASCII chunks in browsers.
- * Measured on Node 20 (bench/, 64 KiB pieces): a streaming TextDecoder runs at about 600 MB/s
- * and was a third of the perf importer's profile, while Buffer's utf8Slice (V8's non-streaming
- * decoder, SIMD ASCII path) runs at ~8 GB/s once warm. utf8Slice is not streaming, so a piece is
+ * Streaming UTF-8 decoding with fast paths for Node Buffers and for ASCII chunks in browsers:
+ * a streaming TextDecoder is an order of magnitude slower than Buffer's utf8Slice (V8's
+ * non-streaming decoder; figures in bench/README.md). utf8Slice is not streaming, so a piece is
  * cut before a character that it ends in the middle of, and those 1-3 bytes are carried into the
- * next piece. (The previous Node path checked every piece for ASCII in JavaScript first, ~120 ms
- * of unoptimised code before TurboFan took over, per process.) utf8Slice is duck-typed, so the
- * core imports nothing from Node; browsers' plain Uint8Array chunks take the ASCII check and
- * build ASCII chunks' strings with String.fromCharCode (asciiText).
+ * next piece. utf8Slice is duck-typed, so the core imports nothing from Node; browsers' plain
+ * Uint8Array chunks take the ASCII check and build ASCII chunks' strings with
+ * String.fromCharCode (asciiText).
  *
  * Invariants: the output is exactly what one streaming TextDecoder('utf-8') gives for the whole
  * input (a leading BOM is dropped, invalid bytes become U+FFFD, as the WHATWG decoder replaces
@@ -176,9 +202,9 @@ interface Utf8Slicer {
 }
 
 /**
- * An ASCII chunk as a string without TextDecoder, for hosts without Buffer (browsers). In the
- * Chromium 156 profile worker, TextDecoder took ~3 s of a 200 MB perf script load (~70 MB/s,
- * though ~2 GB/s in isolation); this loop ~0.5 s less than that. Sixteen bytes per call.
+ * An ASCII chunk as a string without TextDecoder, for hosts without Buffer (browsers): in the
+ * profile worker TextDecoder was far slower than in isolation (bench/README.md). Sixteen bytes
+ * per call.
  */
 export function asciiText(b: Uint8Array, start = 0, end = b.length): string {
   let text = '';
@@ -214,7 +240,7 @@ export function isAscii(bytes: Uint8Array): boolean {
   for (; i < head; i++) acc |= bytes[i];
   const words = n - i > 4 ? (n - i - 1) >>> 2 : 0;
   if (words > 0) {
-    // Int32 (not Uint32) words stay small integers in V8; four per step: ~4.6 GB/s, 1.5x faster.
+    // Int32 (not Uint32) words stay small integers in V8; four per step (bench/README.md).
     const w = new Int32Array(bytes.buffer, bytes.byteOffset + i, words);
     const unrolled = words & ~3;
     let j = 0;

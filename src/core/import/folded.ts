@@ -129,8 +129,7 @@ function suffixFlags(text: string, start: number, end: number): number {
  * Raw frame text (suffix included) → frame. A Map<string, …> hashes every character of each
  * fresh slice; this table hashes the length and eight sampled characters and lets one string
  * comparison (a memcmp in the engine) confirm the match, which is about twice as fast here.
- * (Five samples saved 3% of the instructions at 200 MB but made names that differ in a few
- * digits, `mod13::fn110`, collide: the 600k-node wide bench file took 4.3 s instead of 3.0 s.)
+ * Fewer samples make names that differ in a few digits (`mod13::fn110`) collide (bench/README.md).
  */
 class RawNameCache {
   private slots = new Int32Array(1024).fill(-1);
@@ -268,9 +267,8 @@ class FoldedParser implements LineParser {
     if (this.differential === false) {
       // Fast path for the usual line, `stack<blank>digits` once the file is known not to be
       // differential: the count read in place (no slice, no result object). Up to 9 digits the
-      // sum is exact and stays a small integer (a 10-digit count overflowed it, and the deopt
-      // left line() unoptimised for ~70 ms at 200 MB), so it equals Number() of the token;
-      // anything else takes parseCounts.
+      // sum is exact and stays a small integer (a larger one deopts line()), so it equals
+      // Number() of the token; anything else takes parseCounts.
       let i = end;
       let weight = 0;
       let scale = 1;

@@ -3,7 +3,7 @@
 // entry in ./registry.ts.
 
 import type { CallTree } from '../model/call-tree';
-import type { FrameTable } from '../model/frame-table';
+import type { FrameTable, FrameTableBuilder } from '../model/frame-table';
 import type { FormatId, ImportWarning, Profile } from '../model/profile';
 import type { SampleColumns } from '../views/time-order';
 
@@ -67,6 +67,8 @@ export interface PartialProfile {
   weightLog?: { leaf: Int32Array; weight: Float64Array };
   /** The importer's own statistics (warnings, events, …), merged by Importer.mergeParts. */
   meta: unknown;
+  /** For benchmarks: CPU time of the thread that parsed the part, when its host measures it. */
+  cpuMs?: number;
 }
 
 /** The parts' merged frame table, tree and time-order column, given to Importer.mergeParts. */
@@ -81,6 +83,31 @@ export interface MergedParts {
   samples: SampleColumns | null;
   /** When the parts' weights were added again from their weightLogs: their sum in input order. */
   weightSum?: number;
+  /** The importer's own LateSamples (Importer.lateSamples), when it had any. */
+  late?: LateSamples;
+}
+
+/**
+ * Samples parts could not add to their own trees (perf script: samples whose folding waits for
+ * the whole recording's statistics, ./perf/perf-late.ts), added by the merge where and as one
+ * parser would have added them. The merge calls, in order: per part, place(part, i, …) for each
+ * of the part's late samples when the merged frame table has taken the first frameStops(part)[i]
+ * of the part's frames (folding may intern frames: the one-parser numbering), then partDone();
+ * finishFrames() after the last part; tree() once the frame table is final; joinColumn() once
+ * the trees are merged (tree() is merged as one more part, identity frame map).
+ */
+export interface LateSamples {
+  /** The sum of the late samples' weights. */
+  readonly weight: number;
+  frameStops(part: number): Int32Array;
+  place(part: number, index: number, frameMap: Int32Array, frames: FrameTableBuilder): void;
+  partDone(part: number, frameMap: Int32Array): void;
+  /** Adds the samples one parser adds at the end; false when the merge cannot be exact (read by one parser then). */
+  finishFrames(frames: FrameTableBuilder): boolean;
+  /** The late samples' own tree, in merged frames. */
+  tree(frames: FrameTable): CallTree;
+  /** The parts' time-order columns joined with the late samples where one parser recorded them; `lateNodes` maps tree()'s nodes to merged ones. */
+  joinColumn(parts: readonly PartialProfile[], nodeMaps: readonly Int32Array[], lateNodes: Int32Array): SampleColumns | null;
 }
 
 /**
@@ -142,6 +169,8 @@ export interface Importer {
    * input order) and the merged tables; exactly what one parser over the whole input gives.
    */
   mergeParts?(merged: MergedParts, metas: readonly unknown[], options: ImportOptions): Profile;
+  /** Parallel parsing: the parts' late samples (see LateSamples), null when they have none. */
+  lateSamples?(metas: readonly unknown[]): LateSamples | null;
 }
 
 /**

@@ -4,24 +4,12 @@
 // → head buffered until an importer says yes → LineSplitter → the importer's LineParser; a parser
 // with a byte mode (perf script) then gets the rest of the input as bytes (ByteReader).
 
-import { ImportError, quoteInput, type Profile, type ProfileMeta } from '../model/profile';
-import { GzipError, GZIP_MAGIC, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
+import { ImportError, type Profile, type ProfileMeta } from '../model/profile';
+import { DECODE_PIECE, GzipError, GZIP_MAGIC, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
 import { WholeInputNeeded, type ByteReader, type BytesImporter, type ImportOptions, type Importer, type LineParser, type PartContext, type PartialProfile } from './importer';
 import { bytesImporters as defaultBytesImporters, importers as defaultImporters } from './registry';
+import { DETECT_LIMIT, hasDecision, pickImporter } from './sniff';
 import { HEAD_BYTES, wholeInput, type WholeInputOptions } from './whole-input';
-
-/** How much decoded text detection may look at before it must decide. */
-const DETECT_LIMIT = 64 * 1024;
-
-/**
- * Input chunks are decoded and split in pieces of at most this many bytes. A string under V8's
- * large-object threshold (128 KiB) is bump-allocated in the young generation; a 1 MiB chunk's
- * string is a large-object allocation of its own (fresh pages, page faults, old-generation GC).
- * Measured on Node 20 for decode + line splitting of perf text: 64 KiB pieces about 1.4x faster
- * than 1 MiB in a micro-benchmark, 11-16 % less CPU for the whole engine on 50 MB perf script and
-200 MB folded inputs (bench/); 128 KiB pieces (each just over the threshold) were 15x slower.
- */
-const DECODE_PIECE = 64 * 1024;
 
 export interface LoadProgress {
   /** Bytes consumed from the source (compressed bytes for gzip input). */
@@ -222,39 +210,6 @@ async function readInput(source: AsyncIterable<Uint8Array>, options: LoadOptions
     tooLong,
     sawReplacement: decoder.sawReplacement || (r?.sawReplacement ?? false),
   };
-}
-
-function hasDecision(importers: readonly Importer[], head: string): boolean {
-  // Only decide on whole lines: a head that ends mid-line could mislead a sniffer.
-  if (head.lastIndexOf('\n') < 0) return false;
-  for (const importer of importers) {
-    const d = importer.detect(head, false);
-    if (d === 'yes') return true;
-    if (d === 'need-more') return false;
-  }
-  return true;
-}
-
-function pickImporter(importers: readonly Importer[], head: string, atEnd: boolean, source?: string): Importer | null {
-  if (head.trim().length === 0) return atEnd ? null : importers[0];
-  for (const importer of importers) if (importer.detect(head, atEnd) === 'yes') return importer;
-  const { line, text } = firstContentLine(head);
-  const expected = importers.map((i) => i.description).join(' or ');
-  throw new ImportError(expected, line, describeFound(text), source);
-}
-
-function firstContentLine(head: string): { line: number; text: string } {
-  const lines = head.split('\n', 200);
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i].trim() !== '' && !lines[i].startsWith('#')) return { line: i + 1, text: lines[i] };
-  }
-  return { line: 1, text: lines[0] ?? '' };
-}
-
-function describeFound(text: string): string {
-  if (text.includes('\u0000')) return `binary data (NUL bytes) ${quoteInput(text, 24)}`;
-  if (text.includes('\ufffd')) return `binary data (not UTF-8) ${quoteInput(text, 24)}`;
-  return quoteInput(text);
 }
 
 function countBytes(source: AsyncIterable<Uint8Array>, options: LoadOptions) {

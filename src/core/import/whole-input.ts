@@ -15,7 +15,7 @@
 // stacks".
 
 import { ImportError, quoteInput, type Profile } from '../model/profile';
-import { copyBytes } from './byte-stream';
+import { concatBytes, copyBytes } from './byte-stream';
 import type { BytesImporter, ImportOptions } from './importer';
 
 /** How many bytes detection looks at (after gunzip). */
@@ -59,7 +59,7 @@ export function wholeInput(
       chunks.push(copyBytes(r.value));
       length += r.value.length;
     }
-    const head = concat(chunks, Math.min(length, HEAD_BYTES));
+    const head = concatBytes(chunks, Math.min(length, HEAD_BYTES));
     const importer = importers.length > 0 ? pickBytesImporter(importers, head, done, options.source) : null;
     if (!importer) {
       for (const c of chunks) yield c;
@@ -81,7 +81,7 @@ export function wholeInput(
       chunks.push(copyBytes(r.value));
       options.onProgress?.({ bytesRead: bytesRead(), samples: 0 });
     }
-    const all = concat(chunks, length);
+    const all = concatBytes(chunks, length);
     chunks.length = 0;
     result = importer.parseBytes(all, options);
   }
@@ -118,19 +118,6 @@ export function jsonStart(head: Uint8Array): string | null {
 /** The first `max` bytes of the head decoded as UTF-8 (a BOM dropped, a cut character replaced). */
 export function headText(head: Uint8Array, max = head.length): string {
   return new TextDecoder('utf-8').decode(head.length > max ? head.subarray(0, max) : head);
-}
-
-function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0].length === length) return chunks[0];
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const c of chunks) {
-    if (at >= length) break;
-    const part = c.length > length - at ? c.subarray(0, length - at) : c;
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /**

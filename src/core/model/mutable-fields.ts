@@ -4,11 +4,9 @@
 // Why: V8 treats a field that has held only one value as a constant, and optimised code is
 // compiled against that: the parser object is a constant inside the line callback, so its
 // buffers and masks get folded in. The first time a grown buffer replaces one, every function
-// compiled against it is thrown away and later recompiled, and runs unoptimised in between. In a
-// 20 MB perf script load that was 17 such invalidations of the hottest functions (seen with
-// `node --trace-deopt --trace-generalization`), most of them in the first hundred milliseconds,
-// when the buffers grow. Writing a different value once, at construction, turns each field
-// variable before any code is compiled against it.
+// compiled against it is thrown away and later recompiled, and runs unoptimised in between
+// (bench/README.md). Writing a different value once, at construction, turns each field variable
+// before any code is compiled against it.
 //
 // Invariant: the values are unchanged (a typed array is replaced by an equal copy, a number is
 // written back after a different one). A name that is not a typed-array or number field throws,

@@ -13,7 +13,10 @@
 //   and totals are summed by the same routine the tree builder uses; decimal weights (folded
 //   `stack 4.3`) are added again from the parts' logs in input order, the one parser's roundings;
 // - the importer's statistics are merged by the importer (Importer.mergeParts), with the line
-//   numbers of each part moved by the lines of the parts before it.
+//   numbers of each part moved by the lines of the parts before it;
+// - samples a part could not add itself (perf script's runs waiting for the whole recording's
+//   statistics) are placed by the importer (Importer.lateSamples) among the parts' frames and
+//   time-order entries where one parser added them, and merged as one more partial tree.
 //
 // Linear in nodes (plus a sort of each shared node's children by rank), no recursion.
 
@@ -22,7 +25,7 @@ import { FrameTableBuilder, type FrameTable } from '../model/frame-table';
 import { fillTotalsAndEnds, frameRanks } from '../model/tree-builder';
 import type { Profile } from '../model/profile';
 import { addInputWarnings, type LoadOptions } from '../import/load';
-import type { Importer, MergedParts, PartialProfile } from '../import/importer';
+import type { Importer, LateSamples, MergedParts, PartialProfile } from '../import/importer';
 import type { SampleColumns } from '../views/time-order';
 import { DEFAULT_MAX_LINE_CHARS } from '../import/byte-stream';
 
@@ -35,14 +38,19 @@ const EXACT = 2 ** 53;
  * are not all integers and not logged: the caller reads the input with one parser instead.
  */
 export function mergeParts(parts: readonly PartialProfile[], importer: Importer, options: LoadOptions = {}): Profile | null {
-  let total = 0;
+  const late = importer.lateSamples?.(parts.map((p) => p.meta)) ?? null;
+  let total = late ? late.weight : 0;
   for (const p of parts) total += p.tree.nodeCount > 0 ? p.tree.totalWeight[0] : 0;
   const exact = parts.every((p) => p.integralWeights) && total < EXACT;
-  if (!exact && !parts.every((p) => p.weightLog)) return null;
+  if (!exact && (late || !parts.every((p) => p.weightLog))) return null;
   if (!importer.mergeParts) throw new Error(`${importer.description} cannot be read in parts`);
 
-  const { frames, frameMaps } = mergeFrames(parts);
-  const { tree, nodeMaps } = mergeTrees(parts, frames, frameMaps);
+  const mergedFrames = mergeFrames(parts, late);
+  if (!mergedFrames) return null;
+  const { frames, frameMaps } = mergedFrames;
+  const lateTree = late?.tree(frames);
+  const trees = lateTree ? [...parts, { tree: lateTree }] : parts;
+  const { tree, nodeMaps } = mergeTrees(trees, frames, lateTree ? [...frameMaps, identity(frames.count)] : frameMaps);
   const weightSum = exact ? undefined : replayWeights(parts, tree, nodeMaps);
   const lineOffsets: number[] = [];
   let lines = 0;
@@ -50,28 +58,47 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
     lineOffsets.push(lines);
     lines += p.lines;
   }
-  const merged: MergedParts = { frames, tree, frameMaps, lineOffsets, samples: joinSamples(parts, nodeMaps), weightSum };
+  const samples = late ? late.joinColumn(parts, nodeMaps, nodeMaps[parts.length]) : joinSamples(parts, nodeMaps);
+  const merged: MergedParts = { frames, tree, frameMaps, lineOffsets, samples, weightSum, late: late ?? undefined };
   const profile = importer.mergeParts(merged, parts.map((p) => p.meta), options);
   const tooLong = parts.flatMap((p, i) => p.tooLong.map((t) => ({ line: t.line + lineOffsets[i], length: t.length })));
   addInputWarnings(profile.meta, tooLong, parts.some((p) => p.sawReplacement), options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
   return profile;
 }
 
-/** One frame table; per part, its frame → merged frame. */
-export function mergeFrames(parts: readonly PartialProfile[]): { frames: FrameTable; frameMaps: Int32Array[] } {
+/**
+ * One frame table; per part, its frame → merged frame. Late samples are placed among each part's
+ * frames where they ended (their folding interns frames where one parser did); null when they
+ * cannot be merged exactly.
+ */
+export function mergeFrames(parts: readonly PartialProfile[], late: LateSamples | null = null): { frames: FrameTable; frameMaps: Int32Array[] } | null {
   const builder = new FrameTableBuilder();
-  const frameMaps = parts.map((part) => {
+  const frameMaps = parts.map((part, p) => {
     const { strings, name, module, flags, count } = part.frames;
     const stringMap = new Int32Array(strings.length);
     for (let i = 0; i < strings.length; i++) stringMap[i] = builder.strings.intern(strings[i]);
     const map = new Int32Array(count);
+    const stops = late ? late.frameStops(p) : NO_STOPS;
+    let s = 0;
     for (let f = 0; f < count; f++) {
+      while (s < stops.length && stops[s] === f) late!.place(p, s++, map, builder);
       const known = part.moduleKnown[f] === 1;
       map[f] = builder.internIndex(stringMap[name[f]], flags[f], known ? (module[f] < 0 ? -1 : stringMap[module[f]]) : undefined);
     }
+    while (s < stops.length) late!.place(p, s++, map, builder);
+    late?.partDone(p, map);
     return map;
   });
+  if (late && !late.finishFrames(builder)) return null;
   return { frames: builder.finish(), frameMaps };
+}
+
+const NO_STOPS = new Int32Array(0);
+
+function identity(n: number): Int32Array {
+  const map = new Int32Array(n);
+  for (let i = 0; i < n; i++) map[i] = i;
+  return map;
 }
 
 /**

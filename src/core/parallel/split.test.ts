@@ -5,7 +5,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AbortedError, loadPart, loadProfileFromText } from '../import/load';
+import { AbortedError, loadPart, loadProfileFromText, probeSplit } from '../import/load';
+import { PerfLateMerge } from '../import/perf/perf-late';
+import type { PerfPartMeta } from '../import/perf/perf-parts';
+import { mergeParts } from './merge';
 import { chunked, expectSameProfile, loadSplitOrNull as loadSplitAt } from '../testing/split-parts';
 import { syntheticPerf } from '../testing/synthetic-perf';
 import { awaitPart, boundaryIn, findCuts, importerFor, loadInParts, parsePartJob, partCount, type PartJob, type PartMessage, type PartRunner } from './split';
@@ -21,12 +24,16 @@ const FIXTURES = [
   'rust-toyc.folded',
   'rust-toyc.diff.folded',
   'sqlite.folded',
+  // Recursion through one call site and functions inlined into themselves: samples that wait for
+  // the whole recording's run statistics (perf-runs.ts), folded by the merge (perf-late.ts).
+  'cpp/recur.perf-script.txt',
+  'cpp/funcs.perf-script.txt',
+  'cpp/mixed-clang.perf-script.txt',
+  'cpp/maps.perf-script.txt',
+  'cpp/recur.no-inline.perf-script.txt',
+  'sqlite.fp.perf-script.txt',
+  'rust-toyc.run-a.perf-script.txt',
 ];
-
-// Recordings with recursion through one call site (or a function inlined into itself) have
-// samples that wait for the whole recording's run statistics (perf-runs.ts): their parts cannot
-// be merged yet, and they are read by one parser (null here).
-const WAIT_FOR_WHOLE = new Set(['rust-toyc.perf-script.txt', 'sqlite.perf-script.txt', 'rust-toyc.fp.perf-script.txt', 'rust-toyc.comm-trailing-digit.perf-script.txt']);
 
 describe('split and merge', () => {
   for (const name of FIXTURES) {
@@ -36,7 +43,6 @@ describe('split and merge', () => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { minLength: 1, maxLength: 7 }), fc.integer({ min: 7, max: 1 << 17 }), async (offsets, chunk) => {
           const merged = await loadSplitAt(bytes, offsets, {}, chunk);
-          if (WAIT_FOR_WHOLE.has(name)) return void expect(merged).toBeNull();
           expect(merged).not.toBeNull();
           expectSameProfile(merged!, whole);
         }),
@@ -170,6 +176,21 @@ describe('split and merge of generated recordings', () => {
   });
 });
 
+describe('samples kept aside past the limit', () => {
+  it('when one parser would have folded kept-aside samples early, the merge gives up (null: one parser reads the file)', async () => {
+    const bytes = fixture('sqlite.perf-script.txt');
+    const probe = probeSplit(bytes, true)!;
+    const cut = boundaryIn(bytes, bytes.length >> 1, 'blank-line');
+    const parts = [
+      await loadPart(chunked(bytes.subarray(0, cut)), probe.importer),
+      await loadPart(chunked(bytes.subarray(cut)), probe.importer, { partContext: probe.context }),
+    ];
+    const lowLimit = { ...probe.importer, lateSamples: (metas: readonly unknown[]) => PerfLateMerge.of(metas as PerfPartMeta[], 100) };
+    expect(mergeParts(parts, lowLimit)).toBeNull();
+    expectSameProfile(mergeParts(parts, probe.importer)!, await loadProfileFromText(bytes));
+  });
+});
+
 describe('cuts', () => {
   it('a part starts after a line end (folded) or after an empty line (perf script)', () => {
     const bytes = new TextEncoder().encode('h 1\n\ta\n\nh 2\r\n\r\nh 3\n');
@@ -241,7 +262,7 @@ describe('loadInParts', () => {
     expect(aborted.sort()).toEqual([0, 2]);
   });
 
-  it('a part whose samples wait for the whole recording makes the load fall back to one parser (null)', async () => {
+  it('a recording whose samples wait for the whole recording is merged through part workers', async () => {
     const recursive = readFileSync(new URL('../../../fixtures/rust-toyc.perf-script.txt', import.meta.url), 'utf8');
     const mixed = new TextEncoder().encode(syntheticPerf(3000) + recursive);
     const ranges = { size: mixed.length, read: async (s: number, e: number) => mixed.subarray(s, e) };
@@ -251,7 +272,8 @@ describe('loadInParts', () => {
       void parsePartJob(chunked(mixed.subarray(job.start, job.end)), job, (m) => onMessage(m));
       return done;
     };
-    expect(await loadInParts(ranges, run, { workers: 2, minPartBytes: 1000 })).toBeNull();
+    const merged = await loadInParts(ranges, run, { workers: 2, minPartBytes: 1000 });
+    expectSameProfile(merged!, await loadProfileFromText(mixed));
   });
 
   it('cancel from the caller rejects with AbortedError', async () => {

@@ -53,8 +53,8 @@ export interface SplitOptions extends LoadOptions {
   /** How many workers to use at most (cores available). */
   workers: number;
   minPartBytes?: number;
-  /** Filled in for benchmarks: parts read, time until the last part arrived, merge time (ms). */
-  timings?: { parts: number; partsMs: number; mergeMs: number };
+  /** Filled in for benchmarks: parts read, time until the last part arrived, merge time (ms), each part's CPU time when known. */
+  timings?: { parts: number; partsMs: number; mergeMs: number; partCpuMs?: number[]; mergeCpuMs?: number; cpuClock?: () => number };
 }
 
 /** How many parts an input of `size` bytes gets: one per worker, each at least minPart. */
@@ -111,8 +111,12 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
     }
     if (options.signal?.aborted) throw new AbortedError();
     const merging = performance.now();
+    const cpu = options.timings?.cpuClock?.() ?? NaN;
     const profile = mergeParts(parts, probe.importer, options);
-    if (options.timings) Object.assign(options.timings, { parts: parts.length, partsMs: merging - started, mergeMs: performance.now() - merging });
+    if (options.timings) {
+      const mergeCpuMs = (options.timings.cpuClock?.() ?? NaN) - cpu;
+      Object.assign(options.timings, { parts: parts.length, partsMs: merging - started, mergeMs: performance.now() - merging, partCpuMs: parts.map((p) => p.cpuMs ?? NaN), mergeCpuMs });
+    }
     return profile;
   } catch (e) {
     if (options.signal?.aborted) throw new AbortedError();

@@ -1,5 +1,6 @@
 // The two runs of a comparison as diff sides for the current view (Functions / Inline frames),
-// plus small lookups the comparison UI needs. Pure apart from memoisation by identity.
+// plus small lookups the comparison UI needs on the page. Pure apart from memoisation by identity;
+// the diff itself is the compare session's (session/compare-session.ts), never the page's.
 //
 // Invariants: a side's tree is snapshot.functions ?? snapshot.inline for the function view, so a
 // recording without inline information compares by its one tree in both views.
@@ -7,7 +8,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { NodeIndex } from '../model/types';
 import type { ProfileSnapshot } from '../session/snapshot';
-import { deltaColumn, diffTrees, type DiffNorm, type DiffShape, type DiffSide, type TreeDiff } from '../views/diff';
+import type { DiffSide } from '../views/diff';
 import { matchNames } from './match-names';
 import { treeOf } from './tree-walks';
 import type { ViewKind } from '../model/view-types';
@@ -19,19 +20,6 @@ export function sideOf(snapshot: ProfileSnapshot, view: ViewKind): DiffSide {
   let side = sideCache.get(tree);
   if (!side || side.frames !== snapshot.frames) sideCache.set(tree, (side = { tree, frames: snapshot.frames }));
   return side;
-}
-
-export function diffOf(a: ProfileSnapshot, b: ProfileSnapshot, view: ViewKind, shape: DiffShape): TreeDiff {
-  return diffTrees(sideOf(a, view), sideOf(b, view), shape);
-}
-
-const deltaCache = new WeakMap<TreeDiff, Partial<Record<DiffNorm, { delta: Float64Array; maxAbs: number }>>>();
-
-/** deltaColumn of total weights, memoised per diff and normalisation. */
-export function totalDeltas(diff: TreeDiff, norm: DiffNorm): { delta: Float64Array; maxAbs: number } {
-  let entry = deltaCache.get(diff);
-  if (!entry) deltaCache.set(diff, (entry = {}));
-  return (entry[norm] ??= deltaColumn(diff, 'total', { norm }));
 }
 
 /** The node with the largest total among the nodes named `name`, or -1. */

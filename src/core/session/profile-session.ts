@@ -16,6 +16,7 @@ import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from '
 import type { ImportOptions, PartialProfile } from '../import/importer';
 import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from '../parallel/split';
 import { ImportError, type Profile } from '../model/profile';
+import { isPerfData } from '../import/sniff';
 import { makeSnapshot, type ProfileSnapshot } from './snapshot';
 
 export interface OpenProgress {
@@ -66,9 +67,6 @@ export interface SessionParts {
 
 /** How long the HEAD before a ranged load may take (see rangedSize). */
 const HEAD_TIMEOUT_MS = 1000;
-
-/** perf.data files start with this magic ("PERFILE2" today; "PERFFILE" was version 1). */
-const PERF_DATA_MAGICS = ['PERFILE2', 'PERFFILE'];
 
 export class ProfileSession {
   private current: AbortController | null = null;
@@ -355,8 +353,7 @@ async function* sniffPerfData(source: AsyncIterable<Uint8Array>, name: string, s
       continue;
     }
     decided = true;
-    const magic = String.fromCharCode(...joined.subarray(0, need));
-    if (PERF_DATA_MAGICS.includes(magic)) throw new PerfDataError(name);
+    if (isPerfData(joined)) throw new PerfDataError(name);
     yield joined;
   }
   if (!decided && head.length > 0) yield head;
@@ -369,9 +366,8 @@ export const READ_BUFFER_BYTES = 1 << 20;
  * A ReadableStream as an async iterable (Chromium before 124 and Safari lack stream iteration).
  *
  * Byte streams (Blob.stream() and fetch bodies in current browsers) are read with a BYOB reader
- * into one reused 1 MiB buffer. Measured in Chromium 156 (a worker reading 200 MB, no parsing):
- * the default reader's fresh ArrayBuffer per chunk cost ~1 s of worker CPU (allocation, page
- * faults, GC of 200 MB of short-lived buffers), a reused buffer ~0.15 s; 5-8x faster overall.
+ * into one reused 1 MiB buffer: the default reader's fresh ArrayBuffer per chunk costs worker CPU
+ * in allocation, page faults and GC (bench/README.md).
  *
  * Invariant: a yielded chunk is valid only until the next one is requested (its buffer is then
  * handed back to the stream and detached). Consumers that keep bytes copy them: maybeGunzip,

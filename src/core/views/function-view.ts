@@ -40,9 +40,8 @@ export function functionView(profile: Profile): FunctionView {
  * Inline trees from this many nodes take the derived-tree path, smaller ones the TreeBuilder
  * path. Both give the same tree, order, sums and maps (tested). TreeBuilder's code is already
  * optimised by the import, while the derived builder's is cold in a fresh worker: below ~200k
- * nodes that warm-up is most of its time (views of perf 50 MB, 40k nodes: 22 vs 33 ms; folded
- * 20 MB, 63k: 21 vs 32 ms); above, skipping the hashing and the full re-sort pays (folded
- * 200 MB, 326k nodes: 84 vs 100 ms wall).
+ * nodes that warm-up is most of its time; above, skipping the hashing and the full re-sort pays
+ * (figures in bench/README.md).
  */
 export const DERIVED_FROM_NODES = 200_000;
 

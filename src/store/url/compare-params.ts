@@ -6,11 +6,11 @@
 // start-up controllers/recordings.ts reads `compare=` itself, so B starts loading at once, in
 // parallel with A, instead of after A has opened.
 
-import { FULL_PANE } from '../compare-slice';
+import { zoomed } from '../pane';
 import { useStore } from '../store';
 import { registerUrlParam, type ParseResult } from './url-state';
 import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/query/zoom-path';
-import { diffOf } from '../../core/query/diff-sides';
+import { treeOf } from '../../core/query/tree-walks';
 
 function oneOf<T extends string>(key: string, values: readonly T[]) {
   return (v: string): ParseResult<T> =>
@@ -64,10 +64,9 @@ function applyDiffZoom(path: PathSegment[] | null): void {
     return;
   }
   pending.path = null;
-  const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
-  const side = s.compare.shape === 'B' ? diff.b : diff.a;
-  const { node } = resolvePath(side.frames, side.tree, path);
-  s.setPane('diff', { zoomNode: node, viewport: FULL_PANE.viewport });
+  const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
+  const { node } = resolvePath(shape.frames, treeOf(shape, s.view), path);
+  s.setPane('diff', zoomed(node));
 }
 
 useStore.subscribe(
@@ -90,13 +89,13 @@ registerUrlParam<PathSegment[]>({
     if (!s.snapshot || !s.compare.snapshot) return pending.path ? encodeZoomPath(pending.path) : null;
     const zoom = s.compare.diff.zoomNode;
     if (s.compare.mode !== 'diff' || zoom <= 0) return null;
-    const diff = diffOf(s.snapshot, s.compare.snapshot, s.view, s.compare.shape);
-    const side = s.compare.shape === 'B' ? diff.b : diff.a;
-    return zoom < side.tree.nodeCount ? encodeZoomPath(segmentsOf(side.frames, side.tree, zoom)) : null;
+    const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
+    const tree = treeOf(shape, s.view);
+    return zoom < tree.nodeCount ? encodeZoomPath(segmentsOf(shape.frames, tree, zoom)) : null;
   },
   apply: (value) => {
     const s = useStore.getState();
     if (value && value.length > 0) applyDiffZoom(value);
-    else if (s.compare.diff.zoomNode > 0) s.setPane('diff', { zoomNode: 0, viewport: FULL_PANE.viewport });
+    else if (s.compare.diff.zoomNode > 0) s.setPane('diff', zoomed(0));
   },
 });

@@ -68,8 +68,8 @@ export interface UrlParamCodec<T> {
   apply(value: T | undefined, ctx: ApplyContext): void;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyCodec = UrlParamCodec<any>;
+/** Codecs of every value type (methods are bivariant, so each is one of these). */
+type AnyCodec = UrlParamCodec<unknown>;
 const registry = new Map<string, AnyCodec>();
 
 /** Adds (or replaces) a parameter. Keys 'v' and 'profile' are reserved. */

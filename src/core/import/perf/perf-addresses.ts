@@ -15,6 +15,13 @@ import { markMutable } from '../../model/mutable-fields';
 
 const EMPTY = 0;
 
+/** AddressTable.data(). */
+export interface AddressData {
+  count: number;
+  slots: Int32Array;
+  long: { id: number; text: string }[];
+}
+
 export class AddressTable {
   // Per slot: [high 32 bits, low 32 bits, id + 1] (0 = empty).
   private slots = new Int32Array(3 * 4096);
@@ -35,8 +42,11 @@ export class AddressTable {
     while (start < end - 1 && text.charCodeAt(start) === 48 /* 0 */) start++;
     if (end - start > 16) return this.longId(text.slice(start, end));
     const split = Math.max(start, end - 8);
-    const hi = parseHex(text, start, split);
-    const lo = parseHex(text, split, end);
+    return this.pairId(parseHex(text, start, split), parseHex(text, split, end));
+  }
+
+  /** The id of the address whose high and low 32 bits are `hi`, `lo`. */
+  pairId(hi: number, lo: number): number {
     const slots = this.slots;
     const mask = this.mask;
     let slot = hashPair(hi, lo) & mask;
@@ -54,13 +64,28 @@ export class AddressTable {
     return id;
   }
 
-  private longId(text: string): number {
+  /** The id of an address of more than 16 hex digits (leading zeros removed). */
+  longId(text: string): number {
     let id = this.long.get(text);
     if (id === undefined) {
       id = this.count++;
       this.long.set((' ' + text).slice(1), id);
     }
     return id;
+  }
+
+  /** The table as plain data: (hi, lo, id + 1) triples, 0 = empty, and the long addresses by id. */
+  data(): AddressData {
+    return { count: this.count, slots: this.slots, long: [...this.long].map(([text, id]) => ({ id, text })) };
+  }
+
+  /** Per id of `data` (another table's), this table's id of the same address. */
+  mapFrom(data: AddressData): Int32Array {
+    const map = new Int32Array(data.count);
+    const s = data.slots;
+    for (let i = 0; i < s.length; i += 3) if (s[i + 2] !== EMPTY) map[s[i + 2] - 1] = this.pairId(s[i], s[i + 1]);
+    for (const { id, text } of data.long) map[id] = this.longId(text);
+    return map;
   }
 
   private grow(): void {

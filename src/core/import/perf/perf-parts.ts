@@ -6,12 +6,14 @@
 // MAX_QUOTED problems met in input order (each part keeps its first MAX_QUOTED, which is enough),
 // then sorted by line; the time-order column is dropped for the whole recording when the first
 // sample without a time, or the sample past the cap, is met, as one SampleColumnBuilder would;
-// run evidence is keyed by merged frame and address value, its kinds ORed (./perf-runs.ts).
+// samples kept aside by the parts are placed by ./perf-late.ts, which also says why the column
+// was dropped then.
 
 import { ImportError, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer';
 import { eventBaseName } from './perf-line';
 import { sortSamples } from '../../views/time-order';
+import type { PerfLateData, PerfLateMerge } from './perf-late';
 
 export const MAX_QUOTED = 5;
 const TIME_EVENTS = new Set(['cpu-clock', 'task-clock']);
@@ -37,6 +39,8 @@ export interface PerfPartMeta {
   hasInlined: boolean;
   /** The time-order column: samples recorded, and why it was dropped (null: kept). */
   column: { count: number; dropped: 'no-time' | 'cap' | null; cap: number };
+  /** A part's samples kept aside and its run statistics, for the merge (./perf-late.ts). */
+  late?: PerfLateData;
 }
 
 /** The profile of the whole input; `merged` from ../parallel/merge.ts, or one parser's own tables. */
@@ -88,7 +92,9 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   if (quotedCount > MAX_QUOTED) {
     warnings.push({ line: 0, message: `${quotedCount - MAX_QUOTED} more problem lines were not quoted` });
   }
-  const dropped = droppedColumn(metas);
+  const late = merged.late as PerfLateMerge | undefined;
+  if (late?.hasInlined) hasInlined = true;
+  const dropped = late ? late.dropped : droppedColumn(metas);
   if (dropped === 'cap') {
     warnings.push({ line: 0, message: `more than ${first.column.cap} samples: time order is off for this recording` });
   }

@@ -27,11 +27,26 @@
 // Invariants: one open-addressing table in typed arrays (no allocation per run); addresses are the
 // importer's interned address ids (small non-negative integers); the kept-aside samples are
 // bounded (DEFERRED_LIMIT ints), past which they are folded with the gcds known then.
+//
+// Parallel parsing (../../parallel/): a part cannot know the whole recording's gcds, so it keeps
+// aside every sample whose runs were undecided in the part (a superset of what one parser keeps
+// aside) and hands them over with its RunStats (RunStats.data, DeferredSamples.data);
+// ./perf-late.ts combines the stats (gcd, longest run, seen at leaf: each combines exactly) and
+// folds the kept-aside samples as one parser would have.
 
 import { FrameFlags, type FrameIndex } from '../../model/types';
 import { markMutable } from '../../model/mutable-fields';
 
 const EMPTY = -1;
+
+/** RunStats.data(): the open-addressing table's columns. */
+export interface RunStatsData {
+  frame: Int32Array;
+  address: Int32Array;
+  gcds: Int32Array;
+  longest: Int32Array;
+  atLeaf: Uint8Array;
+}
 
 export class RunStats {
   private frame = new Int32Array(4096).fill(EMPTY);
@@ -67,6 +82,34 @@ export class RunStats {
       return 1;
     }
     return this.merge(frame, address, length, leaf);
+  }
+
+  /** The gcd of the runs noted at (frame, address id), 0 when none was. */
+  gcdOf(frame: FrameIndex, address: number): number {
+    const slot = this.find(frame, address);
+    return this.frame[slot] === EMPTY ? 0 : this.gcds[slot];
+  }
+
+  /** Adds what another RunStats learnt at a key (its gcd, longest run and leaf bit): the merge of parts. */
+  combine(frame: FrameIndex, address: number, runGcd: number, longest: number, leaf: boolean): void {
+    const slot = this.find(frame, address);
+    if (this.frame[slot] === EMPTY) {
+      this.frame[slot] = frame;
+      this.address[slot] = address;
+      this.gcds[slot] = runGcd;
+      this.longest[slot] = longest;
+      this.atLeaf[slot] = leaf ? 1 : 0;
+      if (++this.count * 2 > this.mask) this.grow();
+      return;
+    }
+    this.gcds[slot] = gcd(this.gcds[slot], runGcd);
+    if (longest > this.longest[slot]) this.longest[slot] = longest;
+    if (leaf) this.atLeaf[slot] = 1;
+  }
+
+  /** The table as plain data (a part hands it to the merge); slots with frame -1 are empty. */
+  data(): RunStatsData {
+    return { frame: this.frame, address: this.address, gcds: this.gcds, longest: this.longest, atLeaf: this.atLeaf };
   }
 
   /** Groups per physical frame at (frame, address id): the gcd once it is known enough, else 1. */
@@ -129,8 +172,13 @@ export class RunStats {
   }
 }
 
-/** Ints a run takes in SampleRuns: stack index of its first line, group size, physical item, groups, address id, leaf (0/1). */
-export const RUN_INTS = 6;
+/**
+ * Ints a run takes in SampleRuns: stack index of its first line, group size, physical item,
+ * groups, address id, leaf (0/1), and what decided it when it was noted: the key's gcd so far,
+ * or for the leaf run 1 when perf had printed an `(inlined)` line by then (the merge of parts
+ * replays one parser's decision with them, ./perf-late.ts).
+ */
+export const RUN_INTS = 7;
 
 /** The runs of m ≥ 2 groups of the sample being assembled, RUN_INTS ints each. */
 export class SampleRuns {
@@ -148,7 +196,7 @@ export class SampleRuns {
     this.unsettled = false;
   }
 
-  add(start: number, groupSize: number, physical: number, groups: number, address: number, leaf: boolean): void {
+  add(start: number, groupSize: number, physical: number, groups: number, address: number, leaf: boolean, decided: number): void {
     const at = this.count * RUN_INTS;
     if (at + RUN_INTS > this.data.length) {
       const grown = new Int32Array(this.data.length * 2);
@@ -161,6 +209,7 @@ export class SampleRuns {
     this.data[at + 3] = groups;
     this.data[at + 4] = address;
     this.data[at + 5] = leaf ? 1 : 0;
+    this.data[at + 6] = decided;
     this.count++;
   }
 }
@@ -178,7 +227,7 @@ export interface FrameInterner {
  * the others' become FOLDED (merged into their parent by the function view). Returns whether any
  * frame was folded.
  */
-export function foldRuns(stack: Int32Array, runs: Int32Array, runCount: number, stats: RunStats, frames: FrameInterner): boolean {
+export function foldRuns(stack: Int32Array, runs: Int32Array, runCount: number, stats: Pick<RunStats, 'linesPerFrame'>, frames: FrameInterner): boolean {
   let folded = false;
   for (let r = 0; r < runCount; r++) {
     const at = r * RUN_INTS;
@@ -204,9 +253,14 @@ export function foldRuns(stack: Int32Array, runs: Int32Array, runCount: number, 
 /** Past this many ints kept aside, deferred samples are folded with the gcds known then. */
 export const DEFERRED_LIMIT = 1 << 24;
 
+/** Ints before a kept-aside sample's stack: root, thread, ordinal, depth, runs, frames, inlined. */
+export const SAMPLE_HEADER = 7;
+
 /**
  * Samples kept aside until the end of the input (see the module comment): per sample its root,
- * thread, weight, time, ordinal, stack (leaf first) and runs, in two flat growable arrays.
+ * thread, ordinal, depth, run count, the frames interned when it ended and whether perf had
+ * printed an `(inlined)` line by then (both for the merge of parts), its stack (leaf first) and
+ * runs; weight and time in a second array.
  */
 export class DeferredSamples {
   ints = new Int32Array(4096);
@@ -222,8 +276,8 @@ export class DeferredSamples {
     return this.intCount > DEFERRED_LIMIT;
   }
 
-  add(root: number, thread: number, ordinal: number, weight: number, time: number, stack: Int32Array, depth: number, runs: SampleRuns): void {
-    const need = 5 + depth + runs.count * RUN_INTS;
+  add(root: number, thread: number, ordinal: number, weight: number, time: number, stack: Int32Array, depth: number, runs: SampleRuns, frames: number, printedInlined: boolean): void {
+    const need = SAMPLE_HEADER + depth + runs.count * RUN_INTS;
     if (this.intCount + need > this.ints.length) {
       const grown = new Int32Array(Math.max(this.ints.length * 2, this.intCount + need));
       grown.set(this.ints.subarray(0, this.intCount));
@@ -241,6 +295,8 @@ export class DeferredSamples {
     ints[at++] = ordinal;
     ints[at++] = depth;
     ints[at++] = runs.count;
+    ints[at++] = frames;
+    ints[at++] = printedInlined ? 1 : 0;
     ints.set(stack.subarray(0, depth), at);
     at += depth;
     ints.set(runs.data.subarray(0, runs.count * RUN_INTS), at);
@@ -257,19 +313,32 @@ export class DeferredSamples {
       const ints = this.ints;
       const depth = ints[at + 3];
       const runCount = ints[at + 4];
-      const stack = ints.slice(at + 5, at + 5 + depth);
-      const runs = ints.subarray(at + 5 + depth, at + 5 + depth + runCount * RUN_INTS);
+      const body = at + SAMPLE_HEADER;
+      const stack = ints.slice(body, body + depth);
+      const runs = ints.subarray(body + depth, body + depth + runCount * RUN_INTS);
       each(ints[at], ints[at + 1], ints[at + 2], this.floats[s * 2], this.floats[s * 2 + 1], stack, depth, runs, runCount);
-      at += 5 + depth + runCount * RUN_INTS;
+      at = body + depth + runCount * RUN_INTS;
     }
     this.count = 0;
     this.intCount = 0;
     this.ints = new Int32Array(4096);
     this.floats = new Float64Array(256);
   }
+
+  /** The samples kept aside, as plain data (a part hands them to the merge, ./perf-late.ts). */
+  data(): DeferredData {
+    return { count: this.count, ints: this.ints.slice(0, this.intCount), floats: this.floats.slice(0, this.count * 2) };
+  }
 }
 
-function gcd(a: number, b: number): number {
+/** DeferredSamples.data(): `count` samples laid out as in DeferredSamples. */
+export interface DeferredData {
+  count: number;
+  ints: Int32Array;
+  floats: Float64Array;
+}
+
+export function gcd(a: number, b: number): number {
   while (b !== 0) {
     const t = a % b;
     a = b;

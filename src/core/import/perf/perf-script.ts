@@ -28,7 +28,8 @@ import { MAX_SAMPLES, SampleColumnBuilder } from '../../model/sample-column';
 import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
 import { PerfByteReader, type PerfByteTarget } from './perf-bytes';
 import { PerfStackAssembler } from './perf-stack';
-import { DeferredSamples, foldRuns } from './perf-runs';
+import { PerfLateMerge } from './perf-late';
+import { DEFERRED_LIMIT, DeferredSamples, foldRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
 
 const TAB = 9;
@@ -48,6 +49,7 @@ export const perfScriptImporter: Importer = {
   detect: detectPerfScript,
   create: (options: ImportOptions) => new PerfScriptParser(options),
   mergeParts: (merged: MergedParts, metas: readonly unknown[], options: ImportOptions) => perfProfile(merged, metas as PerfPartMeta[], options),
+  lateSamples: (metas: readonly unknown[]) => PerfLateMerge.of(metas as PerfPartMeta[]),
 };
 
 /** 'yes' when the first line that is not blank or a `#` comment is a sample header. */
@@ -173,6 +175,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   finish(): Profile {
+    this.endInput();
+    this.addDeferred();
     const meta = this.partMeta();
     const table = this.frames.finish();
     const { tree, order } = this.builder.finish(table);
@@ -182,14 +186,15 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   /**
-   * Parallel parsing: the part's tables and statistics, merged by perfProfile. A sample whose
-   * runs of repeated groups wait for the whole recording's statistics (./perf-runs.ts: recursion
-   * through one call site, or a function inlined into itself) would be folded with this part's
-   * statistics only, so a part throws WholeInputNeeded at the first one (endSample) and the
-   * recording is read by one parser.
+   * Parallel parsing: the part's tables and statistics, merged by perfProfile. Samples whose runs
+   * of repeated groups wait for the whole recording's statistics (./perf-runs.ts: recursion
+   * through one call site, or a function inlined into itself) are not in the part's tree: they
+   * are handed over with the part's run statistics and folded by the merge (./perf-late.ts).
    */
   finishPart(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'> {
+    this.endInput();
     const meta = this.partMeta();
+    meta.late = { printedInlined: this.stack.printedInlined, stats: this.stack.stats.data(), addresses: this.stack.addresses.data(), deferred: this.deferred.data() };
     const frames = this.frames.finish();
     const { tree, order } = this.builder.finish(frames);
     const samples = this.column.inInputOrder(order);
@@ -203,9 +208,11 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     return this.chosenBase === null ? null : { event: this.chosenBase };
   }
 
-  private partMeta(): PerfPartMeta {
+  private endInput(): void {
     if (this.inSample) this.endSample();
-    this.addDeferred();
+  }
+
+  private partMeta(): PerfPartMeta {
     return {
       wanted: this.wanted,
       chosenBase: this.chosenBase,
@@ -261,10 +268,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const depth = stack.end();
     const ordinal = this.samples++;
     if (stack.runs.unsettled) {
-      // A part cannot know the whole recording's run statistics (see finishPart()).
-      if (this.options.part) throw new WholeInputNeeded('a sample waits for the run statistics of the whole recording');
-      this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs);
-      if (this.deferred.full) this.addDeferred();
+      this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs, this.frames.size, stack.printedInlined);
+      if (this.deferred.full) {
+        // One parser folds them with the statistics known now; a part cannot know those (see
+        // ./perf-late.ts), and the recording is read by one parser.
+        if (this.options.part) throw new WholeInputNeeded(`more than ${DEFERRED_LIMIT} ints of samples wait for the run statistics of the whole recording`);
+        this.addDeferred();
+      }
       return;
     }
     if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;

@@ -94,7 +94,8 @@ export class PerfStackAssembler {
   // Each cached line's text, by line id.
   private readonly lineText: string[] = [''];
   private lineCount = 1;
-  private readonly addresses = new AddressTable();
+  /** Address ids (RunStats keys); the merge of parts maps them by value (./perf-late.ts). */
+  readonly addresses = new AddressTable();
 
   // Symbol text (offset stripped) → entry: a chain of names, outermost first (length 1 unless
   // the symbol is a `a->b` perf-map-agent inline chain).
@@ -390,7 +391,7 @@ export class PerfStackAssembler {
     const leaf = start === 0;
     const k = this.stats.note(this.stack[start + physical], address, groups, leaf);
     if (groups === 1) return;
-    this.runs.add(start, size, physical, groups, address, leaf);
+    this.runs.add(start, size, physical, groups, address, leaf, leaf ? (this.printedInlined ? 1 : 0) : k);
     // A leaf run is one frame, known now when perf has shown it resolves inline frames.
     if (leaf ? !this.printedInlined : k > 1) this.runs.unsettled = true;
   }

@@ -54,8 +54,8 @@ export interface PprofProfile {
 }
 
 /**
- * A growing column of numbers. Pushing millions of ids onto a JS array was measured 10-20x slower
- * than the varint decoding itself (13 MB profile, 8M varints: ~2 s against ~0.1 s).
+ * A growing column of numbers: pushing millions of ids onto a JS array cost many times the varint
+ * decoding itself (bench/README.md).
  */
 class Column {
   data = new Float64Array(1024);

@@ -1,0 +1,78 @@
+// The option handling the file-reading subcommands (collapse, diff, svg, top) share: strict
+// parseArgs with -h/--help, one-line usage errors (exit 2, the message, then the usage text),
+// --view, the FILE positional(s), and the option groups several commands accept.
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { LoadOptions } from '../core/import/load';
+import { describeArgsError, usageError } from './cli-common';
+import type { CliIo } from './main';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+type WithHelp<O extends Options> = O & { help: { type: 'boolean'; short: 'h' } };
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: WithHelp<O> }>>;
+
+/** --view, --samples, --event, --full-names: what selects the tree and names the frames. */
+export const VIEW_OPTIONS = {
+  view: { type: 'string' },
+  samples: { type: 'boolean' },
+  event: { type: 'string' },
+  'full-names': { type: 'boolean' },
+} as const;
+
+/** --pid, --tid: the root frame (LoadOptions.split). */
+export const SPLIT_OPTIONS = {
+  pid: { type: 'boolean' },
+  tid: { type: 'boolean' },
+} as const;
+
+export type View = 'inline' | 'functions';
+
+/** One subcommand's command line: parse it, or answer --help and usage errors. */
+export class CommandLine {
+  constructor(
+    private readonly io: CliIo,
+    readonly name: string,
+    readonly usage: string,
+  ) {}
+
+  /** A usage error: one line, then the usage text; exit status 2. */
+  usageError(message: string): number {
+    return usageError(this.io, this.name, this.usage, message);
+  }
+
+  /** The parsed options and positionals, or the exit status when it is answered already (--help 0, usage 2). */
+  parse<const O extends Options>(args: string[], options: O): Parsed<O> | number {
+    let parsed: Parsed<O>;
+    try {
+      parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { ...options, help: { type: 'boolean', short: 'h' } } as WithHelp<O> });
+    } catch (e) {
+      return this.usageError(describeArgsError(e));
+    }
+    if ((parsed.values as { help?: boolean }).help) {
+      this.io.stdout.write(this.usage);
+      return 0;
+    }
+    return parsed;
+  }
+
+  /**
+   * --view's value (`fallback` when absent), or a usage error naming the views in `order`, the
+   * order the command's usage text lists them in.
+   */
+  view<F extends View | undefined>(value: string | undefined, fallback: F, order: readonly [View, View]): View | F | number {
+    if (value === undefined) return fallback;
+    if (value !== 'inline' && value !== 'functions') return this.usageError(`--view must be ${order[0]} or ${order[1]}, not '${value}'`);
+    return value;
+  }
+
+  /** The one FILE (or -), or a usage error. */
+  oneFile(positionals: readonly string[]): string | number {
+    if (positionals.length === 1) return positionals[0];
+    return this.usageError(positionals.length === 0 ? 'missing FILE (use - for stdin)' : `expected one FILE, got ${positionals.length}`);
+  }
+}
+
+/** LoadOptions.split from --pid and --tid (--tid wins). */
+export function splitOf(values: { pid?: boolean; tid?: boolean }): NonNullable<LoadOptions['split']> {
+  return values.tid ? 'tid' : values.pid ? 'pid' : 'process';
+}

@@ -1,0 +1,25 @@
+// Every controller, started once from main.tsx: what drives the store from the workers, the URL
+// and the window. Components only render and dispatch; none starts a controller.
+
+import { startCompareResults } from './compare-results';
+import { startDeriveController } from './derive-controller';
+import { startCompareSync } from './flame-sources';
+import { startLoadingController } from './load-controller';
+import { startCompareController } from './recordings';
+import { startSearchController } from './search-controller';
+import { startSelectionSync } from './selection-sync';
+import { startUrlSync } from './url-sync';
+
+export function startControllers(win: Window = window): void {
+  startSearchController();
+  // Before the URL sync: a link's transforms start their derivation while its zoom is applied.
+  startDeriveController();
+  startUrlSync(win);
+  startSelectionSync();
+  startCompareSync();
+  startCompareResults();
+  // The hash (or the demo) starts loading in the worker; `#compare=` loads the second recording
+  // in a worker of its own, in parallel.
+  startLoadingController(win);
+  startCompareController(win);
+}
