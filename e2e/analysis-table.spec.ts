@@ -23,7 +23,7 @@ function oracleNodes(fn: string): Map<string, number> {
   }
   return nodes;
 }
-type FramesHook = { flameviewFrames: { rect(a: string, b: string): { width: number } | null; reveal(a: string, b: string): boolean } };
+type FramesHook = { flameviewFrames: { rect(a: string, b: string): { x: number; y: number; width: number; height: number } | null; reveal(a: string, b: string): boolean } };
 
 const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
 const grid = (page: Page) => page.getByRole('grid', { name: 'Functions' });
@@ -144,6 +144,73 @@ test.describe('function table', () => {
     await waitForIdle(page);
     await expect(graph(page)).toHaveAttribute('data-highlighted', /^[1-9]\d*$/);
   });
+});
+
+const frameRect = async (page: Page, name: string) => (await page.evaluate((n) => (window as unknown as FramesHook).flameviewFrames.rect('Flame graph', n), name))!;
+
+/** The canvas pixel (r, g, b) of the main flame graph at viewport CSS px (x, y). */
+const pixelAt = (page: Page, x: number, y: number) =>
+  page.locator('[aria-label="Flame graph"] canvas').evaluate((c: HTMLCanvasElement, [x, y]) => {
+    const r = c.getBoundingClientRect();
+    const k = c.width / r.width;
+    const d = c.getContext('2d')!.getImageData(Math.floor((x - r.left) * k), Math.floor((y - r.top) * k), 1, 1).data;
+    return [d[0], d[1], d[2]];
+  }, [x, y]);
+
+test.describe('function table selection', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`a selected row fades the rest of the graph as a search does, rings its frames, and the details follow it (${scheme})`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openToyc(page);
+      const fn = 'toyc::compile_module';
+      await page.getByRole('button', { name: 'Function table' }).click();
+      await expect(grid(page)).toBeVisible();
+      await waitForIdle(page);
+      // A point on a frame of another function (its right end, clear of its label).
+      const other = await frameRect(page, 'toyc_cgu.0');
+      const otherAt = [other.x + other.width - 4, other.y + other.height / 2] as const;
+      const plain = await pixelAt(page, ...otherAt);
+
+      // A frame picked in the graph first: the details show it.
+      await graph(page).focus();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await waitForIdle(page);
+      const details = page.getByRole('region', { name: 'Selected frame' });
+      const before = (await details.locator('.frame-name-text').innerText()).trim();
+      expect(before).not.toBe(fn);
+
+      // Picking the function's row (near the top by total): the details show that function, over
+      // all its call sites.
+      await grid(page).getByRole('button', { name: 'Total' }).click();
+      const row = bodyRows(page).filter({ has: page.locator(`.fn-name[title="${fn}"]`) });
+      await row.click();
+      await expect(row).toHaveAttribute('aria-selected', 'true');
+      await waitForIdle(page);
+      await expect(details.locator('.frame-name-text')).toHaveText(fn);
+      await expect(details).toContainText('Function, all call sites');
+      const total = (await row.getByRole('gridcell').nth(3).innerText()).trim();
+      await expect(details).toContainText(`(${total})`);
+      await expect(graph(page)).toHaveAttribute('data-highlighted', /^[1-9]\d*$/);
+
+      // The other function's frame has faded; its frames carry a 3 px ring with a 1 px inner line.
+      const faded = await pixelAt(page, ...otherAt);
+      expect(faded).not.toEqual(plain);
+      const mine = await frameRect(page, fn);
+      const ring = scheme === 'dark' ? [0xf8, 0xbb, 0xd0] : [0xad, 0x14, 0x57];
+      const inner = scheme === 'dark' ? [0x18, 0x19, 0x1c] : [0xff, 0xff, 0xff];
+      for (const dy of [0, 1, 2]) expect(await pixelAt(page, mine.x + mine.width / 2, mine.y + dy + 0.5)).toEqual(ring);
+      expect(await pixelAt(page, mine.x + mine.width / 2, mine.y + 3.5)).toEqual(inner);
+      await page.screenshot({ path: test.info().outputPath(`function-table-selection-${scheme}.png`) });
+
+      // The same fade as a search for that function alone (the table closed: the graph is wider).
+      await page.getByRole('button', { name: 'Function table' }).click();
+      await page.getByRole('searchbox', { name: 'Search' }).fill(`^${fn}$`);
+      await waitForIdle(page);
+      const wide = await frameRect(page, 'toyc_cgu.0');
+      expect(await pixelAt(page, wide.x + wide.width - 4, wide.y + wide.height / 2)).toEqual(faded);
+    });
+  }
 });
 
 test.describe('callers and callees', () => {

@@ -4,7 +4,7 @@
 // into the View and ⋯ menus keep their names and pressed states.
 
 import { expect, test, type Page } from '@playwright/test';
-import { menu, openBytes, openFixture, serveFixtures, waitForIdle } from './helpers';
+import { hashParam, menu, openBytes, openFixture, serveFixtures, waitForIdle } from './helpers';
 
 /** The details float over the graph when shown; hidden, they are a 1 px live region (still announced). */
 const detailsWidth = (page: Page) => page.getByRole('region', { name: 'Selected frame' }).evaluate((e) => e.getBoundingClientRect().width);
@@ -109,8 +109,9 @@ test('toggles announce their state; the menus open, keep it and close with Escap
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
 });
 
-type Hook = { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null } };
+type Hook = { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null; reveal(l: string, n: string): boolean } };
 const rectOf = (page: Page, name: string) => page.evaluate((n) => (window as unknown as Hook).flameviewFrames.rect('Flame graph', n), name);
+const revealFrame = (page: Page, name: string) => page.evaluate((n) => (window as unknown as Hook).flameviewFrames.reveal('Flame graph', n), name);
 
 test.describe('fit the stack', () => {
   test.use({ viewport: { width: 1400, height: 900 } });
@@ -150,6 +151,67 @@ test.describe('fit the stack', () => {
     await expect(below).toBeVisible();
     await below.click();
     await waitForIdle(page);
+  });
+
+  test('a zoomed subtree fills the canvas above one "N ancestors" row that unfolds on click; Escape, Reset and the link agree', async ({ page }) => {
+    await page.route('**/e2e-fixtures/deep.folded', (r) => r.fulfill({ status: 200, body: deep, headers: { 'content-type': 'text/plain' } }));
+    for (const orient of ['flame', 'icicle']) {
+      await page.goto(`./#profile=e2e-fixtures/deep.folded${orient === 'icicle' ? '&orient=icicle' : ''}`);
+      await waitForIdle(page);
+      await expect(page.getByTestId('recording-name')).toHaveText('deep.folded');
+      const graph = page.getByRole('application', { name: 'Flame graph' });
+      const ancestors = page.getByRole('button', { name: /^Show \d+ ancestors$/ });
+      await expect(ancestors).toBeHidden();
+      // Zoom on level_40 (depth 41: all, level_0 … level_39 are its 41 ancestors).
+      expect(await revealFrame(page, frames[40])).toBe(true);
+      await waitForIdle(page);
+      const target = (await rectOf(page, frames[40]))!;
+      await page.mouse.click(target.x + target.width / 2, target.y + target.height / 2);
+      await waitForIdle(page);
+      await expect(ancestors).toHaveAccessibleName('Show 41 ancestors');
+      await expect(ancestors).toHaveText('▸ 41 ancestors — called from wl::expr::Parser::level_39');
+      const canvas = (await page.locator('[aria-label="Flame graph"] canvas').boundingBox())!;
+      const fold = (await ancestors.boundingBox())!;
+      // The folded row sits at the root's edge of the canvas, the zoomed frame right beside it, and
+      // every level of the subtree (level_40 … level_59) is drawn whole, without scrolling.
+      const zoomed = (await rectOf(page, frames[40]))!;
+      if (orient === 'flame') {
+        expect(fold.y + fold.height).toBeGreaterThan(canvas.y + canvas.height - 3);
+        expect(Math.abs(zoomed.y + 17 - fold.y)).toBeLessThanOrEqual(1.5);
+      } else {
+        expect(fold.y).toBeLessThan(canvas.y + 3);
+        expect(Math.abs(fold.y + 17 - zoomed.y)).toBeLessThanOrEqual(1.5);
+      }
+      for (let i = 40; i < LEVELS; i++) expect(await rectOf(page, frames[i]), frames[i]).not.toBeNull();
+      expect(await rectOf(page, frames[39])).toBeNull();
+      await expect(page.getByRole('button', { name: /more levels?/ })).toHaveCount(0);
+      expect(await graph.evaluate((e) => e.scrollHeight - e.clientHeight)).toBe(0);
+      // The link reopens the same zoom, folded the same way.
+      await expect.poll(() => hashParam(page, 'zoom')).toMatch(/level_40$/);
+      await page.reload();
+      await waitForIdle(page);
+      await expect(ancestors).toHaveText(/^▸ 41 ancestors —/);
+      expect(await rectOf(page, frames[59])).not.toBeNull();
+      // A click (or Enter on the focused button) unfolds them: the ancestors are rows again, the
+      // graph keeps the focus.
+      if (orient === 'flame') await ancestors.click();
+      else {
+        await ancestors.focus();
+        await page.keyboard.press('Enter');
+      }
+      await waitForIdle(page);
+      await expect(ancestors).toBeHidden();
+      await expect(graph).toBeFocused();
+      expect(await rectOf(page, frames[39])).not.toBeNull();
+      // Escape zooms out one level: its ancestors fold again, one fewer.
+      await page.keyboard.press('Escape');
+      await waitForIdle(page);
+      await expect(ancestors).toHaveText('▸ 40 ancestors — called from wl::expr::Parser::level_38');
+      await page.getByRole('button', { name: 'Reset zoom' }).click();
+      await waitForIdle(page);
+      await expect(ancestors).toBeHidden();
+      await expect.poll(() => hashParam(page, 'zoom')).toBeNull();
+    }
   });
 
   test('the wheel scrolls the stack; Ctrl + wheel zooms', async ({ page }) => {

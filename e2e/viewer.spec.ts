@@ -180,11 +180,14 @@ test.describe('viewer', () => {
     await (await menuButton(page, 'View', 'Icicle')).click();
     await waitForIdle(page);
     await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'true');
+    // Zoomed on clone3, its two ancestors (all, toyc_cgu.0) are folded into the top row.
     const b = (await graph(page).boundingBox())!;
-    await page.mouse.move(b.x + b.width / 2, b.y + 8);
-    await expect(page.getByRole('tooltip')).toContainText('all');
+    const fold = page.getByRole('button', { name: 'Show 2 ancestors' });
+    await expect(fold).toHaveText('▸ 2 ancestors — called from toyc_cgu.0');
+    const folded = (await fold.boundingBox())!;
+    expect(Math.abs(folded.y - b.y - 1)).toBeLessThanOrEqual(1);
     await page.mouse.move(b.x + b.width / 2, b.y + 17 + 8);
-    await expect(page.getByRole('tooltip')).toContainText('toyc_cgu.0');
+    await expect(page.getByRole('tooltip')).toContainText('clone3');
     await page.screenshot({ path: '/tmp/flameview-viewer-icicle.png' });
   });
 
@@ -200,7 +203,8 @@ test.describe('viewer', () => {
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all', 'main', evil]);
     const box = (await graph(page).boundingBox())!;
-    await page.mouse.move(box.x + 100, box.y + box.height - 17 * 2 - 8);
+    // The zoomed frame is on the row above its folded ancestors (all, main).
+    await page.mouse.move(box.x + 100, box.y + box.height - 17 - 8);
     await expect(page.getByRole('tooltip')).toContainText(evil);
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
     expect(dialogs).toEqual([]);

@@ -66,7 +66,8 @@ const screens: Screen[] = [
     run: async (p) => {
       await p.goto(`${base}#panel=table`);
       await idle(p);
-      await p.getByRole('grid').getByRole('row').nth(3).click();
+      // toyc::interpret: the most self time, in frames wide enough to show their ring.
+      await p.getByRole('grid').getByRole('row').nth(1).click();
       await idle(p);
     },
   },
@@ -89,6 +90,15 @@ const screens: Screen[] = [
     name: 'deep-stack',
     run: async (p) => {
       await p.goto(`${base}#profile=fx/deep.folded`);
+      await idle(p);
+    },
+  },
+  {
+    // Zoomed on level_30: its 31 ancestors folded into one row, the subtree above it.
+    name: 'deep-stack-zoom',
+    run: async (p) => {
+      const path = Array.from({ length: 31 }, (_, i) => encodeURIComponent(`wl::expr::parser::Parser<std::vector<int>>::level_${i}`)).join(';');
+      await p.goto(`${base}#profile=fx/deep.folded&zoom=${path}`);
       await idle(p);
     },
   },

@@ -26,7 +26,12 @@ export function Breadcrumbs() {
     <nav className="breadcrumbs" aria-label="Zoom path">
       <ol ref={list}>
         {path.map((node, i) => {
-          if (node < 0) return <li key="gap">… {hidden} more …</li>;
+          if (node < 0)
+            return (
+              <li key="gap" className="crumb-gap">
+                <span>… {hidden} more …</span>
+              </li>
+            );
           const name = node === 0 ? 'all' : frameName(snapshot.frames, tree.frame[node]);
           const last = i === path.length - 1;
           return (

@@ -3,7 +3,8 @@
 // the figures are those of both runs, for the frame selected last in any of its graphs.
 
 import { useMemo, useState } from 'react';
-import { frameInfo } from '../store/frame-info';
+import { frameInfo, functionInfo } from '../store/frame-info';
+import { currentTable } from '../store/selectors';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { FrameFigures } from './FrameFigures';
@@ -16,16 +17,25 @@ export function Details() {
   const tree = useStore(currentTree);
   const node = useStore((s) => s.selectedNode);
   const zoomNode = useStore((s) => s.zoomNode);
+  // No frame selected but a function picked in the open table: the details show that function.
+  const fn = useStore((s) => (s.selectedNode < 0 && s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null));
+  const table = useStore((s) => (fn !== null ? currentTable(s) : null));
   const comparing = useStore((s) => s.compare.snapshot !== null);
   const compared = useStore((s) => {
     const sel = s.compare.snapshot ? s.compare.results.selected : null;
     return sel && shownFigures(s, 'selected', sel.pane, sel.node);
   });
-  const single = useMemo(() => (snapshot && tree && !comparing ? frameInfo(snapshot, tree, node, zoomNode) : null), [snapshot, tree, node, zoomNode, comparing]);
+  const single = useMemo(() => {
+    if (!snapshot || !tree || comparing) return null;
+    if (node < 0 && fn !== null && table) return functionInfo(snapshot, table, fn);
+    return frameInfo(snapshot, tree, node, zoomNode);
+  }, [snapshot, tree, node, zoomNode, comparing, fn, table]);
   const info = comparing ? (compared ? { name: compared.reply.name } : null) : single;
-  /** What the ✕ hid: a later selection (in any graph) shows the details again. */
-  const selection = compared ?? node;
+  /** What the ✕ hid: a later selection (in any graph, or a function picked in the table) shows the details again. */
+  const selection = compared ?? (node < 0 && fn !== null ? `function ${fn}` : node);
   const orientation = useStore((s) => s.orientation);
+  // The analysis panel takes the right-hand side: the card floats over the graph's left instead.
+  const panelOpen = useStore((s) => s.analysis.panel !== 'none' && !s.compare.snapshot);
   const [closedFor, setClosedFor] = useState<unknown>(-2);
   const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
   const copy = async () => {
@@ -43,7 +53,7 @@ export function Details() {
   const shown = info !== null && closedFor !== selection;
   return (
     <section
-      className={`frame-details${shown ? '' : ' visually-hidden'}${orientation === 'icicle' ? ' at-bottom' : ''}`}
+      className={`frame-details${shown ? '' : ' visually-hidden'}${orientation === 'icicle' ? ' at-bottom' : ''}${panelOpen ? ' at-left' : ''}`}
       role="region"
       aria-label="Selected frame"
       aria-live="polite"
@@ -55,7 +65,7 @@ export function Details() {
             <button type="button" className="btn btn-small" onClick={copy}>
               {copied?.name === info.name ? (copied.ok ? 'Copied' : 'Copy failed: select the name above') : 'Copy name'}
             </button>
-            {(!comparing || compared?.pane === 'main') && <FrameTransforms />}
+            {(!comparing || compared?.pane === 'main') && <FrameTransforms name={single?.allCallSites ? single.name : undefined} />}
           </div>
           <button type="button" className="btn btn-quiet frame-details-close" aria-label="Hide the details" title="Hide the details (selecting another frame shows them)" onClick={() => setClosedFor(selection)}>
             ✕

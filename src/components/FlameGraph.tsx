@@ -37,14 +37,16 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
   const menu = useFrameMenu();
   const openMenu = useRef(menu.open);
   openMenu.current = menu.open;
+  const ancestors = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    if (!container.current || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current) return;
-    const cues = { top: cueTop.current, bottom: cueBottom.current };
-    const renderer = new FlameRenderer(container.current, canvas.current, spacer.current, source ?? mainSource, cues);
+    const graph = container.current;
+    if (!graph || !canvas.current || !spacer.current || !cueTop.current || !cueBottom.current || !ancestors.current) return;
+    const cues = { top: cueTop.current, bottom: cueBottom.current, ancestors: ancestors.current };
+    const renderer = new FlameRenderer(graph, canvas.current, spacer.current, source ?? mainSource, cues);
     cues.top.onclick = () => renderer.reveal('top');
     cues.bottom.onclick = () => renderer.reveal('bottom');
-    const box = container.current;
+    const box = graph;
     // The context menu belongs to the main graph (the comparison graphs' frames are not the
     // transforms' tree).
     const onContextMenu = source
@@ -53,7 +55,12 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
           const target = frameTargetOf(node);
           if (target) openMenu.current(target, { x, y, returnFocus: box });
         };
-    const detach = attachInteraction(container.current, canvas.current, renderer, { onContextMenu });
+    // The button goes away with the fold: the graph keeps the focus (its keys keep working).
+    cues.ancestors.onclick = () => {
+      renderer.unfoldAncestors();
+      graph.focus();
+    };
+    const detach = attachInteraction(graph, canvas.current, renderer, { onContextMenu });
     rendererRef.current = renderer;
     onRenderer?.(renderer);
     return () => {
@@ -108,6 +115,8 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
       {/* Filled in by the renderer: how many levels are cut off at each edge. */}
       <button ref={cueTop} type="button" className="flame-cue flame-cue-top" hidden />
       <button ref={cueBottom} type="button" className="flame-cue flame-cue-bottom" hidden />
+      {/* Filled in by the renderer: the zoomed frame's ancestors folded into one row. */}
+      <button ref={ancestors} type="button" className="flame-ancestors" aria-expanded="false" title="Show the zoomed frame's ancestors" hidden />
       <p id={helpId} className="visually-hidden">
         Arrow keys move the selection between frames, Enter zooms to it, Escape zooms out, Shift+F10 opens its menu of
         transforms. The selected frame is described under the graph. Press question mark for all shortcuts.

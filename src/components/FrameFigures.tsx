@@ -14,6 +14,7 @@ export function FrameFigures({ info }: { info: FrameInfo }) {
         </span>
         {kind && <span className={`frame-badge${info.inlined ? ' frame-badge-inlined' : ''}`}>{kind}</span>}
       </div>
+      {info.allCallSites && <p className="frame-scope">Function, all call sites</p>}
       <dl>
         {info.module && (
           <>

@@ -115,8 +115,10 @@ function selectedName(s: Parameters<typeof currentTree>[0] & { selectedNode: num
   return f < 0 ? null : s.snapshot.frames.strings[s.snapshot.frames.name[f]];
 }
 
-export function FrameTransforms() {
-  const name = useStore(selectedName);
+/** The transforms of the selected frame's function, or of `name` (a function picked in the table). */
+export function FrameTransforms({ name: picked }: { name?: string } = {}) {
+  const selected = useStore(selectedName);
+  const name = picked ?? selected;
   const push = useStore((s) => s.pushTransform);
   if (name === null) return null;
   return (

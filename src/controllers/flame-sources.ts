@@ -121,6 +121,7 @@ export const mainSource: PaneSource = paneSource(
       busy: animating || s.loading !== null || s.search.status === 'searching' || s.deriving || s.analysis.pending,
       nodeColours: null,
       highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
+      fadeUnhighlighted: true,
       label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,
     };
   },

@@ -9,21 +9,26 @@
 // DOM it drives: container (scrolls vertically) > canvas (sticky, the size of the visible area)
 // + spacer (makes the scroll height equal to the content height); and, when given, the two cue
 // buttons over the canvas's top and bottom edges that say how many levels are cut off there (and
-// cover the half-cut row), a click scrolling them into view.
+// cover the half-cut row), a click scrolling them into view; and the "N ancestors" button, the
+// row a zoomed node's ancestors are folded into (layout.ts), whose click unfolds them.
 
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import type { FlameSource, FlameState } from './flame-source';
 import { LabelFitter } from './labels';
-import { LayoutBuffer, ROW_HEIGHT, contentHeight, edgeCues, layoutFrames, rowTop, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
+import { LayoutBuffer, ROW_HEIGHT, contentHeight, deepestUnder, edgeCues, layoutFrames, rowTop, topOfRow, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
 import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from '../core/palette';
 
 const MIN_WIDTH = 0.5;
 const LABEL_MIN_WIDTH = 22;
 const FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
-/** Outline of the frames of the function selected in the analysis table (FlameState.highlight). */
-const HIGHLIGHT = { light: '#c2185b', dark: '#f48fb1' };
+/**
+ * Outline of the frames of the function selected in the analysis table (FlameState.highlight): a
+ * 3 px ring with a 1 px inner line of the opposite lightness, so it shows on every fill, faded or
+ * not, in both themes.
+ */
+const HIGHLIGHT = { light: { ring: '#ad1457', inner: '#ffffff' }, dark: { ring: '#f8bbd0', inner: '#18191c' } };
 
 export class FlameRenderer {
   readonly layout = new LayoutBuffer();
@@ -60,6 +65,11 @@ export class FlameRenderer {
   private highlighted = '';
   /** Scratch: the y of each row at this draw (see paint). */
   private rowY = new Float64Array(64);
+  /** The zoom whose ancestors the user unfolded (a new zoom folds them again). */
+  private unfolded: { tree: CallTree; node: number } | null = null;
+  /** The zoom shown at the last draw: a new one scrolls back to its row. */
+  private lastZoom: { tree: CallTree | null; node: number; fold: number } = { tree: null, node: -1, fold: 0 };
+  private deepest: { tree: CallTree | null; node: number; depth: number } = { tree: null, node: -1, depth: 0 };
 
   constructor(
     private readonly container: HTMLElement,
@@ -67,7 +77,7 @@ export class FlameRenderer {
     private readonly spacer: HTMLElement,
     /** What to draw and where interaction goes. */
     readonly source: FlameSource,
-    private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement } | null = null,
+    private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement; ancestors?: HTMLButtonElement } | null = null,
   ) {
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
@@ -134,7 +144,7 @@ export class FlameRenderer {
       return;
     }
     const tree = s.tree;
-    this.rows = { orientation: s.orientation, rows: tree.maxDepth + 1, viewHeight, scrollTop: 0, rowHeight: ROW_HEIGHT };
+    this.rows = { orientation: s.orientation, ...this.foldedRows(s), viewHeight, scrollTop: 0, rowHeight: ROW_HEIGHT };
     const content = contentHeight(this.rows);
     const spacer = `${Math.max(0, content - viewHeight)}px`;
     // Only touch the style when it changes: a write per frame would invalidate layout per frame.
@@ -155,8 +165,35 @@ export class FlameRenderer {
       this.labels.reset();
     }
     this.paint(ctx, tree, s);
-    this.showCues();
+    this.showCues(s);
     this.finish(t0, s.busy);
+  }
+
+  /**
+   * The rows of the content: only as deep as the zoomed subtree, and, when the zoomed node has two
+   * or more ancestors, those folded into one row unless the user unfolded them (or the selection
+   * walked onto one of them).
+   */
+  private foldedRows(s: FlameState): { rows: number; fold: number } {
+    const { tree, zoomNode } = s;
+    if (this.deepest.tree !== tree || this.deepest.node !== zoomNode) this.deepest = { tree, node: zoomNode, depth: deepestUnder(tree, zoomNode) };
+    const deepest = this.deepest.depth;
+    const zoomDepth = tree.depth[zoomNode];
+    const sel = s.selectedNode;
+    // Unfolded for one zoom only: coming back to it later folds them again.
+    if (this.unfolded && (this.unfolded.tree !== tree || this.unfolded.node !== zoomNode)) this.unfolded = null;
+    if (sel >= 0 && sel < zoomNode && zoomNode < tree.end[sel]) this.unfolded = { tree, node: zoomNode };
+    const open = this.unfolded !== null;
+    const fold = zoomDepth >= 2 && !open ? zoomDepth : 0;
+    return { rows: fold > 0 ? deepest - fold + 2 : deepest + 1, fold };
+  }
+
+  /** Unfolds the zoomed node's ancestors (what the "N ancestors" row's click does). */
+  unfoldAncestors(): void {
+    const s = this.source.read();
+    if (!s) return;
+    this.unfolded = { tree: s.tree, node: s.zoomNode };
+    this.schedule();
   }
 
   /** Scrolls a page towards the levels cut off at an edge (what its cue's click does). */
@@ -165,7 +202,7 @@ export class FlameRenderer {
     this.container.scrollTop += edge === 'top' ? -page : page;
   }
 
-  private showCues(): void {
+  private showCues(s: FlameState): void {
     if (!this.cues) return;
     const { top, bottom } = edgeCues(this.rows);
     this.cueTop = top.size;
@@ -185,12 +222,41 @@ export class FlameRenderer {
     };
     show(this.cues.top, top, 'top');
     show(this.cues.bottom, bottom, 'bottom');
+    const ancestors = this.cues.ancestors;
+    if (!ancestors) return;
+    const fold = this.rows.fold ?? 0;
+    const y = topOfRow(this.rows, 0);
+    // Shown while its row is whole and not under a cue (the cue counts its levels then).
+    ancestors.hidden = fold === 0 || y < this.cueTop || y + ROW_HEIGHT > this.rows.viewHeight - this.cueBottom;
+    if (ancestors.hidden) return;
+    // The nearest one by name: where the zoomed frame was called from (text only: names are untrusted).
+    const f = s.tree.frame[s.tree.parent[s.zoomNode]];
+    const caller = f < 0 ? 'all' : s.label ? s.label(f) : s.frames.strings[s.frames.name[f]];
+    const text = `▸ ${fold} ancestors`;
+    const from = ` — called from ${caller}`;
+    if (ancestors.firstChild?.textContent !== text || ancestors.lastChild?.textContent !== from) {
+      const muted = document.createElement('span');
+      muted.className = 'flame-ancestors-from';
+      muted.textContent = from;
+      ancestors.replaceChildren(text, muted);
+      ancestors.setAttribute('aria-label', `Show ${fold} ancestors`);
+    }
+    const at = `${y + this.container.clientTop}px`;
+    if (ancestors.style.top !== at) ancestors.style.top = at;
+    if (ancestors.style.height !== `${ROW_HEIGHT - 1}px`) ancestors.style.height = `${ROW_HEIGHT - 1}px`;
+    if (ancestors.style.right !== right) ancestors.style.right = right;
   }
 
   /** Flame graphs open scrolled to the root (bottom); icicles to the top; the selection stays in view. */
   private keepScroll(s: FlameState, content: number, viewHeight: number): void {
     this.scrollable = Math.max(0, content - viewHeight);
-    if (this.lastOrientation !== s.orientation || this.lastKey !== s.key) {
+    const z = this.lastZoom;
+    const fold = this.rows.fold ?? 0;
+    // A new zoom (or a fold) puts the zoomed node's row back at the root's edge, so its subtree
+    // starts there and fills the canvas.
+    const rezoomed = z.tree === s.tree && (z.node !== s.zoomNode || z.fold !== fold);
+    this.lastZoom = { tree: s.tree, node: s.zoomNode, fold };
+    if (this.lastOrientation !== s.orientation || this.lastKey !== s.key || rezoomed) {
       this.fromBottom = 0;
       if (s.orientation === 'icicle') this.container.scrollTop = 0;
       this.lastOrientation = s.orientation;
@@ -217,6 +283,7 @@ export class FlameRenderer {
     const { frames } = s;
     const colours = this.colours!;
     const matches = s.matches;
+    const fade = s.fadeUnhighlighted ? (s.highlight ?? null) : null;
     // Per-node colours (the differential graph) replace the palette by name; ids index their css
     // (already in the theme's colours: see diff-palette.ts).
     const over = s.nodeColours;
@@ -251,7 +318,7 @@ export class FlameRenderer {
         ? over.ids[node]
         : f < 0
           ? ROOT_COLOUR
-          : ancestor || (matches && !matches[f])
+          : ancestor || (matches && !matches[f]) || (fade && !fade[f])
             ? colours.dimId(f)
             : matches
               ? MATCH_COLOUR
@@ -317,19 +384,31 @@ export class FlameRenderer {
     let count = 0;
     if (highlight) {
       const L = this.layout;
-      const colour = this.theme.dark ? HIGHLIGHT.dark : HIGHLIGHT.light;
-      ctx.strokeStyle = ctx.fillStyle = colour;
-      ctx.lineWidth = 2;
+      const { ring, inner } = this.theme.dark ? HIGHLIGHT.dark : HIGHLIGHT.light;
+      ctx.strokeStyle = ctx.fillStyle = ring;
+      ctx.lineWidth = 3;
+      // Narrow frames are filled (a ring would hide them); wide ones get the ring, then its inner line.
+      const wide: number[] = [];
+      ctx.beginPath();
       for (let k = 0; k < L.count; k++) {
         const f = tree.frame[L.node[k]];
         if (f < 0 || !highlight[f]) continue;
         const x = Math.max(L.x[k], 0);
         const w = Math.min(L.x[k] + L.w[k], this.width) - x;
         const y = rowTop(this.rows, L.depth[k]);
-        if (w < 5) ctx.fillRect(x, y, Math.max(1, w), ROW_HEIGHT - 1);
-        else ctx.strokeRect(x + 1, y + 1, w - 3, ROW_HEIGHT - 3);
+        if (w < 8) ctx.fillRect(x, y, Math.max(1.5, w), ROW_HEIGHT - 1);
+        else {
+          ctx.rect(x + 1.5, y + 1.5, w - 4, ROW_HEIGHT - 4);
+          wide.push(x, y, w);
+        }
         count++;
       }
+      ctx.stroke();
+      ctx.strokeStyle = inner;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (let i = 0; i < wide.length; i += 3) ctx.rect(wide[i] + 3.5, wide[i + 1] + 3.5, wide[i + 2] - 8, ROW_HEIGHT - 8);
+      ctx.stroke();
     }
     const text = highlight ? String(count) : '';
     if (text !== this.highlighted) {

@@ -35,6 +35,8 @@ export interface FlameState {
   nodeColours: NodeColours | null;
   /** Frames drawn outlined (the function selected in the analysis table), per frame, or null. */
   highlight?: Uint8Array | null;
+  /** The frames not in `highlight` fade as a search's non-matches do (the main graph). */
+  fadeUnhighlighted?: boolean;
   /** The label of a frame (e.g. a shortened name); the full name when absent. Stable identity. */
   label?: ((frame: FrameIndex) => string) | null;
 }

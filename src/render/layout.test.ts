@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { frameName } from '../core/model/frame-table';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { hitTest } from './hit-test';
-import { CUE_MIN, contentHeight, depthAtY, edgeCues, layoutFrames, rowTop, visibleDepths, type LayoutInput, type RowGeometry } from './layout';
+import { CUE_MIN, contentHeight, deepestUnder, depthAtY, edgeCues, layoutFrames, rowTop, visibleDepths, type LayoutInput, type RowGeometry } from './layout';
 
 const profile = profileFrom(`
   main;a;deep 6
@@ -149,5 +149,47 @@ describe('edgeCues', () => {
     expect(mid.top.count).toBeGreaterThanOrEqual(Math.ceil(200 / 17));
     expect(mid.bottom.count).toBeGreaterThan(0);
     expect(mid.top.count + mid.bottom.count).toBeLessThanOrEqual(48);
+  });
+});
+
+describe('folded ancestors', () => {
+  // Zoomed on a node at depth 3 whose subtree reaches depth 6: rows are the folded row and 4 more.
+  const folded: RowGeometry = { orientation: 'flame', rows: 5, fold: 3, viewHeight: 170, scrollTop: 0, rowHeight: 17 };
+
+  it('puts every ancestor on row 0 and the zoomed node on the row after it', () => {
+    for (const d of [0, 1, 2]) expect(rowTop(folded, d)).toBe(153);
+    expect(rowTop(folded, 3)).toBe(136);
+    expect(rowTop(folded, 6)).toBe(85);
+    expect(rowTop({ ...folded, orientation: 'icicle' }, 3)).toBe(17);
+  });
+
+  it('hits nothing on the folded row and maps the other rows back to depths', () => {
+    expect(depthAtY(folded, 160)).toBe(-1);
+    expect(depthAtY(folded, 140)).toBe(3);
+    expect(depthAtY(folded, 90)).toBe(6);
+    expect(depthAtY(folded, 60)).toBe(-1);
+  });
+
+  it('leaves the folded depths out of the visible range, so no ancestor is laid out', () => {
+    expect(visibleDepths(folded)).toEqual({ minDepth: 3, maxDepth: 6 });
+    const layout = layoutFrames({ tree, zoomNode: node('main;b'), viewport: { x0: 0, x1: 1 }, width: 100, minWidth: 0, ...visibleDepths({ ...folded, fold: 2, rows: 3 }) });
+    expect(Array.from(layout.ancestor.subarray(0, layout.count))).toEqual([0, 0]);
+  });
+
+  it('counts the folded row as its levels in a cue', () => {
+    const tall: RowGeometry = { ...folded, rows: 30, fold: 12, viewHeight: 170, scrollTop: 0 };
+    // Scrolled up from the root: the bottom cue covers the folded row, worth 12 levels.
+    const scrolled = edgeCues({ ...tall, scrollTop: 0 });
+    const rowsBelow = scrolled.bottom.count;
+    expect(rowsBelow).toBeGreaterThanOrEqual(12 + 1);
+    const atRoot = edgeCues({ ...tall, scrollTop: contentHeight(tall) - 170 });
+    expect(atRoot.bottom.count).toBe(0);
+    expect(atRoot.top.count).toBeGreaterThan(0);
+  });
+
+  it('knows how deep a subtree goes', () => {
+    expect(deepestUnder(tree, 0)).toBe(3);
+    expect(deepestUnder(tree, node('other'))).toBe(1);
+    expect(deepestUnder(tree, node('main;b'))).toBe(3);
   });
 });

@@ -10,6 +10,9 @@
 // - No recursion and no per-node objects: one pass over the DFS order with a cursor per depth,
 //   writing into reusable typed arrays (LayoutBuffer).
 // - Vertical: one row per depth. Flame: the root at the bottom of the content; icicle: at the top.
+//   With `fold` > 0 (a zoom on a frame at depth `fold`), the depths 0..fold-1 (the zoomed node's
+//   ancestors) share one row, the "N ancestors" row, and the zoomed node sits on the row after it,
+//   so the subtree gets the canvas; the renderer draws that row, layoutFrames emits no rect there.
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
@@ -114,8 +117,10 @@ export function layoutFrames(input: LayoutInput, out: LayoutBuffer = new LayoutB
 /** Vertical geometry of the rows: content height and the y of a depth's row. */
 export interface RowGeometry {
   orientation: Orientation;
-  /** Number of rows (tree.maxDepth + 1). */
+  /** Number of rows on the content (depths, less the folded ones plus their one row). */
   rows: number;
+  /** Depths 0..fold-1 are folded into row 0 (0: nothing folded, a row per depth). */
+  fold?: number;
   /** Height of the visible canvas area, CSS px. */
   viewHeight: number;
   /** Vertical scroll offset of the content, CSS px. */
@@ -127,21 +132,40 @@ export function contentHeight(g: RowGeometry): number {
   return Math.max(g.viewHeight, g.rows * g.rowHeight + 2);
 }
 
-/** Top of a depth's row, in canvas (visible) coordinates. */
-export function rowTop(g: RowGeometry, depth: number): number {
-  const content = g.orientation === 'icicle' ? depth * g.rowHeight : contentHeight(g) - (depth + 1) * g.rowHeight;
+/** The row a depth is drawn on (every folded ancestor is on row 0). */
+export function rowOfDepth(g: RowGeometry, depth: number): number {
+  const fold = g.fold ?? 0;
+  return fold > 0 ? Math.max(0, depth - fold + 1) : depth;
+}
+
+/** Top of a row, in canvas (visible) coordinates. */
+export function topOfRow(g: RowGeometry, row: number): number {
+  const content = g.orientation === 'icicle' ? row * g.rowHeight : contentHeight(g) - (row + 1) * g.rowHeight;
   return content - g.scrollTop;
 }
 
-/** The depth whose row contains canvas y, or -1. */
-export function depthAtY(g: RowGeometry, y: number): number {
-  const contentY = y + g.scrollTop;
-  const fromEdge = g.orientation === 'icicle' ? contentY : contentHeight(g) - contentY;
-  const depth = g.orientation === 'icicle' ? Math.floor(fromEdge / g.rowHeight) : Math.ceil(fromEdge / g.rowHeight) - 1;
-  return depth >= 0 && depth < g.rows ? depth : -1;
+/** Top of a depth's row, in canvas (visible) coordinates. */
+export function rowTop(g: RowGeometry, depth: number): number {
+  return topOfRow(g, rowOfDepth(g, depth));
 }
 
-/** The range of depths with a row (even partly) on screen. */
+/** The row that contains canvas y, or -1. */
+export function rowAtY(g: RowGeometry, y: number): number {
+  const contentY = y + g.scrollTop;
+  const fromEdge = g.orientation === 'icicle' ? contentY : contentHeight(g) - contentY;
+  const row = g.orientation === 'icicle' ? Math.floor(fromEdge / g.rowHeight) : Math.ceil(fromEdge / g.rowHeight) - 1;
+  return row >= 0 && row < g.rows ? row : -1;
+}
+
+/** The depth whose row contains canvas y, or -1 (also on the folded ancestors' row). */
+export function depthAtY(g: RowGeometry, y: number): number {
+  const row = rowAtY(g, y);
+  const fold = g.fold ?? 0;
+  if (row < 0 || (fold > 0 && row === 0)) return -1;
+  return fold > 0 ? row + fold - 1 : row;
+}
+
+/** The range of depths with a row (even partly) on screen (the folded row's depths excluded). */
 export function visibleDepths(g: RowGeometry): { minDepth: number; maxDepth: number } {
   let lo: number;
   let hi: number;
@@ -153,7 +177,20 @@ export function visibleDepths(g: RowGeometry): { minDepth: number; maxDepth: num
     lo = Math.ceil((bottom - g.viewHeight) / g.rowHeight) - 1;
     hi = Math.ceil(bottom / g.rowHeight) - 1;
   }
-  return { minDepth: Math.max(0, lo), maxDepth: Math.min(g.rows - 1, hi) };
+  lo = Math.max(0, lo);
+  hi = Math.min(g.rows - 1, hi);
+  const fold = g.fold ?? 0;
+  if (fold === 0) return { minDepth: lo, maxDepth: hi };
+  return { minDepth: Math.max(lo, 1) + fold - 1, maxDepth: hi + fold - 1 };
+}
+
+/** The depth of the deepest node under `node` (its own depth for a leaf). */
+export function deepestUnder(tree: CallTree, node: NodeIndex): number {
+  if (node === 0) return tree.maxDepth;
+  let deepest = 0;
+  const depth = tree.depth;
+  for (let i = node, end = tree.end[node]; i < end; i++) if (depth[i] > deepest) deepest = depth[i];
+  return deepest;
 }
 
 /** Rows cut at one edge of the view: how many levels a cue there stands for, and its height. */
@@ -177,16 +214,19 @@ export function edgeCues(g: RowGeometry): { top: EdgeCue; bottom: EdgeCue } {
   const bottom = { count: 0, size: 0 };
   let cutTop = false;
   let cutBottom = false;
-  for (let d = 0; d < g.rows; d++) {
-    const y = rowTop(g, d);
+  const fold = g.fold ?? 0;
+  for (let r = 0; r < g.rows; r++) {
+    const y = topOfRow(g, r);
+    // The folded row stands for its `fold` levels.
+    const levels = r === 0 && fold > 0 ? fold : 1;
     if (y < 0) cutTop = true;
     if (y + g.rowHeight > g.viewHeight) cutBottom = true;
     if (y < CUE_MIN) {
-      top.count++;
+      top.count += levels;
       top.size = Math.max(top.size, Math.min(g.viewHeight, y + g.rowHeight));
     }
     if (y + g.rowHeight > g.viewHeight - CUE_MIN) {
-      bottom.count++;
+      bottom.count += levels;
       bottom.size = Math.max(bottom.size, Math.min(g.viewHeight, g.viewHeight - y));
     }
   }

@@ -59,6 +59,11 @@ export interface AnalysisSlice {
   };
   setAnalysisPanel(panel: AnalysisPanel): void;
   selectFunction(name: string | null): void;
+  /**
+   * A function picked in the table: selected, and the graph's frame selection cleared so the
+   * details show that function (a frame picked in the graph selects its function the other way).
+   */
+  pickFunction(name: string): void;
   setShortNames(on: boolean): void;
   /** Sorts by a column: again on the same column flips the direction. */
   sortTable(by: TableColumn): void;
@@ -78,6 +83,10 @@ export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
     selectFunction: (selectedFunction) => {
       if (get().analysis.selectedFunction === selectedFunction) return;
       patch({ selectedFunction, callers: FULL_PANE, callees: FULL_PANE });
+    },
+    pickFunction: (name) => {
+      if (get().selectedNode !== -1) set({ selectedNode: -1 });
+      get().selectFunction(name);
     },
     setShortNames: (shortNames) => {
       if (get().analysis.shortNames !== shortNames) patch({ shortNames });

@@ -5,6 +5,8 @@ import type { CallTree } from '../core/model/call-tree';
 import { frameModule, frameName } from '../core/model/frame-table';
 import { FrameFlags, type NodeIndex } from '../core/model/types';
 import type { ProfileSnapshot } from '../core/session/snapshot';
+import { FunctionFlags, type FunctionTable } from '../core/views/function-table';
+import { nameIndex } from '../core/query/table-model';
 import { treeOf } from './tree-helpers';
 import type { ViewKind } from './types';
 import { formatNs } from '../format';
@@ -24,6 +26,8 @@ export interface FrameInfo {
   /** Shares, 0..1. */
   ofProfile: number;
   ofZoom: number | null;
+  /** The figures are a function's, over all its call sites (the function table's row). */
+  allCallSites?: boolean;
 }
 
 /** `shown`: the tree the node belongs to (currentTree), or a view of the snapshot's base trees. */
@@ -49,5 +53,32 @@ export function frameInfo(snapshot: ProfileSnapshot, shown: ViewKind | CallTree,
     selfTime: ns ? formatNs(tree.selfWeight[node]) : null,
     ofProfile: root > 0 ? tree.totalWeight[node] / root : 0,
     ofZoom: zoomNode > 0 && insideZoom && zoomTotal > 0 ? tree.totalWeight[node] / zoomTotal : null,
+  };
+}
+
+/** The figures of a function (a row of the function table), over all its call sites; null if absent. */
+export function functionInfo(snapshot: ProfileSnapshot, table: FunctionTable, name: string): FrameInfo | null {
+  const frames = snapshot.frames;
+  const s = nameIndex(frames, name);
+  const row = s < 0 ? -1 : table.rowOfName[s];
+  if (row < 0) return null;
+  let module: string | null = null;
+  for (let f = 0; f < frames.count && module === null; f++) if (frames.name[f] === s) module = frameModule(frames, f);
+  const ns = snapshot.meta.weightUnit === 'nanoseconds';
+  const flags = table.flags[row];
+  return {
+    node: -1,
+    name,
+    module,
+    inlined: (flags & FunctionFlags.INLINED) !== 0,
+    kernel: (flags & FunctionFlags.KERNEL) !== 0,
+    jit: false,
+    totalSamples: table.totalSamples[row],
+    selfSamples: table.selfSamples[row],
+    totalTime: ns ? formatNs(table.totalWeight[row]) : null,
+    selfTime: ns ? formatNs(table.selfWeight[row]) : null,
+    ofProfile: table.rootWeight > 0 ? table.totalWeight[row] / table.rootWeight : 0,
+    ofZoom: null,
+    allCallSites: true,
   };
 }

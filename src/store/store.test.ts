@@ -157,6 +157,19 @@ describe('frame info', async () => {
     expect(frameInfo(snap, 'inline', 0, 0)).toMatchObject({ name: 'all', ofZoom: null, ofProfile: 1 });
     expect(frameInfo(snap, 'inline', 99, 0)).toBeNull();
   });
+  it("gives a function's figures over all its call sites, and picking it in the table clears the frame selection", async () => {
+    const { functionInfo } = await import('./frame-info');
+    const { tableFor } = await import('../core/query/table-model');
+    const snap = makeSnapshot(profileFrom('main;f;g 2\nmain;h;f 3\nf 1'));
+    const info = functionInfo(snap, tableFor(snap.inline, snap.frames), 'f')!;
+    expect(info).toMatchObject({ name: 'f', totalSamples: 6, selfSamples: 4, allCallSites: true, ofZoom: null });
+    expect(functionInfo(snap, tableFor(snap.inline, snap.frames), 'nope')).toBeNull();
+    useStore.getState().finishLoading(snap, 'f', { kind: 'paste' });
+    useStore.getState().select(2);
+    useStore.getState().pickFunction('f');
+    expect(useStore.getState().selectedNode).toBe(-1);
+    expect(useStore.getState().analysis.selectedFunction).toBe('f');
+  });
   it('formats times and percentages', () => {
     expect(formatNs(1_234_567)).toBe('1.2 ms');
     expect(formatNs(2_500_000_000)).toBe('2.50 s');

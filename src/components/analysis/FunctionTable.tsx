@@ -57,7 +57,7 @@ export function FunctionTable() {
   }
   const ns = snapshot?.meta.weightUnit === 'nanoseconds';
   const weight = (w: number) => (ns ? formatNs(w) : formatCount(w));
-  const { selectFunction, sortTable, setAnalysisPanel } = useStore.getState();
+  const { pickFunction, sortTable, setAnalysisPanel } = useStore.getState();
   const nameAt = (i: number) => frames.strings[table.name[rows[i]]];
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -86,7 +86,7 @@ export function FunctionTable() {
       return;
     } else return;
     e.preventDefault();
-    selectFunction(nameAt(Math.max(0, Math.min(rows.length - 1, to))));
+    pickFunction(nameAt(Math.max(0, Math.min(rows.length - 1, to))));
   };
 
   const count = table.count.toLocaleString('en-US');
@@ -105,11 +105,11 @@ export function FunctionTable() {
         aria-selected={isSelected}
         className={`fn-row${isSelected ? ' selected' : ''}`}
         style={{ transform: `translateY(${i * ROW_HEIGHT}px)` }}
-        onClick={() => selectFunction(fig.name)}
-        onDoubleClick={() => (selectFunction(fig.name), setAnalysisPanel('sandwich'))}
+        onClick={() => pickFunction(fig.name)}
+        onDoubleClick={() => (pickFunction(fig.name), setAnalysisPanel('sandwich'))}
         onContextMenu={(e) => {
           e.preventDefault();
-          selectFunction(fig.name);
+          pickFunction(fig.name);
           menu.open({ name: fig.name, node: null }, { x: e.clientX, y: e.clientY, returnFocus: grid.current });
         }}
       >

@@ -27,7 +27,12 @@ export function ZoomPath({ label, tree, frames, zoomNode, onZoom, heading }: Zoo
       {heading && <h2 className="compare-heading">{heading}</h2>}
       <ol>
         {path.map((node, i) => {
-          if (node < 0) return <li key="gap">… {hidden} more …</li>;
+          if (node < 0)
+            return (
+              <li key="gap" className="crumb-gap">
+                <span>… {hidden} more …</span>
+              </li>
+            );
           const name = node === 0 ? 'all' : frameName(frames, tree.frame[node]);
           return (
             <li key={node}>
