@@ -94,6 +94,34 @@ test.describe('call tree', () => {
     await expect(selectedRow(page)).toHaveAttribute('aria-level', '2');
   });
 
+  test('the frame menu on a row (Shift+F10, right-click) and its letter shortcuts: focus on subtree from the tree', async ({ page }) => {
+    await openTree(page);
+    await treegrid(page).focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowLeft');
+    for (let d = 1; d <= 4; d++) await descend(page);
+    const path = PATH.slice(0, 4);
+    await page.keyboard.press('Shift+F10');
+    const menu = page.getByRole('menu');
+    await expect(menu).toHaveAccessibleName(`Actions for ${PATH[3]}`);
+    await expect(menu.getByRole('menuitem').first()).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveCount(0);
+    await expect(treegrid(page)).toBeFocused();
+    // Right-click opens the same menu at the row.
+    await selectedRow(page).click({ button: 'right' });
+    await expect(menu).toHaveAccessibleName(`Actions for ${PATH[3]}`);
+    await page.keyboard.press('Escape');
+    await expect(treegrid(page)).toBeFocused();
+    // `f` focuses on this call path: the tree's root now carries the subtree's weight.
+    await page.keyboard.press('f');
+    await expect.poll(() => hashParam(page, 'transforms')).toMatch(/^subtree:/);
+    await waitForIdle(page);
+    await treegrid(page).focus();
+    await page.keyboard.press('Home');
+    await expect.poll(async () => (await cells(page))[0]).toBe(formatNs(totalOf(oracle, path)));
+  });
+
   test('selection follows the graph both ways, revealing a collapsed row', async ({ page }) => {
     await openTree(page);
     await treegrid(page).focus();

@@ -3,7 +3,7 @@
 // with its running total and self weight. The selected row is the graph's selected frame, so the
 // two follow each other. Keys as in the Firefox Profiler: Up/Down move, Right expands (then goes
 // to the first child), Left collapses (then goes to the parent), `*` expands everything below,
-// Enter/Space select; Shift+F10 or the context-menu key opens `onContextMenu` at the row.
+// Enter/Space select; Shift+F10 or the context-menu key opens the frame menu (FrameMenu.tsx) at the row; a transform's letter applies it.
 // Names are untrusted and rendered as React text only.
 
 import { useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
@@ -17,19 +17,15 @@ import { useStore } from '../../store/store';
 import { currentTree } from '../../store/tree-helpers';
 import { useDarkTheme } from '../toolbar/FrameLegend';
 import { ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
-
-/** Where a context menu for a row should open (page coordinates). */
-export interface MenuAnchor {
-  x: number;
-  y: number;
-}
+import { frameTargetOf, runFrameShortcut } from '../../controllers/frame-actions';
+import { isMenuKey, useFrameMenu } from '../FrameMenu';
 
 const HEADERS = ['Running', 'Running %', 'Self', 'Self %', 'Function'];
 /** Indentation per level, and the deepest level indented (deeper rows say their level). */
 const INDENT = 10;
 const MAX_INDENT = 24;
 
-export function CallTreePanel({ onContextMenu }: { onContextMenu?: (node: NodeIndex, anchor: MenuAnchor) => void }) {
+export function CallTreePanel() {
   const snapshot = useStore((s) => s.snapshot);
   const tree = useStore(currentTree);
   const rows = useStore(currentCallTreeRows);
@@ -41,6 +37,9 @@ export function CallTreePanel({ onContextMenu }: { onContextMenu?: (node: NodeIn
   const dark = useDarkTheme();
   const pos = useMemo(() => (rows && selected >= 0 ? rows.indexOf(selected) : -1), [rows, selected]);
   const body = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
+  // The frame menu of a row (right-click, Shift+F10, the menu key); a transform's letter applies it.
+  const menu = useFrameMenu();
   const count = rows?.length ?? 0;
   const { first, last, pageRows, onScroll } = useVirtualRows(body, count, pos, rows !== null);
   const { select, expandCallTreeNode, expandCallTreeBelow, setReversed } = useStore.getState();
@@ -62,10 +61,17 @@ export function CallTreePanel({ onContextMenu }: { onContextMenu?: (node: NodeIn
   const weight = (w: number) => (ns ? formatNs(w) : formatCount(w));
   const rowId = (i: number) => `ct-row-${i}`;
 
-  const anchorOf = (i: number): MenuAnchor => {
-    const el = document.getElementById(rowId(i));
-    const r = el?.getBoundingClientRect();
-    return r ? { x: r.left + 24, y: r.bottom } : { x: 0, y: 0 };
+  const openMenu = (node: NodeIndex, x: number, y: number) => {
+    const target = frameTargetOf(node);
+    if (target) menu.open(target, { x, y, returnFocus: grid.current });
+  };
+  const menuAt = (i: number, node: NodeIndex) => {
+    const r = document.getElementById(rowId(i))?.getBoundingClientRect();
+    openMenu(node, r ? r.left + 24 : 0, r ? r.bottom : 0);
+  };
+  const shortcut = (node: NodeIndex, key: string) => {
+    const target = key.length === 1 ? frameTargetOf(node) : null;
+    return target !== null && runFrameShortcut(key, target);
   };
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey || count === 0) return;
@@ -87,16 +93,15 @@ export function CallTreePanel({ onContextMenu }: { onContextMenu?: (node: NodeIn
       if (expanded[node] && hasChildren(tree, node)) expandCallTreeNode(node, false);
       else if (node > 0) select(tree.parent[node]);
     } else if (e.key === '*') expandCallTreeBelow(node);
-    else if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) onContextMenu?.(node, anchorOf(pos));
-    else return;
+    else if (isMenuKey(e)) menuAt(pos, node);
+    else if (!shortcut(node, e.key)) return;
     e.preventDefault();
     if (to !== -2) select(rows[Math.max(0, Math.min(count - 1, to))]);
   };
   const onRowContextMenu = (e: MouseEvent, node: NodeIndex) => {
-    if (!onContextMenu) return;
     e.preventDefault();
     select(node);
-    onContextMenu(node, { x: e.clientX, y: e.clientY });
+    openMenu(node, e.clientX, e.clientY);
   };
 
   const items = [];
@@ -166,6 +171,7 @@ export function CallTreePanel({ onContextMenu }: { onContextMenu?: (node: NodeIn
         columns={HEADERS.length}
         active={pos >= first && pos < last ? rowId(pos) : undefined}
         help="ct-help"
+        grid={grid}
         onKeyDown={onKeyDown}
         body={body}
         onScroll={onScroll}
@@ -182,8 +188,9 @@ export function CallTreePanel({ onContextMenu }: { onContextMenu?: (node: NodeIn
         {items}
       </VirtualGrid>
       <p id="ct-help" className="visually-hidden">
-        Up and down arrows select a frame in the graph; right expands a row, left collapses it or goes to its caller; star expands every row below.
+        Up and down arrows select a frame in the graph; right expands a row, left collapses it or goes to its caller; star expands every row below; Shift+F10 opens its menu of transforms.
       </p>
+      {menu.element}
     </section>
   );
 }
