@@ -15,7 +15,7 @@
 
 import { markMutable } from './mutable-fields';
 import { StringTable } from './string-table';
-import type { FrameIndex, StringIndex } from './types';
+import { FrameFlags, type FrameIndex, type StringIndex } from './types';
 
 export interface FrameTable {
   readonly count: number;
@@ -67,11 +67,6 @@ export class FrameTableBuilder {
     return frame;
   }
 
-  /** The frame for this name and flags, if interned. */
-  find(name: StringIndex, flags: number): FrameIndex | undefined {
-    return this.byKey.get(name * 16 + flags);
-  }
-
   get size(): number {
     return this.count;
   }
@@ -93,6 +88,15 @@ export class FrameTableBuilder {
   }
 
   finish(): FrameTable {
+    // A FOLDED frame made by folding a run (perf-runs.ts foldRuns) is not given a module: it takes
+    // its physical twin's, known by now. Deciding it here rather than when it is folded keeps it
+    // the same when a recording is read in parts (../parallel/merge.ts), whose twins may have met
+    // another module first.
+    for (let f = 0; f < this.count; f++) {
+      if (this.known[f] === 1 || !(this.flags[f] & FrameFlags.FOLDED)) continue;
+      const twin = this.byKey.get(this.name[f] * 16 + (this.flags[f] & ~FrameFlags.FOLDED));
+      if (twin !== undefined) this.module[f] = this.module[twin];
+    }
     return {
       count: this.count,
       name: this.name.slice(0, this.count),

@@ -24,7 +24,6 @@ import { newTreeColumns, type CallTree } from '../model/call-tree';
 import { FrameTableBuilder, type FrameTable } from '../model/frame-table';
 import { fillTotalsAndEnds, frameRanks } from '../model/tree-builder';
 import type { Profile } from '../model/profile';
-import { FrameFlags } from '../model/types';
 import { addInputWarnings, type LoadOptions } from '../import/load';
 import type { Importer, LateSamples, MergedParts, PartialProfile } from '../import/importer';
 import type { SampleColumns } from '../views/time-order';
@@ -75,7 +74,7 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
 export function mergeFrames(parts: readonly PartialProfile[], late: LateSamples | null = null): { frames: FrameTable; frameMaps: Int32Array[] } | null {
   const builder = new FrameTableBuilder();
   const frameMaps = parts.map((part, p) => {
-    const { strings, name, flags, count } = part.frames;
+    const { strings, name, module, flags, count } = part.frames;
     const stringMap = new Int32Array(strings.length);
     for (let i = 0; i < strings.length; i++) stringMap[i] = builder.strings.intern(strings[i]);
     const map = new Int32Array(count);
@@ -83,7 +82,8 @@ export function mergeFrames(parts: readonly PartialProfile[], late: LateSamples 
     let s = 0;
     for (let f = 0; f < count; f++) {
       while (s < stops.length && stops[s] === f) late!.place(p, s++, map, builder);
-      map[f] = builder.internIndex(stringMap[name[f]], flags[f], moduleIn(builder, part, f, stringMap));
+      const known = part.moduleKnown[f] === 1;
+      map[f] = builder.internIndex(stringMap[name[f]], flags[f], known ? (module[f] < 0 ? -1 : stringMap[module[f]]) : undefined);
     }
     while (s < stops.length) late!.place(p, s++, map, builder);
     late?.partDone(p, map);
@@ -94,21 +94,6 @@ export function mergeFrames(parts: readonly PartialProfile[], late: LateSamples 
 }
 
 const NO_STOPS = new Int32Array(0);
-
-/**
- * The module a part's frame is interned with. A FOLDED frame takes its physical twin's module as
- * the twin has it when the frame is made (perf-runs.ts foldRuns), which is the merged twin's:
- * within its own part the twin may have had another module first.
- */
-function moduleIn(builder: FrameTableBuilder, part: PartialProfile, f: number, stringMap: Int32Array): number | undefined {
-  const { name, module, flags } = part.frames;
-  if (flags[f] & FrameFlags.FOLDED) {
-    const twin = builder.find(stringMap[name[f]], flags[f] & ~FrameFlags.FOLDED);
-    if (twin !== undefined) return builder.moduleOf(twin);
-  }
-  if (part.moduleKnown[f] !== 1) return undefined;
-  return module[f] < 0 ? -1 : stringMap[module[f]];
-}
 
 function identity(n: number): Int32Array {
   const map = new Int32Array(n);

@@ -140,10 +140,20 @@ describe('split and merge of generated recordings', () => {
 
   it('a folded frame takes its twin\'s module from the part that gave it first', async () => {
     // Found by the property above (seed 363537384): part 2 knew `parse` only in /build/app and
-    // folded its leaf run there, while one parser had met `parse` in [unknown] first.
+    // folded its leaf run there, while one parser had met `parse` in [unknown] first. A frame made
+    // by folding takes its twin's module when the table is finished (FrameTableBuilder.finish).
     const frame = (name: string, dso: string) => `\t            1000 ${name}+0x1 (${dso})`;
     const group = [frame('main', 'inlined'), frame('parse', '/build/app')];
     const text = ['#', 'app     1 0.000000:        0 cpu-clock:ppp: ', frame('parse', '[unknown]'), '', 'app     1 0.000000:        0 cpu-clock:ppp: ', ...group, ...group, ...group, ''].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    const merged = await loadSplitAt(bytes, [1]);
+    expect(merged).not.toBeNull();
+    expectSameProfile(merged!, await loadProfileFromText(bytes));
+  });
+
+  it('a frame perf printed below its address\'s physical line keeps the module of its own line', async () => {
+    // Found by the property above (seed 1911221618): hash_one is folded at 0x1000 under main, in libc.
+    const text = ['#', 'app     1 0.000000:        0 cpu-clock:ppp: ', '\t            1001 hash_one+0x1 (/build/app)', '\t            1000 hash_one+0x1 (/usr/lib/libc.so.6)', '\t            1000 main+0x1 (/build/app)', '', 'app     1        cpu-clock:ppp: ', ''].join('\n');
     const bytes = new TextEncoder().encode(text);
     const merged = await loadSplitAt(bytes, [1]);
     expect(merged).not.toBeNull();

@@ -217,7 +217,6 @@ export class SampleRuns {
 export interface FrameInterner {
   nameIndex(frame: FrameIndex): number;
   flagsOf(frame: FrameIndex): number;
-  moduleOf(frame: FrameIndex): number;
   internIndex(name: number, flags: number, module?: number): FrameIndex;
 }
 
@@ -243,7 +242,7 @@ export function foldRuns(stack: Int32Array, runs: Int32Array, runCount: number, 
       if ((g + 1) % k === 0) continue;
       const i = start + g * size + physical;
       const f = stack[i];
-      stack[i] = frames.internIndex(frames.nameIndex(f), frames.flagsOf(f) | FrameFlags.FOLDED, frames.moduleOf(f));
+      stack[i] = frames.internIndex(frames.nameIndex(f), frames.flagsOf(f) | FrameFlags.FOLDED);
       folded = true;
     }
   }
