@@ -12,10 +12,11 @@
 // data-window="from-to" (absolute seconds) says what is shown, data-rects how many rectangles,
 // data-build-ms / data-draw-ms what the model and the last draw took (model: within the draw).
 
+import { Redraw } from '../render/redraw';
 import { create } from 'zustand';
 import { LabelFitter } from '../render/labels';
 import { fitCanvas } from '../render/canvas-size';
-import { FrameColours, LIGHT, type Theme, watchTheme } from '../core/palette';
+import { FrameColours, LIGHT, type Theme } from '../core/palette';
 import { stackChartModel, type StackChartModel } from '../render/stack-chart-model';
 import { AXIS_HEIGHT, CHART_FONT, RectScratch, drawStackChart, hitBox, rowsHeight, timeAt, type TimeWindow } from '../render/stack-chart-renderer';
 import { useStore } from '../store/store';
@@ -39,7 +40,7 @@ function modelOf(s: StoreState): StackChartModel | null {
 
 export class TimeChartController {
   private readonly ctx: CanvasRenderingContext2D;
-  private frame = 0;
+  private readonly redraw: Redraw;
   private model: StackChartModel | null = null;
   private window: TimeWindow = { from: 0, to: 1 };
   private hoverBox = -1;
@@ -60,6 +61,7 @@ export class TimeChartController {
     private readonly canvas: HTMLCanvasElement,
     private readonly spacer: HTMLElement,
   ) {
+    this.redraw = new Redraw(container, () => this.draw());
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
     this.ctx = ctx;
@@ -75,10 +77,9 @@ export class TimeChartController {
     resize.observe(container);
     this.cleanups.push(() => resize.disconnect());
     this.cleanups.push(
-      watchTheme((theme) => {
+      this.redraw.onTheme((theme) => {
         this.theme = theme;
         this.colours = null;
-        this.schedule();
       }),
     );
     const onScroll = () => this.schedule();
@@ -89,19 +90,13 @@ export class TimeChartController {
   }
 
   destroy(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.redraw.cancel();
     for (const c of this.cleanups) c();
     useChartHover.setState({ hover: null });
   }
 
   schedule(): void {
-    this.container.setAttribute('aria-busy', 'true');
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
+    this.redraw.schedule();
   }
 
   /** Shows the whole recording (the time window the chart opens with). */
@@ -156,7 +151,7 @@ export class TimeChartController {
     // For the benchmark: what building the chart (once per recording and view) and this draw took.
     if (model) this.container.dataset.buildMs = model.buildMs.toFixed(1);
     this.container.dataset.drawMs = this.lastDrawMs.toFixed(1);
-    this.container.setAttribute('aria-busy', this.frame !== 0 ? 'true' : 'false');
+    this.container.setAttribute('aria-busy', this.redraw.pending ? 'true' : 'false');
   }
 
   private geometry() {

@@ -12,13 +12,14 @@
 // cover the half-cut row), a click scrolling them into view; and the "N ancestors" button, the
 // row a zoomed node's ancestors are folded into (layout.ts), whose click unfolds them.
 
+import { Redraw } from './redraw';
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import type { FlameSource, FlameState } from './flame-source';
 import { LabelFitter } from './labels';
 import { LayoutBuffer, ROW_HEIGHT, contentHeight, deepestUnder, edgeCues, layoutFrames, rowTop, topOfRow, visibleDepths, type EdgeCue, type RowGeometry } from './layout';
 import { fitCanvas } from './canvas-size';
-import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme, watchTheme } from '../core/palette';
+import { COLOUR_COUNT, FrameColours, LIGHT, MATCH_COLOUR, ROOT_COLOUR, type Theme } from '../core/palette';
 
 const MIN_WIDTH = 0.5;
 const LABEL_MIN_WIDTH = 22;
@@ -41,7 +42,7 @@ export class FlameRenderer {
   lastDrawMs = 0;
 
   private readonly ctx: CanvasRenderingContext2D;
-  private frame = 0;
+  private readonly redraw: Redraw;
   private theme: Theme = LIGHT;
   private colours: FrameColours | null = null;
   private coloursFor: FrameTable | null = null;
@@ -79,6 +80,7 @@ export class FlameRenderer {
     readonly source: FlameSource,
     private readonly cues: { top: HTMLButtonElement; bottom: HTMLButtonElement; ancestors?: HTMLButtonElement } | null = null,
   ) {
+    this.redraw = new Redraw(container, () => this.draw());
     const ctx = canvas.getContext('2d', { alpha: false });
     if (!ctx) throw new Error('flameview: canvas 2D is not available');
     this.ctx = ctx;
@@ -96,29 +98,22 @@ export class FlameRenderer {
     container.addEventListener('scroll', onScroll, { passive: true });
     this.cleanups.push(() => container.removeEventListener('scroll', onScroll));
     this.cleanups.push(
-      watchTheme((theme) => {
+      this.redraw.onTheme((theme) => {
         this.theme = theme;
         this.colours = null;
-        this.schedule();
       }),
     );
     this.schedule();
   }
 
   destroy(): void {
-    if (this.frame) cancelAnimationFrame(this.frame);
-    this.frame = 0;
+    this.redraw.cancel();
     for (const c of this.cleanups) c();
   }
 
   /** Asks for a redraw on the next animation frame (coalesced). */
   schedule(): void {
-    this.container.setAttribute('aria-busy', 'true');
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
+    this.redraw.schedule();
   }
 
   /** The tree currently drawn, or null. */
@@ -451,7 +446,7 @@ export class FlameRenderer {
 
   private finish(t0: number, sourceBusy: boolean): void {
     this.lastDrawMs = performance.now() - t0;
-    const busy = this.frame !== 0 || sourceBusy;
+    const busy = this.redraw.pending || sourceBusy;
     this.container.setAttribute('aria-busy', busy ? 'true' : 'false');
   }
 }

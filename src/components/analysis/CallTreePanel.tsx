@@ -6,7 +6,7 @@
 // Enter/Space select; Shift+F10 or the context-menu key opens the frame menu (FrameMenu.tsx) at the row; a transform's letter applies it.
 // Names are untrusted and rendered as React text only.
 
-import { useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import { hasChildren, nodeFigures } from '../../core/query/call-tree-rows';
 import { displayName } from '../../core/query/table-model';
 import type { NodeIndex } from '../../core/model/types';
@@ -36,12 +36,11 @@ export function CallTreePanel() {
   const short = useStore((s) => s.analysis.shortNames);
   const dark = useDarkTheme();
   const pos = useMemo(() => (rows && selected >= 0 ? rows.indexOf(selected) : -1), [rows, selected]);
-  const body = useRef<HTMLDivElement>(null);
-  const grid = useRef<HTMLDivElement>(null);
   // The frame menu of a row (right-click, Shift+F10, the menu key); a transform's letter applies it.
   const menu = useFrameMenu();
   const count = rows?.length ?? 0;
-  const { first, last, pageRows, onScroll } = useVirtualRows(body, count, pos, rows !== null);
+  const view = useVirtualRows(count, pos, rows !== null);
+  const { first, last, pageRows, grid } = view;
   const { select, expandCallTreeNode, expandCallTreeBelow, setReversed } = useStore.getState();
 
   const inverted = (
@@ -169,12 +168,11 @@ export function CallTreePanel() {
         label="Call tree"
         count={count}
         columns={HEADERS.length}
-        active={pos >= first && pos < last ? rowId(pos) : undefined}
+        selected={pos}
+        rowId={rowId}
         help="ct-help"
-        grid={grid}
         onKeyDown={onKeyDown}
-        body={body}
-        onScroll={onScroll}
+        view={view}
         head={
           <div role="row" aria-rowindex={1} className="fn-row ct-row fn-head-row">
             {HEADERS.map((h, k) => (

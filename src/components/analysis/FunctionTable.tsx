@@ -4,7 +4,7 @@
 // row (or move with the arrow keys) to select the function; Enter opens its callers and callees.
 // Names are untrusted and rendered as React text only.
 
-import { useMemo, useRef, type KeyboardEvent } from 'react';
+import { useMemo, type KeyboardEvent } from 'react';
 import { currentTable } from '../../store/selectors';
 import { displayName, displayRows, positionOf, rowFigures } from '../../core/query/table-model';
 import type { TableColumn } from '../../store/analysis-slice';
@@ -42,9 +42,8 @@ export function FunctionTable() {
   const rows = useMemo(() => (table && frames ? displayRows(table, frames, sort, matches) : EMPTY), [table, frames, sort, matches]);
   const pos = useMemo(() => (table && frames ? positionOf(table, frames, rows, selected) : -1), [table, frames, rows, selected]);
 
-  const body = useRef<HTMLDivElement>(null);
-  const { first, last, pageRows, onScroll } = useVirtualRows(body, rows.length, pos, table !== null);
-  const grid = useRef<HTMLDivElement>(null);
+  const view = useVirtualRows(rows.length, pos, table !== null);
+  const { first, last, pageRows, grid } = view;
   // The frame menu of a row (right-click, Shift+F10, the menu key); a transform's letter applies it.
   const menu = useFrameMenu();
 
@@ -138,12 +137,11 @@ export function FunctionTable() {
         label="Functions"
         count={rows.length}
         columns={HEADERS.length}
-        active={pos >= first && pos < last ? rowId(pos) : undefined}
+        selected={pos}
+        rowId={rowId}
         help="fn-table-help"
-        grid={grid}
         onKeyDown={onKeyDown}
-        body={body}
-        onScroll={onScroll}
+        view={view}
         head={
           <div role="row" aria-rowindex={1} className="fn-row fn-head-row">
             {HEADERS.map((h) => (

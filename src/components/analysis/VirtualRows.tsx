@@ -2,12 +2,17 @@
 // fixed-height rows in view (plus a few either side), the body scrolled to keep the selected row
 // in view, and the grid around them whose scrolling body has the height of every row.
 
-import { useEffect, useLayoutEffect, useState, type KeyboardEvent, type ReactNode, type RefObject, type UIEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type UIEvent } from 'react';
 
 export const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
 
-export function useVirtualRows(body: RefObject<HTMLDivElement | null>, count: number, selected: number, mounted: boolean) {
+/** The window of rows in view, and the grid's and its scrolling body's elements. */
+export type VirtualRows = ReturnType<typeof useVirtualRows>;
+
+export function useVirtualRows(count: number, selected: number, mounted: boolean) {
+  const body = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
   useLayoutEffect(() => {
@@ -27,6 +32,8 @@ export function useVirtualRows(body: RefObject<HTMLDivElement | null>, count: nu
     else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
   }, [body, selected]);
   return {
+    body,
+    grid,
     first: Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN),
     last: Math.min(count, Math.ceil((scrollTop + height) / ROW_HEIGHT) + OVERSCAN),
     pageRows: Math.max(1, Math.floor(height / ROW_HEIGHT) - 1),
@@ -40,23 +47,23 @@ interface VirtualGridProps {
   /** Body rows (the header row is one more). */
   count: number;
   columns: number;
-  /** The id of the selected row when it is in the DOM. */
-  active: string | undefined;
+  /** The selected row (-1: none) and the id of a row's element. */
+  selected: number;
+  rowId: (i: number) => string;
   /** The id of the element that explains the keys. */
   help: string;
   onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
   /** The header row. */
   head: ReactNode;
-  body: RefObject<HTMLDivElement | null>;
-  /** The focusable grid element (e.g. where a menu returns the focus). */
-  grid?: RefObject<HTMLDivElement | null>;
-  onScroll: (e: UIEvent<HTMLDivElement>) => void;
+  /** From useVirtualRows. */
+  view: VirtualRows;
   /** The rows in the window, placed by translateY(index * ROW_HEIGHT). */
   children: ReactNode;
 }
 
 /** The focusable ARIA grid: the header row group, then the scrolling body with only the rows in view. */
 export function VirtualGrid(p: VirtualGridProps) {
+  const { first, last } = p.view;
   return (
     <div
       className="fn-table"
@@ -64,16 +71,16 @@ export function VirtualGrid(p: VirtualGridProps) {
       aria-label={p.label}
       aria-rowcount={p.count + 1}
       aria-colcount={p.columns}
-      aria-activedescendant={p.active}
+      aria-activedescendant={p.selected >= first && p.selected < last ? p.rowId(p.selected) : undefined}
       aria-describedby={p.help}
       tabIndex={0}
-      ref={p.grid}
+      ref={p.view.grid}
       onKeyDown={p.onKeyDown}
     >
       <div role="rowgroup" className="fn-head">
         {p.head}
       </div>
-      <div role="rowgroup" className="fn-body" ref={p.body} onScroll={p.onScroll}>
+      <div role="rowgroup" className="fn-body" ref={p.view.body} onScroll={p.view.onScroll}>
         <div className="fn-spacer" style={{ height: p.count * ROW_HEIGHT }}>
           {p.children}
         </div>

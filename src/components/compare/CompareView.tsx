@@ -16,7 +16,7 @@ import { FlameGraph } from '../FlameGraph';
 import { DiffLegend } from './DiffLegend';
 import { DiffTooltip } from './DiffTooltip';
 import { ChangeTable } from './ChangeTable';
-import { ZoomPath } from './ZoomPath';
+import { ZoomPath } from '../ZoomPath';
 import '../../styles/compare.css';
 
 function useRegister(label: string) {

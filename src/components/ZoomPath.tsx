@@ -1,10 +1,11 @@
-// A zoom path (from "all" to the zoomed frame) for one of the comparison graphs; clicking a crumb
-// zooms out to it. Names are untrusted and rendered as React text only.
+// The zoom path from "all" to the zoomed frame of any graph (the main one, each comparison pane);
+// clicking a crumb zooms out to it. Names are untrusted and rendered as React text only.
 
-import { frameName, type FrameTable } from '../../core/model/frame-table';
-import type { CallTree } from '../../core/model/call-tree';
-import type { NodeIndex } from '../../core/model/types';
-import { ancestry } from '../../store/tree-helpers';
+import { useLayoutEffect, useRef } from 'react';
+import { frameName, type FrameTable } from '../core/model/frame-table';
+import type { CallTree } from '../core/model/call-tree';
+import type { NodeIndex } from '../core/model/types';
+import { ancestry } from '../store/tree-helpers';
 
 const MAX_CRUMBS = 40;
 
@@ -19,13 +20,19 @@ export interface ZoomPathProps {
 }
 
 export function ZoomPath({ label, tree, frames, zoomNode, onZoom, heading }: ZoomPathProps) {
+  const list = useRef<HTMLOListElement>(null);
+  // One line that scrolls: keep the zoomed frame (the end) in view.
+  useLayoutEffect(() => {
+    if (list.current) list.current.scrollLeft = list.current.scrollWidth;
+  }, [tree, zoomNode]);
+  // A 10,000-deep zoom would be 10,000 buttons: keep the head and the tail.
   const full = ancestry(tree, zoomNode < tree.nodeCount ? zoomNode : 0);
   const hidden = full.length > MAX_CRUMBS ? full.length - MAX_CRUMBS : 0;
   const path = hidden ? [...full.slice(0, 3), -1, ...full.slice(full.length - (MAX_CRUMBS - 3))] : full;
   return (
     <nav className="breadcrumbs" aria-label={label}>
       {heading && <h2 className="compare-heading">{heading}</h2>}
-      <ol>
+      <ol ref={list}>
         {path.map((node, i) => {
           if (node < 0)
             return (
