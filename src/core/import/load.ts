@@ -5,10 +5,10 @@
 // with a byte mode (perf script) then gets the rest of the input as bytes (ByteReader).
 
 import { ImportError, type Profile, type ProfileMeta } from '../model/profile';
-import { DECODE_PIECE, GzipError, GZIP_MAGIC, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
+import { DECODE_PIECE, GzipError, LineSplitter, maybeGunzip, Utf8Decoder, DEFAULT_MAX_LINE_CHARS } from './byte-stream';
 import { WholeInputNeeded, type ByteReader, type BytesImporter, type ImportOptions, type Importer, type LineParser, type PartContext, type PartialProfile } from './importer';
 import { bytesImporters as defaultBytesImporters, importers as defaultImporters } from './registry';
-import { DETECT_LIMIT, hasDecision, pickImporter } from './sniff';
+import { DETECT_LIMIT, detectImporter, hasDecision, isGzip, pickImporter } from './sniff';
 import { HEAD_BYTES, wholeInput, type WholeInputOptions } from './whole-input';
 
 export interface LoadProgress {
@@ -70,22 +70,14 @@ export async function loadPart(source: AsyncIterable<Uint8Array>, importer: Impo
  * start that does not decide the context.
  */
 export function probeSplit(head: Uint8Array, atEnd: boolean, options: LoadOptions = {}): { importer: Importer; context: PartContext } | null {
-  if (head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1]) return null;
+  if (isGzip(head)) return null;
   const sniffed = head.subarray(0, HEAD_BYTES);
   for (const b of options.bytesImporters ?? defaultBytesImporters) if (b.detectBytes(sniffed, atEnd) !== 'no') return null;
   const decoder = new Utf8Decoder();
   const text = decoder.decode(atEnd ? head : head.subarray(0, head.lastIndexOf(10) + 1)) + decoder.end();
   if (text.trim() === '') return null;
-  let importer: Importer | undefined;
-  for (const i of options.importers ?? defaultImporters) {
-    const d = i.detect(text, atEnd);
-    if (d === 'need-more') return null;
-    if (d === 'yes') {
-      importer = i;
-      break;
-    }
-  }
-  if (!importer?.mergeParts) return null;
+  const importer = detectImporter(options.importers ?? defaultImporters, text, atEnd);
+  if (importer === null || importer === 'need-more' || !importer.mergeParts) return null;
   const parser = importer.create({ ...options, part: true });
   if (!parser.splitContext || !parser.finishPart) return null;
   const splitter = new LineSplitter({ line: (t, n) => parser.line(t, n), tooLong: () => {} }, options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);

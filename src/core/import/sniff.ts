@@ -37,13 +37,17 @@ export function isGzip(head: Uint8Array): boolean {
 /** True once the line-based importers can decide on `head` (whole lines only). */
 export function hasDecision(importers: readonly Importer[], head: string): boolean {
   // Only decide on whole lines: a head that ends mid-line could mislead a sniffer.
-  if (head.lastIndexOf('\n') < 0) return false;
+  return head.lastIndexOf('\n') >= 0 && detectImporter(importers, head, false) !== 'need-more';
+}
+
+/** The first importer, in order, that says yes to `head`; 'need-more' when one before it cannot tell yet; null when none does. */
+export function detectImporter(importers: readonly Importer[], head: string, atEnd: boolean): Importer | 'need-more' | null {
   for (const importer of importers) {
-    const d = importer.detect(head, false);
-    if (d === 'yes') return true;
-    if (d === 'need-more') return false;
+    const d = importer.detect(head, atEnd);
+    if (d === 'yes') return importer;
+    if (d === 'need-more') return 'need-more';
   }
-  return true;
+  return null;
 }
 
 /**
