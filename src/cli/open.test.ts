@@ -78,9 +78,19 @@ describe('flameview FILE', () => {
     const tail = await fetch(profiles[0], { headers: { range: `bytes=${whole.length - 5}-` } });
     expect(Buffer.from(await tail.arrayBuffer()).toString()).toBe(whole.subarray(whole.length - 5).toString());
     expect((await fetch(profiles[0], { headers: { range: `bytes=${whole.length}-` } })).status).toBe(416);
+    expect(part.headers.get('accept-ranges')).toBe('bytes');
     // Only the named file: another token, or a path, is not served.
     expect((await fetch(`${base}/api/local/${'0'.repeat(32)}`)).status).toBe(404);
     expect((await fetch(`${base}/api/local/..%2f..%2fetc%2fpasswd`)).status).toBe(404);
+  });
+
+  it('FLAMEVIEW_WORKERS=1 serves no byte ranges, so the page reads the file with one parser', async () => {
+    const s = open(['--no-open', foldedPath], { FLAMEVIEW_WORKERS: '1' });
+    const { profiles } = await served(s);
+    const res = await fetch(profiles[0], { headers: { range: 'bytes=10-29' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('accept-ranges')).toBe('none');
+    expect(Buffer.compare(Buffer.from(await res.arrayBuffer()), readFileSync(foldedPath))).toBe(0);
   });
 
   it('two files give a comparison link; gzip is served as it is', async () => {

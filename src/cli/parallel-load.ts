@@ -20,9 +20,10 @@ export function workerCount(): number {
   return Number.isInteger(n) && n >= 1 ? n : availableParallelism();
 }
 
-function minPartBytes(): number {
+/** FLAMEVIEW_MIN_PART_BYTES when set (for every format), else undefined: the format's own minimum. */
+function minPartBytes(): number | undefined {
   const n = Number(process.env.FLAMEVIEW_MIN_PART_BYTES);
-  return Number.isInteger(n) && n >= 1 ? n : MIN_PART_BYTES;
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
 }
 
 /**
@@ -36,7 +37,7 @@ export async function loadFileInParts(
   workers = workerCount(),
 ): Promise<Profile | null> {
   const minPart = minPartBytes();
-  if (partCount(size, workers, minPart) < 2) return null;
+  if (partCount(size, workers, minPart ?? MIN_PART_BYTES) < 2) return null;
   const handle = await open(path, 'r');
   try {
     const run: PartRunner = (job, progress, signal) => runWorker({ path, job }, progress, signal);

@@ -123,7 +123,7 @@ export class RecordingLoader {
     const onProgress = Comlink.proxy((p: OpenProgress) => {
       if (id === this.seq) sink.progress(input, p);
     });
-    const options: WorkerOpenOptions = { name: input.name, ...extra };
+    const options: WorkerOpenOptions = { name: input.name, minPartBytes: minPartBytesParam(), ...extra };
     let result: WorkerOpenResult;
     try {
       const w = this.worker.get();
@@ -154,4 +154,13 @@ function nameOfUrl(href: string): string {
   } catch {
     return last ?? url.host;
   }
+}
+
+/**
+ * `?min-part-bytes=N` in the page's address: the smallest part of a parallel load, for every
+ * format, so that tests see files of megabytes split (the measured minimums are 128 MiB and more).
+ */
+function minPartBytesParam(): number | undefined {
+  const n = Number(new URLSearchParams(globalThis.location?.search ?? '').get('min-part-bytes'));
+  return Number.isInteger(n) && n >= 1 ? n : undefined;
 }

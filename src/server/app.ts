@@ -44,6 +44,11 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Open mode: token → file named on the command line. */
   localFiles?: ReadonlyMap<string, LocalFile>;
+  /**
+   * Whether local files are served in byte ranges (default true), which lets the page parse a
+   * large one in parallel parts; `flameview FILE` turns it off with FLAMEVIEW_WORKERS=1.
+   */
+  localRanges?: boolean;
   importers?: readonly Importer[];
 }
 
@@ -95,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
-  if (options.localFiles) registerLocal(app, options.localFiles);
+  if (options.localFiles) registerLocal(app, options.localFiles, options.localRanges ?? true);
   if (options.store) {
     await registerStore(app, {
       ...options.team,
@@ -112,7 +117,13 @@ function fail(reply: FastifyReply, status: number, message: string): FastifyRepl
   return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }
 
-function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile>): void {
+/**
+ * Read size of a local file's stream: the default 64 KiB costs the server and the page's reader
+ * a call per 64 KiB of a recording of gigabytes.
+ */
+const LOCAL_READ_BYTES = 1 << 20;
+
+function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile>, ranges: boolean): void {
   // The optional last segment is only the file's name, for the page to show; the token decides.
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
     const file = files.get(request.params.token);
@@ -125,21 +136,21 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
     }
     reply
       .type('application/octet-stream')
-      .header('accept-ranges', 'bytes')
+      .header('accept-ranges', ranges ? 'bytes' : 'none')
       .header('content-disposition', attachmentDisposition(file.name, 'recording'))
       .header('cache-control', 'no-store');
     // One byte range (`bytes=A-B`, `bytes=A-`): the page's part workers each fetch their own
     // range of a large recording (src/core/parallel/split.ts).
-    const range = byteRange(request.headers.range, size);
+    const range = ranges ? byteRange(request.headers.range, size) : null;
     if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
     if (range) {
       return reply
         .code(206)
         .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
         .header('content-length', range.end - range.start + 1)
-        .send(createReadStream(file.path, range));
+        .send(createReadStream(file.path, { ...range, highWaterMark: LOCAL_READ_BYTES }));
     }
-    return reply.header('content-length', size).send(createReadStream(file.path));
+    return reply.header('content-length', size).send(createReadStream(file.path, { highWaterMark: LOCAL_READ_BYTES }));
   };
   app.get('/api/local/:token', handler);
   app.get('/api/local/:token/:name', handler);

@@ -11,7 +11,7 @@ import type { PerfPartMeta } from '../import/perf/perf-parts';
 import { mergeParts } from './merge';
 import { chunked, expectSameProfile, loadSplitOrNull as loadSplitAt } from '../testing/split-parts';
 import { syntheticPerf } from '../testing/synthetic-perf';
-import { awaitPart, boundaryIn, findCuts, importerFor, loadInParts, parsePartJob, partCount, type PartJob, type PartMessage, type PartRunner } from './split';
+import { awaitPart, boundaryIn, findCuts, importerFor, loadInParts, MIN_PART_BYTES, minPartBytes, parsePartJob, partCount, type PartJob, type PartMessage, type PartRunner, type RangeSource } from './split';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url)));
 
@@ -305,5 +305,56 @@ describe('loadInParts', () => {
     const load = loadInParts(source, run, { workers: 2, minPartBytes: 1000, signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
     await expect(load).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('how many parts: the measured smallest part of each format', () => {
+  const MiB = 1024 * 1024;
+  /** `size` bytes of `name` repeated, read only where asked (the probe and around the cuts). */
+  const repeated = (name: string, size: number): RangeSource => {
+    const one = fixture(name);
+    return {
+      size,
+      read: async (start, end) => {
+        const out = new Uint8Array(Math.max(0, Math.min(end, size) - start));
+        for (let i = 0; i < out.length; i++) out[i] = one[(start + i) % one.length];
+        return out;
+      },
+    };
+  };
+  /** The jobs loadInParts starts (each stopped at once), or null when it does not split. */
+  const jobsFor = async (source: RangeSource, workers: number): Promise<PartJob[] | null> => {
+    const jobs: PartJob[] = [];
+    const run: PartRunner = async (job) => {
+      jobs.push(job);
+      throw new Error('stop');
+    };
+    try {
+      return (await loadInParts(source, run, { workers })) === null ? null : jobs;
+    } catch (e) {
+      if ((e as Error).message !== 'stop') throw e;
+      return jobs;
+    }
+  };
+
+  it('perf script: parts of at least 128 MiB, folded stacks: at least 384 MiB', async () => {
+    expect(minPartBytes('perf-script')).toBe(128 * MiB);
+    expect(minPartBytes('folded')).toBe(384 * MiB);
+    expect(MIN_PART_BYTES).toBe(128 * MiB);
+    // 200 MB of perf script is read by one parser (2 parts were 0.79× one parser's speed)...
+    expect(await jobsFor(repeated('sqlite.perf-script.txt', 200e6), 2)).toBeNull();
+    // ...300 MB in 2 parts, 600 MB on 8 cores in 4 parts of 150 MB, each cut after a blank line.
+    const two = await jobsFor(repeated('sqlite.perf-script.txt', 300e6), 2);
+    expect(two?.map((j) => j.format)).toEqual(['perf-script', 'perf-script']);
+    const four = await jobsFor(repeated('sqlite.perf-script.txt', 600e6), 8);
+    expect(four).toHaveLength(4);
+    const bytes = fixture('sqlite.perf-script.txt');
+    for (const job of four!.slice(1)) {
+      expect(bytes[(job.start - 1) % bytes.length]).toBe(10);
+      expect(bytes[(job.start - 2) % bytes.length]).toBe(10);
+    }
+    // Folded stacks parse 2-3× faster a byte, so the worker's fixed cost needs larger parts.
+    expect(await jobsFor(repeated('sqlite.folded', 600e6), 8)).toBeNull();
+    expect(await jobsFor(repeated('sqlite.folded', 1000e6), 8)).toHaveLength(2);
   });
 });

@@ -18,8 +18,25 @@ import type { FormatId, Profile } from '../model/profile';
 import { importers } from '../import/registry';
 import { mergeParts } from './merge';
 
-/** A part smaller than this is not worth a worker (see bench/README.md, "Parallel parsing"). */
-export const MIN_PART_BYTES = 16 * 1024 * 1024;
+/**
+ * The smallest part worth a worker, by format. Each worker pays a fixed cost before it repays
+ * anything: its own V8 isolate compiles the parser (~0.75 s of CPU on the 2-core VM, next to the
+ * parsing on a busy machine) and learns every distinct frame line again, and the merge follows.
+ * Measured there (bench/README.md, "Parallel parsing"), 2 workers against one parser: perf
+ * script in parts of 100 MB 0.79×, 150 MB 1.0×, 250 MB 1.11×, 500 MB 1.23×; folded stacks,
+ * parsed 2-3× faster a byte, 100 MB 0.72×, 500 MB 1.05×.
+ */
+const MIN_PART_BYTES_BY_FORMAT: Partial<Record<FormatId, number>> = {
+  'perf-script': 128 * 1024 * 1024,
+  folded: 384 * 1024 * 1024,
+};
+/** The smallest of them: an input below twice this is never split (decided before reading it). */
+export const MIN_PART_BYTES = Math.min(...Object.values(MIN_PART_BYTES_BY_FORMAT));
+
+/** The smallest part worth a worker for `format`. */
+export function minPartBytes(format: FormatId): number {
+  return MIN_PART_BYTES_BY_FORMAT[format] ?? MIN_PART_BYTES;
+}
 /** Bytes of the input's start read to choose the importer and its PartContext. */
 const PROBE_BYTES = 256 * 1024;
 /** Bytes read around a cut to find a boundary; doubled up to MAX_SEARCH. */
@@ -52,6 +69,7 @@ export type PartRunner = (job: PartJob, progress: (progress: LoadProgress) => vo
 export interface SplitOptions extends LoadOptions {
   /** How many workers to use at most (cores available). */
   workers: number;
+  /** The smallest part, for every format (tests lower it); else minPartBytes(format). */
   minPartBytes?: number;
   /** Filled in for benchmarks: parts read, time until the last part arrived, merge time (ms), each part's CPU time when known. */
   timings?: { parts: number; partsMs: number; mergeMs: number; partCpuMs?: number[]; mergeCpuMs?: number; cpuClock?: () => number };
@@ -67,11 +85,12 @@ export function partCount(size: number, workers: number, minPart = MIN_PART_BYTE
  * then loads it with one parser, which also gives the right error for bad input).
  */
 export async function loadInParts(source: RangeSource, run: PartRunner, options: SplitOptions): Promise<Profile | null> {
-  const n = partCount(source.size, options.workers, options.minPartBytes);
-  if (n < 2) return null;
+  if (partCount(source.size, options.workers, options.minPartBytes) < 2) return null;
   const head = await source.read(0, Math.min(source.size, PROBE_BYTES));
   const probe = probeSplit(head, head.length === source.size, options);
   if (!probe) return null;
+  const n = partCount(source.size, options.workers, options.minPartBytes ?? minPartBytes(probe.importer.format));
+  if (n < 2) return null;
   const cuts = await findCuts(source, n, probe.importer.format === 'perf-script' ? 'blank-line' : 'line');
   if (!cuts) return null;
 

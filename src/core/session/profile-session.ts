@@ -40,6 +40,8 @@ export interface OpenOptions extends Pick<ImportOptions, 'event' | 'split'> {
   /** Shown in messages: the file name or URL. */
   name: string;
   onProgress?: (progress: OpenProgress) => void;
+  /** The smallest part of a parallel load, for every format (tests lower it); else SessionParts'. */
+  minPartBytes?: number;
 }
 
 export interface SessionDeps {
@@ -125,7 +127,7 @@ export class ProfileSession {
       // is one more request that may fail or be refused, which a page should not make for nothing.
       const own = this.parts !== null && this.base !== undefined && isLocalFileUrl(checked.url, this.base);
       const total = own ? await rangedSize(this.fetchImpl, checked.url, signal) : null;
-      if (total !== null && partCount(total.size, this.parts!.workers, this.parts!.minPartBytes) > 1) {
+      if (total !== null && partCount(total.size, this.parts!.workers, options.minPartBytes ?? this.parts!.minPartBytes) > 1) {
         const whole = async function* (fetchImpl: typeof fetch): AsyncGenerator<Uint8Array> {
           const r = await fetchImpl(checked.url, { signal });
           if (!r.ok || !r.body) throw new Error(`HTTP ${r.status} ${r.statusText}`.trimEnd());
@@ -192,9 +194,10 @@ export class ProfileSession {
     try {
       const parts = this.parts;
       let profile: Profile | null = null;
-      if (parts && split && partCount(split.source.size, parts.workers, parts.minPartBytes) > 1) {
+      const minPartBytes = options.minPartBytes ?? parts?.minPartBytes;
+      if (parts && split && partCount(split.source.size, parts.workers, minPartBytes) > 1) {
         const run: PartRunner = (job, progress, s) => parts.run(split.input, job, progress, s);
-        profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes: parts.minPartBytes });
+        profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes });
         seen.bytes = split.source.size;
       }
       // What cannot be split (gzip, JSON, perf.data, a small file) is read by one parser.
