@@ -1,28 +1,24 @@
 // Browser benchmark of parallel parsing (`npm run bench:browser -- --parallel`): navigation →
-// drawn for generated perf script recordings opened as `flameview FILE` opens them: the app and
-// the file served by the real server (src/server/app.ts, `#profile=/api/local/<token>/<name>`).
-// With part workers (the server takes byte ranges, so each part worker fetches its own range)
-// against one worker (a second server instance with ranges off, as FLAMEVIEW_WORKERS=1 gives),
-// alternating in one run, medians. Each row counts the ranged requests, which show the split,
-// and records the peak memory (PSS) of this Chromium's renderer processes (the page, the profile
-// worker and the part workers are threads of the renderer), sampled every 50 ms from /proc, and
-// the CPU time of the renderer, the rest of Chromium and this process (the servers) per load.
+// drawn for generated perf script recordings opened as a user opens them: `flameview --no-open
+// FILE` in its own process (from the sources, serving the bench's build of the app), its link in
+// Chromium. The default (part workers when the file is large enough: the server takes byte
+// ranges, each part worker fetches its own) against FLAMEVIEW_WORKERS=1 (no ranges: one worker),
+// alternating in one run, medians. Each row counts the part workers the page started, the peak
+// resident memory of the renderer (the page, the profile worker and the part workers are its
+// threads) and the CPU time of the renderer, the rest of Chromium and the server per load.
 //
-//   npx tsx bench/browser/run.ts --parallel [--sizes 200,1000] [--runs 3] [--port 4217] [--no-build] [--min-part-mb N]
+//   npx tsx bench/browser/run.ts --parallel [--sizes 200,1000] [--runs 3] [--port 4217] [--no-build] [--min-part-mb N] [--dist DIR]
 //
 // Inputs come from bench/generate.ts (FLAMEVIEW_BENCH_DATA moves them, e.g. to /tmp). Results go
 // to bench/results/browser-parallel.json.
 
-import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
 import { ensureInput, parseList } from '../generate';
-import { buildApp, localFilePath, type LocalFile } from '../../src/server/app';
-import { listen } from '../../src/server/lifecycle';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -34,30 +30,29 @@ function arg(name: string): string | undefined {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** The real server in open mode on `port`, serving `files`; counts the ranged requests. */
-async function appServer(distDir: string, files: string[], ranges: boolean, port: number) {
-  const local = new Map<string, LocalFile>();
-  const paths = new Map<string, string>();
-  for (const file of files) {
-    const token = randomBytes(16).toString('hex');
-    local.set(token, { path: file, name: basename(file) });
-    paths.set(file, localFilePath(token, basename(file)));
-  }
-  const app = await buildApp({ distDir, localFiles: local, localRanges: ranges });
-  let ranged = 0;
-  app.addHook('onRequest', async (request) => {
-    if (request.headers.range) ranged++;
+/**
+ * `flameview --no-open FILE…` from the sources, serving the bench's build, as a user's terminal
+ * runs it (its own process); FLAMEVIEW_WORKERS=1 makes it serve no byte ranges (one parser).
+ */
+async function flameviewServer(distDir: string, file: string, workers: number, port: number) {
+  const child = spawn(join(ROOT, 'bin', 'flameview'), ['--no-open', '--port', String(port), file], {
+    env: { ...process.env, FLAMEVIEW_DIST: distDir, FLAMEVIEW_FROM_SOURCE: '1', FLAMEVIEW_WORKERS: String(workers) },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const base = await listen(app, '127.0.0.1', port);
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => resolve(String(d).trim()));
+    child.on('exit', (code) => reject(new Error(`flameview exited (${code}) before printing its link`)));
+  });
   // --min-part-mb N splits smaller files than the app would (its ?min-part-bytes=, for tests).
   const minPart = arg('--min-part-mb');
   const query = minPart ? `?min-part-bytes=${Math.round(Number(minPart) * 1024 * 1024)}` : '';
-  return { url: (file: string) => `${base}/${query}#profile=${paths.get(file)}`, ranged: () => ranged, close: () => app.close() };
+  const u = new URL(url);
+  return { url: `${u.origin}/${query}${u.hash}`, pid: child.pid!, close: () => child.kill() };
 }
 
-/** CPU time (ms) of this Chromium's processes, renderers apart from the rest, and of this process. */
-function cpuNow(browserPid: number): { renderer: number; chromium: number; node: number } {
-  const t = { renderer: 0, chromium: 0, node: 0 };
+/** CPU time (ms) of this Chromium's processes, renderers apart from the rest. */
+function cpuNow(browserPid: number): { renderer: number; chromium: number } {
+  const t = { renderer: 0, chromium: 0 };
   for (const { pid, cmdline } of ourProcesses(browserPid)) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -69,8 +64,6 @@ function cpuNow(browserPid: number): { renderer: number; chromium: number; node:
       // the process ended
     }
   }
-  const u = process.cpuUsage();
-  t.node = (u.user + u.system) / 1000;
   return t;
 }
 
@@ -96,17 +89,19 @@ function ourProcesses(browserPid: number): { pid: number; cmdline: string }[] {
 }
 
 /**
- * Memory (MB) of this browser's renderer processes (other sessions on the machine run Chromium
- * too), summed as PSS, so pages shared between processes (the binary, V8's snapshot) count once;
- * the page, its profile worker and part workers are threads of its renderer.
+ * Peak memory (MB) of this browser's largest renderer process: its VmHWM, the kernel's high-water
+ * mark of its resident set, read once at the end of a load (each load has its own context, so its
+ * own renderer; the page, its profile worker and part workers are threads of it). Resident pages
+ * shared with other processes (the binary) count too, so it overstates a little. Not sampled:
+ * reading smaps_rollup of a 300 MB renderer every 50 ms cost ~4 ms of CPU a read on the 2 cores.
  */
-function rendererMB(browserPid: number): number {
+function rendererPeakMB(browserPid: number): number {
   let kb = 0;
   for (const { pid, cmdline } of ourProcesses(browserPid)) {
     if (!cmdline.includes('--type=renderer')) continue;
     try {
-      const m = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-      if (m) kb += Number(m[1]);
+      const m = /^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) kb = Math.max(kb, Number(m[1]));
     } catch {
       // the process ended
     }
@@ -117,20 +112,28 @@ function rendererMB(browserPid: number): number {
 interface Load {
   ms: number;
   peakMB: number;
-  ranged: number;
-  /** CPU ms during the load: the renderer, the rest of Chromium, this process (servers, Playwright, sampler). */
-  cpu: { renderer: number; chromium: number; node: number };
+  /** Part workers the page started (their scripts' requests): 0 when one worker read the file. */
+  partWorkers: number;
+  /** CPU ms during the load: the renderer, the rest of Chromium, the flameview server. */
+  cpu: { renderer: number; chromium: number; server: number };
 }
 
-async function load(browser: Browser, browserPid: number, url: string, name: string): Promise<Omit<Load, 'ranged'>> {
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+async function load(browser: Browser, browserPid: number, server: { url: string; pid: number }, name: string): Promise<Load> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  let partWorkers = 0;
+  context.on('request', (r) => void (r.url().includes('part.worker') && partWorkers++));
   const page = await context.newPage();
   await page.goto('about:blank');
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rendererMB(browserPid))), 50);
   const before = cpuNow(browserPid);
+  const serverBefore = processCpuMs(server.pid);
   const started = Date.now();
-  await page.goto(url);
+  await page.goto(server.url);
   await page.waitForFunction(
     (n) => document.title.startsWith(n + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false',
     name,
@@ -138,26 +141,24 @@ async function load(browser: Browser, browserPid: number, url: string, name: str
   );
   const ms = Date.now() - started;
   const after = cpuNow(browserPid);
-  clearInterval(sampler);
-  peak = Math.max(peak, rendererMB(browserPid));
+  const cpu = { renderer: after.renderer - before.renderer, chromium: after.chromium - before.chromium, server: processCpuMs(server.pid) - serverBefore };
+  const peak = rendererPeakMB(browserPid);
   await context.close();
-  const cpu = { renderer: after.renderer - before.renderer, chromium: after.chromium - before.chromium, node: Math.round(after.node - before.node) };
-  return { ms, peakMB: peak, cpu };
+  return { ms, peakMB: peak, partWorkers, cpu };
 }
 
 export async function runParallelBench(): Promise<void> {
   const sizes = parseList(arg('--sizes'), ['200', '1000']).map(Number);
   const runs = Number(arg('--runs') ?? 3);
   const port = Number(arg('--port') ?? 4217);
-  const outDir = join(ROOT, 'node_modules', '.cache', `flameview-bench-${port}`);
-  if (!process.argv.includes('--no-build')) {
+  // --dist DIR serves an app built elsewhere (an older commit's, for a before/after run).
+  const outDir = arg('--dist') ?? join(ROOT, 'node_modules', '.cache', `flameview-bench-${port}`);
+  if (!process.argv.includes('--no-build') && !arg('--dist')) {
     const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('vite build failed');
   }
   const inputs = [];
   for (const size of sizes) inputs.push(await ensureInput('perf', size, 1, (m) => console.error(m)));
-  const ranged = await appServer(outDir, inputs, true, port);
-  const whole = await appServer(outDir, inputs, false, port + 1);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   // Playwright starts Chromium as a child of this process.
   const browserPid = process.pid;
@@ -166,19 +167,28 @@ export async function runParallelBench(): Promise<void> {
   try {
     for (const path of inputs) {
       const name = basename(path);
+      const split = await flameviewServer(outDir, path, navigatorCores(), port);
+      const whole = await flameviewServer(outDir, path, 1, port + 1);
       const one: Load[] = [];
       const parts: Load[] = [];
-      const timed = async (server: typeof ranged): Promise<Load> => {
-        const before = server.ranged();
-        const m = await load(browser, browserPid, server.url(path), name);
-        return { ...m, ranged: server.ranged() - before };
-      };
-      const cpuText = (l: Load) => `cpu ${l.cpu.renderer} renderer + ${l.cpu.chromium} chromium + ${l.cpu.node} node`;
-      for (let r = 0; r < runs; r++) {
-        one.push(await timed(whole));
-        parts.push(await timed(ranged));
-        const l = loadavg()[0].toFixed(1);
-        console.log(`  ${name} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB, ${cpuText(one[r])}), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB, ${cpuText(parts[r])}, ${parts[r].ranged} ranged requests); load ${l}`);
+      const cpuText = (l: Load) => `cpu ${l.cpu.renderer} renderer + ${l.cpu.chromium} chromium + ${l.cpu.server} server`;
+      try {
+        for (let r = 0; r < runs; r++) {
+          // Alternate which goes first: the second load of a pair ran ~10 % faster even when both
+          // read with one worker.
+          if (r % 2 === 0) {
+            one.push(await load(browser, browserPid, whole, name));
+            parts.push(await load(browser, browserPid, split, name));
+          } else {
+            parts.push(await load(browser, browserPid, split, name));
+            one.push(await load(browser, browserPid, whole, name));
+          }
+          const l = loadavg()[0].toFixed(1);
+          console.log(`  ${name} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB, ${cpuText(one[r])}), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB, ${cpuText(parts[r])}, ${parts[r].partWorkers} part workers); load ${l}`);
+        }
+      } finally {
+        split.close();
+        whole.close();
       }
       rows.push({
         input: name,
@@ -186,6 +196,7 @@ export async function runParallelBench(): Promise<void> {
         oneWorkerMs: median(one.map((x) => x.ms)),
         partsMs: median(parts.map((x) => x.ms)),
         speedup: median(one.map((x) => x.ms)) / median(parts.map((x) => x.ms)),
+        partWorkers: median(parts.map((x) => x.partWorkers)),
         oneWorkerPeakMB: median(one.map((x) => x.peakMB)),
         partsPeakMB: median(parts.map((x) => x.peakMB)),
         oneWorkerRendererCpuMs: median(one.map((x) => x.cpu.renderer)),
@@ -195,14 +206,12 @@ export async function runParallelBench(): Promise<void> {
     }
   } finally {
     await browser.close();
-    await ranged.close();
-    await whole.close();
   }
-  console.log(`\nnavigation → drawn (flameview FILE's link), medians of ${runs}; one worker = the server takes no ranges; parts = one part worker per core (${cpus().length} cores) when the file is large enough`);
-  console.log('input                                  MB  one worker ms  parts ms  speed-up  peak renderer MB (one / parts)  renderer cpu ms (one / parts)');
+  console.log(`\nnavigation → drawn (flameview FILE's link), medians of ${runs}; one worker = FLAMEVIEW_WORKERS=1 (no ranges); parts = the default: one part worker per core (${cpus().length} cores) when the file is large enough`);
+  console.log('input                                  MB  one worker ms  parts ms  speed-up  part workers  peak renderer RSS MB (one / parts)  renderer cpu ms (one / parts)');
   for (const r of rows) {
     console.log(
-      `${r.input.padEnd(36)} ${(r.bytes / 1e6).toFixed(0).padStart(5)}  ${String(r.oneWorkerMs).padStart(13)}  ${String(r.partsMs).padStart(8)}  ${r.speedup.toFixed(2).padStart(7)}×  ${`${r.oneWorkerPeakMB.toFixed(0)} / ${r.partsPeakMB.toFixed(0)}`.padStart(30)}  ${`${r.oneWorkerRendererCpuMs} / ${r.partsRendererCpuMs}`.padStart(28)}`,
+      `${r.input.padEnd(36)} ${(r.bytes / 1e6).toFixed(0).padStart(5)}  ${String(r.oneWorkerMs).padStart(13)}  ${String(r.partsMs).padStart(8)}  ${r.speedup.toFixed(2).padStart(7)}×  ${String(r.partWorkers).padStart(12)}  ${`${r.oneWorkerPeakMB.toFixed(0)} / ${r.partsPeakMB.toFixed(0)}`.padStart(34)}  ${`${r.oneWorkerRendererCpuMs} / ${r.partsRendererCpuMs}`.padStart(29)}`,
     );
   }
   const loadAfter = loadavg();
@@ -210,4 +219,9 @@ export async function runParallelBench(): Promise<void> {
   const out = join(ROOT, 'bench', 'results', 'browser-parallel.json');
   writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadBefore, loadAfter, runs, rows }, null, 2) + '\n');
   console.log(`wrote ${out}`);
+}
+
+/** What the page's navigator.hardwareConcurrency says here: the cores (the server's own FLAMEVIEW_WORKERS must not say 1). */
+function navigatorCores(): number {
+  return Math.max(2, cpus().length);
 }
