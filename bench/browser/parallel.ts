@@ -1,7 +1,7 @@
-// Browser benchmark of parallel parsing (`npm run bench:browser -- --parallel`): navigation →
-// drawn for generated perf script recordings opened as a user opens them: `flameview --no-open
-// FILE` in its own process (from the sources, serving the bench's build of the app), its link in
-// Chromium. The default (part workers when the file is large enough: the server takes byte
+// Browser benchmark of parallel parsing (`npm run bench:browser -- --parallel`): time to drawn for
+// generated perf script recordings opened as a user opens them: navigation to the link of
+// `flameview --no-open FILE` (its own process, from the sources, serving the bench's build of the
+// app), and the same file chosen in "Open file" on an open page (no network). The default (part workers when the file is large enough: the server takes byte
 // ranges, each part worker fetches its own) against FLAMEVIEW_WORKERS=1 (no ranges: one worker),
 // alternating in one run, medians. Each row counts the part workers the page started, the peak
 // resident memory of the renderer (the page, the profile worker and the part workers are its
@@ -47,7 +47,7 @@ async function flameviewServer(distDir: string, file: string, workers: number, p
   const minPart = arg('--min-part-mb');
   const query = minPart ? `?min-part-bytes=${Math.round(Number(minPart) * 1024 * 1024)}` : '';
   const u = new URL(url);
-  return { url: `${u.origin}/${query}${u.hash}`, pid: child.pid!, close: () => child.kill() };
+  return { url: `${u.origin}/${query}${u.hash}`, pid: child.pid!, close: () => void child.kill() };
 }
 
 /** CPU time (ms) of this Chromium's processes, renderers apart from the rest. */
@@ -124,21 +124,36 @@ function processCpuMs(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 
-async function load(browser: Browser, browserPid: number, server: { url: string; pid: number }, name: string): Promise<Load> {
+/** `?min-part-bytes=` past any file: the page reads a dropped file with one worker. */
+const NO_SPLIT = '?min-part-bytes=1099511627776';
+
+/**
+ * One load from navigation to drawn of `server`'s link; or, with `file`, from choosing that file
+ * in "Open file" on a page that shows the demo (no network: each part worker reads its own
+ * Blob.slice()), one worker unless `split`.
+ */
+async function load(browser: Browser, browserPid: number, server: { url: string; pid: number }, name: string, file?: { path: string; split: boolean }): Promise<Load> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   let partWorkers = 0;
   context.on('request', (r) => void (r.url().includes('part.worker') && partWorkers++));
   const page = await context.newPage();
-  await page.goto('about:blank');
+  const drawn = (n: string) =>
+    page.waitForFunction(
+      (n) => document.title.startsWith(n + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false',
+      n,
+      { timeout: 600_000, polling: 50 },
+    );
+  if (file) {
+    const u = new URL(server.url);
+    await page.goto(`${u.origin}/${file.split ? u.search : NO_SPLIT}`);
+    await drawn('rust-toyc.perf-script.txt');
+  } else await page.goto('about:blank');
   const before = cpuNow(browserPid);
   const serverBefore = processCpuMs(server.pid);
   const started = Date.now();
-  await page.goto(server.url);
-  await page.waitForFunction(
-    (n) => document.title.startsWith(n + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false',
-    name,
-    { timeout: 600_000, polling: 50 },
-  );
+  if (file) await page.getByLabel('Open file').setInputFiles(file.path);
+  else await page.goto(server.url);
+  await drawn(name);
   const ms = Date.now() - started;
   const after = cpuNow(browserPid);
   const cpu = { renderer: after.renderer - before.renderer, chromium: after.chromium - before.chromium, server: processCpuMs(server.pid) - serverBefore };
@@ -169,49 +184,53 @@ export async function runParallelBench(): Promise<void> {
       const name = basename(path);
       const split = await flameviewServer(outDir, path, navigatorCores(), port);
       const whole = await flameviewServer(outDir, path, 1, port + 1);
-      const one: Load[] = [];
-      const parts: Load[] = [];
       const cpuText = (l: Load) => `cpu ${l.cpu.renderer} renderer + ${l.cpu.chromium} chromium + ${l.cpu.server} server`;
       try {
-        for (let r = 0; r < runs; r++) {
-          // Alternate which goes first: the second load of a pair ran ~10 % faster even when both
-          // read with one worker.
-          if (r % 2 === 0) {
-            one.push(await load(browser, browserPid, whole, name));
-            parts.push(await load(browser, browserPid, split, name));
-          } else {
-            parts.push(await load(browser, browserPid, split, name));
-            one.push(await load(browser, browserPid, whole, name));
+        for (const via of ['link', 'file'] as const) {
+          const one: Load[] = [];
+          const parts: Load[] = [];
+          const run = (parallel: boolean) => load(browser, browserPid, parallel ? split : whole, name, via === 'file' ? { path, split: parallel } : undefined);
+          for (let r = 0; r < runs; r++) {
+            // Alternate which goes first: the second load of a pair ran ~10 % faster even when both
+            // read with one worker.
+            if (r % 2 === 0) {
+              one.push(await run(false));
+              parts.push(await run(true));
+            } else {
+              parts.push(await run(true));
+              one.push(await run(false));
+            }
+            const l = loadavg()[0].toFixed(1);
+            console.log(`  ${name} by ${via} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB, ${cpuText(one[r])}), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB, ${cpuText(parts[r])}, ${parts[r].partWorkers} part workers); load ${l}`);
           }
-          const l = loadavg()[0].toFixed(1);
-          console.log(`  ${name} run ${r + 1}: one worker ${one[r].ms} ms (${one[r].peakMB.toFixed(0)} MB, ${cpuText(one[r])}), parts ${parts[r].ms} ms (${parts[r].peakMB.toFixed(0)} MB, ${cpuText(parts[r])}, ${parts[r].partWorkers} part workers); load ${l}`);
+          rows.push({
+            input: name,
+            via,
+            bytes: statSync(path).size,
+            oneWorkerMs: median(one.map((x) => x.ms)),
+            partsMs: median(parts.map((x) => x.ms)),
+            speedup: median(one.map((x) => x.ms)) / median(parts.map((x) => x.ms)),
+            partWorkers: median(parts.map((x) => x.partWorkers)),
+            oneWorkerPeakMB: median(one.map((x) => x.peakMB)),
+            partsPeakMB: median(parts.map((x) => x.peakMB)),
+            oneWorkerRendererCpuMs: median(one.map((x) => x.cpu.renderer)),
+            partsRendererCpuMs: median(parts.map((x) => x.cpu.renderer)),
+            all: { one, parts },
+          });
         }
       } finally {
         split.close();
         whole.close();
       }
-      rows.push({
-        input: name,
-        bytes: statSync(path).size,
-        oneWorkerMs: median(one.map((x) => x.ms)),
-        partsMs: median(parts.map((x) => x.ms)),
-        speedup: median(one.map((x) => x.ms)) / median(parts.map((x) => x.ms)),
-        partWorkers: median(parts.map((x) => x.partWorkers)),
-        oneWorkerPeakMB: median(one.map((x) => x.peakMB)),
-        partsPeakMB: median(parts.map((x) => x.peakMB)),
-        oneWorkerRendererCpuMs: median(one.map((x) => x.cpu.renderer)),
-        partsRendererCpuMs: median(parts.map((x) => x.cpu.renderer)),
-        all: { one, parts },
-      });
     }
   } finally {
     await browser.close();
   }
-  console.log(`\nnavigation → drawn (flameview FILE's link), medians of ${runs}; one worker = FLAMEVIEW_WORKERS=1 (no ranges); parts = the default: one part worker per core (${cpus().length} cores) when the file is large enough`);
-  console.log('input                                  MB  one worker ms  parts ms  speed-up  part workers  peak renderer RSS MB (one / parts)  renderer cpu ms (one / parts)');
+  console.log(`\nto drawn, medians of ${runs}: by link = navigation to flameview FILE's link (one worker: FLAMEVIEW_WORKERS=1, no ranges); by file = "Open file" on an open page (one worker: ${NO_SPLIT}); parts = the default: one part worker per core (${cpus().length} cores) when the file is large enough`);
+  console.log('input                                  MB   via  one worker ms  parts ms  speed-up  part workers  peak renderer RSS MB (one / parts)  renderer cpu ms (one / parts)');
   for (const r of rows) {
     console.log(
-      `${r.input.padEnd(36)} ${(r.bytes / 1e6).toFixed(0).padStart(5)}  ${String(r.oneWorkerMs).padStart(13)}  ${String(r.partsMs).padStart(8)}  ${r.speedup.toFixed(2).padStart(7)}×  ${String(r.partWorkers).padStart(12)}  ${`${r.oneWorkerPeakMB.toFixed(0)} / ${r.partsPeakMB.toFixed(0)}`.padStart(34)}  ${`${r.oneWorkerRendererCpuMs} / ${r.partsRendererCpuMs}`.padStart(29)}`,
+      `${r.input.padEnd(36)} ${(r.bytes / 1e6).toFixed(0).padStart(5)}  ${r.via.padStart(4)}  ${String(r.oneWorkerMs).padStart(13)}  ${String(r.partsMs).padStart(8)}  ${r.speedup.toFixed(2).padStart(7)}×  ${String(r.partWorkers).padStart(12)}  ${`${r.oneWorkerPeakMB.toFixed(0)} / ${r.partsPeakMB.toFixed(0)}`.padStart(34)}  ${`${r.oneWorkerRendererCpuMs} / ${r.partsRendererCpuMs}`.padStart(29)}`,
     );
   }
   const loadAfter = loadavg();
