@@ -80,6 +80,15 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
+/** How many complete events named `name` a trace has on the page's main thread (CrRendererMain). */
+export function mainThreadEvents(json: string, name: string): number {
+  const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
+  const main = new Set<string>();
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain') main.add(`${e.pid}:${e.tid}`);
+  return events.filter((e) => e.name === name && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`)).length;
+}
+
 export function summariseTrace(json: string): MainThreadTasks {
   const parsed = JSON.parse(json) as { traceEvents?: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
