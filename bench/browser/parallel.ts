@@ -47,60 +47,76 @@ async function flameviewServer(distDir: string, file: string, workers: number, p
   const minPart = arg('--min-part-mb');
   const query = minPart ? `?min-part-bytes=${Math.round(Number(minPart) * 1024 * 1024)}` : '';
   const u = new URL(url);
-  return { url: `${u.origin}/${query}${u.hash}`, pid: child.pid!, close: () => void child.kill() };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url: `${u.origin}/${query}${u.hash}`,
+    pid: child.pid!,
+    close: () => {
+      child.kill();
+      return exited;
+    },
+  };
 }
 
-/** CPU time (ms) of this Chromium's processes, renderers apart from the rest. */
-function cpuNow(browserPid: number): { renderer: number; chromium: number } {
-  const t = { renderer: 0, chromium: 0 };
-  for (const { pid, cmdline } of ourProcesses(browserPid)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ms = (Number(f[11]) + Number(f[12])) * 10;
-      if (cmdline.includes('--type=renderer')) t.renderer += ms;
-      else t.chromium += ms;
-    } catch {
-      // the process ended
-    }
-  }
-  return t;
+/** Chromium's processes (the browser process Playwright started, and its descendants) now. */
+interface ChromiumProcess {
+  pid: number;
+  renderer: boolean;
+  /** User + system CPU so far, ms. */
+  cpuMs: number;
 }
 
-/** This process's descendants (Playwright starts Chromium as a child), with their command lines. */
-function ourProcesses(browserPid: number): { pid: number; cmdline: string }[] {
+function chromiumProcesses(): Map<number, ChromiumProcess> {
   const parent = new Map<number, number>();
-  const cmd = new Map<number, string>();
+  const info = new Map<number, { cmdline: string; cpuMs: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      cmd.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, 'utf8'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(entry), Number(f[1]));
+      info.set(Number(entry), { cmdline: readFileSync(`/proc/${entry}/cmdline`, 'utf8'), cpuMs: (Number(f[11]) + Number(f[12])) * 10 });
     } catch {
       // the process ended
     }
   }
-  const ours = (pid: number): boolean => {
-    for (let p = parent.get(pid) ?? 0, hops = 0; p > 1 && hops < 16; p = parent.get(p) ?? 0, hops++) if (p === browserPid) return true;
+  // The browser process: a child of this one started with Playwright's pipe (the flameview
+  // servers are children of this process too, and are counted apart).
+  const roots = [...info].filter(([pid, i]) => parent.get(pid) === process.pid && i.cmdline.includes('--remote-debugging-pipe')).map(([pid]) => pid);
+  const within = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 16; p = parent.get(p) ?? 0, hops++) if (roots.includes(p)) return true;
     return false;
   };
-  return [...cmd].filter(([pid]) => ours(pid)).map(([pid, cmdline]) => ({ pid, cmdline }));
+  const out = new Map<number, ChromiumProcess>();
+  for (const [pid, i] of info) if (within(pid)) out.set(pid, { pid, renderer: i.cmdline.includes('--type=renderer'), cpuMs: i.cpuMs });
+  return out;
+}
+
+/** CPU ms Chromium's processes used between two readings, per process (one that ended early is not counted: it was idle). */
+function chromiumCpu(before: Map<number, ChromiumProcess>, after: Map<number, ChromiumProcess>): { renderer: number; chromium: number } {
+  const t = { renderer: 0, chromium: 0 };
+  for (const [pid, p] of after) {
+    const used = p.cpuMs - (before.get(pid)?.cpuMs ?? 0);
+    if (p.renderer) t.renderer += used;
+    else t.chromium += used;
+  }
+  return t;
 }
 
 /**
- * Peak memory (MB) of this browser's largest renderer process: its VmHWM, the kernel's high-water
- * mark of its resident set, read once at the end of a load (each load has its own context, so its
- * own renderer; the page, its profile worker and part workers are threads of it). Resident pages
- * shared with other processes (the binary) count too, so it overstates a little. Not sampled:
- * reading smaps_rollup of a 300 MB renderer every 50 ms cost ~4 ms of CPU a read on the 2 cores.
+ * Peak memory (MB) of the renderer processes started during a load (each load has its own
+ * context, so its own renderer; the page, its profile worker and part workers are threads of it):
+ * the largest VmHWM, the kernel's high-water mark of a resident set, read once at the end.
+ * Resident pages shared with other processes (the binary) count too, so it overstates a little.
+ * Not sampled: reading smaps_rollup of a 300 MB renderer every 50 ms cost ~4 ms of CPU a read, on
+ * the cores being measured.
  */
-function rendererPeakMB(browserPid: number): number {
+function rendererPeakMB(before: Map<number, ChromiumProcess>, after: Map<number, ChromiumProcess>): number {
   let kb = 0;
-  for (const { pid, cmdline } of ourProcesses(browserPid)) {
-    if (!cmdline.includes('--type=renderer')) continue;
+  for (const p of after.values()) {
+    if (!p.renderer || before.has(p.pid)) continue;
     try {
-      const m = /^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      const m = /^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'));
       if (m) kb = Math.max(kb, Number(m[1]));
     } catch {
       // the process ended
@@ -132,7 +148,8 @@ const NO_SPLIT = '?min-part-bytes=1099511627776';
  * in "Open file" on a page that shows the demo (no network: each part worker reads its own
  * Blob.slice()), one worker unless `split`.
  */
-async function load(browser: Browser, browserPid: number, server: { url: string; pid: number }, name: string, file?: { path: string; split: boolean }): Promise<Load> {
+async function load(browser: Browser, server: { url: string; pid: number }, name: string, file?: { path: string; split: boolean }): Promise<Load> {
+  const existing = chromiumProcesses();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   let partWorkers = 0;
   context.on('request', (r) => void (r.url().includes('part.worker') && partWorkers++));
@@ -148,16 +165,16 @@ async function load(browser: Browser, browserPid: number, server: { url: string;
     await page.goto(`${u.origin}/${file.split ? u.search : NO_SPLIT}`);
     await drawn('rust-toyc.perf-script.txt');
   } else await page.goto('about:blank');
-  const before = cpuNow(browserPid);
+  const before = chromiumProcesses();
   const serverBefore = processCpuMs(server.pid);
   const started = Date.now();
   if (file) await page.getByLabel('Open file').setInputFiles(file.path);
   else await page.goto(server.url);
   await drawn(name);
   const ms = Date.now() - started;
-  const after = cpuNow(browserPid);
-  const cpu = { renderer: after.renderer - before.renderer, chromium: after.chromium - before.chromium, server: processCpuMs(server.pid) - serverBefore };
-  const peak = rendererPeakMB(browserPid);
+  const after = chromiumProcesses();
+  const cpu = { ...chromiumCpu(before, after), server: processCpuMs(server.pid) - serverBefore };
+  const peak = rendererPeakMB(existing, after);
   await context.close();
   return { ms, peakMB: peak, partWorkers, cpu };
 }
@@ -175,8 +192,6 @@ export async function runParallelBench(): Promise<void> {
   const inputs = [];
   for (const size of sizes) inputs.push(await ensureInput('perf', size, 1, (m) => console.error(m)));
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  // Playwright starts Chromium as a child of this process.
-  const browserPid = process.pid;
   const loadBefore = loadavg();
   const rows = [];
   try {
@@ -189,7 +204,7 @@ export async function runParallelBench(): Promise<void> {
         for (const via of ['link', 'file'] as const) {
           const one: Load[] = [];
           const parts: Load[] = [];
-          const run = (parallel: boolean) => load(browser, browserPid, parallel ? split : whole, name, via === 'file' ? { path, split: parallel } : undefined);
+          const run = (parallel: boolean) => load(browser, parallel ? split : whole, name, via === 'file' ? { path, split: parallel } : undefined);
           for (let r = 0; r < runs; r++) {
             // Alternate which goes first: the second load of a pair ran ~10 % faster even when both
             // read with one worker.
@@ -219,8 +234,7 @@ export async function runParallelBench(): Promise<void> {
           });
         }
       } finally {
-        split.close();
-        whole.close();
+        await Promise.all([split.close(), whole.close()]);
       }
     }
   } finally {

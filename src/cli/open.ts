@@ -27,7 +27,7 @@ import { describeFsError } from './cli-common';
 import type { CliIo } from './main';
 import { COMMAND_NAMES } from './command-names';
 import { PerfScriptError, runPerfScript } from './perf-data';
-import { workerCount } from './parallel-load';
+import { workersSetting } from './parallel-load';
 
 export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] FILE [FILE2]   (FILE may be -, for stdin)\n';
 
@@ -103,7 +103,8 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     }
     const distDir = await ensureBuilt(io.stderr);
     // FLAMEVIEW_WORKERS=1 (parallel parsing off) holds for the page too: no ranges, one parser.
-    const app = await buildApp({ distDir, localFiles: files, localRanges: workerCount() > 1 });
+    // Only when set: the page's cores are its own (this machine may be a 1-core container).
+    const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1 });
     const base = await listen(app, '127.0.0.1', parsed.port);
     handlersOff();
     const stopped = untilStopped(app, cleanup);

@@ -14,10 +14,15 @@ import { awaitPart, loadInParts, MIN_PART_BYTES, partCount, type PartRunner, typ
 import type { Profile } from '../core/model/profile';
 import type { ParseWorkerData } from './parse-worker';
 
+/** FLAMEVIEW_WORKERS when set to a count, else null. */
+export function workersSetting(): number | null {
+  const n = Number(process.env.FLAMEVIEW_WORKERS);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
+
 /** Workers to use: FLAMEVIEW_WORKERS when set, else the cores available. */
 export function workerCount(): number {
-  const n = Number(process.env.FLAMEVIEW_WORKERS);
-  return Number.isInteger(n) && n >= 1 ? n : availableParallelism();
+  return workersSetting() ?? availableParallelism();
 }
 
 /** FLAMEVIEW_MIN_PART_BYTES when set (for every format), else undefined: the format's own minimum. */

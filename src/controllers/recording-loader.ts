@@ -156,11 +156,16 @@ function nameOfUrl(href: string): string {
   }
 }
 
+/** The smallest `?min-part-bytes=` taken: below it a part is not worth a worker on any machine. */
+const MIN_PART_BYTES_PARAM = 1024 * 1024;
+
 /**
- * `?min-part-bytes=N` in the page's address: the smallest part of a parallel load, for every
- * format, so that tests see files of megabytes split (the measured minimums are 128 MiB and more).
+ * `?min-part-bytes=N` in the page's address (`search`): the smallest part of a parallel load, for
+ * every format, so that tests see files of megabytes split (the measured minimums are 128 MiB and
+ * more); undefined when absent or not a whole number of at least 1 MiB.
  */
-function minPartBytesParam(): number | undefined {
-  const n = Number(new URLSearchParams(globalThis.location?.search ?? '').get('min-part-bytes'));
-  return Number.isInteger(n) && n >= 1 ? n : undefined;
+export function minPartBytesParam(search: string = globalThis.location?.search ?? ''): number | undefined {
+  const raw = new URLSearchParams(search).get('min-part-bytes');
+  const n = raw === null || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isSafeInteger(n) && n >= MIN_PART_BYTES_PARAM ? n : undefined;
 }

@@ -94,6 +94,27 @@ describe('ProfileSession in parts', () => {
     expect(requests).toEqual(['whole']);
   });
 
+  it("the open's minPartBytes wins over the session's, both ways, for a Blob and a URL", async () => {
+    // The session's 30,000 would split; an open's larger minimum keeps one parser...
+    const log: number[] = [];
+    const session = new ProfileSession({ parts: inThread(log), progressIntervalMs: 0 });
+    expect((await session.openBlob(new Blob([perf]), { name: 'toyc.txt', minPartBytes: perf.length })).ok).toBe(true);
+    expect(log).toEqual([]);
+    // ...and a smaller one splits where the session's minimum would not.
+    const strict = new ProfileSession({ parts: { ...inThread(log), minPartBytes: perf.length }, progressIntervalMs: 0 });
+    expect((await strict.openBlob(new Blob([perf]), { name: 'toyc.txt' })).ok).toBe(true);
+    expect(log).toEqual([]);
+    expect((await strict.openBlob(new Blob([perf]), { name: 'toyc.txt', minPartBytes: 30_000 })).ok).toBe(true);
+    expect(log).toEqual([0, 1, 2]);
+    const requests: string[] = [];
+    const byUrl = new ProfileSession({ parts: { ...inThread([], server(perf, true, requests)), minPartBytes: perf.length }, fetch: server(perf, true, requests), base: 'http://x/', progressIntervalMs: 0 });
+    expect((await byUrl.openUrl('http://x/api/local/t/toyc.txt', { name: 'toyc.txt' })).ok).toBe(true);
+    expect(requests).toEqual(['head', 'whole']);
+    requests.length = 0;
+    expect((await byUrl.openUrl('http://x/api/local/t/toyc.txt', { name: 'toyc.txt', minPartBytes: 30_000 })).ok).toBe(true);
+    expect(requests.filter((r) => r.startsWith('bytes=')).length).toBeGreaterThan(3);
+  });
+
   it('gzip and perf.data are read by one parser (no parts)', async () => {
     const log: number[] = [];
     const session = new ProfileSession({ parts: inThread(log) });
