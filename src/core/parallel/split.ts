@@ -19,12 +19,10 @@ import { importers } from '../import/registry';
 import { mergeParts } from './merge';
 
 /**
- * The smallest part worth a worker, by format. Each worker pays a fixed cost before it repays
- * anything: its own V8 isolate compiles the parser (~0.75 s of CPU on the 2-core VM, next to the
- * parsing on a busy machine) and learns every distinct frame line again, and the merge follows.
- * Measured there (bench/README.md, "Parallel parsing"), 2 workers against one parser: perf
- * script in parts of 100 MB 0.79×, 150 MB 1.0×, 250 MB 1.11×, 500 MB 1.23×; folded stacks,
- * parsed 2-3× faster a byte, 100 MB 0.72×, 500 MB 1.05×.
+ * The smallest part worth a worker, by format: each worker first pays a fixed cost (its own V8
+ * isolate compiles the parser, it learns every frame line again, the merge follows), which
+ * smaller parts do not repay; folded stacks parse 2-3× faster a byte, so need larger parts.
+ * Measured where 2 parts break even with one parser (bench/README.md, "Parallel parsing").
  */
 const MIN_PART_BYTES_BY_FORMAT: Partial<Record<FormatId, number>> = {
   'perf-script': 128 * 1024 * 1024,
