@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { likelyCommand, main } from './main';
 import { runInMemory } from './run-in-memory';
+import { minPartBytes } from '../core/parallel/split';
 
 const none = () => false;
 
@@ -30,4 +31,13 @@ describe('likelyCommand', () => {
 it('flameview tpo: unknown command, did you mean top? (exit 2)', async () => {
   const r = await runInMemory(main, ['tpo']);
   expect(r).toEqual({ code: 2, stdout: '', stderr: "flameview: unknown command 'tpo'; did you mean top? (to open a file named tpo, use ./tpo)\n" });
+});
+
+it('flameview --help says when a file is parsed in parts (the minimums split.ts uses) and how to turn it off', async () => {
+  const r = await runInMemory(main, ['--help']);
+  expect(r.code).toBe(0);
+  const text = r.stdout.replace(/\s+/g, ' ');
+  const MiB = 1024 * 1024;
+  expect(text).toContain(`at least ${minPartBytes('perf-script') / MiB} MiB of perf script or ${minPartBytes('folded') / MiB} MiB of folded stacks`);
+  expect(text).toContain('FLAMEVIEW_WORKERS=N');
 });

@@ -45,6 +45,9 @@ commands:
 Every command reads perf script text, perf.data (through perf script), folded stacks, pprof,
 Chrome/Node and speedscope profiles and flamegraph SVGs, gzip or not. top and svg show the
 viewer's function view by default; collapse and diff the inline view, as the perl scripts.
+A large file is parsed in parallel, a part per core, each part at least 128 MiB of perf script
+or 384 MiB of folded stacks; FLAMEVIEW_WORKERS=N sets the parts at most (1: one parser, also in
+the page \`flameview FILE\` opens).
 `;
 
 export async function main(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
