@@ -31,6 +31,7 @@ import { WeightLog } from '../parallel/weight-log';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
 import { ImportError, quoteInput, type ImportWarning, type Profile } from '../model/profile';
 import { shiftWarnings, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from './importer';
+import { grown } from '../model/grown';
 
 const DESCRIPTION = 'folded stacks (frame;frame;... count)';
 const MAX_QUOTED = 5;
@@ -176,8 +177,8 @@ class RawNameCache {
     const h = RawNameCache.hash(text, start, end);
     this.keys.push(key);
     if (id === this.frames.length) {
-      this.frames = grownInt32(this.frames, id * 2);
-      this.hashes = grownInt32(this.hashes, id * 2);
+      this.frames = grown(this.frames, id * 2);
+      this.hashes = grown(this.hashes, id * 2);
     }
     this.frames[id] = frame;
     this.hashes[id] = h;
@@ -196,12 +197,6 @@ class RawNameCache {
     this.mask = this.slots.length - 1;
     for (let id = 0; id < this.keys.length; id++) this.insert(id, this.hashes[id]);
   }
-}
-
-function grownInt32(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
 
 /** A copy of s that does not share the memory of the string it was sliced from. */
@@ -307,7 +302,6 @@ class FoldedParser implements LineParser {
     this.builder.addSelf(leaf, weight, weight);
     this.log.push(leaf, weight);
   }
-
 
   /** Adds the stack text[0..stackEnd) to the tree, reusing the previous line's common frames. */
   private addStack(text: string, stackEnd: number): number {

@@ -33,6 +33,7 @@ import { newTreeColumns, type CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
 import { fillTotalsAndEnds, frameRanks } from './tree-builder';
 import type { FrameIndex, NodeIndex } from './types';
+import { grown } from './grown';
 
 export interface Derived {
   tree: CallTree;
@@ -200,8 +201,8 @@ class DerivedBuilder {
   private block(x: number, idx: number): void {
     const b = this.blocks++;
     if (b === this.blockIn.length) {
-      this.blockIn = grow(this.blockIn);
-      this.blockOut = grow(this.blockOut);
+      this.blockIn = grown(this.blockIn, this.blockIn.length * 2);
+      this.blockOut = grown(this.blockOut, this.blockOut.length * 2);
     }
     this.blockIn[b] = x;
     this.blockOut[b] = idx;
@@ -232,7 +233,7 @@ class DerivedBuilder {
       }
       const e = end[i];
       if (e < stop) this.push(e, -stop);
-      if (this.memTop === this.mem.length) this.mem = grow(this.mem);
+      if (this.memTop === this.mem.length) this.mem = grown(this.mem, this.mem.length * 2);
       this.mem[this.memTop] = i;
       this.gather(idx, this.memTop, 1);
       return;
@@ -242,8 +243,8 @@ class DerivedBuilder {
   /** A group (start in mem, member count) or, with len < 0, a scan (first node, -stop). */
   private push(start: number, len: number): void {
     if (this.gTop === this.gStart.length) {
-      this.gStart = grow(this.gStart);
-      this.gLen = grow(this.gLen);
+      this.gStart = grown(this.gStart, this.gStart.length * 2);
+      this.gLen = grown(this.gLen, this.gLen.length * 2);
     }
     this.gStart[this.gTop] = start;
     this.gLen[this.gTop++] = len;
@@ -261,7 +262,7 @@ class DerivedBuilder {
       toNew[x] = out;
       for (let c = x + 1; c < end[x]; c = end[c]) {
         if ((flags[c] & MERGED) === 0) {
-          if (cn === cand.length) cand = this.cand = grow(cand);
+          if (cn === cand.length) cand = this.cand = grown(cand, cand.length * 2);
           cand[cn++] = c;
           continue;
         }
@@ -274,10 +275,10 @@ class DerivedBuilder {
           toNew[d] = out;
           for (let e = d + 1; e < end[d]; e = end[e]) {
             if ((flags[e] & MERGED) === 0) {
-              if (cn === cand.length) cand = this.cand = grow(cand);
+              if (cn === cand.length) cand = this.cand = grown(cand, cand.length * 2);
               cand[cn++] = e;
             } else {
-              if (w === work.length) work = this.work = grow(work);
+              if (w === work.length) work = this.work = grown(work, work.length * 2);
               work[w++] = e;
             }
           }
@@ -287,7 +288,7 @@ class DerivedBuilder {
     if (cn === 0) return;
     if (!simple && cn > 1) sortByRank(cand, cn, frame, rank);
     // Push the groups last first, so the first pops first and its members sit on top of mem.
-    if (this.memTop + cn > this.mem.length) this.mem = grow(this.mem, this.memTop + cn);
+    if (this.memTop + cn > this.mem.length) this.mem = grown(this.mem, Math.max(this.mem.length * 2, this.memTop + cn));
     const mem2 = this.mem;
     let top = this.memTop;
     let hi = cn;
@@ -371,12 +372,6 @@ class DerivedBuilder {
     if (this.sorted) markSorted(out, this.rank);
     return { tree: out, toNew };
   }
-}
-
-function grow(a: Int32Array, atLeast = 0): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(Math.max(a.length * 2, atLeast));
-  b.set(a);
-  return b;
 }
 
 /** Sorts cand[0..n) by the rank of the node's frame (order among equal frames is irrelevant). */

@@ -16,6 +16,7 @@ import { newTreeColumns, type CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
 import { markMutable } from './mutable-fields';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from './types';
+import { grown } from './grown';
 
 const NONE = 0;
 /** Child count from which a parent's children are found through the hash table. */
@@ -193,8 +194,8 @@ export class TreeBuilder {
       const base = top;
       for (let c = firstChild[old]; c !== NONE; c = nextSibling[c]) {
         if (top === nodes.length) {
-          nodes = growInt(nodes, top * 2);
-          parents = growInt(parents, top * 2);
+          nodes = grown(nodes, top * 2);
+          parents = grown(parents, top * 2);
         }
         nodes[top] = c;
         parents[top++] = idx;
@@ -223,10 +224,10 @@ export class TreeBuilder {
     // Four times the rows: a growth costs the copy of the old rows (fresh pages are touched only
     // when written), and growing 4x copies about n/3 rows in all instead of n (bench/README.md).
     const size = this.parent.length * 4;
-    this.parent = growInt(this.parent, size);
-    this.frame = growInt(this.frame, size);
-    this.firstChild = growInt(this.firstChild, size);
-    this.nextSibling = growInt(this.nextSibling, size);
+    this.parent = grown(this.parent, size);
+    this.frame = grown(this.frame, size);
+    this.firstChild = grown(this.firstChild, size);
+    this.nextSibling = grown(this.nextSibling, size);
     const kids = new Uint8Array(size);
     kids.set(this.kids);
     this.kids = kids;
@@ -276,12 +277,6 @@ function sortByRankDescending(a: Int32Array, from: number, to: number, frame: In
     }
     a[j + 1] = c;
   }
-}
-
-function growInt(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
 
 function hashPair(a: number, b: number): number {

@@ -28,6 +28,7 @@ import { addInputWarnings, type LoadOptions } from '../import/load';
 import type { Importer, LateSamples, MergedParts, PartialProfile } from '../import/importer';
 import type { SampleColumns } from '../views/time-order';
 import { DEFAULT_MAX_LINE_CHARS } from '../import/byte-stream';
+import { grown } from '../model/grown';
 
 const NO_RANK = 0x7fffffff;
 /** Sums of integers stay exact below this. */
@@ -126,16 +127,16 @@ export function mergeTrees(
   let groups = 0;
   const pushItem = (part: number, node: number): void => {
     if (items === itemPart.length) {
-      itemPart = grow(itemPart);
-      itemNode = grow(itemNode);
+      itemPart = grown(itemPart, itemPart.length * 2);
+      itemNode = grown(itemNode, itemNode.length * 2);
     }
     itemPart[items] = part;
     itemNode[items++] = node;
   };
   const openGroup = (parent: number): void => {
     if (groups === groupStart.length) {
-      groupStart = grow(groupStart);
-      groupParent = grow(groupParent);
+      groupStart = grown(groupStart, groupStart.length * 2);
+      groupParent = grown(groupParent, groupParent.length * 2);
     }
     groupStart[groups] = items;
     groupParent[groups++] = parent;
@@ -218,9 +219,9 @@ export function mergeTrees(
       for (let j = 0; j < members; j++) {
         if (cursorRank[j] !== min) continue;
         if (kids === kidPart.length) {
-          kidPart = grow(kidPart);
-          kidNode = grow(kidNode);
-          kidRank = grow(kidRank);
+          kidPart = grown(kidPart, kidPart.length * 2);
+          kidNode = grown(kidNode, kidNode.length * 2);
+          kidRank = grown(kidRank, kidRank.length * 2);
         }
         const p = itemPart[start + j];
         const t = trees[p];
@@ -306,8 +307,3 @@ function joinSamples(parts: readonly PartialProfile[], nodeMaps: readonly Int32A
   return { count, leaf, time, weight, thread };
 }
 
-function grow(a: Int32Array): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-}

@@ -23,6 +23,7 @@
 import type { CallTree } from '../model/call-tree';
 import { cachedFrameRanks } from '../model/derived-builder';
 import type { FrameTable } from '../model/frame-table';
+import { grown } from '../model/grown';
 
 const cache = new WeakMap<CallTree, WeakMap<FrameTable, CallTree>>();
 
@@ -51,12 +52,6 @@ export function reversedTree(tree: CallTree, frames: FrameTable, maxNodes = MAX_
   let out = inner.get(frames);
   if (!out) inner.set(frames, (out = computeReversed(tree, frames, maxNodes)));
   return out;
-}
-
-function grow(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
 
 function computeReversed(tree: CallTree, frames: FrameTable, maxNodes: number): CallTree {
@@ -133,10 +128,10 @@ function computeReversed(tree: CallTree, frames: FrameTable, maxNodes: number): 
   const ensure = (size: number): void => {
     if (size > maxNodes + 1) throw new ReversedTooLargeError(maxNodes);
     if (size <= oParent.length) return;
-    const grown = Math.min(Math.max(oParent.length * 2, size), maxNodes + 1);
-    oParent = grow(oParent, grown);
-    oFrame = grow(oFrame, grown);
-    oDepth = grow(oDepth, grown);
+    const next = Math.min(Math.max(oParent.length * 2, size), maxNodes + 1);
+    oParent = grown(oParent, next);
+    oFrame = grown(oFrame, next);
+    oDepth = grown(oDepth, next);
   };
 
   // The root's children: every stack with weight, by its leaf frame.

@@ -14,6 +14,7 @@
 // slab << 20 | offset; a line too long for a slab (over MAX_KEY bytes) is not kept.
 
 import { markMutable } from '../../model/mutable-fields';
+import { grown } from '../../model/grown';
 
 /** A REF's slab is REF >>> SLAB_BITS, its offset REF & OFFSET_MASK. */
 export const SLAB_BITS = 20;
@@ -95,8 +96,8 @@ export class ByteKeys {
     const ref = ((this.views.length - 1) << SLAB_BITS) | at;
     if (id >= this.offset.length) {
       const size = Math.max(id + 1, this.offset.length * 2);
-      this.offset = grow(this.offset, size);
-      this.length = grow(this.length, size);
+      this.offset = grown(this.offset, size);
+      this.length = grown(this.length, size);
     }
     this.offset[id] = ref;
     this.length[id] = n;
@@ -176,8 +177,3 @@ export function byteLineHash(b: Uint8Array, start: number, end: number): number 
   return h ^ (h >>> 13);
 }
 
-function grow(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
-}

@@ -30,6 +30,7 @@ import type { LateSamples, PartialProfile } from '../importer';
 import { AddressTable, type AddressData } from './perf-addresses';
 import type { PerfPartMeta } from './perf-parts';
 import { DEFERRED_LIMIT, foldRuns, gcd, RUN_INTS, RunStats, SAMPLE_HEADER, type DeferredData, type RunStatsData } from './perf-runs';
+import { grown } from '../../model/grown';
 
 /** What a part hands over beside its tree (PerfPartMeta.late). */
 export interface PerfLateData {
@@ -262,15 +263,15 @@ class PlacedSamples {
   add(part: number, settled: number, root: number, thread: number, weight: number, time: number, stack: Int32Array): void {
     const i = this.count++;
     if (i === this.part.length) {
-      this.part = grow(this.part, i * 2);
-      this.settled = grow(this.settled, i * 2);
-      this.offset = grow(this.offset, i * 2);
-      this.leaf = grow(this.leaf, i * 2);
-      this.weight = grow(this.weight, i * 2);
-      this.time = grow(this.time, i * 2);
+      this.part = grown(this.part, i * 2);
+      this.settled = grown(this.settled, i * 2);
+      this.offset = grown(this.offset, i * 2);
+      this.leaf = grown(this.leaf, i * 2);
+      this.weight = grown(this.weight, i * 2);
+      this.time = grown(this.time, i * 2);
     }
     const need = this.intCount + 3 + stack.length;
-    if (need > this.ints.length) this.ints = grow(this.ints, Math.max(need, this.ints.length * 2));
+    if (need > this.ints.length) this.ints = grown(this.ints, Math.max(need, this.ints.length * 2));
     this.part[i] = part;
     this.settled[i] = settled;
     this.offset[i] = this.intCount;
@@ -285,8 +286,3 @@ class PlacedSamples {
   }
 }
 
-function grow<T extends Int32Array | Float64Array>(a: T, size: number): T {
-  const b = new (a.constructor as new (n: number) => T)(size);
-  b.set(a);
-  return b;
-}

@@ -39,6 +39,7 @@ import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats, SampleRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
+import { grown } from '../../model/grown';
 
 const UNKNOWN = '[unknown]';
 
@@ -289,7 +290,7 @@ export class PerfStackAssembler {
 
   /** Fills line record `line` from the parsed fields. */
   private describe(text: string, f: FrameFields, line: number): number {
-    if ((line + 1) * LINE_STRIDE > this.records.length) this.records = growInt(this.records, this.records.length * 2);
+    if ((line + 1) * LINE_STRIDE > this.records.length) this.records = grown(this.records, this.records.length * 2);
     const address = this.addresses.id(text, f.addrStart, f.addrEnd);
     const dsoId = f.dsoStart < 0 ? 0 : this.dsoId(text.slice(f.dsoStart, f.dsoEnd));
     const symLength = f.symEnd - f.symStart;
@@ -314,10 +315,10 @@ export class PerfStackAssembler {
   private push(name: StringIndex, flags: number, module: StringIndex | -1, inlined: boolean): void {
     const n = this.pendingCount;
     if (n === this.pendingName.length) {
-      this.pendingName = growInt(this.pendingName, n * 2);
-      this.pendingModule = growInt(this.pendingModule, n * 2);
-      this.pendingFlags = growBytes(this.pendingFlags, n * 2);
-      this.pendingInlined = growBytes(this.pendingInlined, n * 2);
+      this.pendingName = grown(this.pendingName, n * 2);
+      this.pendingModule = grown(this.pendingModule, n * 2);
+      this.pendingFlags = grown(this.pendingFlags, n * 2);
+      this.pendingInlined = grown(this.pendingInlined, n * 2);
     }
     this.pendingName[n] = name;
     this.pendingFlags[n] = flags;
@@ -328,14 +329,12 @@ export class PerfStackAssembler {
 
   private pushFrame(frame: FrameIndex, address: number): void {
     if (this.depth === this.stack.length) {
-      this.stack = growInt(this.stack, this.depth * 2);
-      this.address = growInt(this.address, this.depth * 2);
+      this.stack = grown(this.stack, this.depth * 2);
+      this.address = grown(this.address, this.depth * 2);
     }
     this.address[this.depth] = address;
     this.stack[this.depth++] = frame;
   }
-
-
 
   /** Pushes the open address run's frames (see the rule in the module comment). */
   private closeRun(): void {
@@ -374,9 +373,9 @@ export class PerfStackAssembler {
     while (physical > 0 && inlined[physical]) physical--;
     if (inlined[physical]) physical = size - 1;
     if (this.depth + n > this.stack.length) {
-      const grown = Math.max(this.stack.length * 2, this.depth + n);
-      this.stack = growInt(this.stack, grown);
-      this.address = growInt(this.address, grown);
+      const size = Math.max(this.stack.length * 2, this.depth + n);
+      this.stack = grown(this.stack, size);
+      this.address = grown(this.address, size);
     }
     const start = this.depth;
     for (let i = 0; i < n; i++) {
@@ -399,9 +398,7 @@ export class PerfStackAssembler {
   private frameOf(name: StringIndex, flags: number, module: StringIndex | -1): FrameIndex {
     const key = name * 16 + flags;
     if (key >= this.frameCache.length) {
-      const grown = new Int32Array(Math.max(key + 1, this.frameCache.length * 2));
-      grown.set(this.frameCache);
-      this.frameCache = grown;
+      this.frameCache = grown(this.frameCache, Math.max(key + 1, this.frameCache.length * 2));
     }
     const cached = this.frameCache[key];
     if (cached > 0) return cached - 1;
@@ -433,11 +430,11 @@ export class PerfStackAssembler {
     const parts = splitInlineChain(fixRustLegacyName(clean));
     const id = this.entryCount++;
     if (id === this.entryStart.length) {
-      this.entryStart = growInt(this.entryStart, id * 2);
-      this.entryLength = growInt(this.entryLength, id * 2);
+      this.entryStart = grown(this.entryStart, id * 2);
+      this.entryLength = grown(this.entryLength, id * 2);
     }
     if (this.chainCount + parts.length > this.chain.length) {
-      this.chain = growInt(this.chain, Math.max(this.chain.length * 2, this.chainCount + parts.length));
+      this.chain = grown(this.chain, Math.max(this.chain.length * 2, this.chainCount + parts.length));
     }
     this.entryStart[id] = this.chainCount;
     this.entryLength[id] = parts.length;
@@ -466,18 +463,6 @@ export function splitInlineChain(name: string): string[] {
   }
   parts.push(name.slice(start));
   return parts;
-}
-
-function growBytes(a: Uint8Array, size: number): Uint8Array<ArrayBuffer> {
-  const b = new Uint8Array(size);
-  b.set(a);
-  return b;
-}
-
-function growInt(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }
 
 /** Whether a line ends at input[at] (LF, or CR LF), before `stop`. */
