@@ -13,14 +13,15 @@
 
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Importer } from '../core/import/importer';
 import { importers as defaultImporters } from '../core/import/registry';
 import { SECURITY_HEADERS, attachmentDisposition } from './security';
 import type { RecordingStore } from './store';
 import { registerStore, type StoreRouteOptions } from './store-routes';
+import { sendFileBytes } from './send-file';
 
 export { withStoreMeta } from './store-routes';
 
@@ -117,23 +118,18 @@ function fail(reply: FastifyReply, status: number, message: string): FastifyRepl
   return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }
 
-/**
- * Read size of a local file's stream: the default 64 KiB costs the server and the page's reader
- * a call per 64 KiB of a recording of gigabytes.
- */
-const LOCAL_READ_BYTES = 1 << 20;
-
 function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile>, ranges: boolean): void {
   // The optional last segment is only the file's name, for the page to show; the token decides.
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
     const file = files.get(request.params.token);
     if (!file) return fail(reply, 404, 'not found');
-    let size: number;
+    let handle: FileHandle;
     try {
-      size = (await stat(file.path)).size;
+      handle = await open(file.path, 'r');
     } catch {
       return fail(reply, 410, `${file.name} is no longer readable`);
     }
+    const size = (await handle.stat()).size;
     reply
       .type('application/octet-stream')
       .header('accept-ranges', ranges ? 'bytes' : 'none')
@@ -142,15 +138,21 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
     // One byte range (`bytes=A-B`, `bytes=A-`): the page's part workers each fetch their own
     // range of a large recording (src/core/parallel/split.ts).
     const range = ranges ? byteRange(request.headers.range, size) : null;
-    if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
-    if (range) {
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('content-length', range.end - range.start + 1)
-        .send(createReadStream(file.path, { ...range, highWaterMark: LOCAL_READ_BYTES }));
+    if (range === 'unsatisfiable') {
+      await handle.close();
+      return reply.code(416).header('content-range', `bytes */${size}`).send();
     }
-    return reply.header('content-length', size).send(createReadStream(file.path, { highWaterMark: LOCAL_READ_BYTES }));
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    reply.code(range ? 206 : 200).header('content-length', end - start + 1);
+    if (range) reply.header('content-range', `bytes ${start}-${end}/${size}`);
+    // The body bypasses fastify's stream piping (see ./send-file.ts); the headers set so far,
+    // the security headers of the onRequest hook included, go out as they are.
+    reply.hijack();
+    reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+    if (request.method === 'HEAD') {
+      await handle.close();
+      reply.raw.end();
+    } else await sendFileBytes(reply.raw, handle, start, end);
   };
   app.get('/api/local/:token', handler);
   app.get('/api/local/:token/:name', handler);
