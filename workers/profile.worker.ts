@@ -13,8 +13,9 @@ export type ProgressCallback = (progress: OpenProgress) => void;
 export type WorkerOpenOptions = Omit<OpenOptions, 'onProgress'>;
 
 // What a failed #profile= fetch is explained with: the worker's origin, and the URLs its
-// Content-Security-Policy refused. Large recordings are parsed in parts, one part worker per
-// core (workers/part.worker.ts); this worker finds the cuts and merges the parts.
+// Content-Security-Policy refused. Large recordings are parsed in parts, one per core: this
+// worker finds the cuts, parses the first part and merges; a part worker each parses the others
+// (workers/part.worker.ts).
 const session = new ProfileSession({
   base: self.location.href,
   cspBlocked: watchCspViolations(self),

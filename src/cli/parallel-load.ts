@@ -1,6 +1,7 @@
 // The Node host of parallel parsing (../core/parallel/split.ts): a large regular file is cut at
-// sample boundaries and each part is parsed by a worker_threads worker that reads its own byte
-// range (./parse-worker.ts); the parts are merged on this thread, which has nothing else to do.
+// sample boundaries; this thread parses the first part, each other part is parsed by a
+// worker_threads worker that reads its own byte range (./parse-worker.ts), and the parts are
+// merged on this thread.
 //
 // Workers: os.availableParallelism(), or FLAMEVIEW_WORKERS (1 turns parallel parsing off);
 // FLAMEVIEW_MIN_PART_BYTES lowers the smallest part (tests use it on small fixtures).
@@ -10,9 +11,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LoadOptions } from '../core/import/load';
 import type { PartialProfile } from '../core/import/importer';
-import { awaitPart, loadInParts, MIN_PART_BYTES, partCount, type PartRunner, type RangeSource, type SplitOptions } from '../core/parallel/split';
+import { awaitPart, loadInParts, MIN_PART_BYTES, partCount, type PartJob, type PartRunner, type RangeSource, type SplitOptions } from '../core/parallel/split';
 import type { Profile } from '../core/model/profile';
 import type { ParseWorkerData } from './parse-worker';
+import { readFileRange } from './read-ahead';
 
 /** FLAMEVIEW_WORKERS when set to a count, else null. */
 export function workersSetting(): number | null {
@@ -46,7 +48,8 @@ export async function loadFileInParts(
   const handle = await open(path, 'r');
   try {
     const run: PartRunner = (job, progress, signal) => runWorker({ path, job }, progress, signal);
-    return await loadInParts(rangeSource(handle, size), run, { ...options, workers, minPartBytes: minPart });
+    const readHere = (job: PartJob) => readFileRange(path, job.start, job.end);
+    return await loadInParts(rangeSource(handle, size), run, { ...options, workers, minPartBytes: minPart, readHere });
   } finally {
     await handle.close();
   }

@@ -2,11 +2,10 @@
 // reading its own byte range, and sends the partial profile back with its buffers transferred.
 // Its own entry point, so the compiled CLI bundles it as dist/node/parse-worker.mjs.
 
-import { open } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { parsePartJob, type PartJob, type PartMessage } from '../core/parallel/split';
 import { threadCpuMs } from './thread-cpu';
-import { readAhead } from './read-ahead';
+import { readFileRange } from './read-ahead';
 
 export interface ParseWorkerData {
   path: string;
@@ -20,7 +19,7 @@ const post = (message: PartMessage, transfer?: ArrayBuffer[]) => {
   port.postMessage(message, transfer);
 };
 try {
-  await parsePartJob(readAhead(await open(path, 'r'), undefined, undefined, job.start, job.end), job, post);
+  await parsePartJob(readFileRange(path, job.start, job.end), job, post);
 } catch (e) {
   post({ type: 'error', name: 'Error', message: e instanceof Error ? e.message : String(e) });
 }

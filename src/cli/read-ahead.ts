@@ -12,7 +12,7 @@
 // ../core/import/byte-stream.ts); at most `depth` buffers of `chunkSize` bytes are allocated;
 // the handle is closed when the reading ends, fails or is abandoned.
 
-import type { FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 
 export const READ_CHUNK = 1 << 20;
 export const READ_DEPTH = 4;
@@ -55,4 +55,9 @@ export async function* readAhead(
     await Promise.allSettled(reads);
     await handle.close();
   }
+}
+
+/** Bytes [start, end) of the file at `path`, read as readAhead reads them (a part of a parallel load). */
+export async function* readFileRange(path: string, start: number, end: number): AsyncGenerator<Uint8Array> {
+  yield* readAhead(await open(path, 'r'), READ_CHUNK, READ_DEPTH, start, end);
 }

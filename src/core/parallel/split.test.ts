@@ -262,12 +262,65 @@ describe('loadInParts', () => {
     const reported: number[] = [];
     const p = await loadInParts(source, run, { workers: 3, minPartBytes: 1000, onProgress: (x) => reported.push(x.bytesRead) });
     expectSameProfile(p!, await loadProfileFromText(bytes));
+    // The workers' jobs are started first, the last part first.
     expect(jobs.map((j) => [j.start, j.end, j.options.partContext])).toEqual([
-      [0, 6000, undefined],
-      [6000, 12000, { differential: false }],
       [12000, 18000, { differential: false }],
+      [6000, 12000, { differential: false }],
+      [0, 6000, undefined],
     ]);
     expect(reported.at(-1)).toBe(bytes.length);
+  });
+
+  it('with readHere the first part is parsed on this thread, the others by the runner', async () => {
+    const perfBytes = new TextEncoder().encode(syntheticPerf(1500));
+    const ranges = { size: perfBytes.length, read: async (s: number, e: number) => perfBytes.subarray(s, e) };
+    const jobs: number[] = [];
+    const here: [number, number][] = [];
+    const run: PartRunner = async (job, progress) => {
+      jobs.push(job.index);
+      const part = await loadPart(chunked(perfBytes.subarray(job.start, job.end)), importerFor(job.format), job.options);
+      progress({ bytesRead: job.end - job.start, samples: 0 });
+      return part;
+    };
+    const readHere = (job: PartJob) => {
+      here.push([job.start, job.end]);
+      return chunked(perfBytes.subarray(job.start, job.end));
+    };
+    const reported: number[] = [];
+    const timings = { parts: 0, partsMs: 0, mergeMs: 0, cpuClock: () => performance.now() };
+    const merged = await loadInParts(ranges, run, { workers: 3, minPartBytes: 1000, readHere, timings, onProgress: (p) => reported.push(p.bytesRead) });
+    expectSameProfile(merged!, await loadProfileFromText(perfBytes));
+    expect(jobs.sort()).toEqual([1, 2]);
+    expect(here).toHaveLength(1);
+    expect(here[0][0]).toBe(0);
+    expect(reported.at(-1)).toBe(perfBytes.length);
+    expect((timings as { partCpuMs?: number[] }).partCpuMs?.[0]).toBeGreaterThan(0);
+  });
+
+  it('an error in a worker cancels the part parsed here, and one here cancels the workers', async () => {
+    // A worker fails while this thread is still reading its part: the read stops (AbortedError
+    // inside), and the load throws the worker's error.
+    let hereChunks = 0;
+    const slowHere = async function* (job: PartJob) {
+      for (let at = job.start; at < job.end; at += 100) {
+        hereChunks++;
+        await new Promise((r) => setTimeout(r, 1));
+        yield bytes.subarray(at, Math.min(job.end, at + 100));
+      }
+    };
+    const failing: PartRunner = () => new Promise((_resolve, reject) => setTimeout(() => reject(new Error('disk on fire')), 5));
+    await expect(loadInParts(source, failing, { workers: 3, minPartBytes: 1000, readHere: slowHere })).rejects.toThrow('disk on fire');
+    expect(hereChunks).toBeLessThan(60);
+    // This thread's part fails: the workers are told to stop.
+    const aborted: number[] = [];
+    const waiting: PartRunner = (job, _progress, signal) =>
+      new Promise((_resolve, reject) => signal.addEventListener('abort', () => (aborted.push(job.index), reject(new AbortedError()))));
+    const broken = async function* (): AsyncGenerator<Uint8Array> {
+      yield new Uint8Array(0);
+      throw new Error('read failed');
+    };
+    await expect(loadInParts(source, waiting, { workers: 3, minPartBytes: 1000, readHere: broken })).rejects.toThrow('read failed');
+    expect(aborted.sort()).toEqual([1, 2]);
   });
 
   it('an error in one part cancels the others and is what the load throws', async () => {
@@ -333,7 +386,7 @@ describe('how many parts: the measured smallest part of each format', () => {
       return (await loadInParts(source, run, { workers })) === null ? null : jobs;
     } catch (e) {
       if ((e as Error).message !== 'stop') throw e;
-      return jobs;
+      return jobs.sort((a, b) => a.index - b.index);
     }
   };
 

@@ -1,5 +1,6 @@
 // Parallel parsing of one recording: the input is cut into byte ranges at sample boundaries, each
-// range is parsed by its own worker into a partial profile (loadPart), and the parts are merged
+// range is parsed into a partial profile (loadPart), the first by the calling thread when the host
+// lets it read a part (readHere), every other by its own worker, and the parts are merged
 // (./merge.ts) into exactly the profile one parser gives. Host-neutral: the host (the browser's
 // profile worker, the Node CLI) says how to read bytes at an offset and how to run a part.
 //
@@ -69,6 +70,12 @@ export interface SplitOptions extends LoadOptions {
   workers: number;
   /** The smallest part, for every format (tests lower it); else minPartBytes(format). */
   minPartBytes?: number;
+  /**
+   * The bytes of a part, for this thread to parse the first part itself instead of waiting for the
+   * workers: a worker fewer to start, whose isolate would compile the parser again (0.5 s of CPU
+   * or more on the cores that parse; bench/README.md, "fourth session").
+   */
+  readHere?: (job: PartJob) => AsyncIterable<Uint8Array>;
   /** Filled in for benchmarks: parts read, time until the last part arrived, merge time (ms), each part's CPU time when known. */
   timings?: { parts: number; partsMs: number; mergeMs: number; partCpuMs?: number[]; mergeCpuMs?: number; cpuClock?: () => number };
 }
@@ -104,23 +111,30 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
   };
   const base: PartOptions = { event: options.event, split: options.split, source: options.source, maxLineChars: options.maxLineChars };
   try {
-    const jobs = cuts.slice(1).map((end, i) => {
-      const job: PartJob = {
-        index: i,
-        start: cuts[i],
-        end,
-        format: probe.importer.format,
-        options: i === 0 ? base : { ...base, partContext: probe.context },
-      };
-      return run(job, (p) => report(i, p), controller.signal).catch((e: unknown) => {
+    const jobs = cuts.slice(1).map((end, i): PartJob => ({
+      index: i,
+      start: cuts[i],
+      end,
+      format: probe.importer.format,
+      options: i === 0 ? base : { ...base, partContext: probe.context },
+    }));
+    const { readHere } = options;
+    const cpuClock = options.timings?.cpuClock;
+    const start = (job: PartJob): Promise<PartialProfile> => {
+      const progress = (p: LoadProgress) => report(job.index, p);
+      const part = job.index === 0 && readHere ? parseHere(readHere(job), job, progress, controller.signal, cpuClock) : run(job, progress, controller.signal);
+      return part.catch((e: unknown) => {
         controller.abort();
         throw e;
       });
-    });
+    };
+    // The workers first: this thread's part then parses while they start.
+    const pending: Promise<PartialProfile>[] = [];
+    for (let i = jobs.length - 1; i >= 0; i--) pending[i] = start(jobs[i]);
     const started = performance.now();
     let parts: PartialProfile[];
     try {
-      parts = await Promise.all(jobs);
+      parts = await Promise.all(pending);
     } catch (e) {
       // A part that cannot be merged (WholeInputNeeded): the others were cancelled.
       if ((e as Error).name === 'WholeInputNeeded' && !options.signal?.aborted) return null;
@@ -141,6 +155,14 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
   } finally {
     options.signal?.removeEventListener('abort', abort);
   }
+}
+
+/** Parses a part on this thread, as a worker would (parsePartJob); its CPU time when `cpuClock` is given. */
+async function parseHere(input: AsyncIterable<Uint8Array>, job: PartJob, progress: (p: LoadProgress) => void, signal: AbortSignal, cpuClock?: () => number): Promise<PartialProfile> {
+  const cpu = cpuClock?.();
+  const part = await loadPart(input, importerFor(job.format), { ...job.options, onProgress: progress, signal });
+  if (cpu !== undefined) part.cpuMs = cpuClock!() - cpu;
+  return part;
 }
 
 /**

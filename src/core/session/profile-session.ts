@@ -52,7 +52,7 @@ export interface SessionDeps {
   cspBlocked?: () => readonly string[];
   now?: () => number;
   progressIntervalMs?: number;
-  /** Parallel parsing (./parallel/split.ts): large Blobs are parsed in parts, one worker each. */
+  /** Parallel parsing (../parallel/split.ts): large inputs are parsed in parts, one per core: the first on this thread, each other in a worker. */
   parts?: SessionParts;
 }
 
@@ -197,7 +197,9 @@ export class ProfileSession {
       const minPartBytes = options.minPartBytes ?? parts?.minPartBytes;
       if (parts && split && partCount(split.source.size, parts.workers, minPartBytes) > 1) {
         const run: PartRunner = (job, progress, s) => parts.run(split.input, job, progress, s);
-        profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes });
+        // This worker parses the first part itself (it would only wait for the part workers).
+        const readHere = (job: PartJob) => partBytes(this.fetchImpl, split.input, job, signal);
+        profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes, readHere });
         seen.bytes = split.source.size;
       }
       // What cannot be split (gzip, JSON, perf.data, a small file) is read by one parser.
@@ -304,6 +306,13 @@ export async function fetchRange(fetchImpl: typeof fetch, url: string, start: nu
     throw new Error(`${url}: expected bytes ${start}-${end - 1} (HTTP 206), the server answered ${r.status}`);
   }
   return r;
+}
+
+/** The bytes of a part of a parallel load: its slice of the Blob, or its byte range of the URL. */
+export async function* partBytes(fetchImpl: typeof fetch, input: PartInput, job: Pick<PartJob, 'start' | 'end'>, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  if ('blob' in input) return yield* readStream(input.blob.slice(job.start, job.end).stream());
+  const response = await fetchRange(fetchImpl, input.url, job.start, job.end, signal);
+  yield* readStream(response.body!);
 }
 
 function contentLength(response: Response): number | null {
