@@ -197,8 +197,9 @@ export class ProfileSession {
       const minPartBytes = options.minPartBytes ?? parts?.minPartBytes;
       if (parts && split && partCount(split.source.size, parts.workers, minPartBytes) > 1) {
         const run: PartRunner = (job, progress, s) => parts.run(split.input, job, progress, s);
-        // This worker parses the first part itself (it would only wait for the part workers).
-        const readHere = (job: PartJob) => partBytes(this.fetchImpl, split.input, job, signal);
+        // This worker parses the first part itself (it would only wait for the part workers),
+        // with task turns for the part workers' start and for Cancel (see withTaskTurns).
+        const readHere = (job: PartJob) => withTaskTurns(partBytes(this.fetchImpl, split.input, job, signal));
         profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes, readHere });
         seen.bytes = split.source.size;
       }
@@ -313,6 +314,36 @@ export async function* partBytes(fetchImpl: typeof fetch, input: PartInput, job:
   if ('blob' in input) return yield* readStream(input.blob.slice(job.start, job.end).stream());
   const response = await fetchRange(fetchImpl, input.url, job.start, job.end, signal);
   yield* readStream(response.body!);
+}
+
+/** How long a parse may hold this thread's task queue between two turns (see withTaskTurns). */
+const TASK_TURN_MS = 10;
+
+/**
+ * `chunks`, with a task turn at least every TASK_TURN_MS. A stream with bytes queued resolves
+ * each read as a microtask, so a parse reading faster than it parses never lets a task run: in
+ * the profile worker, its part workers (nested workers start through their parent's tasks) then
+ * started only when the first part was done, and a Cancel waited as long (Chromium 2026-12: a part
+ * worker terminated while it was starting also left this worker's Blob reads hanging).
+ */
+export async function* withTaskTurns(chunks: AsyncIterable<Uint8Array>, now: () => number = () => performance.now()): AsyncGenerator<Uint8Array> {
+  const channel = new MessageChannel();
+  let wake: () => void = () => {};
+  channel.port1.onmessage = () => wake();
+  let last = now();
+  try {
+    for await (const chunk of chunks) {
+      yield chunk;
+      if (now() - last < TASK_TURN_MS) continue;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        channel.port2.postMessage(null);
+      });
+      last = now();
+    }
+  } finally {
+    channel.port1.close();
+  }
 }
 
 function contentLength(response: Response): number | null {

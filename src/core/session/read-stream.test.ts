@@ -5,10 +5,10 @@
 
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { collapseLines } from '../export/folded';
 import { loadProfile, loadProfileFromText } from '../import/load';
-import { ProfileSession, readStream } from './profile-session';
+import { ProfileSession, readStream, withTaskTurns } from './profile-session';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url)));
 
@@ -83,5 +83,48 @@ describe('readStream over a byte stream (one reused buffer)', () => {
     const r = await session.openUrl('http://example.test/perf.data', { name: 'perf.data' });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.kind).toBe('perf-data');
+  });
+});
+
+describe('withTaskTurns', () => {
+  /** Chunks that are always ready: each read resolves as a microtask, as a Blob's queued bytes do. */
+  async function* ready(n: number): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < n; i++) yield new Uint8Array([i]);
+  }
+  /** Reads `chunks` whole; says after how many chunks a task queued before the read ran (-1: not before the end). */
+  async function taskRanAfter(chunks: AsyncIterable<Uint8Array>): Promise<{ at: number; bytes: number[] }> {
+    let read = 0;
+    let at = -1;
+    setTimeout(() => (at = read), 0);
+    const bytes: number[] = [];
+    for await (const c of chunks) {
+      bytes.push(c[0]);
+      read++;
+    }
+    return { at, bytes };
+  }
+
+  it('lets queued tasks run while a parse reads chunks that are always ready, and loses none', async () => {
+    // Without turns a task waits for the whole read (what delayed the part workers' start).
+    expect((await taskRanAfter(ready(2000))).at).toBe(-1);
+    let clock = 0;
+    const { at, bytes } = await taskRanAfter(withTaskTurns(ready(2000), () => (clock += 3)));
+    expect(at).toBeGreaterThan(0); // mid-way, not after the last chunk
+    expect(bytes).toEqual(Array.from({ length: 2000 }, (_, i) => i & 255));
+  });
+
+  it('takes a turn only once per 10 ms of reading', async () => {
+    const posted = vi.spyOn(MessagePort.prototype, 'postMessage');
+    try {
+      let clock = 0;
+      const seen: number[] = [];
+      // 1 ms a chunk (each chunk reads the clock once): a turn every 10 chunks.
+      for await (const c of withTaskTurns(ready(100), () => clock++)) seen.push(c[0]);
+      expect(seen).toHaveLength(100);
+      expect(posted.mock.calls.length).toBeGreaterThanOrEqual(8);
+      expect(posted.mock.calls.length).toBeLessThanOrEqual(10);
+    } finally {
+      posted.mockRestore();
+    }
   });
 });

@@ -76,6 +76,28 @@ describe('ProfileSession in parts', () => {
     if (r.ok) expect(r.snapshot.inline.totalWeight).toEqual(whole.inline.totalWeight);
   });
 
+  it('part workers start while the session parses the first part (it takes task turns)', async () => {
+    const big = Buffer.from(syntheticPerf(20_000));
+    let bytesAtStart = -1;
+    let latest = 0;
+    const parts = inThread([]);
+    // A part worker's start is a task of this thread, as a nested worker's is in Chromium.
+    const run: SessionParts['run'] = (input, job, progress, signal) =>
+      new Promise((resolve, reject) => {
+        const task = new MessageChannel();
+        task.port1.onmessage = () => {
+          task.port1.close();
+          if (bytesAtStart < 0) bytesAtStart = latest;
+          parts.run(input, job, progress, signal).then(resolve, reject);
+        };
+        task.port2.postMessage(null);
+      });
+    const session = new ProfileSession({ parts: { ...parts, workers: 2, minPartBytes: 1_000_000, run }, progressIntervalMs: 0 });
+    const r = await session.openBlob(new Blob([big]), { name: 'big.txt', onProgress: (p) => (latest = p.bytesRead) });
+    expect(r.ok).toBe(true);
+    expect(bytesAtStart).toBeLessThan(big.length / 4);
+  });
+
   it('a URL whose server does not take ranges is read by one parser, with one GET', async () => {
     const log: number[] = [];
     const requests: string[] = [];
