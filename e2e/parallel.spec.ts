@@ -45,3 +45,16 @@ test('a 40 MB perf script is parsed in parts, the first by the profile worker, w
   if (cores > 1) expect(workers.filter((u) => u.includes('part.worker')).length).toBe(Math.min(cores, 2) - 1);
   await page.screenshot({ path: '/tmp/flameview-parallel.png' });
 });
+
+test('Cancel while a recording is parsed in parts, then another file opens', async ({ page }) => {
+  // (Whether the part worker starts while the profile worker parses its own part is checked in
+  // src/core/session/session-parts.test.ts: in a page, when it starts is not observable.)
+  const { file } = repeatedFixture(40);
+  await gotoAndWait(page, './?min-part-bytes=16777216');
+  await openFixture(page, file);
+  await page.getByRole('group', { name: 'Loading' }).getByRole('button', { name: 'Cancel' }).click();
+  await openFixture(page, 'sqlite.folded');
+  await expect(page.getByTestId('recording-name')).toHaveText('sqlite.folded', { timeout: 15_000 });
+  await waitForIdle(page, 15_000);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
