@@ -14,14 +14,13 @@
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Importer } from '../core/import/importer';
 import { importers as defaultImporters } from '../core/import/registry';
 import { SECURITY_HEADERS, attachmentDisposition } from './security';
 import type { RecordingStore } from './store';
-import { registerStore, type StoreRouteOptions } from './store-routes';
-import { sendFileBytes } from './send-file';
+import { parseRange, registerStore, type StoreRouteOptions } from './store-routes';
+import { replyWithFileBytes } from './send-file';
 
 export { withStoreMeta } from './store-routes';
 
@@ -129,15 +128,21 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
     } catch {
       return fail(reply, 410, `${file.name} is no longer readable`);
     }
-    const size = (await handle.stat()).size;
+    const size = await handle.stat().then(
+      (st) => st.size,
+      async (error: unknown) => {
+        await handle.close();
+        throw error;
+      },
+    );
     reply
       .type('application/octet-stream')
       .header('accept-ranges', ranges ? 'bytes' : 'none')
       .header('content-disposition', attachmentDisposition(file.name, 'recording'))
       .header('cache-control', 'no-store');
-    // One byte range (`bytes=A-B`, `bytes=A-`): the page's part workers each fetch their own
-    // range of a large recording (src/core/parallel/split.ts).
-    const range = ranges ? byteRange(request.headers.range, size) : null;
+    // One byte range: the page's part workers each fetch their own range of a large recording
+    // (src/core/parallel/split.ts).
+    const range = ranges ? parseRange(request.headers.range, size) : null;
     if (range === 'unsatisfiable') {
       await handle.close();
       return reply.code(416).header('content-range', `bytes */${size}`).send();
@@ -145,27 +150,10 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
     const { start, end } = range ?? { start: 0, end: size - 1 };
     reply.code(range ? 206 : 200).header('content-length', end - start + 1);
     if (range) reply.header('content-range', `bytes ${start}-${end}/${size}`);
-    // The body bypasses fastify's stream piping (see ./send-file.ts); the headers set so far,
-    // the security headers of the onRequest hook included, go out as they are.
-    reply.hijack();
-    reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
-    if (request.method === 'HEAD') {
-      await handle.close();
-      reply.raw.end();
-    } else await sendFileBytes(reply.raw, handle, start, end);
+    await replyWithFileBytes(reply, handle, start, end);
   };
   app.get('/api/local/:token', handler);
   app.get('/api/local/:token/:name', handler);
-}
-
-/** A single `bytes=A-B` or `bytes=A-` range of a `size`-byte body (inclusive end); null to send it whole. */
-export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
-  const m = header ? /^bytes=(\d+)-(\d*)$/.exec(header.trim()) : null;
-  if (!m) return null;
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
 }
 
 /** The path a local file is served at: its token, then its name reduced to URL-safe characters. */

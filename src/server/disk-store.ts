@@ -13,7 +13,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -130,6 +130,15 @@ export class DiskStore implements RecordingStore {
       stream.once('ready', () => resolve(stream));
       stream.once('error', () => resolve(null));
     });
+  }
+
+  async openFile(id: string): Promise<FileHandle | null> {
+    if (!isValidId(id)) return null;
+    try {
+      return await open(this.dataPath(id), 'r');
+    } catch {
+      return null; // deleted or evicted since info()
+    }
   }
 
   async entries(): Promise<StoredEntry[]> {

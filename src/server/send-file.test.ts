@@ -3,7 +3,7 @@
 // (so buffers wait for the socket), ranges, HEAD, and a client that leaves half-way.
 
 import { randomBytes } from 'node:crypto';
-import { rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -19,6 +19,19 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
+
+/** This process's open file descriptors on `path` (Linux /proc). */
+function openDescriptors(path: string): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
+    } catch {
+      // closed while listing
+    }
+  }
+  return n;
+}
 
 /** A server for one local file of `size` random bytes. */
 async function serveFile(size: number): Promise<{ url: string; body: Buffer; path: string }> {
@@ -59,7 +72,7 @@ function get(url: string, headers: Record<string, string> = {}, options: { metho
 
 describe('a local file over HTTP', () => {
   it('sends a body of many buffers whole and unchanged, also to a client that stops reading', async () => {
-    const { url, body } = await serveFile(9 * 1024 * 1024 + 12345);
+    const { url, body, path } = await serveFile(9 * 1024 * 1024 + 12345);
     for (const pauseMs of [0, 300]) {
       const { res, body: got } = await get(url, {}, { pauseMs });
       expect(res.statusCode).toBe(200);
@@ -68,6 +81,7 @@ describe('a local file over HTTP', () => {
       expect(got.length).toBe(body.length);
       expect(Buffer.compare(got, body), `pause ${pauseMs} ms`).toBe(0);
     }
+    await expect.poll(() => openDescriptors(path)).toBe(0);
   });
 
   it('sends ranges across buffer boundaries, and HEAD gives the length without a body', async () => {
@@ -93,8 +107,8 @@ describe('a local file over HTTP', () => {
     expect(headRange.res.headers['content-length']).toBe('10');
   });
 
-  it('a client that leaves half-way costs the server nothing after: the next request is served', async () => {
-    const { url, body } = await serveFile(8 * 1024 * 1024);
+  it('a client that leaves half-way: the server stops reading and closes the file', async () => {
+    const { url, body, path } = await serveFile(8 * 1024 * 1024);
     await new Promise<void>((resolve, reject) => {
       const req = request(url, (res) => {
         res.once('data', () => {
@@ -105,8 +119,10 @@ describe('a local file over HTTP', () => {
       req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
       req.end();
     });
+    await expect.poll(() => openDescriptors(path), { timeout: 5000 }).toBe(0);
     const { body: got } = await get(url, { range: 'bytes=100-199' });
     expect(Buffer.compare(got, body.subarray(100, 200))).toBe(0);
+    expect(openDescriptors(path)).toBe(0);
   });
 
   it('a file that shrank while being sent ends the response short, with an error to the client', { timeout: 10_000 }, async () => {
@@ -124,5 +140,6 @@ describe('a local file over HTTP', () => {
       req.end();
     });
     expect(outcome).toBe('aborted');
+    await expect.poll(() => openDescriptors(path)).toBe(0);
   });
 });

@@ -1,55 +1,65 @@
 // Sends bytes of a local file to an HTTP response through a few reused buffers.
 //
 // Why not fs.createReadStream: it allocates a fresh buffer per read, and V8 counts those as
-// external memory; serving a 1 GB recording made the server run ~28 full GCs and spend 1.4-2.4 s
+// external memory; serving a 1 GB recording made the server run ~28 full GCs and spend 1.3-2.4 s
 // of CPU, on the same cores as the page parsing it (bench/README.md, "fourth session").
 //
-// Invariants: a buffer is reused only after the socket's write callback for it has run (the
-// kernel has the bytes); at most BUFFERS × CHUNK bytes per response; a closed or failed response
-// stops the reads and closes the file; a file that shrank while being sent ends the response
-// early (destroyed, so the client sees a short body against its content-length, not a hang).
+// Invariants: the file is read as the CLI reads it (../cli/read-ahead.ts: reads in flight into
+// reused buffers), and a chunk is released to be read over only after the socket's write callback
+// for it has run (the kernel has the bytes); a closed or failed response stops the reads; the
+// file is always closed; a file that shrank while being sent ends the response early (destroyed,
+// so the client sees a short body against its content-length, not a hang).
 
+import type { FastifyReply } from 'fastify';
 import type { FileHandle } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { readAhead } from '../cli/read-ahead';
 
 const CHUNK = 1 << 20;
 const BUFFERS = 3;
 
+/**
+ * Answers with bytes [start, end] (inclusive) of `file` (none for HEAD) under the status and
+ * headers set on `reply` so far; closes the file. The body bypasses fastify's stream piping, so
+ * its onSend hooks do not run: set every header before (the onRequest hook's are set).
+ */
+export async function replyWithFileBytes(reply: FastifyReply, file: FileHandle, start: number, end: number): Promise<void> {
+  reply.hijack();
+  try {
+    reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+  } catch (error) {
+    await file.close();
+    reply.raw.destroy(error as Error);
+    return;
+  }
+  if (reply.request.method === 'HEAD') {
+    await file.close();
+    reply.raw.end();
+  } else await sendFileBytes(reply.raw, file, start, end);
+}
+
 /** Writes bytes [start, end] (inclusive) of `file` to `res` and ends it; closes the file. */
 export async function sendFileBytes(res: ServerResponse, file: FileHandle, start: number, end: number): Promise<void> {
-  const free: Buffer[] = [];
-  for (let i = 0; i < BUFFERS; i++) free.push(Buffer.allocUnsafeSlow(CHUNK));
-  let wake: (() => void) | null = null;
-  const signal = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  res.on('close', signal);
-  res.on('drain', signal);
+  const length = end + 1 - start;
+  // A small range (the page's probe, its boundary searches) needs no 3 MiB of buffers.
+  const chunks = readAhead(file, Math.max(1, Math.min(CHUNK, length)), BUFFERS, start, end + 1);
+  let sent = 0;
   try {
-    let at = start;
-    while (at <= end) {
-      while ((free.length === 0 || res.writableNeedDrain) && !res.destroyed) await new Promise<void>((r) => (wake = r));
+    for await (const chunk of chunks) {
       if (res.destroyed) return;
-      const buffer = free.pop() as Buffer;
-      const { bytesRead } = await file.read(buffer, 0, Math.min(CHUNK, end + 1 - at), at);
-      if (bytesRead === 0) {
-        res.destroy();
-        return;
-      }
-      at += bytesRead;
-      res.write(buffer.subarray(0, bytesRead), () => {
-        free.push(buffer);
-        signal();
+      // The chunk's buffer is read over once the next chunk is asked for: not before the write is done.
+      await new Promise<void>((resolve) => {
+        res.once('close', resolve);
+        res.write(chunk, () => {
+          res.off('close', resolve);
+          resolve();
+        });
       });
+      sent += chunk.length;
     }
-    res.end();
+    if (sent < length) res.destroy();
+    else res.end();
   } catch (error) {
     res.destroy(error as Error);
-  } finally {
-    res.off('close', signal);
-    res.off('drain', signal);
-    await file.close();
   }
 }

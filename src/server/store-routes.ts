@@ -21,6 +21,7 @@ import { Readable } from 'node:stream';
 import type { Importer } from '../core/import/importer';
 import { Pruner, newestFirst, type Retention } from './retention';
 import { attachmentDisposition, cleanFileName, isValidId } from './security';
+import { replyWithFileBytes } from './send-file';
 import { sniffHead } from './sniff';
 import type { ByteRange, RecordingInfo, RecordingStore } from './store';
 import { bearerToken, deleteToken, sameToken } from './tokens';
@@ -115,15 +116,15 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     if (range === 'unsatisfiable') return fail(reply.header('content-range', `bytes */${info.size}`), 416, 'the range is outside the recording');
     // HEAD needs no bytes (and on S3 would otherwise open a GET just to throw it away).
     if (request.method === 'HEAD') return reply.type('application/octet-stream').header('content-length', info.size).send(Readable.from([]));
-    const stream = await store.open(id, range ?? undefined);
-    if (!stream) return fail(reply, 404, 'no recording with this id');
-    reply.type('application/octet-stream');
-    if (!range) return reply.header('content-length', info.size).send(stream);
-    return reply
-      .code(206)
-      .header('content-range', `bytes ${range.start}-${range.end}/${info.size}`)
-      .header('content-length', range.end - range.start + 1)
-      .send(stream);
+    // A file on disk goes through reused buffers (./send-file.ts); an object store's stream as it comes.
+    const file = store.openFile ? await store.openFile(id) : undefined;
+    const stream = file === undefined ? await store.open(id, range ?? undefined) : null;
+    if (!file && !stream) return fail(reply, 404, 'no recording with this id');
+    const { start, end } = range ?? { start: 0, end: info.size - 1 };
+    reply.type('application/octet-stream').header('content-length', end - start + 1);
+    if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${info.size}`);
+    if (file) return replyWithFileBytes(reply, file, start, end);
+    return reply.send(stream);
   });
 
   app.delete<{ Params: { id: string } }>('/api/profiles/:id', limited, async (request, reply) => {

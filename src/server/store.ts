@@ -12,6 +12,7 @@
 // - Every file name or key is built from an id that matched ID_PATTERN.
 
 import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { SNIFF_BYTES } from '../core/import/sniff';
 
@@ -60,6 +61,11 @@ export interface RecordingStore {
   info(id: string): Promise<RecordingInfo | null>;
   /** Its bytes (or a range of them), or null when it is gone. */
   open(id: string, range?: ByteRange): Promise<Readable | null>;
+  /**
+   * A store on a local disk: the recording's file, which downloads send through reused buffers
+   * (./send-file.ts) rather than a stream's fresh buffer per read; null when it is gone.
+   */
+  openFile?(id: string): Promise<FileHandle | null>;
   /** Every stored recording, in no particular order. */
   entries(): Promise<StoredEntry[]>;
   /** False when there was no such recording. */

@@ -75,7 +75,7 @@ export interface SplitOptions extends LoadOptions {
    * workers: a worker fewer to start, whose isolate would compile the parser again (0.5 s of CPU
    * or more on the cores that parse; bench/README.md, "fourth session").
    */
-  readHere?: (job: PartJob) => AsyncIterable<Uint8Array>;
+  readHere?: (job: PartJob, signal: AbortSignal) => AsyncIterable<Uint8Array>;
   /** Filled in for benchmarks: parts read, time until the last part arrived, merge time (ms), each part's CPU time when known. */
   timings?: { parts: number; partsMs: number; mergeMs: number; partCpuMs?: number[]; mergeCpuMs?: number; cpuClock?: () => number };
 }
@@ -110,6 +110,7 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
     options.onProgress?.({ bytesRead: sum(bytes), samples: sum(samples) });
   };
   const base: PartOptions = { event: options.event, split: options.split, source: options.source, maxLineChars: options.maxLineChars };
+  const pending: Promise<PartialProfile>[] = [];
   try {
     const jobs = cuts.slice(1).map((end, i): PartJob => ({
       index: i,
@@ -122,14 +123,13 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
     const cpuClock = options.timings?.cpuClock;
     const start = (job: PartJob): Promise<PartialProfile> => {
       const progress = (p: LoadProgress) => report(job.index, p);
-      const part = job.index === 0 && readHere ? parseHere(readHere(job), job, progress, controller.signal, cpuClock) : run(job, progress, controller.signal);
+      const part = job.index === 0 && readHere ? parseHere(readHere, job, progress, controller.signal, cpuClock) : run(job, progress, controller.signal);
       return part.catch((e: unknown) => {
         controller.abort();
         throw e;
       });
     };
     // The workers first: this thread's part then parses while they start.
-    const pending: Promise<PartialProfile>[] = [];
     for (let i = jobs.length - 1; i >= 0; i--) pending[i] = start(jobs[i]);
     const started = performance.now();
     let parts: PartialProfile[];
@@ -150,6 +150,10 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
     }
     return profile;
   } catch (e) {
+    // Whatever failed, no part goes on (a worker started before a failure here would), and the
+    // parts that fail for that are not unhandled rejections.
+    controller.abort();
+    for (const p of pending) if (p) p.catch(() => {});
     if (options.signal?.aborted) throw new AbortedError();
     throw e;
   } finally {
@@ -157,10 +161,19 @@ export async function loadInParts(source: RangeSource, run: PartRunner, options:
   }
 }
 
-/** Parses a part on this thread, as a worker would (parsePartJob); its CPU time when `cpuClock` is given. */
-async function parseHere(input: AsyncIterable<Uint8Array>, job: PartJob, progress: (p: LoadProgress) => void, signal: AbortSignal, cpuClock?: () => number): Promise<PartialProfile> {
+/**
+ * Parses a part on this thread, as a worker would (parsePartJob); with `cpuClock`, the thread's
+ * CPU time while it did (the other parts' messages it handled meanwhile included).
+ */
+async function parseHere(
+  read: NonNullable<SplitOptions['readHere']>,
+  job: PartJob,
+  progress: (p: LoadProgress) => void,
+  signal: AbortSignal,
+  cpuClock?: () => number,
+): Promise<PartialProfile> {
   const cpu = cpuClock?.();
-  const part = await loadPart(input, importerFor(job.format), { ...job.options, onProgress: progress, signal });
+  const part = await loadPart(read(job, signal), importerFor(job.format), { ...job.options, onProgress: progress, signal });
   if (cpu !== undefined) part.cpuMs = cpuClock!() - cpu;
   return part;
 }

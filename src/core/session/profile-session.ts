@@ -199,7 +199,7 @@ export class ProfileSession {
         const run: PartRunner = (job, progress, s) => parts.run(split.input, job, progress, s);
         // This worker parses the first part itself (it would only wait for the part workers),
         // with task turns for the part workers' start and for Cancel (see withTaskTurns).
-        const readHere = (job: PartJob) => withTaskTurns(partBytes(this.fetchImpl, split.input, job, signal));
+        const readHere = (job: PartJob, stop: AbortSignal) => withTaskTurns(partBytes(this.fetchImpl, split.input, job, stop));
         profile = await loadInParts(split.source, run, { ...loadOptions, workers: parts.workers, minPartBytes, readHere });
         seen.bytes = split.source.size;
       }
