@@ -130,6 +130,10 @@ test.describe('transforms', () => {
     // Collapse the recursion of the visitor (five nested calls on the heaviest path). A reload
     // keeps the transforms (the link) and clears the selection.
     await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    // The link is written a moment after a change: reload only once it holds both transforms
+    // and no search (under load the reload came first and kept only one).
+    await expect.poll(() => hashParam(page, 'transforms')).toBe(`hide:kernel,merge:${encodeURIComponent(FOCUS)}`);
+    await expect.poll(() => hashParam(page, 'search')).toBeNull();
     await page.reload();
     await waitForIdle(page);
     await expect(chips(page)).toHaveCount(2);
