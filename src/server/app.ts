@@ -20,7 +20,7 @@ import { importers as defaultImporters } from '../core/import/registry';
 import { SECURITY_HEADERS, attachmentDisposition } from './security';
 import type { RecordingStore } from './store';
 import { parseRange, registerStore, type StoreRouteOptions } from './store-routes';
-import { replyWithFileBytes } from './send-file';
+import { bodyRange, replyWithFileBytes } from './send-file';
 
 export { withStoreMeta } from './store-routes';
 
@@ -147,9 +147,7 @@ function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFil
       await handle.close();
       return reply.code(416).header('content-range', `bytes */${size}`).send();
     }
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    reply.code(range ? 206 : 200).header('content-length', end - start + 1);
-    if (range) reply.header('content-range', `bytes ${start}-${end}/${size}`);
+    const { start, end } = bodyRange(reply, range, size);
     await replyWithFileBytes(reply, handle, start, end);
   };
   app.get('/api/local/:token', handler);

@@ -14,9 +14,21 @@ import type { FastifyReply } from 'fastify';
 import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { readAhead } from '../cli/read-ahead';
+import type { ByteRange } from './store';
 
 const CHUNK = 1 << 20;
 const BUFFERS = 3;
+
+/**
+ * Sets the status and length of a body of `size` bytes sent whole (200) or as one `range` (206,
+ * with its Content-Range); returns the first and last byte to send.
+ */
+export function bodyRange(reply: FastifyReply, range: ByteRange | null, size: number): ByteRange {
+  const { start, end } = range ?? { start: 0, end: size - 1 };
+  reply.code(range ? 206 : 200).header('content-length', end - start + 1);
+  if (range) reply.header('content-range', `bytes ${start}-${end}/${size}`);
+  return { start, end };
+}
 
 /**
  * Answers with bytes [start, end] (inclusive) of `file` (none for HEAD) under the status and

@@ -21,7 +21,7 @@ import { Readable } from 'node:stream';
 import type { Importer } from '../core/import/importer';
 import { Pruner, newestFirst, type Retention } from './retention';
 import { attachmentDisposition, cleanFileName, isValidId } from './security';
-import { replyWithFileBytes } from './send-file';
+import { bodyRange, replyWithFileBytes } from './send-file';
 import { sniffHead } from './sniff';
 import type { ByteRange, RecordingInfo, RecordingStore } from './store';
 import { bearerToken, deleteToken, sameToken } from './tokens';
@@ -117,14 +117,11 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     // HEAD needs no bytes (and on S3 would otherwise open a GET just to throw it away).
     if (request.method === 'HEAD') return reply.type('application/octet-stream').header('content-length', info.size).send(Readable.from([]));
     // A file on disk goes through reused buffers (./send-file.ts); an object store's stream as it comes.
-    const file = store.openFile ? await store.openFile(id) : undefined;
+    const file = await store.openFile?.(id);
     const stream = file === undefined ? await store.open(id, range ?? undefined) : null;
     if (!file && !stream) return fail(reply, 404, 'no recording with this id');
-    const { start, end } = range ?? { start: 0, end: info.size - 1 };
-    reply.type('application/octet-stream').header('content-length', end - start + 1);
-    if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${info.size}`);
-    if (file) return replyWithFileBytes(reply, file, start, end);
-    return reply.send(stream);
+    const { start, end } = bodyRange(reply.type('application/octet-stream'), range, info.size);
+    return file ? replyWithFileBytes(reply, file, start, end) : reply.send(stream);
   });
 
   app.delete<{ Params: { id: string } }>('/api/profiles/:id', limited, async (request, reply) => {

@@ -138,6 +138,20 @@ describe('ProfileSession', () => {
     expect(!r.ok && r.error.kind).toBe('cancelled');
   });
 
+  it('a Cancel reaches a pasted text mid-parse (its chunks are always ready: task turns)', async () => {
+    const session = new ProfileSession();
+    const text = Array.from({ length: 400_000 }, (_, i) => `main;f${i % 97};g${i % 13} ${i + 1}`).join('\n');
+    // A task queued before the parse starts, as a cancel message from the page would be.
+    const task = new MessageChannel();
+    task.port1.onmessage = () => {
+      task.port1.close();
+      session.cancel();
+    };
+    task.port2.postMessage(null);
+    const r = await session.openText(text, { name: 'pasted' });
+    expect(!r.ok && r.error.kind).toBe('cancelled');
+  });
+
   it('fetches a URL as a stream with progress against Content-Length', async () => {
     const body = fixture('sqlite.folded');
     const fakeFetch = (async (url: string) => {

@@ -105,7 +105,7 @@ export class ProfileSession {
   openText(text: string, options: OpenOptions): Promise<OpenResult> {
     const signal = this.begin();
     const bytes = new TextEncoder().encode(text);
-    return this.run(() => chunked(bytes), bytes.length, options, signal);
+    return this.run(() => withTaskTurns(chunked(bytes)), bytes.length, options, signal);
   }
 
   openChunks(chunks: AsyncIterable<Uint8Array>, totalBytes: number | null, options: OpenOptions): Promise<OpenResult> {
@@ -320,11 +320,13 @@ export async function* partBytes(fetchImpl: typeof fetch, input: PartInput, job:
 const TASK_TURN_MS = 10;
 
 /**
- * `chunks`, with a task turn at least every TASK_TURN_MS. A stream with bytes queued resolves
- * each read as a microtask, so a parse reading faster than it parses never lets a task run: in
- * the profile worker, its part workers (nested workers start through their parent's tasks) then
- * started only when the first part was done, and a Cancel waited as long (Chromium 2026-12: a part
- * worker terminated while it was starting also left this worker's Blob reads hanging).
+ * `chunks`, with a task turn at least every TASK_TURN_MS, so that a parse of bytes that are
+ * always ready lets tasks through: a Cancel, and a part worker's start (nested workers start
+ * through their parent's tasks). A stream with bytes queued resolves each read as a microtask,
+ * as in-memory chunks do, so a parse reading faster than it parses never let a task run: the
+ * part workers started only when the profile worker's own part was done, and a Cancel waited as
+ * long (Chromium 2026-12: a part worker terminated while it was starting also left this worker's
+ * Blob reads hanging).
  */
 export async function* withTaskTurns(chunks: AsyncIterable<Uint8Array>, now: () => number = () => performance.now()): AsyncGenerator<Uint8Array> {
   const channel = new MessageChannel();
@@ -466,11 +468,7 @@ async function* readBytes(reader: ReadableStreamBYOBReader, bufferBytes: number)
   }
 }
 
-/** Slices an in-memory buffer into 1 MB chunks so progress and cancellation still work. */
+/** Slices an in-memory buffer into 1 MB chunks so progress works (and, read through withTaskTurns, cancellation). */
 async function* chunked(bytes: Uint8Array, size = 1 << 20): AsyncGenerator<Uint8Array> {
-  for (let i = 0; i < bytes.length; i += size) {
-    yield bytes.subarray(i, Math.min(bytes.length, i + size));
-    // A macrotask turn between chunks, so a cancel message can be handled mid-way.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, Math.min(bytes.length, i + size));
 }
