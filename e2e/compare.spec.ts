@@ -6,7 +6,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixturePath, hashParam, menu, openFixture, serveFixtures } from './helpers';
+import { fixturePath, hashParam, menu, menuButton, openFixture, serveFixtures } from './helpers';
 
 const A = 'rust-toyc.run-a.perf-script.txt';
 const B = 'rust-toyc.run-b.perf-script.txt';
@@ -362,4 +362,29 @@ test('in a comparison the tooltips, the details and the status bar show both run
   await expect(details).toContainText('differential');
   await expect(details.locator('tr[data-row="path-total"] td')).toHaveCount(4);
   await page.screenshot({ path: info.outputPath('compare-both-runs-diff-dark.png') });
+});
+
+test("a catastrophic search with a comparison open runs in B's search worker too: the page answers and reports the timeout", async ({ page }) => {
+  // Only B has the long name (a+)+$ backtracks on forever; A answers at once.
+  const bodies: Record<string, string> = { 'redos-a.folded': 'main;short 5\nmain;other 3\n', 'redos-b.folded': `main;${'a'.repeat(40)}b 5\nmain;other 3\n` };
+  await page.route('**/redos-*.folded', (route) => route.fulfill({ status: 200, body: bodies[new URL(route.request().url()).pathname.split('/').pop()!], headers: { 'content-type': 'text/plain' } }));
+  await page.goto('./#profile=redos-a.folded&compare=redos-b.folded');
+  await idle(page, 'Baseline flame graph');
+  await idle(page, 'Comparison flame graph');
+  const summary = page.getByRole('status').filter({ hasText: /^(Matched|Searching|Search timed)/ });
+  await page.getByRole('searchbox', { name: 'Search' }).fill('(a+)+$');
+  await expect(summary).toHaveText('Searching…');
+  // While B's search runs, a click is handled at once: the input delay (from the event's time
+  // to its handler) stays under 200 ms. On the page's thread the regex would never return.
+  const icicle = await menuButton(page, 'View', 'Icicle');
+  await icicle.evaluate((el) => el.addEventListener('click', (e) => ((window as unknown as { inputDelay: number }).inputDelay = performance.now() - e.timeStamp), { once: true }));
+  await icicle.click();
+  await expect(icicle).toHaveAttribute('aria-pressed', 'true');
+  const delay = await page.evaluate(() => (window as unknown as { inputDelay: number }).inputDelay);
+  expect(delay).toBeLessThan(200);
+  await expect(summary).toHaveText(/Search timed out/, { timeout: 10_000 });
+  // And it searches again once the pattern is sane, in both graphs.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('oth');
+  await expect(summary).toHaveText('Matched: 37.5%');
+  await idle(page, 'Comparison flame graph');
 });

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { revealNode } from '../controllers/keyboard';
 import { formatMatched, matchedShare } from '../core/query/matched';
 import { useStore } from '../store/store';
+import type { SearchStatus, StoreState } from '../store/types';
 import { currentTree, nextMatch } from '../store/tree-helpers';
 
 export const SEARCH_INPUT_ID = 'flame-search';
@@ -61,9 +62,15 @@ export function SearchBox() {
         </span>
       ) : (
         <span className="search-summary" role="status">
-          {search.status === 'searching' ? 'Searching…' : search.status === 'timeout' ? 'Search timed out: the pattern took longer than 1.5 s.' : summary}
+          {statusOf(search) === 'searching' ? 'Searching…' : statusOf(search) === 'timeout' ? 'Search timed out: the pattern took longer than 1.5 s.' : summary}
         </span>
       )}
     </div>
   );
+}
+
+/** One status for both recordings' searches (A, and B when a comparison is open): a timeout on either is reported. */
+function statusOf(search: StoreState['search']): SearchStatus {
+  const both = [search.status, search.compare.status];
+  return both.includes('timeout') ? 'timeout' : both.includes('searching') ? 'searching' : search.status;
 }

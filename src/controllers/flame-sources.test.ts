@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { frameName } from '../core/model/frame-table';
 import { makeSnapshot, type ProfileSnapshot } from '../core/session/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
@@ -7,6 +7,9 @@ import { shownColours, startCompareResults, type CompareBackend } from './compar
 import { CompareSession } from '../core/session/compare-session';
 import { recordingWire } from '../core/session/compare-protocol';
 import { showFunction } from './show-function';
+import { SearchClient } from './search-client';
+import { startSearchController } from './search-controller';
+import { InlineSearchWorker } from '../core/testing/inline-search-worker';
 import { useStore } from '../store/store';
 import { treeOf } from '../store/tree-helpers';
 
@@ -143,7 +146,11 @@ describe('differential source', () => {
     const plain = (await diffRead()).nodeColours!;
     const fold = nodeAt(B, 'main;optimize;fold');
     const emit = nodeAt(B, 'main;emit');
+    const stopSearch = startSearchController(new SearchClient(() => new InlineSearchWorker()), new SearchClient(() => new InlineSearchWorker()));
+    onTestFinished(stopSearch);
     useStore.getState().setSearchPattern('fold|optimize');
+    // B's matches come from its own search worker (never the page's thread).
+    await expect.poll(() => useStore.getState().search.compare.status).toBe('done');
     const st = diffSource.read()!;
     const dimmed = st.nodeColours!;
     const half = plain.css.length;
@@ -158,6 +165,7 @@ describe('differential source', () => {
     expect(diffSource.read()!.nodeColours).toBe(dimmed);
     // Shaped by the baseline, the matches are the search slice's own (A's frames).
     useStore.getState().setCompareShape('A');
+    await expect.poll(() => useStore.getState().search.status).toBe('done');
     expect((await diffRead()).matches).toBe(useStore.getState().search.matches);
     useStore.getState().setSearchPattern('');
     expect(diffSource.read()!.nodeColours!.css.length).toBe(half);

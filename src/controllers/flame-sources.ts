@@ -13,7 +13,7 @@ import type { CallTree } from '../core/model/call-tree';
 import { frameName } from '../core/model/frame-table';
 import type { NodeIndex } from '../core/model/types';
 import type { Viewport } from '../core/model/view-types';
-import { matchesFor, sideOf } from '../core/query/diff-sides';
+import { sideOf } from '../core/query/diff-sides';
 import { treeOf } from '../core/query/tree-walks';
 import { paneOrientation, type SandwichPane } from '../core/query/sandwich';
 import { highlightOf, shortLabeller } from '../core/query/table-model';
@@ -183,12 +183,12 @@ export const comparisonSource: PaneSource = paneSource(
       tree: side.tree,
       frames: b.frames,
       key: b,
-      matches: matchesFor(b.frames, s.search.pattern, s.search.caseInsensitive),
+      matches: s.search.compare.matches,
       busy: animating || s.compare.loading !== null,
       nodeColours: null,
     });
   },
-  (s) => [s.compare.snapshot, s.compare.side, s.compare.loading !== null, s.view, s.orientation, s.search.pattern, s.search.caseInsensitive],
+  (s) => [s.compare.snapshot, s.compare.side, s.compare.loading !== null, s.view, s.orientation, s.search.compare.matches],
 );
 
 /** The differential graph's shaping run (B, or A by compare.shape) and its tree, or null. */
@@ -218,15 +218,16 @@ export const diffSource: PaneSource = paneSource(
     const { shape, tree } = runs;
     const colours = shownColours(s);
     const { delta, match } = colours ?? pendingOf(tree);
-    // The search dims what does not match, as in the other graphs: A's matches come from the
-    // search slice, B's are computed over B's names.
-    const matches = s.compare.shape === 'A' ? s.search.matches : matchesFor(shape.frames, s.search.pattern, s.search.caseInsensitive);
+    // The search dims what does not match, as in the other graphs: the shaping run's matches, each
+    // from its own search worker.
+    const search = s.compare.shape === 'A' ? s.search : s.search.compare;
+    const matches = search.matches;
     return paneState(s, s.compare.diff, {
       tree,
       frames: shape.frames,
       key: tree,
       matches,
-      busy: animating || !colours || s.compare.loading !== null || s.loading !== null || (s.compare.shape === 'A' && s.search.status === 'searching'),
+      busy: animating || !colours || s.compare.loading !== null || s.loading !== null || search.status === 'searching',
       nodeColours: searchDimmed(nodeColoursOf(delta, colours?.maxAbs ?? 0, match, prefersDark()), tree, matches, prefersDark()),
     });
   },
@@ -241,10 +242,10 @@ export const diffSource: PaneSource = paneSource(
     s.orientation,
     s.loading !== null,
     s.compare.loading !== null,
-    s.search.pattern,
-    s.search.caseInsensitive,
     s.search.matches,
     s.search.status,
+    s.search.compare.matches,
+    s.search.compare.status,
   ],
 );
 

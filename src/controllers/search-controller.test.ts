@@ -2,24 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeSnapshot } from '../core/session/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
-import { SearchSession } from '../core/query/search-session';
-import type { SearchRequest, SearchResponse } from '../core/query/search-protocol';
-import { SearchClient, type WorkerLike } from './search-client';
+import { InlineSearchWorker as InlineWorker } from '../core/testing/inline-search-worker';
+import { SearchClient } from './search-client';
 import { startSearchController } from './search-controller';
-
-/** The search worker's session (what workers/search.worker.ts wraps), answering asynchronously. */
-class InlineWorker implements WorkerLike {
-  onmessage: ((event: MessageEvent<SearchResponse>) => void) | null = null;
-  private readonly session = new SearchSession();
-  postMessage(msg: SearchRequest): void {
-    if (msg.type === 'names') this.session.setNames(msg.strings, msg.name);
-    else {
-      const matches = this.session.match(msg.pattern, msg.flags);
-      queueMicrotask(() => this.onmessage?.({ data: { id: msg.id, matches } } as MessageEvent<SearchResponse>));
-    }
-  }
-  terminate(): void {}
-}
 
 const initial = useStore.getState();
 let stop: () => void = () => {};
@@ -50,5 +35,33 @@ describe('search controller', () => {
     await until(() => expect(useStore.getState().search.matches).toEqual(new Uint8Array([0, 1])));
     useStore.getState().finishLoading(makeSnapshot(profileFrom('b;c;b 1')), 'y', { kind: 'file' });
     await until(() => expect(useStore.getState().search.matches).toEqual(new Uint8Array([1, 0])));
+  });
+
+  it("searches the comparison's recording in its own worker, and reports its timeout as for the open one", async () => {
+    useStore.getState().finishLoading(makeSnapshot(profileFrom('a;b 1')), 'a', { kind: 'file' });
+    useStore.getState().finishCompare(makeSnapshot(profileFrom('x;b;aaaa 1')), 'b', 'b');
+    let compareWorkers = 0;
+    // B's worker never answers a pattern with "+)+" (as a catastrophic regex would not).
+    class StuckOnCatastrophic extends InlineWorker {
+      override postMessage(msg: Parameters<InlineWorker['postMessage']>[0]): void {
+        if (msg.type === 'search' && msg.pattern.includes('+)+')) return;
+        super.postMessage(msg);
+      }
+    }
+    const compareClient = new SearchClient(() => (compareWorkers++, new StuckOnCatastrophic()), 50);
+    stop = startSearchController(new SearchClient(() => new InlineWorker(), 500), compareClient);
+    useStore.getState().setSearchPattern('^b$');
+    await until(() => expect(useStore.getState().search.compare).toEqual({ matches: new Uint8Array([0, 1, 0]), status: 'done' }));
+    expect(useStore.getState().search.matches).toEqual(new Uint8Array([0, 1]));
+    useStore.getState().setSearchPattern('(a+)+$');
+    await until(() => expect(useStore.getState().search.compare).toEqual({ matches: null, status: 'timeout' }));
+    expect(compareWorkers).toBeGreaterThan(0);
+    // A new comparison is searched again with the pattern in force.
+    useStore.getState().setSearchPattern('aaaa');
+    useStore.getState().finishCompare(makeSnapshot(profileFrom('aaaa 2')), 'c', 'c');
+    await until(() => expect(useStore.getState().search.compare).toEqual({ matches: new Uint8Array([1]), status: 'done' }));
+    // Closing the comparison leaves nothing to search there.
+    useStore.getState().setSearchPattern('');
+    await until(() => expect(useStore.getState().search.compare).toEqual({ matches: null, status: 'idle' }));
   });
 });

@@ -1,32 +1,38 @@
-// Connects the store's search state to the search worker: when the recording, the pattern or the
-// case switch change, asks the SearchClient and writes the result back (stale results are
-// dropped by the store). Runs outside React.
+// Connects the store's search state to the search workers: when a recording, the pattern or the
+// case switch change, asks a SearchClient and writes the result back (stale results are dropped
+// by the store). One client per recording shown, the open one (A) and the comparison's (B), so a
+// pathological pattern never runs on the page for either. Runs outside React.
 
+import type { ProfileSnapshot } from '../core/session/snapshot';
 import { useStore } from '../store/store';
+import type { SearchSide, StoreState } from '../store/types';
 import { SearchClient } from './search-client';
 
-export function startSearchController(client: SearchClient = new SearchClient()): () => void {
+/** Binds one client to the recording `snapshotOf` picks; returns the unsubscribe. */
+function searchSide(client: SearchClient, side: SearchSide, snapshotOf: (s: StoreState) => ProfileSnapshot | null): () => void {
   const run = () => {
     const s = useStore.getState();
     const { pattern, caseInsensitive, error } = s.search;
-    if (!s.snapshot || !pattern || error) {
+    const { matches, status } = side === 'main' ? s.search : s.search.compare;
+    if (!snapshotOf(s) || !pattern || error) {
       client.cancel();
-      if (s.search.matches || s.search.status !== 'idle') s.searchResult(pattern, caseInsensitive, null, 'idle');
+      if (matches || status !== 'idle') s.searchResult(pattern, caseInsensitive, null, 'idle', side);
       return;
     }
+    if (status !== 'searching') s.searchResult(pattern, caseInsensitive, null, 'searching', side);
     client.search(pattern, caseInsensitive).then((outcome) => {
       const store = useStore.getState();
-      if (outcome.kind === 'done') store.searchResult(pattern, caseInsensitive, outcome.matches, 'done');
-      else if (outcome.kind === 'timeout') store.searchResult(pattern, caseInsensitive, null, 'timeout');
-      else if (outcome.kind === 'error') store.searchResult(pattern, caseInsensitive, null, 'idle');
+      if (outcome.kind === 'done') store.searchResult(pattern, caseInsensitive, outcome.matches, 'done', side);
+      else if (outcome.kind === 'timeout') store.searchResult(pattern, caseInsensitive, null, 'timeout', side);
+      else if (outcome.kind === 'error') store.searchResult(pattern, caseInsensitive, null, 'idle', side);
     });
   };
   const setNames = () => {
-    const snap = useStore.getState().snapshot;
+    const snap = snapshotOf(useStore.getState());
     if (snap) client.setNames(snap.frames.strings, snap.frames.name);
   };
   setNames();
-  const unsubSnapshot = useStore.subscribe((s) => s.snapshot, () => {
+  const unsubSnapshot = useStore.subscribe(snapshotOf, () => {
     setNames();
     run();
   });
@@ -41,4 +47,9 @@ export function startSearchController(client: SearchClient = new SearchClient())
     unsubSearch();
     client.dispose();
   };
+}
+
+export function startSearchController(client: SearchClient = new SearchClient(), compareClient: SearchClient = new SearchClient()): () => void {
+  const stops = [searchSide(client, 'main', (s) => s.snapshot), searchSide(compareClient, 'compare', (s) => s.compare.snapshot)];
+  return () => stops.forEach((stop) => stop());
 }

@@ -16,25 +16,30 @@ export function patternError(pattern: string, caseInsensitive: boolean): string 
   }
 }
 
-export const createSearchSlice: Creator<SearchSlice> = (set, get) => ({
-  search: { pattern: '', caseInsensitive: false, matches: null, error: null, status: 'idle' },
-  setSearchPattern: (pattern) => {
-    const { caseInsensitive } = get().search;
+export const createSearchSlice: Creator<SearchSlice> = (set, get) => {
+  /** A new (pattern, case) pair: both sides start searching, unless there is nothing to search. */
+  const ask = (pattern: string, caseInsensitive: boolean) => {
     const error = pattern ? patternError(pattern, caseInsensitive) : null;
+    const searching = pattern !== '' && !error;
     set({
-      search: { pattern, caseInsensitive, matches: null, error, status: pattern && !error ? 'searching' : 'idle' },
+      search: {
+        pattern,
+        caseInsensitive,
+        matches: null,
+        error,
+        status: searching ? 'searching' : 'idle',
+        compare: { matches: null, status: searching && get().compare.snapshot ? 'searching' : 'idle' },
+      },
     });
-  },
-  setCaseInsensitive: (caseInsensitive) => {
-    const { pattern } = get().search;
-    const error = pattern ? patternError(pattern, caseInsensitive) : null;
-    set({
-      search: { pattern, caseInsensitive, matches: null, error, status: pattern && !error ? 'searching' : 'idle' },
-    });
-  },
-  searchResult: (pattern, caseInsensitive, matches, status) => {
-    const s = get().search;
-    if (s.pattern !== pattern || s.caseInsensitive !== caseInsensitive) return; // stale
-    set({ search: { ...s, matches, status } });
-  },
-});
+  };
+  return {
+    search: { pattern: '', caseInsensitive: false, matches: null, error: null, status: 'idle', compare: { matches: null, status: 'idle' } },
+    setSearchPattern: (pattern) => ask(pattern, get().search.caseInsensitive),
+    setCaseInsensitive: (caseInsensitive) => ask(get().search.pattern, caseInsensitive),
+    searchResult: (pattern, caseInsensitive, matches, status, side = 'main') => {
+      const s = get().search;
+      if (s.pattern !== pattern || s.caseInsensitive !== caseInsensitive) return; // stale
+      set({ search: side === 'main' ? { ...s, matches, status } : { ...s, compare: { matches, status } } });
+    },
+  };
+};

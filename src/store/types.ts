@@ -70,6 +70,8 @@ export interface ViewSlice extends PaneState {
 }
 
 export type SearchStatus = 'idle' | 'searching' | 'done' | 'timeout';
+/** Which recording a search ran over: the open one (A) or the comparison's (B). */
+export type SearchSide = 'main' | 'compare';
 
 export interface SearchSlice {
   search: {
@@ -80,11 +82,16 @@ export interface SearchSlice {
     /** Inline message for an invalid pattern. */
     error: string | null;
     status: SearchStatus;
+    /** The same over the comparison's recording (B), from its own search worker. */
+    compare: { matches: Uint8Array | null; status: SearchStatus };
   };
   setSearchPattern(pattern: string): void;
   setCaseInsensitive(on: boolean): void;
-  /** Results from the search worker for (pattern, caseInsensitive); stale results are dropped. */
-  searchResult(pattern: string, caseInsensitive: boolean, matches: Uint8Array | null, status: SearchStatus): void;
+  /**
+   * Results from a search worker for (pattern, caseInsensitive), over the open recording or the
+   * comparison's (`side`); stale results are dropped.
+   */
+  searchResult(pattern: string, caseInsensitive: boolean, matches: Uint8Array | null, status: SearchStatus, side?: SearchSide): void;
 }
 
 export interface UiSlice {

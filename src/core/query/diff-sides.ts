@@ -9,7 +9,6 @@ import type { CallTree } from '../model/call-tree';
 import type { NodeIndex } from '../model/types';
 import type { ProfileSnapshot } from '../session/snapshot';
 import type { DiffSide } from '../views/diff';
-import { matchNames } from './match-names';
 import { treeOf } from './tree-walks';
 import type { ViewKind } from '../model/view-types';
 
@@ -36,22 +35,4 @@ export function heaviestNodeNamed(side: DiffSide, name: string): NodeIndex {
 /** `^name$` with every regular-expression character escaped: a search for exactly this name. */
 export function exactPattern(name: string): string {
   return `^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
-}
-
-const matchMemo = new WeakMap<ProfileSnapshot['frames'], { pattern: string; ci: boolean; out: Uint8Array | null }>();
-
-/** Search matches over another recording's frames (the main thread: the regex runs once per distinct name). */
-export function matchesFor(frames: ProfileSnapshot['frames'], pattern: string, caseInsensitive: boolean): Uint8Array | null {
-  const memo = matchMemo.get(frames);
-  if (memo && memo.pattern === pattern && memo.ci === caseInsensitive) return memo.out;
-  let out: Uint8Array | null = null;
-  if (pattern !== '') {
-    try {
-      out = matchNames(frames.strings, frames.name, new RegExp(pattern, caseInsensitive ? 'i' : ''));
-    } catch {
-      out = null;
-    }
-  }
-  matchMemo.set(frames, { pattern, ci: caseInsensitive, out });
-  return out;
 }
