@@ -10,7 +10,7 @@ import { collectDialogs, fixturePath, gotoAndWait, menuButton, openBytes, openFi
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'flameview-export-'));
 
-async function exportAs(page: Page, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks'): Promise<{ name: string; file: string }> {
+async function exportAs(page: Page, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks' | 'pprof (.pb.gz)'): Promise<{ name: string; file: string }> {
   await (await menuButton(page, 'More actions', 'Export')).click();
   const download = page.waitForEvent('download');
   await page.getByRole('menuitem', { name: item }).click();
@@ -50,6 +50,21 @@ test.describe('export', () => {
     const inlText = readFileSync(inl.file, 'utf8');
     expect(inlText).toContain('_[i]');
     expect(total(inlText)).toBe(1066132256);
+  });
+
+  test('pprof of the whole recording: both views read back as the recording, whatever the view shown', async ({ page }) => {
+    await openToyc(page);
+    await page.getByRole('button', { name: 'Inline frames' }).click();
+    await waitForIdle(page);
+    const pb = await exportAs(page, 'pprof (.pb.gz)');
+    expect(pb.name).toBe('rust-toyc.perf-script.pb.gz');
+    expect(readFileSync(pb.file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    const collapse = (view: string, file: string) => {
+      const r = spawnSync(path.join(REPO_ROOT, 'bin/flameview'), ['collapse', '--view', view, file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    for (const view of ['inline', 'functions']) expect(collapse(view, pb.file)).toBe(collapse(view, fixturePath('rust-toyc.perf-script.txt')));
   });
 
   test('SVG: downloads with the title, opens standalone, zooms and searches', async ({ page }) => {

@@ -19,6 +19,7 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   diff: async () => (await import('./diff')).runDiff,
   svg: async () => (await import('./svg')).runSvg,
   top: async () => (await import('./top')).runTop,
+  convert: async () => (await import('./convert')).runConvert,
 };
 
 export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   open in the browser (FILE may be -)
@@ -41,6 +42,8 @@ commands:
   top [--view functions|inline] [--by self|total] [-n N] [--samples] [--json]
       [--raw] [--full-names] FILE|-
       the heaviest functions over all call sites (pprof -top): self, self%, total, total%, name
+  convert [--to pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
+      write the recording as pprof (OUT.pb.gz: profile.proto, gzipped), both views kept
 
 Every command reads perf script text, perf.data (through perf script), folded stacks, pprof,
 Chrome/Node and speedscope profiles and flamegraph SVGs, gzip or not. top and svg show the

@@ -8,6 +8,7 @@
 // the image, and folded text of a very large tree may take a moment.
 
 import { foldedChunks } from '../core/export/folded';
+import { toPprof } from '../core/export/pprof';
 import type { CallTree } from '../core/model/call-tree';
 import { svgChunks } from '../core/export/svg';
 import type { Profile } from '../core/model/profile';
@@ -33,10 +34,22 @@ export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: strin
   return [...svgChunks({ frames: profile.frames, tree: profile.tree, meta: profile.meta, view: shown }, { title })];
 }
 
-/** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg". */
-export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded'): string {
+/**
+ * The recording as pprof (profile.proto), gzipped as pprof tools expect: the whole recording with
+ * both views (inline chains as a location's lines), whatever the zoom, view or transforms shown,
+ * as `flameview convert` writes it. Gzip through the browser's CompressionStream.
+ */
+export async function pprofBlob(snapshot: ProfileSnapshot): Promise<Blob> {
+  const proto = toPprof({ frames: snapshot.frames, tree: snapshot.inline, meta: snapshot.meta });
+  const gzipped = new Blob([proto as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Blob([await new Response(gzipped).arrayBuffer()], { type: 'application/octet-stream' });
+}
+
+/** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg"; pprof holds both views: "rust-toyc.perf-script.pb.gz". */
+export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded' | 'pprof'): string {
   let base = (name ?? 'profile').replace(/^.*[\\/]/, '');
   base = base.replace(/\.gz$/i, '').replace(/\.(txt|folded|svg|data|json|pb|pprof|cpuprofile)$/i, '');
   base = base.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100) || 'profile';
+  if (ext === 'pprof') return `${base}.pb.gz`;
   return `${base}-${view}.${ext === 'folded' ? 'folded.txt' : ext}`;
 }

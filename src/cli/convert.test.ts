@@ -1,0 +1,131 @@
+// `flameview convert IN -o OUT.pb.gz`: the pprof written is read back by flameview with the same
+// views, and Go's own pprof (`go tool pprof`, Debian's golang-go, installed by .ci/run) reads it
+// with the same figures as `flameview top`: per function self and total, in both views, summed
+// here from `go tool pprof -raw` (its decoding of every sample and location, not ours), and the
+// total `go tool pprof -top` reports.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCollapse } from './collapse';
+import { runConvert } from './convert';
+import { runInMemory } from './run-in-memory';
+import { runTop, type TopRow } from './top';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fx = (p: string) => join(root, 'fixtures', p);
+const dir = mkdtempSync(join(tmpdir(), 'flameview-convert-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// CI installs Go (.ci/run); elsewhere the check is skipped when `go` is missing.
+const hasGo = spawnSync('go', ['version']).status === 0;
+/** `go tool pprof` with a private HOME and cache, so it writes nothing outside the test's folder. */
+const pprof = (args: string[]) => execFileSync('go', ['tool', 'pprof', ...args], { encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, HOME: dir, GOCACHE: join(dir, 'go-cache'), PPROF_TMPDIR: dir } });
+
+/** Per function [self, total] by `samples/count` and by the weight, from pprof's -raw dump. */
+function sumsFromRaw(raw: string, view: 'inline' | 'functions'): Map<string, number[]> {
+  const lines = raw.split('\n');
+  const locations = new Map<number, string[]>(); // id → function names, innermost first
+  let at = lines.indexOf('Locations');
+  let current: string[] | null = null;
+  for (at++; at < lines.length && lines[at] !== 'Mappings'; at++) {
+    const m = /^\s*(?:(\d+): 0x[0-9a-f]+ (?:M=\d+ )?)?(.*) :\d+ s=\d+(?:\((.*)\))?$/.exec(lines[at]);
+    if (!m) continue;
+    // pprof shows a shortened name, and the full one in parentheses when they differ.
+    const name = m[3] ?? m[2];
+    if (m[1] !== undefined) locations.set(Number(m[1]), (current = []));
+    current!.push(name);
+  }
+  const sums = new Map<string, number[]>();
+  const sampleAt = lines.findIndex((l) => l.startsWith('samples/count'));
+  for (let i = sampleAt + 1; i < lines.length && /^\s+\d/.test(lines[i]); i++) {
+    const [values, ids] = lines[i].split(':');
+    const [count, weight] = values.trim().split(/\s+/).map(Number);
+    // Outermost last on the line; a location's lines innermost first.
+    const stack = ids.trim().split(/\s+/).map(Number).map((id) => locations.get(id)!);
+    const names = view === 'inline' ? stack.flat() : stack.map((l) => l[l.length - 1]);
+    const add = (name: string, k: number, v: number) => {
+      const row = sums.get(name) ?? [0, 0, 0, 0];
+      row[k] += v;
+      sums.set(name, row);
+    };
+    add(names[0], 0, count);
+    add(names[0], 1, weight);
+    for (const name of new Set(names)) {
+      add(name, 2, count);
+      add(name, 3, weight);
+    }
+  }
+  return sums;
+}
+
+async function convert(input: string, out: string) {
+  const r = await runInMemory(runConvert, [input, '-o', out]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+}
+
+const collapse = async (args: string[]) => (await runInMemory(runCollapse, args)).stdout;
+
+describe('flameview convert', () => {
+  // cpp/funcs has a function perf printed as inlined into itself (FOLDED lines): pprof holds it as
+  // an inline chain, so its inline view reads back with those lines marked `_[i]` (see
+  // src/core/export/pprof.test.ts); its function view is exact.
+  it.each([
+    ['rust-toyc.perf-script.txt', ['inline', 'functions']],
+    ['interchange/go-cpu.pb.gz', ['inline', 'functions']],
+    ['cpp/funcs.perf-script.txt', ['functions']],
+  ])('%s → .pb.gz: collapse reads back the same in %s', async (name, views) => {
+    const out = join(dir, `${name.replace(/\W/g, '_')}.pb.gz`);
+    await convert(fx(name), out);
+    expect(readFileSync(out).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    for (const view of views) {
+      for (const samples of [[], ['--samples']]) expect(await collapse(['--view', view, ...samples, out])).toBe(await collapse(['--view', view, ...samples, fx(name)]));
+    }
+  });
+
+  it.skipIf(!hasGo && !process.env.CI)('go tool pprof reads it with the figures flameview top gives the original: self and total per function in both views', async () => {
+    for (const name of ['rust-toyc.perf-script.txt', 'cpp/funcs.perf-script.txt', 'sqlite.perf-script.txt']) {
+      const out = join(dir, `${name.replace(/\W/g, '_')}-go.pb.gz`);
+      await convert(fx(name), out);
+      const raw = pprof(['-raw', out]);
+      for (const view of ['inline', 'functions'] as const) {
+        const go = sumsFromRaw(raw, view);
+        const rows = async (samples: boolean) => JSON.parse((await runInMemory(runTop, ['--view', view, '--full-names', '-n', '0', '--json', ...(samples ? ['--samples'] : []), fx(name)])).stdout) as TopRow[];
+        const bySamples = await rows(true);
+        const byWeight = new Map((await rows(false)).map((r) => [r.name, r]));
+        expect(bySamples.length, `${name} ${view}: functions`).toBe(go.size);
+        for (const r of bySamples) {
+          const w = byWeight.get(r.name)!;
+          expect([r.self, w.self, r.total, w.total], `${name} ${view}: ${r.name}`).toEqual(go.get(r.name));
+        }
+      }
+      // And pprof's own -top total is the recording's.
+      const total = /of ([\d.]+)(ms|s) total/.exec(pprof(['-top', '-nodecount=1', out]))!;
+      const topTotal = Number(total[1]) * (total[2] === 's' ? 1e9 : 1e6);
+      const all = JSON.parse((await runInMemory(runTop, ['--by', 'total', '-n', '1', '--json', '--view', 'functions', '--full-names', fx(name)])).stdout) as TopRow[];
+      expect(Math.abs(topTotal - (100 * all[0].total) / all[0].totalPercent)).toBeLessThan(topTotal * 1e-3);
+    }
+  });
+
+  it('usage errors: no -o, a name that says no format, an unknown --to', async () => {
+    expect((await runInMemory(runConvert, [fx('rust-toyc.folded')])).stderr).toMatch(/^flameview convert: missing -o OUT/);
+    const unknown = await runInMemory(runConvert, [fx('rust-toyc.folded'), '-o', join(dir, 'x.bin')]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^flameview convert: cannot tell the format from '.*x\.bin': name it \.pb\.gz \(pprof\), or pass --to pprof/);
+    expect((await runInMemory(runConvert, [fx('rust-toyc.folded'), '--to', 'svg', '-o', '-'])).stderr).toMatch(/^flameview convert: --to must be pprof, not 'svg'/);
+  });
+
+  it('an unreadable input or output is one line, exit 1, and leaves no partial file', async () => {
+    const missing = await runInMemory(runConvert, [join(dir, 'nope.txt'), '-o', join(dir, 'nope.pb.gz')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^flameview: .*nope\.txt: cannot read: no such file\n$/);
+    const noDir = await runInMemory(runConvert, [fx('rust-toyc.folded'), '-o', join(dir, 'no-such-dir', 'out.pb.gz')]);
+    expect(noDir.code).toBe(1);
+    expect(noDir.stderr).toMatch(/^flameview: .*out\.pb\.gz: cannot write: no such file/);
+    expect(existsSync(join(dir, 'no-such-dir'))).toBe(false);
+  });
+});
