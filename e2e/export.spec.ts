@@ -10,7 +10,7 @@ import { collectDialogs, fixturePath, gotoAndWait, menuButton, openBytes, openFi
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'flameview-export-'));
 
-async function exportAs(page: Page, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks' | 'pprof (.pb.gz)'): Promise<{ name: string; file: string }> {
+async function exportAs(page: Page, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks' | 'pprof (.pb.gz)' | 'Processed recording (.flameview)'): Promise<{ name: string; file: string }> {
   await (await menuButton(page, 'More actions', 'Export')).click();
   const download = page.waitForEvent('download');
   await page.getByRole('menuitem', { name: item }).click();
@@ -65,6 +65,25 @@ test.describe('export', () => {
       return r.stdout;
     };
     for (const view of ['inline', 'functions']) expect(collapse(view, pb.file)).toBe(collapse(view, fixturePath('rust-toyc.perf-script.txt')));
+  });
+
+  test('the processed recording: the CLI reads it as the original, and the page opens it again with its time order', async ({ page }) => {
+    await openToyc(page);
+    const fv = await exportAs(page, 'Processed recording (.flameview)');
+    expect(fv.name).toBe('rust-toyc.perf-script.flameview');
+    const collapse = (view: string, file: string) => spawnSync(path.join(REPO_ROOT, 'bin/flameview'), ['collapse', '--view', view, file], { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout;
+    for (const view of ['inline', 'functions']) expect(collapse(view, fv.file)).toBe(collapse(view, fixturePath('rust-toyc.perf-script.txt')));
+    await openBytes(page, 'again.flameview', readFileSync(fv.file), 'application/octet-stream');
+    await expect(page.getByTestId('recording-name')).toHaveText('again.flameview');
+    await waitForIdle(page);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    // The samples came along: the time order draws them.
+    const timeOrder = page.getByRole('toolbar', { name: 'Tools' }).getByRole('button', { name: 'Time order' });
+    await timeOrder.click();
+    await expect(timeOrder).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.locator('.time-chart[aria-busy="false"]')).toBeVisible();
+    const chart = page.getByRole('img', { name: 'Stack chart of the samples in time order' });
+    expect(Number(await chart.getAttribute('data-rects'))).toBeGreaterThan(50);
   });
 
   test('SVG: downloads with the title, opens standalone, zooms and searches', async ({ page }) => {

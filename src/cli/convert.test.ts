@@ -111,12 +111,25 @@ describe('flameview convert', () => {
     }
   });
 
-  it('usage errors: no -o, a name that says no format, an unknown --to', async () => {
+  it('to the processed recording and back to pprof: every command reads both, with the same output', async () => {
+    const processed = join(dir, 'toyc.flameview');
+    await convert(fx('rust-toyc.perf-script.txt'), processed);
+    const pb = join(dir, 'toyc-from-processed.pb.gz');
+    await convert(processed, pb);
+    for (const view of ['inline', 'functions']) {
+      const want = await collapse(['--view', view, fx('rust-toyc.perf-script.txt')]);
+      expect(await collapse(['--view', view, processed])).toBe(want);
+      expect(await collapse(['--view', view, pb])).toBe(want);
+    }
+    const top = async (file: string) => (await runInMemory(runTop, ['-n', '0', file])).stdout;
+    expect(await top(processed)).toBe(await top(fx('rust-toyc.perf-script.txt')));
+  });
+
+  it('usage errors: no -o, an unknown --to', async () => {
     expect((await runInMemory(runConvert, [fx('rust-toyc.folded')])).stderr).toMatch(/^flameview convert: missing -o OUT/);
-    const unknown = await runInMemory(runConvert, [fx('rust-toyc.folded'), '-o', join(dir, 'x.bin')]);
+    const unknown = await runInMemory(runConvert, [fx('rust-toyc.folded'), '--to', 'svg', '-o', '-']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^flameview convert: cannot tell the format from '.*x\.bin': name it \.pb\.gz \(pprof\), or pass --to pprof/);
-    expect((await runInMemory(runConvert, [fx('rust-toyc.folded'), '--to', 'svg', '-o', '-'])).stderr).toMatch(/^flameview convert: --to must be pprof, not 'svg'/);
+    expect(unknown.stderr).toMatch(/^flameview convert: --to must be flameview or pprof, not 'svg'/);
   });
 
   it('an unreadable input or output is one line, exit 1, and leaves no partial file', async () => {

@@ -1,7 +1,8 @@
-// `flameview convert IN -o OUT`: a recording in another format. Today one: pprof (profile.proto,
-// gzipped as `go tool pprof`, Pyroscope and Parca expect), chosen by an OUT ending in `.pb.gz` or
-// `.pb` (not compressed), or by `--to pprof` (gzipped). Both views survive: inline chains are a
-// location's lines (src/core/export/pprof.ts).
+// `flameview convert IN -o OUT`: a recording in another format: flameview's processed recording
+// (`.flameview`, gzipped: what flameview opens without parsing, src/core/export/processed.ts), or
+// pprof (profile.proto, gzipped as `go tool pprof`, Pyroscope and Parca expect), chosen by an OUT
+// ending in `.pb.gz` or `.pb` (not compressed), or by `--to`. Both views survive either way; in
+// pprof inline chains are a location's lines (src/core/export/pprof.ts). IN may be either too.
 //
 // Exit codes as the other commands: 0 written, 1 unreadable input or output, 2 usage error. OUT
 // is written whole or not at all (a temporary file renamed into place), so a failure leaves no
@@ -10,14 +11,17 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { toPprof } from '../core/export/pprof';
+import { toProcessed } from '../core/export/processed';
 import { describeFsError, loadRecording } from './cli-common';
 import { CommandLine, SPLIT_OPTIONS, splitOf } from './command-args';
 import type { CliIo } from './main';
 
 export const CONVERT_USAGE = `usage: flameview convert [options] IN|- -o OUT|-
   -o OUT             where to write (- for stdout)
-  --to pprof         the format to write: pprof (profile.proto, gzipped); by default chosen
-                     by OUT's name (.pb.gz gzipped, .pb not); stdout needs --to
+  --to flameview|pprof
+                     the format to write: flameview's processed recording (gzipped), or pprof
+                     (profile.proto, gzipped); by default pprof for an OUT ending in .pb.gz
+                     (or .pb: not compressed), else the processed recording
   --event NAME       perf script: samples of this event (default: the first seen)
   --pid, --tid       perf script: the root frames are process-PID (or thread-TID) names
 `;
@@ -31,14 +35,13 @@ export async function runConvert(args: string[], io: CliIo): Promise<number> {
   if (typeof file === 'number') return file;
   const out = values.o;
   if (out === undefined) return command.usageError('missing -o OUT (use - for stdout)');
-  const to = values.to ?? (out.endsWith('.pb.gz') || out.endsWith('.pb') ? 'pprof' : undefined);
-  if (to === undefined) return command.usageError(`cannot tell the format from '${out}': name it .pb.gz (pprof), or pass --to pprof`);
-  if (to !== 'pprof') return command.usageError(`--to must be pprof, not '${to}'`);
+  const to = values.to ?? (out.endsWith('.pb.gz') || out.endsWith('.pb') ? 'pprof' : 'flameview');
+  if (to !== 'pprof' && to !== 'flameview') return command.usageError(`--to must be flameview or pprof, not '${to}'`);
 
   const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
   if (!profile) return 1;
-  const proto = toPprof(profile);
-  const bytes = out.endsWith('.pb') ? proto : gzipSync(proto);
+  const raw = to === 'pprof' ? toPprof(profile) : toProcessed(profile);
+  const bytes = to === 'pprof' && out.endsWith('.pb') ? raw : gzipSync(raw);
   if (out === '-') {
     // Binary on stdout, one write; a closed pipe ends it quietly, as the text commands do.
     await new Promise<void>((resolve) => {

@@ -42,8 +42,9 @@ commands:
   top [--view functions|inline] [--by self|total] [-n N] [--samples] [--json]
       [--raw] [--full-names] FILE|-
       the heaviest functions over all call sites (pprof -top): self, self%, total, total%, name
-  convert [--to pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
-      write the recording as pprof (OUT.pb.gz: profile.proto, gzipped), both views kept
+  convert [--to flameview|pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
+      write the recording processed (OUT.flameview: opens without parsing) or as pprof
+      (OUT.pb.gz: profile.proto, gzipped), both views kept
 
 Every command reads perf script text, perf.data (through perf script), folded stacks, pprof,
 Chrome/Node and speedscope profiles and flamegraph SVGs, gzip or not. top and svg show the

@@ -1,14 +1,15 @@
 // Export menu: the current view as a standalone interactive SVG (what `flameview svg` writes), the
 // flame graph canvas as PNG at device resolution, folded stacks (what `flameview collapse`
-// prints), or the whole recording as pprof (what `flameview convert -o X.pb.gz` writes). The files are made by pure helpers in src/controllers/export-files.ts; this component only dispatches.
+// prints), or the whole recording as pprof or processed (what `flameview convert -o X.pb.gz` and
+// `-o X.flameview` write). The files are made by pure helpers in src/controllers/export-files.ts; this component only dispatches.
 
 import { useEffect, useRef, useState } from 'react';
 import { downloadBlob, flameCanvasPng } from '../controllers/download';
-import { exportFileName, foldedParts, pprofBlob, svgParts } from '../controllers/export-files';
+import { exportFileName, foldedParts, pprofBlob, processedBlob, svgParts } from '../controllers/export-files';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 
-type Kind = 'svg' | 'png' | 'folded' | 'pprof';
+type Kind = 'svg' | 'png' | 'folded' | 'pprof' | 'flameview';
 
 export function ExportMenu() {
   const snapshot = useStore((s) => s.snapshot);
@@ -38,8 +39,8 @@ export function ExportMenu() {
     try {
       if (kind === 'svg') {
         downloadBlob(new Blob(svgParts(snapshot, view, name ?? 'Flame Graph', currentTree(useStore.getState())), { type: 'image/svg+xml' }), file);
-      } else if (kind === 'pprof') {
-        downloadBlob(await pprofBlob(snapshot), file);
+      } else if (kind === 'pprof' || kind === 'flameview') {
+        downloadBlob(await (kind === 'pprof' ? pprofBlob : processedBlob)(snapshot), file);
       } else if (kind === 'folded') {
         downloadBlob(new Blob(foldedParts(snapshot, view, currentTree(useStore.getState())), { type: 'text/plain;charset=utf-8' }), file);
       } else {
@@ -82,6 +83,9 @@ export function ExportMenu() {
           </button>
           <button type="button" role="menuitem" className="menu-item" title="The whole recording, both views, for go tool pprof, Pyroscope or Parca" onClick={() => void run('pprof')}>
             pprof (.pb.gz)
+          </button>
+          <button type="button" role="menuitem" className="menu-item" title="The whole recording, processed: flameview opens it without parsing" onClick={() => void run('flameview')}>
+            Processed recording (.flameview)
           </button>
         </div>
       )}

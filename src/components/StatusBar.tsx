@@ -17,6 +17,7 @@ const FORMAT_NAMES: Record<FormatId, string> = {
   'chrome-trace': 'Chrome trace',
   speedscope: 'speedscope JSON',
   svg: 'flame graph SVG',
+  flameview: 'flameview processed recording',
 };
 
 export function StatusBar() {

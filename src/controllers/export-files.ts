@@ -9,6 +9,7 @@
 
 import { foldedChunks } from '../core/export/folded';
 import { toPprof } from '../core/export/pprof';
+import { toProcessed } from '../core/export/processed';
 import type { CallTree } from '../core/model/call-tree';
 import { svgChunks } from '../core/export/svg';
 import type { Profile } from '../core/model/profile';
@@ -39,17 +40,26 @@ export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: strin
  * both views (inline chains as a location's lines), whatever the zoom, view or transforms shown,
  * as `flameview convert` writes it. Gzip through the browser's CompressionStream.
  */
-export async function pprofBlob(snapshot: ProfileSnapshot): Promise<Blob> {
-  const proto = toPprof({ frames: snapshot.frames, tree: snapshot.inline, meta: snapshot.meta });
-  const gzipped = new Blob([proto as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
+export function pprofBlob(snapshot: ProfileSnapshot): Promise<Blob> {
+  return gzipBlob(toPprof({ frames: snapshot.frames, tree: snapshot.inline, meta: snapshot.meta }));
+}
+
+/** The whole recording as flameview's processed recording (`.flameview`), as `flameview convert` writes it. */
+export function processedBlob(snapshot: ProfileSnapshot): Promise<Blob> {
+  return gzipBlob(toProcessed({ frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, meta: snapshot.meta }));
+}
+
+async function gzipBlob(bytes: Uint8Array): Promise<Blob> {
+  const gzipped = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
   return new Blob([await new Response(gzipped).arrayBuffer()], { type: 'application/octet-stream' });
 }
 
 /** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg"; pprof holds both views: "rust-toyc.perf-script.pb.gz". */
-export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded' | 'pprof'): string {
+export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded' | 'pprof' | 'flameview'): string {
   let base = (name ?? 'profile').replace(/^.*[\\/]/, '');
   base = base.replace(/\.gz$/i, '').replace(/\.(txt|folded|svg|data|json|pb|pprof|cpuprofile)$/i, '');
   base = base.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100) || 'profile';
   if (ext === 'pprof') return `${base}.pb.gz`;
+  if (ext === 'flameview') return `${base}.flameview`;
   return `${base}-${view}.${ext === 'folded' ? 'folded.txt' : ext}`;
 }

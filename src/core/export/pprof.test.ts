@@ -1,8 +1,6 @@
 // pprof export (./pprof.ts) read back by flameview's own pprof importer: every view the same as
-// the recording's. `go tool pprof` reading the same bytes is checked in src/cli/convert.test.ts.
+// the recording's, for every fixture (Go's own CPU profile included). `go tool pprof` reading the same bytes is checked in src/cli/convert.test.ts.
 
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collapseLines } from './folded';
@@ -10,9 +8,10 @@ import { toPprof } from './pprof';
 import { loadProfileFromText } from '../import/load';
 import type { Profile } from '../model/profile';
 import { profileFrom } from '../testing/tree-dsl';
+import { fixtureBytes, RECORDING_FIXTURES } from '../testing/fixtures';
 import { FrameFlags } from '../model/types';
 
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url));
+const fixture = fixtureBytes;
 
 async function readBack(profile: Profile): Promise<Profile> {
   const back = await loadProfileFromText(toPprof(profile));
@@ -37,21 +36,9 @@ function views(p: Profile, markInlined = true): Record<string, string[]> {
 
 const hasFolded = (p: Profile) => p.frames.flags.some((f) => (f & FrameFlags.FOLDED) !== 0);
 
-const FIXTURES = [
-  'rust-toyc.perf-script.txt',
-  'rust-toyc.fp.perf-script.txt',
-  'sqlite.perf-script.txt',
-  'sqlite.no-callchain.perf-script.txt',
-  'cpp/funcs.perf-script.txt',
-  'cpp/maps.perf-script.txt',
-  'cpp/mixed-clang.perf-script.txt',
-  'rust-toyc.folded',
-  'interchange/node.cpuprofile',
-  'interchange/node.speedscope.json',
-];
 
 describe('pprof export', () => {
-  it.each(FIXTURES)('%s: read back, both views equal the recording by period and by samples', async (name) => {
+  it.each(RECORDING_FIXTURES)('%s: read back, both views equal the recording by period and by samples', async (name) => {
     const original = await loadProfileFromText(fixture(name));
     const back = await readBack(original);
     expect(views(back, !hasFolded(original))).toEqual(views(original, !hasFolded(original)));
@@ -74,12 +61,6 @@ describe('pprof export', () => {
     const back = await readBack(original);
     expect(back.meta.events.map((e) => e.name)).toEqual(['samples/count', `${original.meta.event}/nanoseconds`]);
     expect(back.meta.event).toBe(`${original.meta.event}/nanoseconds`);
-  });
-
-  it("Go's own CPU profile survives a round trip through flameview", async () => {
-    const original = await loadProfileFromText(gunzipSync(fixture('interchange/go-cpu.pb.gz')));
-    const back = await readBack(original);
-    expect(views(back)).toEqual(views(original));
   });
 
   it('random trees: both views survive, inline chains as one location each', async () => {

@@ -9,11 +9,13 @@ import { cpuprofileImporter } from './chrome/chrome-cpuprofile';
 import { chromeTraceImporter } from './chrome/chrome-trace';
 import { speedscopeImporter } from './speedscope';
 import { svgImporter } from './svg/svg';
+import { processedImporter } from './processed';
 
 export const importers: readonly Importer[] = [perfScriptImporter, svgImporter, foldedImporter];
 
 /** Whole-input formats (binary or one JSON document), asked before the line-based ones. */
 export const bytesImporters: readonly BytesImporter[] = [
+  processedImporter,
   pprofImporter,
   speedscopeImporter,
   chromeTraceImporter,

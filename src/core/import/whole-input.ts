@@ -99,7 +99,8 @@ export function pickBytesImporter(
   for (const importer of importers) if (importer.detectBytes(head, atEnd) === 'yes') return importer;
   const json = jsonStart(head);
   if (json !== null) {
-    const expected = importers.map((i) => i.description).join(' or ');
+    // flameview's own processed recording is no one's JSON: a user who meant one of the others is told those.
+    const expected = importers.filter((i) => i.format !== 'flameview').map((i) => i.description).join(' or ');
     throw new ImportError(expected, 1, `JSON that is none of them: ${quoteInput(json)}`, source);
   }
   return null;

@@ -5,7 +5,7 @@ import type { CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
 import type { SampleColumns } from '../views/time-order';
 
-export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg';
+export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg' | 'flameview';
 
 export interface ImportWarning {
   /** 1-based line number in the (decompressed) input, or 0 when it concerns no single line. */

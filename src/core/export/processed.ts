@@ -1,0 +1,74 @@
+// Writes the processed recording (`.flameview`): the parsed recording's columns, which
+// ../import/processed.ts reads back without parsing the original (layout there and in
+// docs/processed-format.md). Not compressed here (the core has no zlib): the CLI gzips with
+// node:zlib, the page with CompressionStream; the reader expects gzip but reads either.
+//
+// What it keeps: the frame table (without the GROUP frames a snapshot appends), the inline-frame
+// tree's parent, frame and self columns (the function view is derived on open, as for any
+// recording), the time-order samples when the recording has them, and the meta with its warnings.
+// One event: the recording's other events need the original (meta.events still lists them).
+
+import type { CallTree } from '../model/call-tree';
+import type { FrameTable } from '../model/frame-table';
+import type { ProfileMeta } from '../model/profile';
+import { FrameFlags } from '../model/types';
+import type { SampleColumns } from '../views/time-order';
+import { COLUMNS, ELEMENT_BYTES, FORMAT_VERSION, PROCESSED_MAGIC, shuffle, type ColumnSpec, type ProcessedHeader } from '../import/processed';
+
+export interface ProcessedInput {
+  frames: FrameTable;
+  /** The inline-frame view (every frame). */
+  tree: CallTree;
+  samples?: SampleColumns | null;
+  meta: ProfileMeta;
+}
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+export function toProcessed({ frames, tree, samples, meta }: ProcessedInput): Uint8Array {
+  // A snapshot's frame table ends with the GROUP frames of "collapse library": not the recording's.
+  let frameCount = frames.count;
+  while (frameCount > 0 && frames.flags[frameCount - 1] & FrameFlags.GROUP) frameCount--;
+  const n = tree.nodeCount;
+  const data: Array<[string, Uint8Array, number]> = [
+    ['strings', new TextEncoder().encode(frames.strings.join('\0')), 0],
+    ['frame.name', bytesOf(frames.name.subarray(0, frameCount)), frameCount],
+    ['frame.module', bytesOf(frames.module.subarray(0, frameCount)), frameCount],
+    ['frame.flags', bytesOf(frames.flags.subarray(0, frameCount)), frameCount],
+    ['node.parent', bytesOf(tree.parent.subarray(0, n)), n],
+    ['node.frame', bytesOf(tree.frame.subarray(0, n)), n],
+    ['node.selfWeight', bytesOf(tree.selfWeight.subarray(0, n)), n],
+    ['node.selfSamples', bytesOf(tree.selfSamples.subarray(0, n)), n],
+  ];
+  const sampleCount = samples?.count ?? 0;
+  if (samples && sampleCount > 0) {
+    data.push(['sample.leaf', bytesOf(samples.leaf.subarray(0, sampleCount)), sampleCount]);
+    data.push(['sample.time', bytesOf(samples.time.subarray(0, sampleCount)), sampleCount]);
+    data.push(['sample.weight', bytesOf(samples.weight.subarray(0, sampleCount)), sampleCount]);
+    if (samples.thread) data.push(['sample.thread', bytesOf(samples.thread.subarray(0, sampleCount)), sampleCount]);
+  }
+  data[0][2] = data[0][1].length;
+  const columns: ColumnSpec[] = data.map(([name, , length]) => ({ name, type: COLUMNS[name], length }));
+  const header: ProcessedHeader = {
+    meta,
+    counts: { strings: frames.strings.length, frames: frameCount, nodes: n, samples: sampleCount },
+    columns,
+  };
+  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const magic = new TextEncoder().encode(PROCESSED_MAGIC);
+  const pad8 = (x: number) => (x + 7) & ~7;
+  let size = pad8(magic.length + 8 + headerBytes.length);
+  for (const [, bytes] of data) size = pad8(size + bytes.length);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  out.set(magic, 0);
+  view.setUint32(magic.length, FORMAT_VERSION, true);
+  view.setUint32(magic.length + 4, headerBytes.length, true);
+  out.set(headerBytes, magic.length + 8);
+  let at = pad8(magic.length + 8 + headerBytes.length);
+  for (const [name, bytes] of data) {
+    out.set(shuffle(bytes, ELEMENT_BYTES[COLUMNS[name]]), at);
+    at = pad8(at + bytes.length);
+  }
+  return out;
+}

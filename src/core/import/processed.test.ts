@@ -1,0 +1,119 @@
+// The processed recording (./processed.ts, ../export/processed.ts): every view of the processed
+// form equals the view of the original, for every fixture and random profiles; a corrupted file
+// is an ImportError or a consistent recording, never another exception, with its allocation
+// bounded by its size.
+
+import { gunzipSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { collapseLines } from '../export/folded';
+import { toProcessed } from '../export/processed';
+import { ImportError, type Profile } from '../model/profile';
+import { profileFrom } from '../testing/tree-dsl';
+import { fixtureBytes, RECORDING_FIXTURES } from '../testing/fixtures';
+import { makeSnapshot } from '../session/snapshot';
+import { functionTable } from '../views/function-table';
+import { loadProfileFromText } from './load';
+import { decodeProcessed, FORMAT_VERSION, PROCESSED_MAGIC } from './processed';
+
+const fixture = fixtureBytes;
+
+/** Everything a view is made of: both views' folded stacks by period and samples, the function table, the samples, the meta. */
+function everyView(p: Profile) {
+  const snap = makeSnapshot(p);
+  const folded = (view: 'inline' | 'functions', weight: 'period' | 'samples') => collapseLines(p, { view, weight, fullNames: true, annotateKernel: true, annotateJit: true });
+  const table = functionTable(snap.functions ?? snap.inline, snap.frames);
+  return {
+    inline: folded('inline', 'period'),
+    inlineSamples: folded('inline', 'samples'),
+    functions: folded('functions', 'period'),
+    functionsSamples: folded('functions', 'samples'),
+    table: [Array.from(table.selfWeight), Array.from(table.totalWeight)],
+    samples: p.samples ? { leaf: Array.from(p.samples.leaf), time: Array.from(p.samples.time), weight: Array.from(p.samples.weight), thread: p.samples.thread ? Array.from(p.samples.thread) : null } : null,
+    tree: p.tree,
+    meta: p.meta,
+  };
+}
+
+
+describe('processed recording', () => {
+  it.each(RECORDING_FIXTURES)('%s: every view of the processed form (gzipped) equals the original', async (name) => {
+    const original = await loadProfileFromText(fixture(name));
+    const bytes = gzipSync(toProcessed(original));
+    const back = await loadProfileFromText(bytes);
+    expect(everyView(back)).toEqual(everyView(original));
+  });
+
+  it('is a small part of the perf script it came from', async () => {
+    const text = fixture('rust-toyc.perf-script.txt');
+    const bytes = gzipSync(toProcessed(await loadProfileFromText(text)));
+    // 532 samples with dwarf call chains: the text repeats every frame of every sample.
+    expect(bytes.length / text.length).toBeLessThan(0.05);
+  });
+
+  it('random profiles read back the same', () => {
+    const name = fc.constantFrom('main', 'a', 'b', 'c', 'a_[i]', 'b_[i]', 'k_[k]', 'j_[j]', 'x y', 'é');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(name, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 1000 })), { minLength: 0, maxLength: 30 }), (entries) => {
+        const original = profileFrom(entries.map(([s, w]) => `${s.join(';')} ${w}`).join('\n'));
+        expect(everyView(decodeProcessed(toProcessed(original)))).toEqual(everyView(original));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a newer version is refused with a clear message; the header and columns are checked', async () => {
+    const good = toProcessed(await loadProfileFromText(fixture('rust-toyc.folded')));
+    const newer = good.slice();
+    new DataView(newer.buffer).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
+    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 2, newer than this flameview reads \(1\): open it with a newer flameview/);
+    expect(() => decodeProcessed(good.subarray(0, good.length - 100))).toThrow(/found column .* bytes with \d+ left \(a cut file\?\)/);
+    expect(() => decodeProcessed(good.subarray(0, 24))).toThrow(/too short for its header/);
+  });
+
+  it('fuzz: flipped bytes, cuts and lying lengths give an ImportError or a consistent recording, allocation bounded by the size', async () => {
+    const originals = await Promise.all(['rust-toyc.perf-script.txt', 'cpp/recur.perf-script.txt'].map(async (n) => toProcessed(await loadProfileFromText(fixture(n)))));
+    const corrupt = fc.tuple(
+      fc.constantFrom(...originals),
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),
+      fc.option(fc.nat(), { nil: undefined }),
+      fc.boolean(),
+    );
+    let decoded = 0;
+    fc.assert(
+      fc.property(corrupt, ([good, flips, cut, inHeader]) => {
+        const bytes = good.slice(0, cut === undefined ? good.length : cut % (good.length + 1));
+        // Half the flips land in the first 400 bytes: the version, lengths and header JSON.
+        for (const [at, value] of flips) if (bytes.length > 0) bytes[inHeader ? at % Math.min(400, bytes.length) : at % bytes.length] = value;
+        const heapBefore = process.memoryUsage().arrayBuffers;
+        let p: Profile;
+        try {
+          p = decodeProcessed(bytes);
+        } catch (e) {
+          expect(e).toBeInstanceOf(ImportError);
+          return;
+        }
+        decoded++;
+        // Consistent: every node inside its parent's range, totals the sum of the selfs below.
+        const t = p.tree;
+        for (let n = 1; n < t.nodeCount; n++) {
+          expect(n > t.parent[n] && t.end[n] <= t.end[t.parent[n]]).toBe(true);
+          expect(t.frame[n] >= 0 && t.frame[n] < p.frames.count).toBe(true);
+        }
+        expect(t.totalWeight[0]).toBeCloseTo(t.selfWeight.reduce((a, b) => a + b, 0), 6);
+        // What decoding kept is bounded by the input: columns, derived columns, strings.
+        expect(process.memoryUsage().arrayBuffers - heapBefore).toBeLessThan(16 * bytes.length + (1 << 20));
+      }),
+      { numRuns: 400 },
+    );
+    // Flips in weights and padding still decode: the test sees both outcomes.
+    expect(decoded).toBeGreaterThan(0);
+  });
+
+  it('a gzipped processed file is detected by content, whatever its name', async () => {
+    const bytes = gzipSync(toProcessed(await loadProfileFromText(fixture('rust-toyc.folded'))));
+    expect(gunzipSync(bytes).subarray(0, PROCESSED_MAGIC.length).toString()).toBe(PROCESSED_MAGIC);
+    const back = await loadProfileFromText(bytes, { source: 'anything.txt' });
+    expect(back.meta.format).toBe('folded');
+  });
+});

@@ -1,0 +1,268 @@
+// The processed recording (`.flameview`, gzipped): what the core holds once a recording is parsed,
+// opened again without parsing the original. Written by ../export/processed.ts; the layout is in
+// docs/processed-format.md. A processed file is as untrusted as any recording.
+//
+// Layout (after gunzip, which loadProfile undoes before detection), all integers little-endian:
+//
+//   "flameview-processed\n"  20 bytes of magic
+//   u32 version              FORMAT_VERSION; older versions are upgraded on read, newer refused
+//   u32 header length        then the header: UTF-8 JSON {meta, counts, columns: [{name, type, length}]}
+//   zero padding to 8        then each column in header order, each padded to 8 bytes
+//
+// Columns are typed arrays, each stored byte-shuffled (byte k of every element, then byte k+1 …),
+// which lets gzip find the repeats in sorted timestamps and small integers; strings are one UTF-8
+// column joined by NUL (names never hold NUL). The call tree keeps only parent, frame and the self
+// weights: depth, subtree ends and totals are derived here, so they cannot disagree with the rest.
+//
+// Invariants checked before anything is built, each failure an ImportError naming what was wrong:
+// every length against the bytes left and against the header's counts (allocation is bounded by
+// the input's size), every index in range, the tree in depth-first order (a parent is an
+// ancestor-or-self of the previous node) with siblings strictly in the builder's order (no
+// duplicate child), every weight finite and not negative.
+
+import { fillTotalsAndEnds, frameRanks } from '../model/tree-builder';
+import type { CallTree } from '../model/call-tree';
+import type { FrameTable } from '../model/frame-table';
+import { ImportError, type FormatId, type Profile, type ProfileMeta } from '../model/profile';
+import type { SampleColumns } from '../views/time-order';
+import type { BytesImporter, Detection } from './importer';
+
+export const PROCESSED_MAGIC = 'flameview-processed\n';
+export const FORMAT_VERSION = 1;
+export const PROCESSED_DESCRIPTION = 'a flameview processed recording (.flameview)';
+
+export type ColumnType = 'i32' | 'f64' | 'u8' | 'utf8';
+export interface ColumnSpec {
+  name: string;
+  type: ColumnType;
+  /** Elements (bytes for utf8). */
+  length: number;
+}
+
+export interface ProcessedHeader {
+  meta: ProfileMeta;
+  counts: { strings: number; frames: number; nodes: number; samples: number };
+  columns: ColumnSpec[];
+}
+
+/** The columns of version 1, by name, and their element type (the header must agree). */
+export const COLUMNS: Record<string, ColumnType> = {
+  strings: 'utf8',
+  'frame.name': 'i32',
+  'frame.module': 'i32',
+  'frame.flags': 'u8',
+  'node.parent': 'i32',
+  'node.frame': 'i32',
+  'node.selfWeight': 'f64',
+  'node.selfSamples': 'f64',
+  'sample.leaf': 'i32',
+  'sample.time': 'f64',
+  'sample.weight': 'f64',
+  'sample.thread': 'i32',
+};
+
+export const ELEMENT_BYTES: Record<ColumnType, number> = { i32: 4, f64: 8, u8: 1, utf8: 1 };
+
+/** Byte-shuffles `bytes` (elements of `size` bytes): plane k holds byte k of every element. */
+export function shuffle(bytes: Uint8Array, size: number): Uint8Array {
+  if (size === 1) return bytes;
+  const n = bytes.length / size;
+  const out = new Uint8Array(bytes.length);
+  for (let k = 0; k < size; k++) for (let i = 0; i < n; i++) out[k * n + i] = bytes[i * size + k];
+  return out;
+}
+
+function unshuffle(planes: Uint8Array, size: number): Uint8Array {
+  if (size === 1) return planes.slice();
+  const n = planes.length / size;
+  const out = new Uint8Array(planes.length);
+  for (let k = 0; k < size; k++) for (let i = 0; i < n; i++) out[i * size + k] = planes[k * n + i];
+  return out;
+}
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+export const processedImporter: BytesImporter = {
+  format: 'flameview',
+  description: PROCESSED_DESCRIPTION,
+  detectBytes(head: Uint8Array, atEnd: boolean): Detection {
+    const magic = new TextEncoder().encode(PROCESSED_MAGIC);
+    for (let i = 0; i < magic.length; i++) {
+      if (i >= head.length) return atEnd ? 'no' : 'need-more';
+      if (head[i] !== magic[i]) return 'no';
+    }
+    return 'yes';
+  },
+  parseBytes(bytes, options) {
+    return decodeProcessed(bytes, options.source);
+  },
+};
+
+/** Reads a processed recording; throws an ImportError for anything that is not a valid one. */
+export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
+  const fail = (found: string): never => {
+    throw new ImportError(PROCESSED_DESCRIPTION, 0, found, source);
+  };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const start = PROCESSED_MAGIC.length;
+  if (bytes.length < start + 8) fail(`${bytes.length} bytes, too short for its header`);
+  const version = view.getUint32(start, true);
+  if (version > FORMAT_VERSION) fail(`format version ${version}, newer than this flameview reads (${FORMAT_VERSION}): open it with a newer flameview`);
+  if (version < 1) fail(`format version ${version}, which never existed`);
+  const headerLength = view.getUint32(start + 4, true);
+  if (headerLength > bytes.length - start - 8) fail(`a header of ${headerLength} bytes in a file of ${bytes.length}`);
+  let header: ProcessedHeader;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start + 8, start + 8 + headerLength)));
+  } catch {
+    return fail('a header that is not JSON');
+  }
+  header = upgrade(header, version);
+  checkHeader(header, fail);
+
+  // The columns, each checked against the bytes left before anything of its size is allocated.
+  const columns = new Map<string, Uint8Array>();
+  let at = pad8(start + 8 + headerLength);
+  for (const spec of header.columns) {
+    const size = spec.length * ELEMENT_BYTES[spec.type];
+    if (size > bytes.length - at) fail(`column ${spec.name} of ${size} bytes with ${Math.max(0, bytes.length - at)} left (a cut file?)`);
+    columns.set(spec.name, bytes.subarray(at, at + size));
+    at = pad8(at + size);
+  }
+  const typed = <T>(name: string, make: (b: ArrayBuffer) => T): T | null => {
+    const planes = columns.get(name);
+    return planes ? make(unshuffle(planes, ELEMENT_BYTES[COLUMNS[name]]).buffer as ArrayBuffer) : null;
+  };
+  const i32 = (name: string) => typed(name, (b) => new Int32Array(b));
+  const f64 = (name: string) => typed(name, (b) => new Float64Array(b));
+  const { counts } = header;
+
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(columns.get('strings')!);
+  const strings = counts.strings === 0 ? [] : text.split('\0');
+  if (strings.length !== counts.strings) fail(`${strings.length} strings where the header says ${counts.strings}`);
+  const name = i32('frame.name')!;
+  const module = i32('frame.module')!;
+  const flags = columns.get('frame.flags')!.slice();
+  for (let f = 0; f < counts.frames; f++) {
+    if (name[f] < 0 || name[f] >= strings.length) fail(`frame ${f} named by string ${name[f]} of ${strings.length}`);
+    if (module[f] < -1 || module[f] >= strings.length) fail(`frame ${f} in module string ${module[f]} of ${strings.length}`);
+    if (flags[f] > 15) fail(`frame ${f} with flags ${flags[f]}`);
+  }
+  const identities = new Set<number>();
+  for (let f = 0; f < counts.frames; f++) {
+    const key = name[f] * 16 + flags[f];
+    if (identities.has(key)) fail(`frame ${f} a second time (${JSON.stringify(strings[name[f]]).slice(0, 60)})`);
+    identities.add(key);
+  }
+  const frames: FrameTable = { count: counts.frames, name, module, flags, strings };
+
+  const tree = buildTree(counts.nodes, i32('node.parent')!, i32('node.frame')!, f64('node.selfWeight')!, f64('node.selfSamples')!, frames, fail);
+
+  let samples: SampleColumns | null = null;
+  if (counts.samples > 0) {
+    const leaf = i32('sample.leaf')!;
+    const time = f64('sample.time')!;
+    const weight = f64('sample.weight')!;
+    const thread = i32('sample.thread') ?? undefined;
+    for (let i = 0; i < counts.samples; i++) {
+      if (leaf[i] < 0 || leaf[i] >= counts.nodes) fail(`sample ${i} at node ${leaf[i]} of ${counts.nodes}`);
+      if (!Number.isFinite(time[i]) || !(weight[i] >= 0) || !Number.isFinite(weight[i])) fail(`sample ${i} with time ${time[i]} and weight ${weight[i]}`);
+    }
+    samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}) };
+  }
+  return { frames, tree, meta: metaOf(header.meta, fail), samples };
+}
+
+const FORMATS: readonly FormatId[] = ['perf-script', 'folded', 'pprof', 'cpuprofile', 'chrome-trace', 'speedscope', 'svg', 'flameview'];
+
+/** The header's meta rebuilt field by field: only the fields and types a ProfileMeta has. */
+function metaOf(m: ProfileMeta, fail: (found: string) => never): ProfileMeta {
+  const num = (v: unknown, what: string): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fail(`meta.${what} of ${JSON.stringify(v)}`));
+  const str = (v: unknown, what: string): string => (typeof v === 'string' ? v : fail(`meta.${what} of ${JSON.stringify(v)}`));
+  if (!FORMATS.includes(m.format)) fail(`meta.format ${JSON.stringify(m.format)}`);
+  return {
+    format: m.format,
+    events: m.events.map((e, i) => ({ name: str(e?.name, `events[${i}].name`), samples: num(e?.samples, `events[${i}].samples`) })),
+    event: m.event === null ? null : str(m.event, 'event'),
+    weightUnit: m.weightUnit === 'nanoseconds' ? 'nanoseconds' : m.weightUnit === null ? null : fail(`meta.weightUnit ${JSON.stringify(m.weightUnit)}`),
+    samples: num(m.samples, 'samples'),
+    hasInlineInfo: m.hasInlineInfo === true,
+    skippedLines: num(m.skippedLines, 'skippedLines'),
+    warnings: m.warnings.map((w, i) => ({ line: num(w?.line, `warnings[${i}].line`), message: str(w?.message, `warnings[${i}].message`) })),
+  };
+}
+
+/** Older headers made current. Version 1 is the first: nothing to do yet, one step per version after. */
+function upgrade(header: ProcessedHeader, version: number): ProcessedHeader {
+  void version;
+  return header;
+}
+
+function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
+  const isCount = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) < 2 ** 31;
+  if (!h || typeof h !== 'object' || !h.meta || typeof h.meta !== 'object' || !h.counts || !Array.isArray(h.columns)) fail('a header without meta, counts and columns');
+  const { counts } = h;
+  for (const k of ['strings', 'frames', 'nodes', 'samples'] as const) if (!isCount(counts[k])) fail(`a header count ${k} of ${JSON.stringify(counts[k])}`);
+  if (counts.nodes < 1) fail('a call tree without its root');
+  if (!Array.isArray(h.meta.events) || !Array.isArray(h.meta.warnings) || typeof h.meta.format !== 'string') fail('a header whose meta lacks format, events or warnings');
+  const want: Record<string, number> = {
+    'frame.name': counts.frames,
+    'frame.module': counts.frames,
+    'frame.flags': counts.frames,
+    'node.parent': counts.nodes,
+    'node.frame': counts.nodes,
+    'node.selfWeight': counts.nodes,
+    'node.selfSamples': counts.nodes,
+  };
+  if (counts.samples > 0) Object.assign(want, { 'sample.leaf': counts.samples, 'sample.time': counts.samples, 'sample.weight': counts.samples });
+  const seen = new Set<string>();
+  for (const c of h.columns) {
+    if (!c || typeof c.name !== 'string' || !(c.name in COLUMNS) || c.type !== COLUMNS[c.name] || !isCount(c.length)) fail(`a column ${JSON.stringify(c).slice(0, 80)}`);
+    if (seen.has(c.name)) fail(`column ${c.name} twice`);
+    seen.add(c.name);
+    if (c.name === 'sample.thread' && c.length !== counts.samples) fail(`column sample.thread of ${c.length} for ${counts.samples} samples`);
+    if (c.name in want && c.length !== want[c.name]) fail(`column ${c.name} of ${c.length} where the counts say ${want[c.name]}`);
+  }
+  for (const name of ['strings', ...Object.keys(want)]) if (!seen.has(name)) fail(`no column ${name}`);
+}
+
+/** The call tree from its parent, frame and self columns, checked; ends, depths and totals derived. */
+function buildTree(
+  n: number,
+  parent: Int32Array,
+  frame: Int32Array,
+  selfWeight: Float64Array,
+  selfSamples: Float64Array,
+  frames: FrameTable,
+  fail: (found: string) => never,
+): CallTree {
+  if (parent[0] !== -1 || frame[0] !== -1) fail('a root that is not the root');
+  const rank = frameRanks(frames);
+  const depth = new Int32Array(n);
+  // The open path from the root to the previous node, and the last child seen under each of them.
+  const path = new Int32Array(n);
+  const lastChild = new Int32Array(n).fill(-1);
+  let top = 0; // path[0..top] is open; path[top] is the previous node
+  let maxDepth = 0;
+  for (let i = 0; i < n; i++) {
+    if (!(selfWeight[i] >= 0) || !Number.isFinite(selfWeight[i]) || !(selfSamples[i] >= 0) || !Number.isFinite(selfSamples[i])) fail(`node ${i} with weights ${selfWeight[i]}, ${selfSamples[i]}`);
+    if (i === 0) continue;
+    const p = parent[i];
+    if (p < 0 || p >= i) fail(`node ${i} under node ${p}`);
+    while (top >= 0 && path[top] !== p) top--;
+    if (top < 0) fail(`node ${i} under node ${p}, which is not on the path to node ${i - 1} (not depth-first)`);
+    const f = frame[i];
+    if (f < 0 || f >= frames.count) fail(`node ${i} of frame ${f} of ${frames.count}`);
+    const before = lastChild[p];
+    if (before >= 0 && rank[frame[before]] >= rank[f]) fail(`node ${i} out of order among its siblings (or a second child of the same frame)`);
+    lastChild[p] = i;
+    depth[i] = depth[p] + 1;
+    if (depth[i] > maxDepth) maxDepth = depth[i];
+    path[++top] = i;
+  }
+  const totalWeight = new Float64Array(n);
+  const totalSamples = new Float64Array(n);
+  const end = new Int32Array(n);
+  fillTotalsAndEnds(n, parent, selfWeight, selfSamples, totalWeight, totalSamples, end);
+  return { nodeCount: n, parent, frame, depth, end, selfWeight, selfSamples, totalWeight, totalSamples, maxDepth };
+}
