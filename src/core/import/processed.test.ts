@@ -110,6 +110,15 @@ describe('processed recording', () => {
     expect(decoded).toBeGreaterThan(0);
   });
 
+  it('keeps one event: asking for another one says to open the original', async () => {
+    const original = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
+    const bytes = toProcessed(original);
+    expect((await loadProfileFromText(bytes, { event: original.meta.event! })).meta.event).toBe(original.meta.event);
+    await expect(loadProfileFromText(bytes, { event: 'cycles', source: 'r.flameview' })).rejects.toThrow(
+      `r.flameview: expected the event kept in this processed recording (${original.meta.event}), found a request for "cycles": open the original recording for it`,
+    );
+  });
+
   it('a gzipped processed file is detected by content, whatever its name', async () => {
     const bytes = gzipSync(toProcessed(await loadProfileFromText(fixture('rust-toyc.folded'))));
     expect(gunzipSync(bytes).subarray(0, PROCESSED_MAGIC.length).toString()).toBe(PROCESSED_MAGIC);

@@ -94,7 +94,13 @@ export const processedImporter: BytesImporter = {
     return 'yes';
   },
   parseBytes(bytes, options) {
-    return decodeProcessed(bytes, options.source);
+    const profile = decodeProcessed(bytes, options.source);
+    // One event is kept: another one is in the original recording only.
+    const wanted = options.event;
+    if (wanted !== undefined && wanted !== profile.meta.event && !profile.meta.event?.startsWith(`${wanted}/`)) {
+      throw new ImportError(`the event kept in this processed recording (${profile.meta.event ?? 'none'})`, 0, `a request for "${wanted}": open the original recording for it`, options.source);
+    }
+    return profile;
   },
 };
 
