@@ -102,6 +102,17 @@ describe('speedscope: bad input', () => {
     expect(profile.meta.warnings).toHaveLength(2);
   });
 
+  it('weights and intervals past 2^53 are skipped with warnings, never summed to Infinity (found by the fuzz pass)', async () => {
+    const sampled = [{ type: 'sampled', name: 's', unit: 'milliseconds', startValue: 0, endValue: 1, samples: [[0], [0, 1], [1]], weights: [1e308, 1e308, 2] }];
+    const p = await load(file(sampled));
+    expect(p.tree.totalWeight[0]).toBe(2e6);
+    expect(p.meta.warnings.map((w) => w.message)).toEqual(['a weight past 2^53; the sample was skipped (2 times)']);
+    const events = [{ type: 'O', frame: 0, at: 0 }, { type: 'O', frame: 1, at: 1 }, { type: 'C', frame: 1, at: 1e300 }, { type: 'C', frame: 0, at: 1e300 }];
+    const e = await load(file([{ type: 'evented', name: 'e', unit: 'milliseconds', startValue: 0, endValue: 1e300, events }]));
+    expect(Number.isFinite(e.tree.totalWeight[0])).toBe(true);
+    expect(e.meta.warnings.map((w) => w.message)).toContain('an interval between events past 2^53; it counts as zero');
+  });
+
   it('a file that is not a speedscope profile is an ImportError', async () => {
     const bytes = (s: string) => new TextEncoder().encode(s);
     const parse = (s: string) => () => speedscopeImporter.parseBytes(bytes(s), {});

@@ -126,6 +126,11 @@ export function buildSpeedscope(json: unknown, options: ImportOptions): Profile 
         problem('a weight that is not a finite, non-negative number; the sample was skipped');
         continue;
       }
+      // Past 2^53 (in ns for times) it is no real weight, and a few of them sum to Infinity.
+      if (!(w * scale <= Number.MAX_SAFE_INTEGER)) {
+        problem('a weight past 2^53; the sample was skipped');
+        continue;
+      }
       stack.length = 0;
       for (const i of sample) stack.push(frameOf(i));
       builder.addStack(stack, stack.length, w * scale, 1);
@@ -185,6 +190,7 @@ function replayEvents(
   const advance = (at: number) => {
     if (!Number.isNaN(last) && nodes.length > 1) {
       if (at < last) problem('events go back in time; those intervals count as zero');
+      else if (!((at - last) * scale <= Number.MAX_SAFE_INTEGER)) problem('an interval between events past 2^53; it counts as zero');
       else if (at > last) {
         builder.addSelf(nodes[nodes.length - 1], (at - last) * scale, 1);
         intervals++;

@@ -96,6 +96,15 @@ describe('cpuprofile: shapes', () => {
     expect(profile.meta.warnings.map((w) => w.message)).toContain('samples are out of time order (negative timeDeltas); they were sorted by time');
   });
 
+  it('an endTime or timeDeltas past 2^53 ns give sample counts, not Infinity (found by the fuzz pass)', async () => {
+    for (const over of [{ endTime: 1e308 }, { timeDeltas: [10, 20, 1e300, 10] }]) {
+      const p = await load(tiny(over));
+      expect(p.meta.weightUnit).toBeNull();
+      expect(p.tree.totalWeight[0]).toBe(4);
+      expect(p.meta.warnings.map((w) => w.message)).toContain('"timeDeltas" or "endTime" span more than 2^53 ns: weights are sample counts');
+    }
+  });
+
   it('falls back to sample counts without timeDeltas, and to hitCount without samples', async () => {
     const a = await load(tiny({ timeDeltas: undefined }));
     expect(a.meta.weightUnit).toBeNull();

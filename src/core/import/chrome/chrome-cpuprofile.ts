@@ -323,6 +323,11 @@ function sampleWeights(input: CpuProfileInput, problem: (what: string) => void):
     const s = order[k];
     const next = k + 1 < count ? t[order[k + 1]] : typeof input.endTime === 'number' ? Math.max(input.endTime, t[s]) : t[s];
     weights[s] = (next - t[s]) * 1000;
+    // A time past 2^53 ns (104 days) after the previous one is no clock's: a few of them sum to Infinity.
+    if (!(weights[s] <= Number.MAX_SAFE_INTEGER)) {
+      problem('"timeDeltas" or "endTime" span more than 2^53 ns: weights are sample counts');
+      return null;
+    }
   }
   return weights;
 }

@@ -298,7 +298,9 @@ export function looksLikePprof(head: Uint8Array, atEnd: boolean): boolean {
       at = r.pos;
       const [field, wire] = r.tag();
       const expected = TOP_WIRE[field];
-      if (!expected || !expected.includes(wire)) return false;
+      // Past a few well-formed fields it is a pprof profile, damaged further on: claimed, so that
+      // decoding names the byte where it breaks instead of "binary data, expected perf script".
+      if (!expected || !expected.includes(wire)) return damagedAfter(fields, sawCore);
       if (wire === WireType.Varint) {
         r.int64();
       } else {
@@ -321,7 +323,10 @@ export function looksLikePprof(head: Uint8Array, atEnd: boolean): boolean {
   } catch {
     // A varint or tag cut off by the end of the head: more input follows, or the input is a
     // truncated profile (claimed, so that parsing reports the truncation).
-    return sawCore && (!atEnd || fields >= 2) && head.length - at <= 20;
+    return (sawCore && (!atEnd || fields >= 2) && head.length - at <= 20) || damagedAfter(fields, sawCore);
   }
   return fields > 0 && sawCore;
 }
+
+/** Enough well-formed profile fields before the damage that the input is a broken pprof, not something else. */
+const damagedAfter = (fields: number, sawCore: boolean) => sawCore && fields >= 3;

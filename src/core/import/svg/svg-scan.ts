@@ -167,6 +167,12 @@ export class SvgScanner {
     const fvTotal = numberAttr(gAttrs, 'fv:t');
     const count = Number(m[2].replace(/,/g, ''));
     const rest = m[3];
+    const total = !Number.isNaN(fvTotal) ? fvTotal : useFg ? fgW : count;
+    // A weight past 2^53 is no count any tool wrote, and a few of them sum to Infinity.
+    const weights = [total, numberAttr(gAttrs, 'fv:s'), numberAttr(gAttrs, 'fv:n'), numberAttr(gAttrs, 'fv:ns')];
+    if (weights.some((w) => !Number.isNaN(w) && !(Math.abs(w) <= Number.MAX_SAFE_INTEGER))) {
+      return this.warn(lineNumber, `frame with a weight beyond 2^53 (${quoteInput(String(weights.find((w) => !(Math.abs(w) <= Number.MAX_SAFE_INTEGER))))}): ${quoteInput(title)}`);
+    }
     if (out.count === 0) {
       const unit = /^ *([^,;]*?) *,/.exec(rest);
       out.unit = unit ? unit[1] : '';
@@ -174,7 +180,7 @@ export class SvgScanner {
     if (!out.differential && DELTA_RE.test(rest)) out.differential = true;
 
     out.name.push(m[1]);
-    out.total.push(!Number.isNaN(fvTotal) ? fvTotal : useFg ? fgW : count);
+    out.total.push(total);
     out.x.push(useFg ? fgX : rectX);
     out.w.push(useFg ? fgW : rectW);
     out.y.push(rectY);

@@ -239,6 +239,14 @@ describe('geometry', () => {
     expect(p.meta.hasInlineInfo).toBe(true);
   });
 
+  it('a frame whose weight is past 2^53 is skipped with a warning: a few of them summed to Infinity (found by the fuzz pass)', async () => {
+    const text = svgOf(frame('all', 1e308, 0, 100, 100), frame('main', 1e308, 0, 50, 84), frame('other', 1e308, 50, 50, 84), frame('ok', 4, 0, 10, 68));
+    const p = await loadProfileFromText(text);
+    expect(Number.isFinite(p.tree.totalWeight[0])).toBe(true);
+    expect(p.meta.skippedLines).toBe(3);
+    expect(p.meta.warnings[0].message).toMatch(/^frame with a weight beyond 2\^53 \("1e\+308"\): "all \(1e\+308 samples, 1%\)"$/);
+  });
+
   it('tolerates link wrappers, single quotes, attributes in any order and frames split over lines', async () => {
     const text = [
       '<?xml version="1.0"?>',
