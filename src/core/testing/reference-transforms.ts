@@ -1,15 +1,45 @@
 // The TreeBuilder implementations of dropFrames, collapseRecursion, calleesTree and reversedTree
 // that derived-builder.ts and the grouped reversed.ts replaced (hashed child lookups for every
 // node, then finish() re-sorts every child list). Kept as the oracles of the property tests and
-// as the "before" of bench/transform-bench.ts --ref.
+// as the "before" of bench/transform-bench.ts --ref. An oracle must not share code with what it
+// checks, so nothing here comes from views/ (butterfly.ts, transforms.ts, frame-groups.ts): the
+// small rules those transforms rest on (which frame stands for a function, how a builder's
+// indices become the frozen tree's, how a module names its library) are written again below.
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
-import type { StringIndex } from '../model/types';
+import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import type { PathSegment } from '../query/zoom-path';
-import { canonicalFrame, finishDerived, type DerivedTree } from '../views/butterfly';
-import { libraryName, namespaceOf, type GroupKind } from '../views/frame-groups';
+import type { DerivedTree } from '../views/butterfly';
+import type { GroupKind } from '../views/frame-groups';
+
+/** The frame a function's tree is rooted at: its first frame neither inlined nor folded, else its first, else -1. */
+function rootFrameOf(frames: FrameTable, name: StringIndex): FrameIndex {
+  const named = Array.from({ length: frames.count }, (_, f) => f).filter((f) => frames.name[f] === name);
+  return named.find((f) => (frames.flags[f] & (FrameFlags.INLINED | FrameFlags.FOLDED)) === 0) ?? named[0] ?? -1;
+}
+
+/** The builder frozen, with `mapped` (builder node per input node, or -1) read through finish()'s order. */
+function frozen(builder: TreeBuilder, frames: FrameTable, mapped: Int32Array): DerivedTree {
+  const { tree, order } = builder.finish(frames);
+  return { tree, toNew: mapped.map((m) => (m < 0 ? -1 : order[m])) };
+}
+
+/** A module's library: the npm package under node_modules/ (with its @scope), else the file name. */
+function libraryOf(module: string): string {
+  const path = module.split(/[?#]/)[0];
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (pkg) return pkg[1];
+  const base = path.split('/').pop() ?? '';
+  return base === '' ? module : base;
+}
+
+/** A function name's namespace: its first `ident::` (after an opening `<`), or null. */
+function namespaceOfName(name: string): string | null {
+  const m = /^<?([A-Za-z_]\w*)::/.exec(name);
+  return m ? `${m[1]}::` : null;
+}
 
 export function refDrop(tree: CallTree, frames: FrameTable, drop: Uint8Array): DerivedTree {
   const n = tree.nodeCount;
@@ -23,7 +53,7 @@ export function refDrop(tree: CallTree, frames: FrameTable, drop: Uint8Array): D
     mapped[i] = m;
     builder.addSelf(m, tree.selfWeight[i], tree.selfSamples[i]);
   }
-  return finishDerived(builder, frames, mapped);
+  return frozen(builder, frames, mapped);
 }
 
 export function refCollapse(tree: CallTree, frames: FrameTable, collapse: Uint8Array): DerivedTree {
@@ -39,14 +69,14 @@ export function refCollapse(tree: CallTree, frames: FrameTable, collapse: Uint8A
     mapped[i] = m;
     builder.addSelf(m, tree.selfWeight[i], tree.selfSamples[i]);
   }
-  return finishDerived(builder, frames, mapped);
+  return frozen(builder, frames, mapped);
 }
 
 export function refCallees(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {
   const n = tree.nodeCount;
   const builder = new TreeBuilder(n);
   const mapped = new Int32Array(n).fill(-1);
-  const root = canonicalFrame(frames, name);
+  const root = rootFrameOf(frames, name);
   if (root >= 0) {
     const fNode = builder.child(0, root);
     let outerEnd = 0;
@@ -61,7 +91,7 @@ export function refCallees(tree: CallTree, frames: FrameTable, name: StringIndex
       builder.addSelf(mapped[i], tree.selfWeight[i], tree.selfSamples[i]);
     }
   }
-  return finishDerived(builder, frames, mapped);
+  return frozen(builder, frames, mapped);
 }
 
 export function refReversed(tree: CallTree, frames: FrameTable): CallTree {
@@ -109,8 +139,8 @@ const show = (t: RefToken) => (t.inlined ? `${t.name}_[i]` : t.name);
 function groupsOfStack(tokens: RefToken[], kind: GroupKind): (string | null)[] {
   const out: (string | null)[] = [];
   tokens.forEach((t, i) => {
-    if (kind === 'ns') out.push(namespaceOf(t.name));
-    else if (t.module !== null) out.push(libraryName(t.module));
+    if (kind === 'ns') out.push(namespaceOfName(t.name));
+    else if (t.module !== null) out.push(libraryOf(t.module));
     else out.push(t.inlined && i > 0 ? out[i - 1] : null);
   });
   return out;
@@ -211,7 +241,7 @@ export function stacksOfTree(tree: CallTree, frames: FrameTable): string[] {
     const tokens: string[] = [];
     for (let m = n; m > 0; m = tree.parent[m]) {
       const f = tree.frame[m];
-      tokens.push(frames.strings[frames.name[f]] + (frames.flags[f] & 1 ? '_[i]' : ''));
+      tokens.push(frames.strings[frames.name[f]] + (frames.flags[f] & FrameFlags.INLINED ? '_[i]' : ''));
     }
     out.push({ tokens: tokens.reverse(), weight: tree.selfWeight[n] });
   }
