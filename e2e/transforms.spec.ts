@@ -63,7 +63,6 @@ test.describe('transforms', () => {
     // The hash is written a moment after the state changes: wait for the zoom before reading it.
     await expect.poll(() => hashParam(page, 'zoom')).not.toBeNull();
     const zoomParam = await hashParam(page, 'zoom');
-    await page.screenshot({ path: '/tmp/flameview-transforms-focus.png' });
 
     // The link carries the transform and the zoom inside the focused tree.
     await page.reload();
@@ -98,7 +97,6 @@ test.describe('transforms', () => {
     await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
     await expect(crumbs(page).nth(1)).toHaveText(FOCUS);
-    await page.screenshot({ path: '/tmp/flameview-transforms-inline.png' });
   });
 
   test('hide kernel, merge into callers, collapse recursion; Ctrl+Z undoes the last', async ({ page }) => {
@@ -148,7 +146,6 @@ test.describe('transforms', () => {
     await page.keyboard.press('ArrowUp');
     await waitForIdle(page);
     await expect(frameName(page)).not.toHaveText(visit);
-    await page.screenshot({ path: '/tmp/flameview-transforms-three.png' });
 
     await page.keyboard.press('Control+z');
     await waitForIdle(page);
@@ -176,7 +173,6 @@ test.describe('transforms', () => {
     await walkHeaviest(page, 1);
     await expect(frameName(page)).toHaveText(leaf);
     await expect(details(page)).toContainText(formatNs(leafSelf));
-    await page.screenshot({ path: '/tmp/flameview-transforms-reversed.png' });
 
     await page.reload();
     await waitForIdle(page);
