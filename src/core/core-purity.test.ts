@@ -1,4 +1,4 @@
-// ARCHITECTURE rule 5: the core is framework-free and runs in Node. This test
+// docs/ARCHITECTURE.md, house rule 5: the core is framework-free and runs in Node. This test
 // reads every non-test module under src/core and fails on imports of UI, charting or worker
 // libraries (react, react-dom, zustand, comlink, d3 and its d3-* packages), or on uses of the
 // DOM globals `document` and `window`.
