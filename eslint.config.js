@@ -1,8 +1,8 @@
 // ESLint (flat config). Besides the usual TypeScript and React hooks checks it enforces the
-// layers of ARCHITECTURE.md: core imports nothing outside core; render reads what it is handed
-// (no store, no controllers, no components); the store knows no renderer or controller;
-// components never talk to workers; workers and the Node side use the core only; no cycles;
-// no module-level `let` outside the store and the worker sessions.
+// layers of docs/ARCHITECTURE.md (its table lists them): core imports nothing outside core;
+// render reads what it is handed (no store, no controllers, no components); the store knows no
+// renderer or controller; components never talk to workers; workers and the Node side use the
+// core only; no cycles; no module-level `let` outside the store and the worker sessions.
 
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

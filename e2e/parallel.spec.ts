@@ -43,7 +43,6 @@ test('a 40 MB perf script is parsed in parts, the first by the profile worker, w
   await expect(page.getByRole('alert')).toHaveCount(0);
   // 2 parts of 20 MB: the profile worker's own and one part worker's.
   if (cores > 1) expect(workers.filter((u) => u.includes('part.worker')).length).toBe(Math.min(cores, 2) - 1);
-  await page.screenshot({ path: '/tmp/flameview-parallel.png' });
 });
 
 test('Cancel while a recording is parsed in parts, then another file opens', async ({ page }) => {

@@ -4,9 +4,11 @@
 // a bad `transforms=` value. Figures come from the fixture's folded oracle; derived trees are
 // computed in the analysis worker, and waitForIdle waits for them (aria-busy).
 
+import { createHash } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { hashParam, menuButton, openLinkedFixture, waitForIdle } from './helpers';
 import { formatNs, heaviestPath, readFolded } from './viewer-oracle';
+import { ROW_HEIGHT } from '../src/render/layout';
 
 const oracle = readFolded('rust-toyc.no-inline.folded');
 const PATH = heaviestPath(oracle, 8);
@@ -23,6 +25,23 @@ const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Ma
 const toggle = (page: Page, name: string) => menuButton(page, 'View', name);
 
 const openToyc = (page: Page, extra = '') => openLinkedFixture(page, 'rust-toyc.perf-script.txt', extra);
+
+/**
+ * A digest of the bottom two rows of the main graph's canvas, the root and the frames right above
+ * it, as drawn (the canvas's own pixels, so no menu or tooltip over it counts; the root stays at
+ * the bottom whatever the canvas height), with the pointer moved off the graph so that no frame
+ * is hovered.
+ */
+async function rootRows(page: Page): Promise<string> {
+  await page.mouse.move(0, 0);
+  await waitForIdle(page);
+  const pixels = await page.evaluate((rowHeight) => {
+    const canvas = document.querySelector<HTMLCanvasElement>('[aria-label="Flame graph"] canvas')!;
+    const h = Math.round((2 * rowHeight * canvas.height) / canvas.getBoundingClientRect().height);
+    return Array.from(canvas.getContext('2d')!.getImageData(0, canvas.height - h, canvas.width, h).data).join(',');
+  }, ROW_HEIGHT);
+  return createHash('sha256').update(pixels).digest('hex');
+}
 
 /** Selects the frame `steps` heaviest children above the root with the keyboard. */
 async function walkHeaviest(page: Page, steps: number) {
@@ -63,7 +82,6 @@ test.describe('transforms', () => {
     // The hash is written a moment after the state changes: wait for the zoom before reading it.
     await expect.poll(() => hashParam(page, 'zoom')).not.toBeNull();
     const zoomParam = await hashParam(page, 'zoom');
-    await page.screenshot({ path: '/tmp/flameview-transforms-focus.png' });
 
     // The link carries the transform and the zoom inside the focused tree.
     await page.reload();
@@ -98,7 +116,6 @@ test.describe('transforms', () => {
     await expect(chips(page)).toHaveText([`Focus on ${FOCUS}✕`]);
     await expect(total(page)).toHaveText(`Total weight: ${formatNs(FOCUS_TOTAL)}`);
     await expect(crumbs(page).nth(1)).toHaveText(FOCUS);
-    await page.screenshot({ path: '/tmp/flameview-transforms-inline.png' });
   });
 
   test('hide kernel, merge into callers, collapse recursion; Ctrl+Z undoes the last', async ({ page }) => {
@@ -148,7 +165,6 @@ test.describe('transforms', () => {
     await page.keyboard.press('ArrowUp');
     await waitForIdle(page);
     await expect(frameName(page)).not.toHaveText(visit);
-    await page.screenshot({ path: '/tmp/flameview-transforms-three.png' });
 
     await page.keyboard.press('Control+z');
     await waitForIdle(page);
@@ -162,8 +178,13 @@ test.describe('transforms', () => {
 
   test('the reversed switch puts the leaves at the root; it is not the icicle switch', async ({ page }) => {
     await openToyc(page);
+    const unreversed = await rootRows(page);
     await (await toggle(page, 'Reversed')).click();
     await waitForIdle(page);
+    // The canvas draws the reversed tree: other frames stand on the root (a graph that kept
+    // drawing the input tree, while the store and the keyboard walk below use the reversed one,
+    // would show the same rows).
+    expect(await rootRows(page)).not.toBe(unreversed);
     await expect((await toggle(page, 'Reversed'))).toHaveAttribute('aria-pressed', 'true');
     await expect((await menuButton(page, 'View', 'Icicle'))).toHaveAttribute('aria-pressed', 'false');
     await expect(chips(page)).toHaveText(['Reversed (bottom-up)✕']);
@@ -176,7 +197,6 @@ test.describe('transforms', () => {
     await walkHeaviest(page, 1);
     await expect(frameName(page)).toHaveText(leaf);
     await expect(details(page)).toContainText(formatNs(leafSelf));
-    await page.screenshot({ path: '/tmp/flameview-transforms-reversed.png' });
 
     await page.reload();
     await waitForIdle(page);
@@ -184,6 +204,8 @@ test.describe('transforms', () => {
     await (await toggle(page, 'Reversed')).click();
     await waitForIdle(page);
     await expect.poll(() => hashParam(page, 'reversed')).toBeNull();
+    // Switched off, the root rows are drawn exactly as before the graph was reversed.
+    expect(await rootRows(page)).toBe(unreversed);
     await walkHeaviest(page, 1);
     await expect(frameName(page)).toHaveText(PATH[0]);
   });

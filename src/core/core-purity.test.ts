@@ -1,6 +1,7 @@
-// ARCHITECTURE rule 5: the core is framework-free and runs in Node. This test reads every
-// non-test module under src/core and fails on imports of UI or worker libraries, or on uses of
-// the DOM globals `document` and `window`.
+// docs/ARCHITECTURE.md, house rule 5: the core is framework-free and runs in Node. This test
+// reads every non-test module under src/core and fails on imports of UI, charting or worker
+// libraries (react, react-dom, zustand, comlink, d3 and its d3-* packages), or on uses of the
+// DOM globals `document` and `window`.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const coreDir = fileURLToPath(new URL('.', import.meta.url));
-const FORBIDDEN_MODULES = /^(react|react-dom|zustand|comlink)(\/|$)/;
+const FORBIDDEN_MODULES = /^(react|react-dom|zustand|comlink|d3|d3-[a-z-]+)(\/|$)/;
 
 function coreModules(dir: string): string[] {
   const out: string[] = [];
@@ -63,6 +64,9 @@ describe('core purity', () => {
     expect(violations("import React from 'react'")).toEqual(['imports react']);
     expect(violations("const m = await import('comlink');")).toEqual(['imports comlink']);
     expect(violations('export { x } from "react-dom/client";')).toEqual(['imports react-dom/client']);
+    expect(violations("import { scaleLinear } from 'd3-scale';")).toEqual(['imports d3-scale']);
+    expect(violations("import * as d3 from 'd3';")).toEqual(['imports d3']);
+    expect(violations("import { x } from './d3-like';")).toEqual([]);
     expect(violations('const w = window.innerWidth;')).toEqual(['uses window']);
     expect(violations('document.body.append(x);')).toEqual(['uses document']);
     expect(violations('// the detection window\nconst s = "a window";\nopts.document = 1;')).toEqual([]);

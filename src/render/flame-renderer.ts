@@ -1,6 +1,7 @@
-// The canvas flame graph renderer: no React. It subscribes to the store and redraws on the next
-// animation frame when what it shows changes (zoom, pan, hover, selection, search highlighting),
-// so none of those re-render components.
+// The canvas flame graph renderer: no React and no store. It subscribes to the FlameSource it is
+// handed (controllers/flame-sources.ts binds each pane's source to the store) and redraws on the
+// next animation frame when what it shows changes (zoom, pan, hover, selection, search
+// highlighting), so none of those re-render components.
 //
 // Contract: the container's aria-busy is "true" from the moment a change is pending (or a load,
 // a search or a zoom animation is under way) until the frame showing it has been drawn, then

@@ -19,10 +19,6 @@ import type { LoadingState, StoreState } from './types';
 
 export type CompareMode = 'side' | 'diff';
 
-// The pane shape moved to pane.ts (every pane's); re-exported for the modules that import it here.
-export type { PaneState };
-export { FULL_PANE };
-
 /** The graphs of a comparison: the baseline (the main graph), the comparison (B) and the differential graph. */
 export type ComparePane = 'main' | 'side' | 'diff';
 

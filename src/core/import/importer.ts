@@ -1,6 +1,6 @@
-// The one interface every input format implements (ARCHITECTURE rule 1): a content sniffer with a
-// tri-state answer, and a line parser that feeds a builder. A new format is one new file plus one
-// entry in ./registry.ts.
+// The one interface every input format implements (docs/ARCHITECTURE.md, house rule 1): a
+// content sniffer with a tri-state answer, and a line parser that feeds a builder. A new format
+// is one new file plus one entry in ./registry.ts (the steps: "How to add an importer" there).
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable, FrameTableBuilder } from '../model/frame-table';

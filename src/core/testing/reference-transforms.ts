@@ -1,15 +1,45 @@
 // The TreeBuilder implementations of dropFrames, collapseRecursion, calleesTree and reversedTree
 // that derived-builder.ts and the grouped reversed.ts replaced (hashed child lookups for every
 // node, then finish() re-sorts every child list). Kept as the oracles of the property tests and
-// as the "before" of bench/transform-bench.ts --ref.
+// as the "before" of bench/transform-bench.ts --ref. An oracle must not share code with what it
+// checks, so nothing here comes from views/ (butterfly.ts, transforms.ts, frame-groups.ts): the
+// small rules those transforms rest on (which frame stands for a function, how a builder's
+// indices become the frozen tree's, how a module names its library) are written again below.
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
-import type { StringIndex } from '../model/types';
+import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import type { PathSegment } from '../query/zoom-path';
-import { canonicalFrame, finishDerived, type DerivedTree } from '../views/butterfly';
-import { libraryName, namespaceOf, type GroupKind } from '../views/frame-groups';
+import type { DerivedTree } from '../views/butterfly';
+import type { GroupKind } from '../views/frame-groups';
+
+/** The frame a function's tree is rooted at: its first frame neither inlined nor folded, else its first, else -1. */
+function rootFrameOf(frames: FrameTable, name: StringIndex): FrameIndex {
+  const named = Array.from({ length: frames.count }, (_, f) => f).filter((f) => frames.name[f] === name);
+  return named.find((f) => (frames.flags[f] & (FrameFlags.INLINED | FrameFlags.FOLDED)) === 0) ?? named[0] ?? -1;
+}
+
+/** The builder frozen, with `mapped` (builder node per input node, or -1) read through finish()'s order. */
+function frozen(builder: TreeBuilder, frames: FrameTable, mapped: Int32Array): DerivedTree {
+  const { tree, order } = builder.finish(frames);
+  return { tree, toNew: mapped.map((m) => (m < 0 ? -1 : order[m])) };
+}
+
+/** A module's library: the npm package under node_modules/ (with its @scope), else the file name. */
+function libraryOf(module: string): string {
+  const path = module.split(/[?#]/)[0];
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (pkg) return pkg[1];
+  const base = path.split('/').pop() ?? '';
+  return base === '' ? module : base;
+}
+
+/** A function name's namespace: its first `ident::` (after an opening `<`), or null. */
+function namespaceOfName(name: string): string | null {
+  const m = /^<?([A-Za-z_]\w*)::/.exec(name);
+  return m ? `${m[1]}::` : null;
+}
 
 export function refDrop(tree: CallTree, frames: FrameTable, drop: Uint8Array): DerivedTree {
   const n = tree.nodeCount;
@@ -23,7 +53,7 @@ export function refDrop(tree: CallTree, frames: FrameTable, drop: Uint8Array): D
     mapped[i] = m;
     builder.addSelf(m, tree.selfWeight[i], tree.selfSamples[i]);
   }
-  return finishDerived(builder, frames, mapped);
+  return frozen(builder, frames, mapped);
 }
 
 export function refCollapse(tree: CallTree, frames: FrameTable, collapse: Uint8Array): DerivedTree {
@@ -39,14 +69,14 @@ export function refCollapse(tree: CallTree, frames: FrameTable, collapse: Uint8A
     mapped[i] = m;
     builder.addSelf(m, tree.selfWeight[i], tree.selfSamples[i]);
   }
-  return finishDerived(builder, frames, mapped);
+  return frozen(builder, frames, mapped);
 }
 
 export function refCallees(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {
   const n = tree.nodeCount;
   const builder = new TreeBuilder(n);
   const mapped = new Int32Array(n).fill(-1);
-  const root = canonicalFrame(frames, name);
+  const root = rootFrameOf(frames, name);
   if (root >= 0) {
     const fNode = builder.child(0, root);
     let outerEnd = 0;
@@ -61,7 +91,7 @@ export function refCallees(tree: CallTree, frames: FrameTable, name: StringIndex
       builder.addSelf(mapped[i], tree.selfWeight[i], tree.selfSamples[i]);
     }
   }
-  return finishDerived(builder, frames, mapped);
+  return frozen(builder, frames, mapped);
 }
 
 export function refReversed(tree: CallTree, frames: FrameTable): CallTree {
@@ -109,8 +139,8 @@ const show = (t: RefToken) => (t.inlined ? `${t.name}_[i]` : t.name);
 function groupsOfStack(tokens: RefToken[], kind: GroupKind): (string | null)[] {
   const out: (string | null)[] = [];
   tokens.forEach((t, i) => {
-    if (kind === 'ns') out.push(namespaceOf(t.name));
-    else if (t.module !== null) out.push(libraryName(t.module));
+    if (kind === 'ns') out.push(namespaceOfName(t.name));
+    else if (t.module !== null) out.push(libraryOf(t.module));
     else out.push(t.inlined && i > 0 ? out[i - 1] : null);
   });
   return out;
@@ -123,74 +153,74 @@ export type RefTransform =
 
 /** The stacks after one transform; an empty token list is weight left at the root. */
 export function refStacks(stacks: RefStack[], t: RefTransform): RefStack[] {
-  const parsed = stacks.map((s) => ({ tokens: s.tokens.map(parseToken), weight: s.weight }));
   const out: RefStack[] = [];
-  const keep = (tokens: string[], weight: number) => out.push({ tokens, weight });
+  refPaths(stacks, t).forEach((tokens, k) => {
+    if (tokens) out.push({ tokens, weight: stacks[k].weight });
+  });
+  return out;
+}
+
+/**
+ * Each stack rewritten by one transform, in input order: its tokens (empty: weight left at the
+ * root), or null when the transform removes it. Applied to every node's path of a tree, this
+ * says where the transformed tree must place that node (its `toNew`).
+ */
+export function refPaths(stacks: RefStack[], t: RefTransform): (string[] | null)[] {
+  const parsed = stacks.map((s) => s.tokens.map(parseToken));
   if (t.kind === 'subtree') {
     const key = (x: { name: string; inlined: boolean }) => `${x.inlined ? 'i' : 'p'}:${x.name}`;
     const want = t.path.map(key);
-    const exact = parsed.some((s) => s.tokens.length >= want.length && want.every((k, i) => key(s.tokens[i]) === k));
+    const startsExactly = (tokens: RefToken[]) => tokens.length >= want.length && want.every((k, i) => key(tokens[i]) === k);
+    const exact = parsed.some(startsExactly);
     const physical = t.path.filter((s) => !s.inlined).map((s) => s.name);
-    for (const s of parsed) {
-      if (exact) {
-        if (s.tokens.length >= want.length && want.every((k, i) => key(s.tokens[i]) === k)) keep(s.tokens.slice(want.length - 1).map(show), s.weight);
-        continue;
-      }
+    return parsed.map((tokens) => {
+      if (exact) return startsExactly(tokens) ? tokens.slice(want.length - 1).map(show) : null;
       // By physical frames: the first physical token that completes the path.
       let k = 0;
-      for (let i = 0; i < s.tokens.length && physical.length > 0; i++) {
-        if (s.tokens[i].inlined) continue;
-        if (s.tokens[i].name !== physical[k]) break;
-        if (++k === physical.length) {
-          keep(s.tokens.slice(i).map(show), s.weight);
-          break;
-        }
+      for (let i = 0; i < tokens.length && physical.length > 0; i++) {
+        if (tokens[i].inlined) continue;
+        if (tokens[i].name !== physical[k]) break;
+        if (++k === physical.length) return tokens.slice(i).map(show);
       }
-    }
-    return out;
+      return null;
+    });
   }
-  for (const s of parsed) {
-    const names = s.tokens.map((x) => x.name);
+  return parsed.map((tokens) => {
+    const names = tokens.map((x) => x.name);
     switch (t.kind) {
       case 'drop':
-        if (!names.includes(t.name)) keep(s.tokens.map(show), s.weight);
-        break;
+        return names.includes(t.name) ? null : tokens.map(show);
       case 'collapse': {
         const at = names.indexOf(t.name);
-        keep((at < 0 ? s.tokens : s.tokens.slice(0, at + 1)).map(show), s.weight);
-        break;
+        return (at < 0 ? tokens : tokens.slice(0, at + 1)).map(show);
       }
       case 'rec': {
         const stack: string[] = [];
         let outer = -1;
-        for (const x of s.tokens) {
+        for (const x of tokens) {
           if (x.name === t.name && outer >= 0) stack.length = outer + 1;
           else {
             if (x.name === t.name) outer = stack.length;
             stack.push(show(x));
           }
         }
-        keep(stack, s.weight);
-        break;
+        return stack;
       }
       case 'focus-group': {
-        const g = groupsOfStack(s.tokens, t.group);
-        keep(s.tokens.filter((_, i) => g[i] === t.name).map(show), s.weight);
-        break;
+        const g = groupsOfStack(tokens, t.group);
+        return tokens.filter((_, i) => g[i] === t.name).map(show);
       }
       case 'collapse-group': {
-        const g = groupsOfStack(s.tokens, t.group);
+        const g = groupsOfStack(tokens, t.group);
         const stack: string[] = [];
-        s.tokens.forEach((x, i) => {
+        tokens.forEach((x, i) => {
           if (g[i] !== t.name) stack.push(show(x));
           else if (i === 0 || g[i - 1] !== t.name) stack.push(t.name);
         });
-        keep(stack, s.weight);
-        break;
+        return stack;
       }
     }
-  }
-  return out;
+  });
 }
 
 /** `stack weight` lines, sorted and merged, for comparing stacks with stacksOfTree. */
@@ -203,17 +233,25 @@ export function foldedLines(stacks: RefStack[]): string[] {
   return [...sums].map(([k, w]) => `${k} ${w}`).sort();
 }
 
+/**
+ * The tokens from the root to `node` (the root itself has none): each frame's name, `_[i]` when
+ * inlined, and with `modules` the `⟨module⟩` the frame was given, as a RefStack spells it.
+ */
+export function pathTokens(tree: CallTree, frames: FrameTable, node: number, modules = false): string[] {
+  const tokens: string[] = [];
+  for (let m = node; m > 0; m = tree.parent[m]) {
+    const f = tree.frame[m];
+    const mod = frames.module[f];
+    tokens.push(frames.strings[frames.name[f]] + (frames.flags[f] & FrameFlags.INLINED ? '_[i]' : '') + (modules && mod >= 0 ? `⟨${frames.strings[mod]}⟩` : ''));
+  }
+  return tokens.reverse();
+}
+
 /** A tree's stacks (each node's self weight under its path; not the root's), as foldedLines prints them. */
 export function stacksOfTree(tree: CallTree, frames: FrameTable): string[] {
   const out: RefStack[] = [];
   for (let n = 1; n < tree.nodeCount; n++) {
-    if (tree.selfWeight[n] === 0) continue;
-    const tokens: string[] = [];
-    for (let m = n; m > 0; m = tree.parent[m]) {
-      const f = tree.frame[m];
-      tokens.push(frames.strings[frames.name[f]] + (frames.flags[f] & 1 ? '_[i]' : ''));
-    }
-    out.push({ tokens: tokens.reverse(), weight: tree.selfWeight[n] });
+    if (tree.selfWeight[n] !== 0) out.push({ tokens: pathTokens(tree, frames, n), weight: tree.selfWeight[n] });
   }
   return foldedLines(out);
 }

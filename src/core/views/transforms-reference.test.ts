@@ -8,12 +8,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../import/load';
 import type { CallTree } from '../model/call-tree';
+import type { FrameTable } from '../model/frame-table';
 import { makeSnapshot } from '../session/snapshot';
-import { foldedLines, refStacks, stacksOfTree, type RefStack, type RefTransform } from '../testing/reference-transforms';
+import { foldedLines, pathTokens, refPaths, refStacks, stacksOfTree, type RefStack, type RefTransform } from '../testing/reference-transforms';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { groupNamesOf, libraryName, namespaceOf, withGroupFrames } from './frame-groups';
 import { functionTable, rowOf } from './function-table';
-import { applyTransform, applyTransforms, type Transform } from './transforms';
+import { applyTransform, applyTransforms, type DerivedTree, type Transform } from './transforms';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 
@@ -30,8 +31,27 @@ function check(stacks: RefStack[], t: RefTransform) {
   expect(stacksOfTree(r.tree, frames)).toEqual(foldedLines(want.filter((s) => s.tokens.length > 0)).concat().sort());
   expect(r.tree.selfWeight[0]).toBe(want.filter((s) => s.tokens.length === 0).reduce((a, s) => a + s.weight, 0));
   expectValid(r.tree);
-  // toNew: a kept node lands on a node of the same frame or a group frame, under the image of its parent's line.
-  for (let i = 1; i < tree.nodeCount; i++) if (r.toNew[i] >= r.tree.nodeCount) throw new Error(`toNew[${i}] out of range`);
+  expectPlaced(tree, frames, r, t);
+}
+
+/**
+ * toNew puts each input node where the reference puts its call path: a kept node's image has the
+ * path the reference rewrites the node's path to (the root for an empty one); a node whose path
+ * the reference removes maps to -1; a node with self weight is kept unless its path is removed
+ * (its weight must land somewhere). A node left with no weight of its own may go (-1).
+ */
+function expectPlaced(tree: CallTree, frames: FrameTable, r: DerivedTree, t: RefTransform) {
+  const nodes = Array.from({ length: tree.nodeCount - 1 }, (_, k) => k + 1);
+  const want = refPaths(nodes.map((i) => ({ tokens: pathTokens(tree, frames, i, true), weight: tree.selfWeight[i] })), t);
+  const placed = nodes.map((i, k) => {
+    const j = r.toNew[i];
+    const path = pathTokens(tree, frames, i).join(';');
+    if (j >= r.tree.nodeCount) return `${path} → ${j}: out of range`;
+    if (j < 0) return want[k] !== null && tree.selfWeight[i] > 0 ? `${path} → -1, its weight lost` : 'ok';
+    const got = pathTokens(r.tree, frames, j).join(';');
+    return want[k] !== null && got === want[k]!.join(';') ? 'ok' : `${path} → ${got}, not ${want[k]?.join(';') ?? 'removed'}`;
+  });
+  expect(placed.filter((p) => p !== 'ok')).toEqual([]);
 }
 
 function expectValid(t: CallTree) {

@@ -7,18 +7,19 @@
 // Versioned and validated: an unknown `v` or a bad value is ignored with a notice, never thrown.
 //
 // EXTENSION POINT — other slices add their own parameters with `registerUrlParam` (e.g. the
-// compare UI's `compare=`, `mode=`, `norm=`): a codec says how to parse its decoded value (or give
+// comparison's `compare=`, `mode=`, `norm=`, `dzoom=` in compare-params.ts, the analysis panel's
+// in analysis-params.ts): a codec says how to parse its decoded value (or give
 // a notice), what to write from the store state (null: leave it out), how to apply a value (or
 // its absence, `undefined`, meaning "the default") to the store, and whether a change of it adds a
 // browser-history entry ('push', like zoom) or replaces the current one ('replace'). url-sync.ts
 // writes the hash whenever the store changes and applies it on open and on back/forward; it
 // knows nothing about particular parameters. Register at module load, before the viewer mounts:
 //
-//   registerUrlParam<'split' | 'overlay'>({
-//     key: 'mode', history: 'replace', order: 50,
-//     parse: (v) => (v === 'split' || v === 'overlay' ? { ok: true, value: v } : { ok: false, notice: `Unknown mode "${v}"` }),
-//     write: (s) => (s.compareMode === 'split' ? null : s.compareMode),
-//     apply: (v, ctx) => useStore.getState().setCompareMode(v ?? 'split'),
+//   registerUrlParam<'side' | 'diff'>({               // compare-params.ts
+//     key: 'mode', history: 'replace', order: 41,
+//     parse: oneOf('mode', ['side', 'diff'] as const),
+//     write: (s) => (s.compare.snapshot && s.compare.mode !== 'side' ? s.compare.mode : null),
+//     apply: (value) => useStore.getState().setCompareMode(value ?? 'side'),
 //   });
 //
 // Invariants: parse/write are pure; apply runs in ascending `order` (view before zoom), only
