@@ -226,6 +226,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       quoted: this.warnings,
       quotedCount: this.quoted,
       hasInlined: this.stack.hasInlined,
+      names: this.stack.names.data(),
       column: { count: this.column.count, dropped: this.column.dropped, cap: this.column.cap },
     };
   }
