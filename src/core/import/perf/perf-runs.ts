@@ -10,8 +10,10 @@
 // tell k inlined levels from k recursive calls. (`sqlite3_step+0x23f` printed twice, once called
 // "doubled", is the case k = 2.) The recording can: every run at that address is a multiple of k,
 // so k is the gcd of the run lengths seen there, and a run of one settles it to 1. The run at the
-// sampled instruction itself (the first of a call chain) is always one frame, so there k is known
-// exactly. Where every run seen at a key had the same length m, the gcd is m and says nothing: m
+// sampled instruction itself (the first of a call chain, or below kernel frames the first
+// user-space run: the interrupted user instruction, not a return address) is always one frame,
+// so there k is known exactly (`fib+0x13f` printed 8 times under an interrupt's kernel frames is
+// one frame of fib with 7 levels of itself inlined, which --no-inline prints once). Where every run seen at a key had the same length m, the gcd is m and says nothing: m
 // is taken for m / 2 frames when even (addr2line's doubled line, the commonest case) and m frames
 // (recursion) when odd.
 //

@@ -128,6 +128,8 @@ export class PerfStackAssembler {
   // The line before, in this sample (SCRATCH_LINE at its start or after a line not cached).
   private before = SCRATCH_LINE;
 
+  /** Frames of the current sample's call chain that are kernel frames before any other. */
+  private kernelDepth = 0;
   /** Address id of each stack entry, parallel to `stack`. */
   private address = new Int32Array(256);
   /** Lines per physical frame, per address, over the whole input (./perf-runs.ts). */
@@ -150,6 +152,7 @@ export class PerfStackAssembler {
 
   begin(): void {
     this.depth = 0;
+    this.kernelDepth = 0;
     this.pendingCount = 0;
     this.lastAddress = -1;
     this.before = SCRATCH_LINE;
@@ -368,6 +371,7 @@ export class PerfStackAssembler {
       }
       this.stats.note(frame, address, 1, this.depth === 0);
       this.noteName(address, frame, 0);
+      if (this.depth === this.kernelDepth && this.pendingFlags[0] & FrameFlags.KERNEL) this.kernelDepth++;
       this.pushFrame(frame, address);
       return;
     }
@@ -404,7 +408,11 @@ export class PerfStackAssembler {
     if (size > 1) this.hasInlined = true;
     this.noteName(address, this.stack[start + physical], physical);
     const groups = n / size;
-    const leaf = start === 0;
+    // The sampled instruction is one frame: the chain's first run, or, below kernel frames, the
+    // first user-space run (the interrupted user instruction, not a return address).
+    const kernel = (this.pendingFlags[0] & FrameFlags.KERNEL) !== 0;
+    const leaf = start === 0 || (start === this.kernelDepth && !kernel);
+    if (start === this.kernelDepth && kernel) this.kernelDepth = this.depth;
     const k = this.stats.note(this.stack[start + physical], address, groups, leaf);
     if (groups === 1) return;
     this.runs.add(start, size, physical, groups, address, leaf, leaf ? (this.printedInlined ? 1 : 0) : k);

@@ -71,7 +71,8 @@ function plainPath(parsed: Parsed, path: Int32Array): string[] {
  * Reference implementation of the address-run rule (perf-runs.ts), by regex over the text in two
  * passes: per sample, each run of lines with one address is m repetitions of its smallest period;
  * over the recording, per (address, period text): the gcd of m, the longest m, and whether it was
- * seen as a sample's first run. Frames per run: 1 for a first run; m / gcd when the runs differed
+ * seen as a sample's first run (or its first user-space run below kernel frames: the interrupted
+ * instruction). Frames per run: 1 for a first run; m / gcd when the runs differed
  * or one was first; else m / 2 for an even m, m for an odd one; m when perf printed no `(inlined)`.
  */
 function referenceCounts(path: string): number[] {
@@ -80,12 +81,16 @@ function referenceCounts(path: string): number[] {
   let lines: string[] = [];
   let address = '';
   let printedInlined = false;
+  let kernelOnly = true;
   const closeRun = () => {
     if (!runs || lines.length === 0) return;
     const n = lines.length;
     let p = n;
     for (let q = 1; q < n; q++) if (n % q === 0 && lines.every((l, i) => i < q || l === lines[i - q])) { p = q; break; }
-    runs.push({ key: `${address} ${lines.slice(0, p).join('|')}`, m: n / p, leaf: runs.length === 0 });
+    // The sampled instruction: the chain's first run, or the first user-space run below kernel ones.
+    const kernel = /\((\[(?!unknown\])[^\]]*\]|\S*\.ko|\S*vmlinux\S*)\)$/.test(lines[0]);
+    runs.push({ key: `${address} ${lines.slice(0, p).join('|')}`, m: n / p, leaf: runs.length === 0 || (kernelOnly && !kernel) });
+    kernelOnly &&= kernel;
     lines = [];
   };
   for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -93,6 +98,7 @@ function referenceCounts(path: string): number[] {
       closeRun();
       if (runs) samples.push(runs);
       runs = line.trim() === '' ? null : [];
+      kernelOnly = true;
       continue;
     }
     const m = /^\s*(\S+)\s+(.*)$/.exec(line)!;
