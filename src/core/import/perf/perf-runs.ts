@@ -62,6 +62,9 @@ export class RunStats {
   // Per address id: frame + 1 of a key already settled by a run of one (nearly every run is a run
   // of one, and noting it again changes nothing), so those skip the table.
   private onceNoted = new Int32Array(4096);
+  // Frames seen inlined into themselves for certain: a run of two or more identical groups at the
+  // sampled instruction (a leaf run), where it is one frame.
+  private readonly selfInlined = new Set<FrameIndex>();
 
   constructor() {
     markMutable(this, ['frame', 'address', 'gcds', 'longest', 'atLeaf', 'mask', 'onceNoted']);
@@ -94,6 +97,7 @@ export class RunStats {
 
   /** Adds what another RunStats learnt at a key (its gcd, longest run and leaf bit): the merge of parts. */
   combine(frame: FrameIndex, address: number, runGcd: number, longest: number, leaf: boolean): void {
+    if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] === EMPTY) {
       this.frame[slot] = frame;
@@ -114,12 +118,20 @@ export class RunStats {
     return { frame: this.frame, address: this.address, gcds: this.gcds, longest: this.longest, atLeaf: this.atLeaf };
   }
 
-  /** Groups per physical frame at (frame, address id): the gcd once it is known enough, else 1. */
+  /**
+   * Groups per physical frame at (frame, address id): the gcd once it is known enough (at a leaf,
+   * or from runs of different lengths of a function seen inlined into itself), else 1 (2 for a
+   * key only ever seen with one even length: addr2line's doubled line).
+   */
   linesPerFrame(frame: FrameIndex, address: number): number {
     const slot = this.find(frame, address);
     if (this.frame[slot] === EMPTY) return 1;
     const k = this.gcds[slot];
-    if (this.atLeaf[slot] || k < this.longest[slot]) return k;
+    if (this.atLeaf[slot]) return k;
+    // Runs of different lengths with a common divisor: k lines a frame if the function was seen
+    // inlined into itself, else real recursion that happened to be that deep (introsort's runs of
+    // 2, 4 and 6 at one call site are 2, 4 and 6 frames).
+    if (k < this.longest[slot]) return this.selfInlined.has(frame) ? k : 1;
     return k % 2 === 0 ? 2 : 1;
   }
 
@@ -133,6 +145,7 @@ export class RunStats {
   }
 
   private merge(frame: FrameIndex, address: number, length: number, leaf: boolean): number {
+    if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] !== EMPTY) {
       if (leaf) this.atLeaf[slot] = 1;

@@ -72,12 +72,14 @@ function plainPath(parsed: Parsed, path: Int32Array): string[] {
  * passes: per sample, each run of lines with one address is m repetitions of its smallest period;
  * over the recording, per (address, period text): the gcd of m, the longest m, and whether it was
  * seen as a sample's first run (or its first user-space run below kernel frames: the interrupted
- * instruction). Frames per run: 1 for a first run; m / gcd when the runs differed
- * or one was first; else m / 2 for an even m, m for an odd one; m when perf printed no `(inlined)`.
+ * instruction). Frames per run: 1 for a first run; m / gcd when one was first, or when the runs
+ * differed and the function was seen inlined into itself (m > 1 at a first run), m when they
+ * differed otherwise; else m / 2 for an even m, m for an odd one; m when perf printed no `(inlined)`.
  */
 function referenceCounts(path: string): number[] {
-  const samples: { key: string; m: number; leaf: boolean }[][] = [];
-  let runs: { key: string; m: number; leaf: boolean }[] | null = null;
+  type Run = { key: string; m: number; leaf: boolean; fn: string };
+  const samples: Run[][] = [];
+  let runs: Run[] | null = null;
   let lines: string[] = [];
   let address = '';
   let printedInlined = false;
@@ -89,7 +91,10 @@ function referenceCounts(path: string): number[] {
     for (let q = 1; q < n; q++) if (n % q === 0 && lines.every((l, i) => i < q || l === lines[i - q])) { p = q; break; }
     // The sampled instruction: the chain's first run, or the first user-space run below kernel ones.
     const kernel = /\((\[(?!unknown\])[^\]]*\]|\S*\.ko|\S*vmlinux\S*)\)$/.test(lines[0]);
-    runs.push({ key: `${address} ${lines.slice(0, p).join('|')}`, m: n / p, leaf: runs.length === 0 || (kernelOnly && !kernel) });
+    const group = lines.slice(0, p);
+    const physical = [...group].reverse().find((l) => !l.endsWith('(inlined)')) ?? group[p - 1];
+    const fn = physical.replace(/ \([^()]*\)$/, '').replace(/\+0x[0-9a-f]+$/, '');
+    runs.push({ key: `${address} ${group.join('|')}`, m: n / p, leaf: runs.length === 0 || (kernelOnly && !kernel), fn });
     kernelOnly &&= kernel;
     lines = [];
   };
@@ -117,11 +122,13 @@ function referenceCounts(path: string): number[] {
       stats.set(r.key, { gcd: gcd(st.gcd, r.m), longest: Math.max(st.longest, r.m), leaf: st.leaf || r.leaf });
     }
   }
-  const frames = (r: { key: string; m: number; leaf: boolean }) => {
+  // Functions seen inlined into themselves: two or more identical groups at a leaf.
+  const selfInlined = new Set(samples.flatMap((s) => s.filter((r) => r.leaf && r.m > 1).map((r) => r.fn)));
+  const frames = (r: Run) => {
     if (!printedInlined) return r.m;
     if (r.leaf) return 1;
     const st = stats.get(r.key)!;
-    const k = st.leaf || st.gcd < st.longest ? st.gcd : st.gcd % 2 === 0 ? 2 : 1;
+    const k = st.leaf ? st.gcd : st.gcd < st.longest ? (selfInlined.has(r.fn) ? st.gcd : 1) : st.gcd % 2 === 0 ? 2 : 1;
     return r.m / k;
   };
   return samples.map((s) => s.reduce((sum, r) => sum + frames(r), 0));
