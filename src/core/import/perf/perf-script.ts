@@ -237,8 +237,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     if (header && this.inSample) this.endSample();
     const first = this.inSample ? this.sampleLine : lineNumber;
     this.inSample = false;
-    this.skippedLines += lineNumber - first + 1;
-    const what = header || first === lineNumber ? 'this line' : `the sample of lines ${first}–${lineNumber}`;
+    // Line counts, not numbers, in the text: a part's warning lines are shifted, its texts are not.
+    const lines = lineNumber - first + 1;
+    this.skippedLines += lines;
+    const what = header || lines === 1 ? 'this line is' : `its sample (${lines} lines, from the header ${lines - 1} above) is`;
     this.quote(lineNumber, `expected a complete sample (a line end, then a blank line), found the input cut off after ${quoteInput(text)}; ${what} skipped`);
   }
 
