@@ -256,6 +256,8 @@ export interface LineSplitterEvents {
   line(text: string, lineNumber: number): void;
   /** A line longer than the limit was skipped. */
   tooLong(lineNumber: number, length: number): void;
+  /** The input ends inside line `lineNumber` (`text`, given out next): it has no line end, so it may be cut. */
+  unterminated?(lineNumber: number, text: string): void;
 }
 
 /**
@@ -329,7 +331,8 @@ export class LineSplitter {
     } else if (this.carry.length > 0) {
       let line = this.carry;
       if (line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
-      this.events.line(line, ++this.lineNumber);
+      this.events.unterminated?.(++this.lineNumber, line);
+      this.events.line(line, this.lineNumber);
     }
     this.carry = '';
     this.skipping = false;

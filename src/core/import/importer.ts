@@ -134,6 +134,11 @@ export interface LineParser {
   /** Ends the input; returns the frozen profile. May throw ImportError when nothing was valid. */
   finish(): Profile;
   /**
+   * Optional: the input ends inside line `lineNumber` (`text`, given to line() right after), with
+   * no line end after it, so the writer may have been cut off there (a truncated perf script).
+   */
+  unterminated?(lineNumber: number, text: string): void;
+  /**
    * Optional byte mode: the rest of the input as raw bytes (chunks valid only during the call),
    * continuing after line `lineNumber`; see ./perf-bytes.ts. Lines over `maxLine` bytes go to
    * `tooLong`, as the text splitter's do.

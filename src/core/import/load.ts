@@ -133,6 +133,7 @@ async function readInput(source: AsyncIterable<Uint8Array>, options: LoadOptions
       {
         line: (text, n) => p.line(text, n),
         tooLong: (line, length) => tooLong.push({ line, length }),
+        unterminated: (line, text) => p.unterminated?.(line, text),
       },
       maxLine,
     );

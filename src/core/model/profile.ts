@@ -45,6 +45,12 @@ export interface Profile {
    * `tree` (the inline-frame view).
    */
   samples?: SampleColumns | null;
+  /**
+   * Per frame, the frame the function view shows it as, when an importer knows that two names are
+   * one function (perf script: a short DWARF name and the ELF symbol's, see
+   * ../import/perf/perf-function-names.ts); null or absent: every frame is its own.
+   */
+  functionFrames?: Int32Array | null;
 }
 
 /** An error the UI and the CLI can show as one line: format expected, line, what was found. */

@@ -31,6 +31,10 @@ const FIXTURES = [
   'cpp/mixed-clang.perf-script.txt',
   'cpp/maps.perf-script.txt',
   'cpp/recur.no-inline.perf-script.txt',
+  // Self-inlined fib and ack, and short DWARF names named by their ELF symbol (functionFrames).
+  'cpp/fibmix.perf-script.txt',
+  'cpp/sortptr.perf-script.txt',
+  'cpp/hashack.perf-script.txt',
   'sqlite.fp.perf-script.txt',
   'rust-toyc.run-a.perf-script.txt',
 ];

@@ -50,6 +50,7 @@ export function expectSameProfile(actual: Profile, expected: Profile): void {
   expect(actual.frames.strings).toEqual(expected.frames.strings);
   expect(actual.frames.count).toBe(expected.frames.count);
   for (const key of ['name', 'module', 'flags'] as const) expect(bits(actual.frames[key]), `frames.${key}`).toEqual(bits(expected.frames[key]));
+  expect(bits(actual.functionFrames ?? undefined), 'functionFrames').toEqual(bits(expected.functionFrames ?? undefined));
   expect(actual.tree.nodeCount).toBe(expected.tree.nodeCount);
   expect(actual.tree.maxDepth).toBe(expected.tree.maxDepth);
   for (const key of ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const) {

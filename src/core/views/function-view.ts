@@ -6,7 +6,9 @@
 // maps to an identical tree; toFunction/toInline let the viewer keep the zoom across a toggle.
 //
 // A FOLDED frame (a line perf printed as physical that belongs to the frame above it, see
-// import/perf-runs.ts) merges into its parent like an inlined frame.
+// import/perf-runs.ts) merges into its parent like an inlined frame. A frame the importer knows
+// to be another name of a function (Profile.functionFrames: perf's short DWARF name of a
+// function whose ELF name it printed elsewhere) is shown under that one name.
 
 import type { CallTree } from '../model/call-tree';
 import { FrameFlags, type NodeIndex } from '../model/types';
@@ -46,7 +48,8 @@ export function functionView(profile: Profile): FunctionView {
 export const DERIVED_FROM_NODES = 200_000;
 
 export function deriveFunctionView(profile: Profile, path: 'derived' | 'builder' = profile.tree.nodeCount >= DERIVED_FROM_NODES ? 'derived' : 'builder'): FunctionView {
-  const { tree, frames } = profile;
+  const { frames } = profile;
+  const tree = renamedTree(profile);
   const n = tree.nodeCount;
   const { parent, frame } = tree;
   const flags = frames.flags;
@@ -81,6 +84,15 @@ export function deriveFunctionView(profile: Profile, path: 'derived' | 'builder'
     if (total[i] > (current <= 0 ? -1 : total[current])) toInline[target] = i;
   }
   return { tree: fnTree, toFunction, toInline };
+}
+
+/** The inline tree with each frame replaced by its function frame (Profile.functionFrames). */
+function renamedTree(profile: Profile): CallTree {
+  const { tree, functionFrames: rename } = profile;
+  if (!rename) return tree;
+  const frame = new Int32Array(tree.nodeCount);
+  for (let i = 0; i < tree.nodeCount; i++) frame[i] = rename[tree.frame[i]];
+  return { ...tree, frame };
 }
 
 /** The function tree through TreeBuilder: each merged node's self goes to its parent's node. */

@@ -6,24 +6,12 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../model/profile';
-import type { Importer } from '../importer';
 import { loadProfile, type LoadOptions } from '../load';
 import { MAX_KEY } from './perf-byte-keys';
-import { perfScriptImporter } from './perf-script';
-import { importers } from '../registry';
+import { textImporters } from '../../testing/perf-text-only';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
 
-/** The perf importer with its byte mode switched off: the reference. */
-const textOnly: Importer = {
-  ...perfScriptImporter,
-  create(options) {
-    const parser = perfScriptImporter.create(options);
-    (parser as { byteReader?: unknown }).byteReader = undefined;
-    return parser;
-  },
-};
-const textImporters = importers.map((i) => (i === perfScriptImporter ? textOnly : i));
 
 async function load(bytes: Uint8Array, cuts: number[], options: LoadOptions = {}, asBuffer = true): Promise<Profile> {
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);

@@ -29,6 +29,8 @@ export interface PerfByteTarget {
   readonly assembler: PerfStackAssembler;
   line(text: string, lineNumber: number): void;
   readonly badFrame: (lineNumber: number, text: string) => void;
+  /** The input ended inside line `lineNumber` (see LineParser.unterminated). */
+  unterminated(lineNumber: number, text: string): void;
 }
 
 interface Utf8Slicer {
@@ -125,7 +127,7 @@ export class PerfByteReader {
 
   /** Ends the input: a last line without a line end is read too. */
   end(): void {
-    if (this.skipping || this.carryLength > 0) this.endCarried();
+    if (this.skipping || this.carryLength > 0) this.endCarried(true);
   }
 
   /** One whole line, input[start, end) without its line end. */
@@ -170,7 +172,7 @@ export class PerfByteReader {
   }
 
   /** The carried line is complete (its line end was found, or the input ended). */
-  private endCarried(): void {
+  private endCarried(atEnd = false): void {
     const lineNumber = ++this.lineNumber;
     if (this.skipping) {
       this.tooLong(lineNumber, this.skippedLength);
@@ -181,6 +183,13 @@ export class PerfByteReader {
     let end = this.carryLength;
     if (end > 0 && this.carry[end - 1] === CR) end--;
     this.carryLength = 0;
+    if (atEnd && end <= this.maxLine) {
+      // The input ends inside this line: the parser decides on its text (a cut sample).
+      const text = this.decodeLine(this.carry, 0, end);
+      this.target.unterminated(lineNumber, text);
+      this.target.line(text, lineNumber);
+      return;
+    }
     this.lineAt(this.carry, new DataView(this.carry.buffer, 0, end), 0, end, lineNumber);
   }
 }

@@ -14,6 +14,7 @@ import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer
 import { eventBaseName } from './perf-line';
 import { sortSamples } from '../../views/time-order';
 import type { PerfLateData, PerfLateMerge } from './perf-late';
+import { functionFrames, type FunctionNamesData } from './perf-function-names';
 
 export const MAX_QUOTED = 5;
 const TIME_EVENTS = new Set(['cpu-clock', 'task-clock']);
@@ -41,6 +42,8 @@ export interface PerfPartMeta {
   column: { count: number; dropped: 'no-time' | 'cap' | null; cap: number };
   /** A part's samples kept aside and its run statistics, for the merge (./perf-late.ts). */
   late?: PerfLateData;
+  /** The physical symbols of its groups, for one name per function (./perf-function-names.ts). */
+  names: FunctionNamesData;
 }
 
 /** The profile of the whole input; `merged` from ../parallel/merge.ts, or one parser's own tables. */
@@ -116,6 +119,7 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   return {
     frames: merged.frames,
     tree: merged.tree,
+    functionFrames: functionFrames(merged.frames, metas.map((m) => m.names), merged.frameMaps),
     samples: dropped === null && merged.samples ? sortSamples(merged.samples) : null,
     meta: {
       format: 'perf-script',

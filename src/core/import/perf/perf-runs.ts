@@ -10,8 +10,10 @@
 // tell k inlined levels from k recursive calls. (`sqlite3_step+0x23f` printed twice, once called
 // "doubled", is the case k = 2.) The recording can: every run at that address is a multiple of k,
 // so k is the gcd of the run lengths seen there, and a run of one settles it to 1. The run at the
-// sampled instruction itself (the first of a call chain) is always one frame, so there k is known
-// exactly. Where every run seen at a key had the same length m, the gcd is m and says nothing: m
+// sampled instruction itself (the first of a call chain, or below kernel frames the first
+// user-space run: the interrupted user instruction, not a return address) is always one frame,
+// so there k is known exactly (`fib+0x13f` printed 8 times under an interrupt's kernel frames is
+// one frame of fib with 7 levels of itself inlined, which --no-inline prints once). Where every run seen at a key had the same length m, the gcd is m and says nothing: m
 // is taken for m / 2 frames when even (addr2line's doubled line, the commonest case) and m frames
 // (recursion) when odd.
 //
@@ -60,6 +62,9 @@ export class RunStats {
   // Per address id: frame + 1 of a key already settled by a run of one (nearly every run is a run
   // of one, and noting it again changes nothing), so those skip the table.
   private onceNoted = new Int32Array(4096);
+  // Frames seen inlined into themselves for certain: a run of two or more identical groups at the
+  // sampled instruction (a leaf run), where it is one frame.
+  private readonly selfInlined = new Set<FrameIndex>();
 
   constructor() {
     markMutable(this, ['frame', 'address', 'gcds', 'longest', 'atLeaf', 'mask', 'onceNoted']);
@@ -92,6 +97,7 @@ export class RunStats {
 
   /** Adds what another RunStats learnt at a key (its gcd, longest run and leaf bit): the merge of parts. */
   combine(frame: FrameIndex, address: number, runGcd: number, longest: number, leaf: boolean): void {
+    if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] === EMPTY) {
       this.frame[slot] = frame;
@@ -112,12 +118,20 @@ export class RunStats {
     return { frame: this.frame, address: this.address, gcds: this.gcds, longest: this.longest, atLeaf: this.atLeaf };
   }
 
-  /** Groups per physical frame at (frame, address id): the gcd once it is known enough, else 1. */
+  /**
+   * Groups per physical frame at (frame, address id): the gcd once it is known enough (at a leaf,
+   * or from runs of different lengths of a function seen inlined into itself), else 1 (2 for a
+   * key only ever seen with one even length: addr2line's doubled line).
+   */
   linesPerFrame(frame: FrameIndex, address: number): number {
     const slot = this.find(frame, address);
     if (this.frame[slot] === EMPTY) return 1;
     const k = this.gcds[slot];
-    if (this.atLeaf[slot] || k < this.longest[slot]) return k;
+    if (this.atLeaf[slot]) return k;
+    // Runs of different lengths with a common divisor: k lines a frame if the function was seen
+    // inlined into itself, else real recursion that happened to be that deep (introsort's runs of
+    // 2, 4 and 6 at one call site are 2, 4 and 6 frames).
+    if (k < this.longest[slot]) return this.selfInlined.has(frame) ? k : 1;
     return k % 2 === 0 ? 2 : 1;
   }
 
@@ -131,6 +145,7 @@ export class RunStats {
   }
 
   private merge(frame: FrameIndex, address: number, length: number, leaf: boolean): number {
+    if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] !== EMPTY) {
       if (leaf) this.atLeaf[slot] = 1;

@@ -251,13 +251,18 @@ describe('one frame printed as several identical lines (a function inlined into 
       sample(...ack('7', 3), F('9', 'main')),
       sample(F('b', 'y+0x1', 'inlined'), F('b', 'z+0x1'), F('9', 'main')),
     ].join('\n');
-    const p = parse(text);
+    // ack printed twice at the sampled instruction (one frame): ack is inlined into itself.
+    const evidence = [H('app'), ...ack('8', 2), F('9', 'main'), ''].join('\n');
+    const p = parse(`${text}\n${evidence}`);
     expect(folded(p)).toEqual(['ack']);
     // k = 3 at 0x5 (runs 3, 6), 2 at 0x6 (runs 2, 4), 1 at 0x7 (runs 2, 3): every ack sample is
     // two function frames deep but the one with three lines at 0x7.
     expect(dumpTree(functionView(p).tree, p.frames)).toContain(
-      '    ack 50/0\n      ack 50/0\n        ack 10/0\n          work 10/10\n        work 40/40',
+      '    ack 60/10\n      ack 50/0\n        ack 10/0\n          work 10/10\n        work 40/40',
     );
+    // Without that evidence, runs of different lengths at one call site are real recursion
+    // (std::__introsort_loop 2, 4 and 6 deep at one address): nothing is folded.
+    expect(folded(parse(text))).toEqual([]);
     // The inline view keeps every line as perf printed it (a folded ack is a node of its own).
     const inline = dumpTree(p.tree, p.frames);
     expect(inline.split('\n').filter((l) => l.trim().startsWith('work')).length).toBe(6);

@@ -8,8 +8,9 @@
 // - only one event is kept: options.event (matched against the printed name when it contains a
 //   ':', else against the name without modifiers), by default the first event seen, compared
 //   without modifiers as inferno does; meta.events counts every printed event name;
-// - a sample ends at a blank line, at the next header, or at the end of input (a truncated last
-//   sample is kept);
+// - a sample ends at a blank line, at the next header, or at the end of input; a last sample
+//   without its blank line is kept (FlameGraph's corpus has such files), but one whose last line
+//   has no line end was cut mid-write (unterminated()): it is skipped and reported, never drawn;
 // - lines that fit no format are counted in meta.skippedLines, the first few quoted in warnings,
 //   never thrown; finish() throws only when a requested event does not occur;
 // - every kept sample also enters the time-order column (leaf node, TIME, weight: see
@@ -88,6 +89,9 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
 
   private inSample = false;
   private kept = false;
+  // The current sample's header line; the line the input ended inside, with no line end (0: none).
+  private sampleLine = 0;
+  private cutLine = 0;
   private root: FrameIndex = 0;
   private weight = 1;
   private thread = -1;
@@ -133,6 +137,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   line(text: string, lineNumber: number): void {
+    if (lineNumber === this.cutLine) {
+      this.cutAtEnd(text, lineNumber);
+      return;
+    }
     if (text.length === 0) {
       if (this.inSample) this.endSample();
       return;
@@ -164,6 +172,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   /** Byte mode (./perf-bytes.ts): the rest of the input as bytes, from line `lineNumber` + 1. */
   byteReader(lineNumber: number, maxLine: number, tooLong: (lineNumber: number, length: number) => void): PerfByteReader {
     return new PerfByteReader(this, lineNumber, maxLine, tooLong);
+  }
+
+  unterminated(lineNumber: number): void {
+    this.cutLine = lineNumber;
   }
 
   framesWanted(): boolean {
@@ -212,6 +224,26 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     if (this.inSample) this.endSample();
   }
 
+  /**
+   * The input's last line, which has no line end: perf was cut off mid-write. Whatever it holds (a
+   * frame cut to `fib+0x1`, blanks, half a header), the sample it belongs to is incomplete: its
+   * lines are skipped and reported, never drawn. The frames of its earlier lines stay in the
+   * frame table, unused by the tree.
+   */
+  private cutAtEnd(text: string, lineNumber: number): void {
+    const c = text.charCodeAt(0);
+    if (c === HASH) return;
+    const header = c !== TAB && c !== SPACE && text.trim() !== '';
+    if (header && this.inSample) this.endSample();
+    const first = this.inSample ? this.sampleLine : lineNumber;
+    this.inSample = false;
+    // Line counts, not numbers, in the text: a part's warning lines are shifted, its texts are not.
+    const lines = lineNumber - first + 1;
+    this.skippedLines += lines;
+    const what = header || lines === 1 ? 'this line is' : `its sample (${lines} lines, from the header ${lines - 1} above) is`;
+    this.quote(lineNumber, `expected a complete sample (a line end, then a blank line), found the input cut off after ${quoteInput(text)}; ${what} skipped`);
+  }
+
   private partMeta(): PerfPartMeta {
     return {
       wanted: this.wanted,
@@ -226,6 +258,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       quoted: this.warnings,
       quotedCount: this.quoted,
       hasInlined: this.stack.hasInlined,
+      names: this.stack.names.data(),
       column: { count: this.column.count, dropped: this.column.dropped, cap: this.column.cap },
     };
   }
@@ -233,6 +266,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private startSample(text: string, lineNumber: number): void {
     const h = this.header;
     this.inSample = true;
+    this.sampleLine = lineNumber;
     this.kept = this.countEvent(text.slice(h.eventStart, h.eventEnd));
     if (!this.kept) this.otherEventSamples++;
     else if (h.periodStart >= 0) {

@@ -38,6 +38,7 @@ import { ByteKeys, bytesEqual, OFFSET_MASK, SLAB_BITS } from './perf-byte-keys';
 import { LineCache } from './perf-line-cache';
 import { fixRustLegacyName } from './perf-rust-names';
 import { RunStats, SampleRuns } from './perf-runs';
+import { FunctionNames } from './perf-function-names';
 import { markMutable } from '../../model/mutable-fields';
 import { grown } from '../../model/grown';
 
@@ -127,21 +128,31 @@ export class PerfStackAssembler {
   // The line before, in this sample (SCRATCH_LINE at its start or after a line not cached).
   private before = SCRATCH_LINE;
 
+  /** Frames of the current sample's call chain that are kernel frames before any other. */
+  private kernelDepth = 0;
   /** Address id of each stack entry, parallel to `stack`. */
   private address = new Int32Array(256);
   /** Lines per physical frame, per address, over the whole input (./perf-runs.ts). */
   readonly stats = new RunStats();
   /** The current sample's runs of two or more groups. */
   readonly runs = new SampleRuns();
+  /** Which physical symbol each group belongs to, for one name per function (./perf-function-names.ts). */
+  readonly names = new FunctionNames();
+  // Per line id, the id of its symbol start (address - offset; -1 without an offset); per pending
+  // entry, its line's; per address id, 1 once its group was noted in `names`.
+  private lineStart = new Int32Array(4096);
+  private pendingStart = new Int32Array(64);
+  private addressNoted = new Uint8Array(4096);
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
-    markMutable(this, ['stack', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule', 'pendingInlined']);
+    markMutable(this, ['stack', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule', 'pendingInlined', 'lineStart', 'pendingStart', 'addressNoted']);
     this.dsos.push({ flags: 0, module: -1, inlined: false, fallback: UNKNOWN });
   }
 
   begin(): void {
     this.depth = 0;
+    this.kernelDepth = 0;
     this.pendingCount = 0;
     this.lastAddress = -1;
     this.before = SCRATCH_LINE;
@@ -283,9 +294,10 @@ export class PerfStackAssembler {
     const length = this.entryLength[entry];
     this.runLine = this.pendingCount === 0 && length === 1 ? line : -1;
     if (dso.inlined) this.printedInlined = true;
+    const symbolStart = this.lineStart[line];
     // Innermost first, as perf prints inlined callees before their caller; a chain's inner names
     // are inlined into its outermost.
-    for (let i = start + length - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module, dso.inlined || i > start);
+    for (let i = start + length - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module, dso.inlined || i > start, symbolStart);
   }
 
   /** Fills line record `line` from the parsed fields. */
@@ -303,6 +315,10 @@ export class PerfStackAssembler {
     rec[at + L_ENTRY] = entry;
     rec[at + L_DSO] = dsoId;
     rec[at + L_FRAME] = 0;
+    if (line >= this.lineStart.length) this.lineStart = grown(this.lineStart, Math.max(line + 1, this.lineStart.length * 2));
+    let offsetEnd = -1;
+    if (text.startsWith('+0x', f.symEnd)) for (offsetEnd = f.symEnd + 3; offsetEnd < text.length && isHexCode(text.charCodeAt(offsetEnd)); ) offsetEnd++;
+    this.lineStart[line] = unknown ? -1 : this.names.startOf(text, f.addrStart, f.addrEnd, f.symEnd + 3, offsetEnd);
     return line;
   }
 
@@ -312,9 +328,10 @@ export class PerfStackAssembler {
     return this.depth;
   }
 
-  private push(name: StringIndex, flags: number, module: StringIndex | -1, inlined: boolean): void {
+  private push(name: StringIndex, flags: number, module: StringIndex | -1, inlined: boolean, start: number): void {
     const n = this.pendingCount;
     if (n === this.pendingName.length) {
+      this.pendingStart = grown(this.pendingStart, n * 2);
       this.pendingName = grown(this.pendingName, n * 2);
       this.pendingModule = grown(this.pendingModule, n * 2);
       this.pendingFlags = grown(this.pendingFlags, n * 2);
@@ -324,6 +341,7 @@ export class PerfStackAssembler {
     this.pendingFlags[n] = flags;
     this.pendingModule[n] = module;
     this.pendingInlined[n] = inlined ? 1 : 0;
+    this.pendingStart[n] = start;
     this.pendingCount = n + 1;
   }
 
@@ -352,6 +370,8 @@ export class PerfStackAssembler {
         if (line > SCRATCH_LINE) this.records[at] = frame + 1;
       }
       this.stats.note(frame, address, 1, this.depth === 0);
+      this.noteName(address, frame, 0);
+      if (this.depth === this.kernelDepth && this.pendingFlags[0] & FrameFlags.KERNEL) this.kernelDepth++;
       this.pushFrame(frame, address);
       return;
     }
@@ -386,13 +406,28 @@ export class PerfStackAssembler {
       this.stack[this.depth++] = this.frameOf(names[i], own ? flags[i] : flags[i] | merged, this.pendingModule[i]);
     }
     if (size > 1) this.hasInlined = true;
+    this.noteName(address, this.stack[start + physical], physical);
     const groups = n / size;
-    const leaf = start === 0;
+    // The sampled instruction is one frame: the chain's first run, or, below kernel frames, the
+    // first user-space run (the interrupted user instruction, not a return address).
+    const kernel = (this.pendingFlags[0] & FrameFlags.KERNEL) !== 0;
+    const leaf = start === 0 || (start === this.kernelDepth && !kernel);
+    if (start === this.kernelDepth && kernel) this.kernelDepth = this.depth;
     const k = this.stats.note(this.stack[start + physical], address, groups, leaf);
     if (groups === 1) return;
     this.runs.add(start, size, physical, groups, address, leaf, leaf ? (this.printedInlined ? 1 : 0) : k);
     // A leaf run is one frame, known now when perf has shown it resolves inline frames.
     if (leaf ? !this.printedInlined : k > 1) this.runs.unsettled = true;
+  }
+
+  /** Notes an address's physical frame (pending entry `physical`) in `names`, once per address. */
+  private noteName(address: number, frame: FrameIndex, physical: number): void {
+    if (address >= this.addressNoted.length) this.addressNoted = grown(this.addressNoted, Math.max(address + 1, this.addressNoted.length * 2));
+    if (this.addressNoted[address]) return;
+    this.addressNoted[address] = 1;
+    // A physical line printed with a DSO is the ELF symbol; an `(inlined)` one is the DWARF name.
+    const short = this.pendingInlined[physical] === 1;
+    if (short || this.pendingModule[physical] >= 0) this.names.note(frame, this.pendingStart[physical], short);
   }
 
   private frameOf(name: StringIndex, flags: number, module: StringIndex | -1): FrameIndex {
@@ -463,6 +498,10 @@ export function splitInlineChain(name: string): string[] {
   }
   parts.push(name.slice(start));
   return parts;
+}
+
+function isHexCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 }
 
 /** Whether a line ends at input[at] (LF, or CR LF), before `stop`. */

@@ -17,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { findChild } from '../../model/call-tree';
 import { frameName } from '../../model/frame-table';
 import type { Profile } from '../../model/profile';
-import { counterpart, functionView } from '../../views/function-view';
+import { counterpart, deriveFunctionView, functionView, type FunctionView } from '../../views/function-view';
 import { PerfScriptParser } from './perf-script';
 import { FrameFlags } from '../../model/types';
 
@@ -48,15 +48,14 @@ function parse(path: string): Parsed {
   return { profile: parser.finish(), paths };
 }
 
-/** The function-view path of a sample (frame names, process frame excluded). */
-function functionPath(parsed: Parsed, path: Int32Array): string[] {
+/** The function-view path of a sample (frame names, process frame excluded); `fv`: another function view of it. */
+function functionPath(parsed: Parsed, path: Int32Array, fv: FunctionView = functionView(parsed.profile)): string[] {
   const { profile } = parsed;
   let node = 0;
   for (const frame of path) {
     node = findChild(profile.tree, node, frame);
     if (node < 0) throw new Error('sample path not in the tree');
   }
-  const fv = functionView(profile);
   const names: string[] = [];
   for (let n = fv.toFunction[node]; n > 0; n = fv.tree.parent[n]) names.push(frameName(profile.frames, fv.tree.frame[n]));
   names.pop();
@@ -71,21 +70,31 @@ function plainPath(parsed: Parsed, path: Int32Array): string[] {
  * Reference implementation of the address-run rule (perf-runs.ts), by regex over the text in two
  * passes: per sample, each run of lines with one address is m repetitions of its smallest period;
  * over the recording, per (address, period text): the gcd of m, the longest m, and whether it was
- * seen as a sample's first run. Frames per run: 1 for a first run; m / gcd when the runs differed
- * or one was first; else m / 2 for an even m, m for an odd one; m when perf printed no `(inlined)`.
+ * seen as a sample's first run (or its first user-space run below kernel frames: the interrupted
+ * instruction). Frames per run: 1 for a first run; m / gcd when one was first, or when the runs
+ * differed and the function was seen inlined into itself (m > 1 at a first run), m when they
+ * differed otherwise; else m / 2 for an even m, m for an odd one; m when perf printed no `(inlined)`.
  */
 function referenceCounts(path: string): number[] {
-  const samples: { key: string; m: number; leaf: boolean }[][] = [];
-  let runs: { key: string; m: number; leaf: boolean }[] | null = null;
+  type Run = { key: string; m: number; leaf: boolean; fn: string };
+  const samples: Run[][] = [];
+  let runs: Run[] | null = null;
   let lines: string[] = [];
   let address = '';
   let printedInlined = false;
+  let kernelOnly = true;
   const closeRun = () => {
     if (!runs || lines.length === 0) return;
     const n = lines.length;
     let p = n;
     for (let q = 1; q < n; q++) if (n % q === 0 && lines.every((l, i) => i < q || l === lines[i - q])) { p = q; break; }
-    runs.push({ key: `${address} ${lines.slice(0, p).join('|')}`, m: n / p, leaf: runs.length === 0 });
+    // The sampled instruction: the chain's first run, or the first user-space run below kernel ones.
+    const kernel = /\((\[(?!unknown\])[^\]]*\]|\S*\.ko|\S*vmlinux\S*)\)$/.test(lines[0]);
+    const group = lines.slice(0, p);
+    const physical = [...group].reverse().find((l) => !l.endsWith('(inlined)')) ?? group[p - 1];
+    const fn = physical.replace(/ \([^()]*\)$/, '').replace(/\+0x[0-9a-f]+$/, '');
+    runs.push({ key: `${address} ${group.join('|')}`, m: n / p, leaf: runs.length === 0 || (kernelOnly && !kernel), fn });
+    kernelOnly &&= kernel;
     lines = [];
   };
   for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -93,6 +102,7 @@ function referenceCounts(path: string): number[] {
       closeRun();
       if (runs) samples.push(runs);
       runs = line.trim() === '' ? null : [];
+      kernelOnly = true;
       continue;
     }
     const m = /^\s*(\S+)\s+(.*)$/.exec(line)!;
@@ -111,11 +121,13 @@ function referenceCounts(path: string): number[] {
       stats.set(r.key, { gcd: gcd(st.gcd, r.m), longest: Math.max(st.longest, r.m), leaf: st.leaf || r.leaf });
     }
   }
-  const frames = (r: { key: string; m: number; leaf: boolean }) => {
+  // Functions seen inlined into themselves: two or more identical groups at a leaf.
+  const selfInlined = new Set(samples.flatMap((s) => s.filter((r) => r.leaf && r.m > 1).map((r) => r.fn)));
+  const frames = (r: Run) => {
     if (!printedInlined) return r.m;
     if (r.leaf) return 1;
     const st = stats.get(r.key)!;
-    const k = st.leaf || st.gcd < st.longest ? st.gcd : st.gcd % 2 === 0 ? 2 : 1;
+    const k = st.leaf ? st.gcd : st.gcd < st.longest ? (selfInlined.has(r.fn) ? st.gcd : 1) : st.gcd % 2 === 0 ? 2 : 1;
     return r.m / k;
   };
   return samples.map((s) => s.reduce((sum, r) => sum + frames(r), 0));
@@ -123,7 +135,11 @@ function referenceCounts(path: string): number[] {
 
 const figures: string[] = [];
 
-const TWINS = ['rust-toyc', 'sqlite', 'cpp/funcs', 'cpp/maps', 'cpp/recur', 'cpp/mixed-clang'];
+// The last three were recorded for issue 33 (fixtures/cpp/README.md): fib at -O2 (inlined into
+// itself) among other code, std::sort and friends with lambdas over std::unique_ptr, a C hash
+// table with the Ackermann function.
+const NEW_TWINS = ['cpp/fibmix', 'cpp/sortptr', 'cpp/hashack'];
+const TWINS = ['rust-toyc', 'sqlite', 'cpp/funcs', 'cpp/maps', 'cpp/recur', 'cpp/mixed-clang', ...NEW_TWINS];
 
 describe('function view frame counts, sample by sample', () => {
   for (const name of TWINS) {
@@ -146,11 +162,13 @@ describe('function view frame counts, sample by sample', () => {
         `${name}: ${sameCount}/${inline.paths.length} samples (${(share * 100).toFixed(1)} %) have the twin's depth; ` +
           `${namesOnly} of them differ only by names (debug name vs ELF symbol)`,
       );
-      expect(share).toBeGreaterThanOrEqual(0.99);
+      // The recordings made for issue 33 match exactly (self-inlined fib under an interrupt's
+      // kernel frames, introsort recursing 2, 4 and 6 deep at one call site, ack).
+      expect(share).toBeGreaterThanOrEqual(NEW_TWINS.includes(name) ? 1 : 0.99);
     });
   }
 
-  for (const name of ['rust-toyc', 'sqlite', 'rust-toyc.run-a', 'rust-toyc.run-b', 'rust-toyc.comm-trailing-digit', 'cpp/funcs', 'cpp/recur']) {
+  for (const name of ['rust-toyc', 'sqlite', 'rust-toyc.run-a', 'rust-toyc.run-b', 'rust-toyc.comm-trailing-digit', 'cpp/funcs', 'cpp/recur', ...NEW_TWINS]) {
     it(`${name}: function view depths match the reference address-run rule`, () => {
       const parsed = parse(`${FIXTURES}${name}.perf-script.txt`);
       const reference = referenceCounts(`${FIXTURES}${name}.perf-script.txt`);
@@ -170,7 +188,7 @@ describe('function view frame counts, sample by sample', () => {
 
   it('prints the figures', () => {
     console.log(figures.join('\n'));
-    expect(figures.length).toBe(TWINS.length + 7);
+    expect(figures.length).toBe(TWINS.length + 7 + NEW_TWINS.length);
   });
 });
 
@@ -196,5 +214,64 @@ describe('the view toggle on C++ std::function frames', () => {
     let up = tree.parent[chain];
     while (frames.flags[tree.frame[up]] & FrameFlags.INLINED) up = tree.parent[up];
     expect(name(fv.tree, counterpart(profile, chain, 'inline'))).toBe(name(tree, up));
+  });
+});
+
+describe('one function, one name in the function view', () => {
+  /**
+   * Every pair of names our function view gives one function: per function as --no-inline names
+   * it (the twin's frame at the same place of the same sample), the names we show there, over the
+   * samples whose depth matches; with the share of the weight of samples that show such a pair.
+   */
+  function twoNames(name: string, fvOf: (p: Profile) => FunctionView): { pairs: string[][]; share: number } {
+    const inline = parse(`${FIXTURES}${name}.perf-script.txt`);
+    const twin = parse(`${FIXTURES}${name}.no-inline.perf-script.txt`);
+    const fv = fvOf(inline.profile);
+    const paths = inline.paths.map((p) => functionPath(inline, p, fv));
+    const truths = twin.paths.map((p) => plainPath(twin, p));
+    const ours = new Map<string, Set<string>>();
+    paths.forEach((path, i) => {
+      if (path.length === truths[i].length) path.forEach((n, k) => ours.set(truths[i][k], (ours.get(truths[i][k]) ?? new Set()).add(n)));
+    });
+    const pairs = [...ours.values()].filter((names) => names.size > 1).map((names) => [...names]);
+    const split = new Set(pairs.flat());
+    const shows = paths.filter((path) => path.some((n) => split.has(n))).length;
+    return { pairs, share: shows / paths.length };
+  }
+
+  const figures: string[] = [];
+  for (const name of TWINS) {
+    it(`${name}: no function under two names (a short DWARF name beside its ELF name)`, () => {
+      // Before: the function view without Profile.functionFrames (each frame its own name).
+      const before = twoNames(name, (p) => deriveFunctionView({ ...p, functionFrames: null }));
+      const after = twoNames(name, (p) => functionView(p));
+      figures.push(
+        `${name}: functions under two names ${before.pairs.length} → ${after.pairs.length}, ` +
+          `samples showing one ${(before.share * 100).toFixed(1)} % → ${(after.share * 100).toFixed(1)} %` +
+          (before.pairs.length ? ` (e.g. ${before.pairs[0].map((n) => n.slice(0, 40)).join(' | ')})` : ''),
+      );
+      expect(after.pairs).toEqual([]);
+    });
+  }
+
+  it('finds the pairs it was written for, in the recordings that have them', () => {
+    // A test that cannot fail is no test: without the renaming, these twins do show pairs.
+    for (const name of ['cpp/funcs', 'cpp/sortptr']) {
+      const { pairs } = twoNames(name, (p) => deriveFunctionView({ ...p, functionFrames: null }));
+      expect(pairs.length).toBeGreaterThan(0);
+      for (const [a, b] of pairs) expect(a === b).toBe(false);
+    }
+    console.log(`one name per function:\n${figures.join('\n')}`);
+  });
+
+  it('keeps the names perf printed in the inline-frame view', () => {
+    const { profile } = parse(`${FIXTURES}cpp/sortptr.perf-script.txt`);
+    const namesOf = (frames: Int32Array) => new Set(Array.from(frames.subarray(1), (f) => frameName(profile.frames, f)));
+    const names = namesOf(profile.tree.frame);
+    const fvNames = namesOf(functionView(profile).tree.frame);
+    const short = [...names].filter((n) => n.startsWith('__merge_sort_with_buffer<'));
+    expect(short.length).toBeGreaterThan(0);
+    for (const n of short) expect(fvNames.has(n)).toBe(false);
+    expect([...fvNames].some((n) => n.startsWith('std::__merge_sort_with_buffer<'))).toBe(true);
   });
 });
