@@ -31,10 +31,15 @@ const SPEEDSCOPE = JSON.stringify({
 const sample = (tid: number, event: string, leaf: string) => `prog 100/${tid} 1.000000: 1000 ${event}: \n\t    1 ${leaf}+0x1 (/bin/prog)\n\t    2 main+0x1 (/bin/prog)\n\t    3 _start+0x1 (/bin/prog)\n\n`;
 const PERF = [sample(100, 'cpu-clock:ppp', 'clock_a'), sample(101, 'cpu-clock:ppp', 'clock_b'), sample(101, 'cpu-clock:ppp', 'clock_b'), sample(100, 'cycles', 'cyc_a'), sample(101, 'cycles', 'cyc_b')].join('');
 
+// By name alpha, beta, gamma in both; heaviest first beta, gamma, alpha in A and alpha, gamma, beta in B.
+const HEAVY_A = 'app;alpha 10\napp;beta;deep 30\napp;gamma 20\n';
+const HEAVY_B = 'app;alpha 40\napp;beta;deep 5\napp;gamma 20\n';
+const BODIES: Record<string, string> = { 'links.folded': FOLDED, 'odd.speedscope.json': SPEEDSCOPE, 'two.perf-script.txt': PERF, 'heavy-a.folded': HEAVY_A, 'heavy-b.folded': HEAVY_B };
+
 async function serveFixtures(page: Page): Promise<void> {
   await page.route('**/e2e-fixtures/**', async (route) => {
-    const name = new URL(route.request().url()).pathname.split('/').pop();
-    const body = name === 'links.folded' ? FOLDED : name === 'odd.speedscope.json' ? SPEEDSCOPE : name === 'two.perf-script.txt' ? PERF : null;
+    const name = new URL(route.request().url()).pathname.split('/').pop() ?? '';
+    const body = BODIES[name] ?? null;
     if (body === null) return route.fulfill({ status: 404, body: 'not found' });
     return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain' } });
   });
@@ -198,6 +203,78 @@ test.describe('links', () => {
     await expect((await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
     await expect(panel.getByRole('textbox', { name: 'Link' })).toHaveValue(page.url());
     await page.screenshot({ path: test.info().outputPath('copy-link-file.png') });
+  });
+});
+
+type FramesHook = { flameviewFrames: { rect(label: string, name: string): { x: number } | null } };
+
+/** The frames named, left to right as the graph draws them (each name's widest rectangle). */
+async function drawnOrder(page: Page, label: string, names: string[]): Promise<string> {
+  const xs = await page.evaluate(([l, ns]) => (ns as string[]).map((n) => (window as unknown as FramesHook).flameviewFrames.rect(l as string, n)?.x ?? NaN), [label, names] as const);
+  return names
+    .map((n, i) => [n, xs[i]] as const)
+    .sort((a, b) => a[1] - b[1])
+    .map(([n]) => n)
+    .join(' ');
+}
+
+test.describe('heaviest-first order', () => {
+  test.beforeEach(async ({ page }) => serveFixtures(page));
+  const graphIdle = (page: Page, label: string) => expect(page.locator(`[aria-label="${label}"][aria-busy="false"]`)).toBeVisible({ timeout: 30_000 });
+  const orderButton = async (page: Page, name: string) => (await menu(page, 'View')).getByRole('group', { name: 'Order' }).getByRole('button', { name, exact: true });
+
+  test('the View menu orders siblings heaviest first, the link keeps it, a reload restores it', async ({ page }) => {
+    await page.goto('./#profile=e2e-fixtures/heavy-a.folded&zoom=app');
+    await waitForIdle(page);
+    const names = ['alpha', 'beta', 'gamma'];
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('alpha beta gamma');
+    await expect(await orderButton(page, 'A–Z')).toHaveAttribute('aria-pressed', 'true');
+    await page.screenshot({ path: test.info().outputPath('order-menu-name.png') });
+    await (await orderButton(page, 'Heaviest first')).click();
+    await expect(await orderButton(page, 'Heaviest first')).toHaveAttribute('aria-pressed', 'true');
+    await waitForIdle(page);
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('beta gamma alpha');
+    // The zoom is the same frame; the link says order=heavy.
+    await expect(crumbs(page)).toHaveText(['all', 'app']);
+    await expect.poll(() => hashParam(page, 'order')).toBe('heavy');
+    await page.screenshot({ path: test.info().outputPath('order-menu-heavy.png') });
+    // ArrowRight walks the siblings in the order drawn.
+    await page.getByRole('button', { name: 'Heaviest first', exact: true }).press('Escape');
+    const graph = page.getByLabel('Flame graph', { exact: true });
+    await graph.focus();
+    await page.keyboard.press('ArrowUp'); // selects the zoomed app
+    await page.keyboard.press('ArrowUp'); // its heaviest child, beta
+    await expect(page.getByLabel('Selected frame')).toContainText('beta');
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByLabel('Selected frame')).toContainText('gamma');
+    await page.reload();
+    await waitForIdle(page);
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('beta gamma alpha');
+    await expect(await orderButton(page, 'Heaviest first')).toHaveAttribute('aria-pressed', 'true');
+    // Back to A–Z: the link drops the key.
+    await (await orderButton(page, 'A–Z')).click();
+    await waitForIdle(page);
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('alpha beta gamma');
+    await expect.poll(() => hashParam(page, 'order')).toBeNull();
+  });
+
+  test('the comparison panes and the differential graph follow the order', async ({ page }) => {
+    await page.goto('./#profile=e2e-fixtures/heavy-a.folded&compare=e2e-fixtures/heavy-b.folded&order=heavy');
+    await graphIdle(page, 'Baseline flame graph');
+    await graphIdle(page, 'Comparison flame graph');
+    const names = ['alpha', 'beta', 'gamma'];
+    await expect.poll(() => drawnOrder(page, 'Baseline flame graph', names)).toBe('beta gamma alpha');
+    await expect.poll(() => drawnOrder(page, 'Comparison flame graph', names)).toBe('alpha gamma beta');
+    await (await orderButton(page, 'A–Z')).click();
+    await expect.poll(() => drawnOrder(page, 'Baseline flame graph', names)).toBe('alpha beta gamma');
+    await expect.poll(() => drawnOrder(page, 'Comparison flame graph', names)).toBe('alpha beta gamma');
+    await (await orderButton(page, 'Heaviest first')).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Differential', exact: true }).click();
+    await graphIdle(page, 'Differential flame graph');
+    // Shaped by B: B's weights order it.
+    await expect.poll(() => drawnOrder(page, 'Differential flame graph', names)).toBe('alpha gamma beta');
+    await expect.poll(() => hashParam(page, 'order')).toBe('heavy');
   });
 });
 

@@ -10,9 +10,9 @@ import type { PaneState } from './pane';
 import type { TimeSlice } from './time-slice';
 import type { TransformSlice } from './transform-slice';
 
-import type { Orientation, ViewKind, Viewport } from '../core/model/view-types';
+import type { Orientation, SiblingOrder, ViewKind, Viewport } from '../core/model/view-types';
 
-export type { Orientation, ViewKind, Viewport };
+export type { Orientation, SiblingOrder, ViewKind, Viewport };
 
 export interface LoadingState {
   name: string;
@@ -57,8 +57,12 @@ export interface LoadSlice {
 export interface ViewSlice extends PaneState {
   view: ViewKind;
   orientation: Orientation;
+  /** Siblings by name (flamegraph.pl) or heaviest first, in every flame graph. */
+  siblingOrder: SiblingOrder;
   setView(view: ViewKind): void;
   setOrientation(orientation: Orientation): void;
+  /** The zoom and selection stay (node indices do not change); a wheel zoom's window is reset. */
+  setSiblingOrder(order: SiblingOrder): void;
   /** Zoom (without animation; the renderer animates through setViewport). */
   zoomTo(node: NodeIndex): void;
   setViewport(zoomNode: NodeIndex, viewport: Viewport): void;
