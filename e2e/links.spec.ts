@@ -351,7 +351,11 @@ test.describe('heaviest-first order', () => {
     // The zoom is the same frame; the link says order=heavy.
     await expect(crumbs(page)).toHaveText(['all', 'app']);
     await expect.poll(() => hashParam(page, 'order')).toBe('heavy');
-    await page.screenshot({ path: test.info().outputPath('order-menu-heavy.png') });
+    await page.screenshot({ path: test.info().outputPath('order-menu-heavy-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await waitForIdle(page);
+    await page.screenshot({ path: test.info().outputPath('order-menu-heavy-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
     // ArrowRight walks the siblings in the order drawn.
     await page.getByRole('button', { name: 'Heaviest first', exact: true }).press('Escape');
     const graph = page.getByLabel('Flame graph', { exact: true });
