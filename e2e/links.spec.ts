@@ -297,6 +297,34 @@ test.describe('a link made from a local file', () => {
     await fresh.close();
   });
 
+  test('a link made from pasted text asks for the text, and pasting it restores the zoom and search', async ({ page, browser }) => {
+    await page.goto('./');
+    await waitForIdle(page);
+    const paste = async (p: Page) => {
+      await p.getByRole('button', { name: 'Paste…' }).click();
+      await p.getByLabel('Recording text').fill(FOLDED);
+      await p.getByRole('button', { name: 'Load' }).click();
+      await waitForIdle(p);
+    };
+    await paste(page);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('skip');
+    await expect.poll(() => hashParam(page, 'search')).toBe('skip');
+    await page.evaluate(() => (location.hash = `${location.hash}&zoom=app;main;emit`));
+    await expect.poll(() => hashParam(page, 'pasted')).toBe(String(FOLDED.length));
+    await expect.poll(() => hashParam(page, 'zoom')).toBe('app;main;emit');
+    const link = page.url();
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await other.goto(link);
+    await expect(needs(other)).toContainText(`This link was made from pasted text (${FOLDED.length} characters), which is not in the link: paste that text again to restore`);
+    await expect(other.getByRole('region', { name: 'Demo recording' })).toHaveCount(0);
+    await paste(other);
+    await expect(crumbs(other)).toHaveText(['all', 'app', 'main', 'emit']);
+    await expect(other.getByRole('searchbox', { name: 'Search' })).toHaveValue('skip');
+    await expect(other.locator('.link-notice')).toHaveCount(0);
+    await fresh.close();
+  });
+
   test('in a tab showing another recording, the link waits for its file', async ({ page }) => {
     const link = await makeLink(page);
     await page.goto('about:blank');
