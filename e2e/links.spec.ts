@@ -31,10 +31,15 @@ const SPEEDSCOPE = JSON.stringify({
 const sample = (tid: number, event: string, leaf: string) => `prog 100/${tid} 1.000000: 1000 ${event}: \n\t    1 ${leaf}+0x1 (/bin/prog)\n\t    2 main+0x1 (/bin/prog)\n\t    3 _start+0x1 (/bin/prog)\n\n`;
 const PERF = [sample(100, 'cpu-clock:ppp', 'clock_a'), sample(101, 'cpu-clock:ppp', 'clock_b'), sample(101, 'cpu-clock:ppp', 'clock_b'), sample(100, 'cycles', 'cyc_a'), sample(101, 'cycles', 'cyc_b')].join('');
 
+// By name alpha, beta, gamma in both; heaviest first beta, gamma, alpha in A and alpha, gamma, beta in B.
+const HEAVY_A = 'app;alpha 10\napp;beta;deep 30\napp;gamma 20\n';
+const HEAVY_B = 'app;alpha 40\napp;beta;deep 5\napp;gamma 20\n';
+const BODIES: Record<string, string> = { 'links.folded': FOLDED, 'odd.speedscope.json': SPEEDSCOPE, 'two.perf-script.txt': PERF, 'heavy-a.folded': HEAVY_A, 'heavy-b.folded': HEAVY_B };
+
 async function serveFixtures(page: Page): Promise<void> {
   await page.route('**/e2e-fixtures/**', async (route) => {
-    const name = new URL(route.request().url()).pathname.split('/').pop();
-    const body = name === 'links.folded' ? FOLDED : name === 'odd.speedscope.json' ? SPEEDSCOPE : name === 'two.perf-script.txt' ? PERF : null;
+    const name = new URL(route.request().url()).pathname.split('/').pop() ?? '';
+    const body = BODIES[name] ?? null;
     if (body === null) return route.fulfill({ status: 404, body: 'not found' });
     return route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain' } });
   });
@@ -201,6 +206,224 @@ test.describe('links', () => {
   });
 });
 
+test.describe('a link made from a local file', () => {
+  const fileBytes = Buffer.from(FOLDED);
+  const chips = (page: Page) => page.getByRole('region', { name: 'Transforms' }).getByRole('listitem');
+  const needs = (page: Page) => page.getByRole('region', { name: 'This link needs its recording' });
+  const dropped = `Matched: ${((100 * 30) / (TOTAL - 20)).toFixed(1)}% (75.0% of zoom)`;
+
+  /** Opens the file in a page, sets view, search, panel, zoom and a transform, and returns its link. */
+  async function makeLink(page: Page): Promise<string> {
+    await page.goto('./');
+    await waitForIdle(page);
+    await openBytes(page, 'links.folded', fileBytes);
+    await waitForIdle(page);
+    await expect(page.getByTestId('recording-name')).toHaveText('links.folded');
+    await pressed(page, 'Inline frames').click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('TOKEN');
+    await page.getByLabel('Ignore case').check();
+    await page.getByRole('button', { name: 'Function table' }).click();
+    // The hash is written after a short delay: edit it only once it holds the panel.
+    await expect.poll(() => hashParam(page, 'panel')).toBe('table');
+    // The zoom and a transform as a script (or a frame's menu) would set them.
+    await page.evaluate((extra) => (location.hash = `${location.hash}${extra}`), `&zoom=${LEX_I}&transforms=drop:expr`);
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse', 'lex']);
+    await expect(chips(page)).toHaveText(['Drop samples with expr✕']);
+    for (const [key, value] of Object.entries({ file: 'links.folded', size: String(fileBytes.length), view: 'inline', zoom: LEX_I, search: 'TOKEN', case: 'i', transforms: 'drop:expr', panel: 'table' })) {
+      await expect.poll(() => hashParam(page, key)).toBe(value);
+    }
+    expect(await hashParam(page, 'profile')).toBeNull();
+    return page.url();
+  }
+
+  test('opened in a fresh browser it asks for the file, then the file restores view, zoom, search, transforms and panel', async ({ page, browser }) => {
+    const link = await makeLink(page);
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const other = await fresh.newPage();
+    const errors: string[] = [];
+    other.on('pageerror', (e) => errors.push(e.message));
+    await other.goto(link);
+    await expect(needs(other)).toContainText(
+      `This link was made from the local file links.folded (${fileBytes.length} bytes), which is not in the link: open that file to restore its view, zoom, search, transforms and panel.`,
+    );
+    await expect(needs(other)).toContainText('It holds the inline-frame view, the zoom on app → main → parse → lex [inlined], the search “TOKEN”, 1 transform and the function table.');
+    // No demo was opened to take the link's state: no banner, no "frame not found", the hash intact.
+    await expect(other.getByRole('region', { name: 'Demo recording' })).toHaveCount(0);
+    await expect(other.locator('.link-notice')).toHaveCount(0);
+    expect(other.url()).toBe(link);
+    await other.screenshot({ path: test.info().outputPath('link-needs-file-light.png') });
+    await other.emulateMedia({ colorScheme: 'dark' });
+    await other.screenshot({ path: test.info().outputPath('link-needs-file-dark.png') });
+    await other.emulateMedia({ colorScheme: 'light' });
+
+    const [chooser] = await Promise.all([other.waitForEvent('filechooser'), needs(other).getByRole('button', { name: 'Choose links.folded…' }).click()]);
+    await chooser.setFiles({ name: 'links.folded', mimeType: 'text/plain', buffer: fileBytes });
+    await waitForIdle(other);
+    await expect(crumbs(other)).toHaveText(['all', 'app', 'main', 'parse', 'lex']);
+    await expect(pressed(other, 'Inline frames')).toHaveAttribute('aria-pressed', 'true');
+    await expect(other.getByRole('searchbox', { name: 'Search' })).toHaveValue('TOKEN');
+    await expect(other.getByLabel('Ignore case')).toBeChecked();
+    await expect(summary(other)).toHaveText(dropped);
+    await expect(chips(other)).toHaveText(['Drop samples with expr✕']);
+    await expect(other.getByRole('button', { name: 'Function table' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(other.locator('.link-notice')).toHaveCount(0);
+    // The first write of the hash by the opened file keeps every key of the link.
+    for (const key of ['file', 'size', 'view', 'zoom', 'search', 'case', 'transforms', 'panel']) await expect.poll(() => hashParam(other, key)).toBe(await hashParamOf(link, key));
+    expect(errors).toEqual([]);
+    await fresh.close();
+  });
+
+  test('another file gets the link applied with a notice; Open the demo instead starts afresh', async ({ page, browser }) => {
+    const link = await makeLink(page);
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await other.goto(link);
+    await expect(needs(other)).toBeVisible();
+    await openBytes(other, 'renamed.folded', Buffer.from(FOLDED + 'app;main;emit 1\n'));
+    await waitForIdle(other);
+    await expect(crumbs(other)).toHaveText(['all', 'app', 'main', 'parse', 'lex']);
+    await expect(notices(other)).toContainText(`This link was made from the local file links.folded (${fileBytes.length} bytes), but the local file renamed.folded (${fileBytes.length + 16} bytes) was opened`);
+    await expect.poll(() => hashParam(other, 'file')).toBe('renamed.folded');
+
+    const third = await fresh.newPage();
+    await third.goto(link);
+    await needs(third).getByRole('button', { name: 'Open the demo instead' }).click();
+    await waitForIdle(third);
+    await expect(third.getByRole('region', { name: 'Demo recording' })).toBeVisible();
+    await expect(third.locator('.link-notice')).toHaveCount(0);
+    await expect(crumbs(third)).toHaveText(['all']);
+    expect(await hashParam(third, 'file')).toBeNull();
+    await fresh.close();
+  });
+
+  test('a link made from pasted text asks for the text, and pasting it restores the zoom and search', async ({ page, browser }) => {
+    await page.goto('./');
+    await waitForIdle(page);
+    const paste = async (p: Page) => {
+      await p.getByRole('button', { name: 'Paste…' }).click();
+      await p.getByLabel('Recording text').fill(FOLDED);
+      await p.getByRole('button', { name: 'Load' }).click();
+      await waitForIdle(p);
+    };
+    await paste(page);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('skip');
+    await expect.poll(() => hashParam(page, 'search')).toBe('skip');
+    await page.evaluate(() => (location.hash = `${location.hash}&zoom=app;main;emit`));
+    await expect.poll(() => hashParam(page, 'pasted')).toBe(String(FOLDED.length));
+    await expect.poll(() => hashParam(page, 'zoom')).toBe('app;main;emit');
+    const link = page.url();
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await other.goto(link);
+    await expect(needs(other)).toContainText(`This link was made from pasted text (${FOLDED.length} characters), which is not in the link: paste that text again to restore`);
+    await expect(other.getByRole('region', { name: 'Demo recording' })).toHaveCount(0);
+    await paste(other);
+    await expect(crumbs(other)).toHaveText(['all', 'app', 'main', 'emit']);
+    await expect(other.getByRole('searchbox', { name: 'Search' })).toHaveValue('skip');
+    await expect(other.locator('.link-notice')).toHaveCount(0);
+    await fresh.close();
+  });
+
+  test('in a tab showing another recording, the link waits for its file', async ({ page }) => {
+    const link = await makeLink(page);
+    await page.goto('about:blank');
+    await page.goto('./');
+    await waitForIdle(page);
+    await page.goto(link);
+    await expect(notices(page)).toContainText('This link was made from the local file links.folded');
+    // The demo keeps its own state; the hash keeps the link's until the file is opened.
+    await expect(crumbs(page)).toHaveText(['all']);
+    expect(page.url()).toBe(link);
+    await openBytes(page, 'links.folded', fileBytes);
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all', 'app', 'main', 'parse', 'lex']);
+    await expect(summary(page)).toHaveText(dropped);
+    await noNotices(page);
+  });
+});
+
+/** A parameter of a link's hash as written (still percent-encoded), or null. */
+function hashParamOf(link: string, key: string): string | null {
+  return new URL(link).hash.slice(1).split('&').find((p) => p.startsWith(`${key}=`))?.slice(key.length + 1) ?? null;
+}
+
+type FramesHook = { flameviewFrames: { rect(label: string, name: string): { x: number } | null } };
+
+/** The frames named, left to right as the graph draws them (each name's widest rectangle). */
+async function drawnOrder(page: Page, label: string, names: string[]): Promise<string> {
+  const xs = await page.evaluate(([l, ns]) => (ns as string[]).map((n) => (window as unknown as FramesHook).flameviewFrames.rect(l as string, n)?.x ?? NaN), [label, names] as const);
+  return names
+    .map((n, i) => [n, xs[i]] as const)
+    .sort((a, b) => a[1] - b[1])
+    .map(([n]) => n)
+    .join(' ');
+}
+
+test.describe('heaviest-first order', () => {
+  test.beforeEach(async ({ page }) => serveFixtures(page));
+  const graphIdle = (page: Page, label: string) => expect(page.locator(`[aria-label="${label}"][aria-busy="false"]`)).toBeVisible({ timeout: 30_000 });
+  const orderButton = async (page: Page, name: string) => (await menu(page, 'View')).getByRole('group', { name: 'Order' }).getByRole('button', { name, exact: true });
+
+  test('the View menu orders siblings heaviest first, the link keeps it, a reload restores it', async ({ page }) => {
+    await page.goto('./#profile=e2e-fixtures/heavy-a.folded&zoom=app');
+    await waitForIdle(page);
+    const names = ['alpha', 'beta', 'gamma'];
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('alpha beta gamma');
+    await expect(await orderButton(page, 'A–Z')).toHaveAttribute('aria-pressed', 'true');
+    await page.screenshot({ path: test.info().outputPath('order-menu-name.png') });
+    await (await orderButton(page, 'Heaviest first')).click();
+    await expect(await orderButton(page, 'Heaviest first')).toHaveAttribute('aria-pressed', 'true');
+    await waitForIdle(page);
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('beta gamma alpha');
+    // The zoom is the same frame; the link says order=heavy.
+    await expect(crumbs(page)).toHaveText(['all', 'app']);
+    await expect.poll(() => hashParam(page, 'order')).toBe('heavy');
+    await page.screenshot({ path: test.info().outputPath('order-menu-heavy-light.png') });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await waitForIdle(page);
+    await page.screenshot({ path: test.info().outputPath('order-menu-heavy-dark.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+    // ArrowRight walks the siblings in the order drawn.
+    await page.getByRole('button', { name: 'Heaviest first', exact: true }).press('Escape');
+    const graph = page.getByLabel('Flame graph', { exact: true });
+    await graph.focus();
+    await page.keyboard.press('ArrowUp'); // selects the zoomed app
+    await page.keyboard.press('ArrowUp'); // its heaviest child, beta
+    await expect(page.getByLabel('Selected frame')).toContainText('beta');
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByLabel('Selected frame')).toContainText('gamma');
+    await page.reload();
+    await waitForIdle(page);
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('beta gamma alpha');
+    await expect(await orderButton(page, 'Heaviest first')).toHaveAttribute('aria-pressed', 'true');
+    // Back to A–Z: the link drops the key.
+    await (await orderButton(page, 'A–Z')).click();
+    await waitForIdle(page);
+    await expect.poll(() => drawnOrder(page, 'Flame graph', names)).toBe('alpha beta gamma');
+    await expect.poll(() => hashParam(page, 'order')).toBeNull();
+  });
+
+  test('the comparison panes and the differential graph follow the order', async ({ page }) => {
+    await page.goto('./#profile=e2e-fixtures/heavy-a.folded&compare=e2e-fixtures/heavy-b.folded&order=heavy');
+    await graphIdle(page, 'Baseline flame graph');
+    await graphIdle(page, 'Comparison flame graph');
+    const names = ['alpha', 'beta', 'gamma'];
+    await expect.poll(() => drawnOrder(page, 'Baseline flame graph', names)).toBe('beta gamma alpha');
+    await expect.poll(() => drawnOrder(page, 'Comparison flame graph', names)).toBe('alpha gamma beta');
+    await (await orderButton(page, 'A–Z')).click();
+    await expect.poll(() => drawnOrder(page, 'Baseline flame graph', names)).toBe('alpha beta gamma');
+    await expect.poll(() => drawnOrder(page, 'Comparison flame graph', names)).toBe('alpha beta gamma');
+    await (await orderButton(page, 'Heaviest first')).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Differential', exact: true }).click();
+    await graphIdle(page, 'Differential flame graph');
+    // Shaped by B: B's weights order it.
+    await expect.poll(() => drawnOrder(page, 'Differential flame graph', names)).toBe('alpha gamma beta');
+    await expect.poll(() => hashParam(page, 'order')).toBe('heavy');
+  });
+});
+
 test('without a clipboard, Copy link shows the link selected in a read-only field', async ({ page }) => {
   await serveFixtures(page);
   await page.addInitScript(() => {
@@ -246,6 +469,9 @@ test.describe('Share against bin/flameview serve', () => {
     await panel.getByRole('button', { name: 'Share', exact: true }).click();
     await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
     await expect(page).toHaveURL(/\/p\/[0-9a-f]{64}#/);
+    // On the server now: the link no longer names the local file.
+    expect(await hashParam(page, 'file')).toBeNull();
+    expect(await hashParam(page, 'size')).toBeNull();
     await page.screenshot({ path: test.info().outputPath('shared.png') });
     const url = page.url();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);

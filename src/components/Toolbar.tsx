@@ -20,6 +20,25 @@ import { MoreIcon, ResetZoomIcon } from './toolbar/Icons';
 import { Menu } from './toolbar/Menu';
 import { TransformToggles } from './TransformBar';
 
+/** Siblings by name (flamegraph.pl's order) or heaviest first (speedscope's "left heavy"), in every graph. */
+function OrderToggle() {
+  const order = useStore((s) => s.siblingOrder);
+  const setOrder = useStore((s) => s.setSiblingOrder);
+  return (
+    <div className="picker order-picker" role="group" aria-label="Order">
+      <span>Order</span>
+      <span className="segmented">
+        <button type="button" className="btn btn-small seg" aria-pressed={order === 'name'} title="Siblings left to right by name, as flamegraph.pl draws them" onClick={() => setOrder('name')}>
+          A–Z
+        </button>
+        <button type="button" className="btn btn-small seg" aria-pressed={order === 'heavy'} title="Siblings left to right by weight, the heaviest first" onClick={() => setOrder('heavy')}>
+          Heaviest first
+        </button>
+      </span>
+    </div>
+  );
+}
+
 export function Toolbar() {
   const view = useStore((s) => s.view);
   const hasInline = useStore((s) => s.snapshot?.functions != null);
@@ -62,10 +81,11 @@ export function Toolbar() {
         <TimeOrderButton />
       </div>
       <ServerRecordingsButton />
-      <Menu label="View" title="Orientation, transforms and names" alignEnd>
+      <Menu label="View" title="Orientation, order, transforms and names" alignEnd>
         <button type="button" className="menu-item" aria-pressed={orientation === 'icicle'} onClick={() => setOrientation(orientation === 'icicle' ? 'flame' : 'icicle')}>
           Icicle
         </button>
+        <OrderToggle />
         <TransformToggles />
         <ShortNamesToggle />
         <ProcessPicker />

@@ -46,16 +46,25 @@ export interface PaneSource extends FlameSource {
   readonly animation: ZoomAnimation;
 }
 
-function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boolean) => FlameState | null, watched: (s: StoreState) => unknown[]): PaneSource {
+function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boolean) => Omit<FlameState, 'order'> | null, watched: (s: StoreState) => unknown[]): PaneSource {
+  // Every graph draws its siblings in the one order the store holds (by name or heaviest first).
   const animation = new ZoomAnimation({
-    current: () => binding.current(useStore.getState()),
+    current: () => {
+      const s = useStore.getState();
+      const now = binding.current(s);
+      return now && { ...now, order: s.siblingOrder };
+    },
     setViewport: binding.setViewport,
     zoomTo: binding.zoomTo,
   });
   return {
     animation,
-    read: () => read(useStore.getState(), animation.active),
-    subscribe: (onChange) => useStore.subscribe(watched, onChange, { equalityFn: shallow }),
+    read: () => {
+      const s = useStore.getState();
+      const state = read(s, animation.active);
+      return state && { ...state, order: s.siblingOrder };
+    },
+    subscribe: (onChange) => useStore.subscribe((s) => [...watched(s), s.siblingOrder], onChange, { equalityFn: shallow }),
     hover: binding.hover,
     select: binding.select,
     zoom: (node) => animation.zoom(node),
@@ -86,7 +95,7 @@ function storedPane(get: (s: StoreState) => PaneState, set: (p: Partial<PaneStat
 }
 
 /** The FlameState of a stored pane: its zoom, selection and hover, clamped to its tree. */
-function paneState(s: StoreState, pane: PaneState, rest: Omit<FlameState, 'zoomNode' | 'viewport' | 'selectedNode' | 'hoverNode' | 'orientation'>, orientation = s.orientation): FlameState {
+function paneState(s: StoreState, pane: PaneState, rest: Omit<FlameState, 'zoomNode' | 'viewport' | 'selectedNode' | 'hoverNode' | 'orientation' | 'order'>, orientation = s.orientation): Omit<FlameState, 'order'> {
   const nodeCount = rest.tree.nodeCount;
   const ok = (n: NodeIndex) => (n < nodeCount ? n : -1);
   return { ...rest, orientation, zoomNode: pane.zoomNode < nodeCount ? pane.zoomNode : 0, viewport: pane.viewport, selectedNode: ok(pane.selectedNode), hoverNode: ok(pane.hoverNode) };

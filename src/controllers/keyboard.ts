@@ -7,18 +7,18 @@ import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import { useStore } from '../store/store';
 import { heaviestChild, nextSibling, previousSibling, currentTree } from '../store/tree-helpers';
-import type { Orientation } from '../store/types';
+import type { Orientation, SiblingOrder } from '../store/types';
 import { frameTargetOf, runFrameShortcut } from './frame-actions';
 import { mainSource } from './flame-sources';
 
 /** The node an arrow key moves the selection to, or -1 when it cannot move. */
-export function arrowTarget(tree: CallTree, orientation: Orientation, from: NodeIndex, key: string): NodeIndex {
+export function arrowTarget(tree: CallTree, orientation: Orientation, from: NodeIndex, key: string, order: SiblingOrder = 'name'): NodeIndex {
   const towardsChildren = orientation === 'flame' ? 'ArrowUp' : 'ArrowDown';
   const towardsParent = orientation === 'flame' ? 'ArrowDown' : 'ArrowUp';
   if (key === towardsChildren) return heaviestChild(tree, from);
   if (key === towardsParent) return from > 0 ? tree.parent[from] : -1;
-  if (key === 'ArrowLeft') return previousSibling(tree, from);
-  if (key === 'ArrowRight') return nextSibling(tree, from);
+  if (key === 'ArrowLeft') return previousSibling(tree, from, order);
+  if (key === 'ArrowRight') return nextSibling(tree, from, order);
   return -1;
 }
 
@@ -44,7 +44,7 @@ export function handleFlameKey(key: string): boolean {
   if (key.startsWith('Arrow')) {
     const from = s.selectedNode >= 0 ? s.selectedNode : s.zoomNode;
     // The first arrow press selects the zoomed frame.
-    const target = s.selectedNode < 0 ? s.zoomNode : arrowTarget(tree, s.orientation, from, key);
+    const target = s.selectedNode < 0 ? s.zoomNode : arrowTarget(tree, s.orientation, from, key, s.siblingOrder);
     if (target < 0) return true;
     revealNode(target);
     return true;

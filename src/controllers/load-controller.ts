@@ -1,17 +1,22 @@
 // Start-up and page-wide triggers for loading: the location hash (`#profile=<url>`), else a
-// stored recording's /p/<id> path, else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
+// stored recording's /p/<id> path, else, for a link made from a local file (`#file=…`), nothing:
+// the page asks for that file (store.awaitingLocal); else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
 
 import { useStore } from '../store/store';
 import { openDemo, openPasted, openUrl, reload } from './recordings';
 import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
+import { localRecordingFromHash } from '../store/url/local-recording';
 
 /** Called once, from main.tsx. */
 export function startLoadingController(win: Window = window): void {
   let lastProfile = profileFromHash(win.location.hash);
   const fromPath = profileFromPath(win.location.pathname);
   const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
+  const local = localRecordingFromHash(win.location.hash);
   if (lastProfile !== null) void openUrl(lastProfile);
   else if (pathUrl !== null) void openUrl(pathUrl);
+  // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
+  else if (local !== null) useStore.getState().setAwaitingLocal(local);
   else void openDemo();
 
   win.addEventListener('hashchange', () => {

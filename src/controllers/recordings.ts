@@ -36,7 +36,9 @@ const mainSink: LoadSink = {
 
 function sourceOf(input: RecordingInput): ProfileSource {
   if (input.kind === 'url') return input.demo ? { kind: 'demo', url: input.url } : { kind: 'url', url: input.url };
-  return { kind: input.kind };
+  // What a link made from it names it by (the name as chosen, not the importer's display name).
+  if (input.kind === 'file') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.file.size } };
+  return { kind: 'paste', local: { kind: 'paste', name: null, size: input.text.length } };
 }
 
 const main = new RecordingLoader('profile', mainSink);

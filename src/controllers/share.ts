@@ -7,6 +7,7 @@
 
 import { adoptCompareUrl, compareOpenedBytes, openedBytes, requestedCompareUrl } from './recordings';
 import { withProfile } from '../store/url/profile-hash';
+import { forgetLocalName } from '../store/url/local-recording';
 import { useStore } from '../store/store';
 import { flushUrlWrite } from './url-sync';
 import { apiRoot, errorOf, rememberOwned, uploadAuthorization } from './team-server';
@@ -114,6 +115,8 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
     return { ok: false, message: 'a recording changed during the upload; nothing was linked' };
   }
 
+  // The baseline is on the server now: the link names it there, not as a local file.
+  if (ra?.ok) forgetLocalName();
   flushUrlWrite();
   let hash = win.location.hash;
   const moving = ra?.ok === true;

@@ -141,3 +141,47 @@ describe('url sync and a linked recording', () => {
     expect(zoomed()).toBe('f');
   });
 });
+
+describe('a link made from a local file', () => {
+  const file = (name: string, size: number) => ({ kind: 'file' as const, local: { kind: 'file' as const, name, size } });
+  const LINK = '#v=1&file=run.txt&size=40&view=inline&zoom=app;main;parse;lex_%5Bi%5D&search=tok';
+
+  it('is applied to that file when it is the first recording, and its first write keeps every key', () => {
+    const { win, entries } = fakeWindow(LINK);
+    startUrlSync(win);
+    useStore.getState().finishLoading(makeSnapshot(profileFrom(TEXT)), 'run.txt', file('run.txt', 40));
+    expect(useStore.getState().view).toBe('inline');
+    expect(zoomed()).toBe('lex');
+    expect(useLinkNotices.getState().notices).toEqual([]);
+    vi.runAllTimers();
+    expect(entries.at(-1)).toBe(LINK);
+  });
+
+  it('waits, with a notice, while another recording is open, and applies itself to the file once opened', () => {
+    const { win, entries, navigate } = fakeWindow('#v=1&view=functions');
+    startUrlSync(win);
+    useStore.getState().finishLoading(makeSnapshot(profileFrom('other;x 1')), 'demo', { kind: 'demo', url: 'http://h/demo' });
+    navigate(LINK);
+    expect(useLinkNotices.getState().notices.map((n) => n.text)).toEqual([
+      'This link was made from the local file run.txt (40 bytes), which is not in the link: open that file to restore its view, zoom, search, transforms and panel.',
+    ]);
+    // The open recording's own changes do not overwrite the link meanwhile.
+    useStore.getState().setSearchPattern('x');
+    vi.runAllTimers();
+    expect(entries.at(-1)).toBe(LINK);
+    useStore.getState().finishLoading(makeSnapshot(profileFrom(TEXT)), 'run.txt', file('run.txt', 40));
+    expect(zoomed()).toBe('lex');
+    expect(useStore.getState().search.pattern).toBe('tok');
+    expect(useLinkNotices.getState().notices).toEqual([]);
+  });
+
+  it('applied to another file, it says which one it was made from', () => {
+    const { win } = fakeWindow(LINK);
+    startUrlSync(win);
+    useStore.getState().finishLoading(makeSnapshot(profileFrom(TEXT)), 'new.txt', file('new.txt', 41));
+    expect(zoomed()).toBe('lex');
+    expect(useLinkNotices.getState().notices.map((n) => n.text)).toEqual([
+      "This link was made from the local file run.txt (40 bytes), but the local file new.txt (41 bytes) was opened: the link's view, zoom, search, transforms and panel were applied where they fit.",
+    ]);
+  });
+});

@@ -4,13 +4,15 @@
 //    'push' parameters only (zoom) adds a history entry, anything else replaces the current one.
 //  - Back/forward (popstate) or an edited hash (hashchange) → the hash is applied to the open
 //    recording without pushing again. A new `profile` is left to the loading shell; the hash is
-//    applied when that recording arrives.
+//    applied when that recording arrives. So is a link made from a local file other than the open
+//    one (file=…, local-recording.ts): it waits, with a notice, for that file to be opened.
 //
 // Invariants: while applying, writes are suppressed; `lastHash` is the hash this module last
 // wrote or applied, so its own writes never come back as navigations.
 
 import { create } from 'zustand';
 import { profileFromHash } from '../store/url/profile-hash';
+import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
 import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/session/snapshot';
@@ -79,6 +81,12 @@ export function startUrlSync(win: Window = window): () => void {
   const apply = (snapshot: ProfileSnapshot, reason: ApplyReason) => {
     const parsed = parseUrlState(win.location.hash);
     const notices = [...parsed.notices];
+    const wanted = localRecordingFromHash(win.location.hash);
+    const opened = useStore.getState().source?.local;
+    // A link made from one local file, applied to another: say so (its state still applies).
+    if (reason !== 'reload' && wanted && opened && !sameLocal(wanted, opened)) {
+      notices.push(`This link was made from ${describeLocal(wanted)}, but ${describeLocal(opened)} was opened: the link's view, zoom, search, transforms and panel were applied where they fit.`);
+    }
     applying = true;
     let reloading = false;
     try {
@@ -191,6 +199,13 @@ export function startUrlSync(win: Window = window): () => void {
     if (profile !== null && !sameUrl(profile, open, win.document.baseURI)) {
       // The loading shell opens the linked recording; apply the rest to it, not to this one.
       awaitingProfile = true;
+      return;
+    }
+    const local = profile === null ? localRecordingFromHash(hash) : null;
+    if (local && !sameLocal(local, s.source?.local)) {
+      // A link made from a local file that is not the one open: keep it for that file.
+      awaitingProfile = true;
+      setNotices([localNeeded(local)]);
       return;
     }
     linkReloads = 0;

@@ -4,7 +4,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import type { Viewport } from '../core/model/view-types';
+import type { SiblingOrder, Viewport } from '../core/model/view-types';
 import { interpolate, zoomPath } from '../render/viewport';
 
 export const ZOOM_MS = 250;
@@ -12,7 +12,7 @@ export const ZOOM_MS = 250;
 /** The pane an animation drives. */
 export interface ZoomTarget {
   /** The tree the pane shows and where it is zoomed now, or null when it shows nothing. */
-  current(): { tree: CallTree; zoomNode: NodeIndex; viewport: Viewport } | null;
+  current(): { tree: CallTree; zoomNode: NodeIndex; viewport: Viewport; order?: SiblingOrder } | null;
   setViewport(zoomNode: NodeIndex, viewport: Viewport): void;
   /** The final step: zoom to the node, full width. */
   zoomTo(node: NodeIndex): void;
@@ -41,7 +41,7 @@ export class ZoomAnimation {
       this.target.zoomTo(node);
       return;
     }
-    const { frame, from, to } = zoomPath(now.tree, now, node);
+    const { frame, from, to } = zoomPath(now.tree, now, node, now.order);
     const start = performance.now();
     const step = (t: number) => {
       const f = (t - start) / ZOOM_MS;

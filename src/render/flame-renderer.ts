@@ -148,7 +148,7 @@ export class FlameRenderer {
     this.keepScroll(s, content, viewHeight);
     this.rows.scrollTop = this.container.scrollTop;
     const { minDepth, maxDepth } = visibleDepths(this.rows);
-    layoutFrames({ tree, zoomNode: s.zoomNode, viewport: s.viewport, width, minWidth: MIN_WIDTH, minDepth, maxDepth }, this.layout);
+    layoutFrames({ tree, zoomNode: s.zoomNode, viewport: s.viewport, width, minWidth: MIN_WIDTH, minDepth, maxDepth, order: s.order }, this.layout);
     if (this.coloursFor !== s.frames || !this.colours) {
       const { frames } = s;
       this.colours = new FrameColours((f) => frames.strings[frames.name[f]], frames.flags, this.theme);

@@ -7,7 +7,7 @@
 import type { CallTree } from '../core/model/call-tree';
 import type { FrameTable } from '../core/model/frame-table';
 import type { FrameIndex, NodeIndex } from '../core/model/types';
-import type { Orientation, Viewport } from '../core/model/view-types';
+import type { Orientation, SiblingOrder, Viewport } from '../core/model/view-types';
 
 /** Per-node colours that replace the palette by name (the differential graph). */
 export interface NodeColours {
@@ -24,6 +24,8 @@ export interface FlameState {
   /** Identity of what is shown: a new key resets the scroll. */
   key: object;
   orientation: Orientation;
+  /** Siblings left to right: by name or heaviest first (the layout's order). */
+  order: SiblingOrder;
   zoomNode: NodeIndex;
   viewport: Viewport;
   selectedNode: NodeIndex;

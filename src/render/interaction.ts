@@ -96,7 +96,7 @@ export function attachInteraction(container: HTMLElement, canvas: HTMLCanvasElem
     const factor = Math.exp(Math.max(-300, Math.min(300, delta)) * 0.002);
     const s = source.read();
     if (!s || renderer.width <= 0) return;
-    const next = wheelZoom(s.tree, { zoomNode: s.zoomNode, viewport: s.viewport }, local(e).x, renderer.width, factor);
+    const next = wheelZoom(s.tree, { zoomNode: s.zoomNode, viewport: s.viewport }, local(e).x, renderer.width, factor, s.order);
     source.setViewport(next.zoomNode, next.viewport);
   };
 

@@ -33,6 +33,19 @@ const node = (path: string) => {
 };
 
 describe('layoutFrames', () => {
+  it('draws siblings heaviest first with order=heavy, the widths and culling unchanged', () => {
+    const p = profileFrom('main;a 1\nmain;b 3\nmain;c;leaf 2\nz 4');
+    const draw = (order: 'name' | 'heavy', zoomNode = 0, minWidth = 0) => {
+      const out = layoutFrames({ tree: p.tree, zoomNode, viewport: { x0: 0, x1: 1 }, width: 100, minWidth, minDepth: 0, maxDepth: 99, order });
+      return Array.from({ length: out.count }, (_, k) => `${out.node[k] ? frameName(p.frames, p.tree.frame[out.node[k]]) : 'all'} ${out.x[k]}+${out.w[k]}`);
+    };
+    expect(draw('name')).toEqual(['all 0+100', 'main 0+60', 'a 0+10', 'b 10+30', 'c 40+20', 'leaf 40+20', 'z 60+40']);
+    expect(draw('heavy')).toEqual(['all 0+100', 'main 0+60', 'b 0+30', 'c 30+20', 'leaf 30+20', 'a 50+10', 'z 60+40']);
+    // Zoomed into main (node 1): its subtree only, in the same order; narrow frames are skipped with their subtree.
+    expect(draw('heavy', 1)).toEqual(['all 0+100', 'main 0+100', 'b 0+50', 'c 50+33.333333333333336', 'leaf 50+33.333333333333336', 'a 83.33333333333334+16.666666666666668']);
+    expect(draw('heavy', 0, 25)).toEqual(['all 0+100', 'main 0+60', 'b 0+30', 'z 60+40']);
+  });
+
   it('lays out the whole tree left-aligned by weight', () => {
     expect(rects({})).toEqual([
       'all@0 0+100',

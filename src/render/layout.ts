@@ -13,10 +13,13 @@
 //   With `fold` > 0 (a zoom on a frame at depth `fold`), the depths 0..fold-1 (the zoomed node's
 //   ancestors) share one row, the "N ancestors" row, and the zoomed node sits on the row after it,
 //   so the subtree gets the canvas; the renderer draws that row, layoutFrames emits no rect there.
+// - Sibling order: the tree's own (by name) or `order`'s (heaviest first, core/views/sibling-order.ts):
+//   the walk goes over depth-first positions, so a subtree is still one contiguous run to skip.
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import type { Orientation, Viewport } from '../core/model/view-types';
+import type { Orientation, SiblingOrder, Viewport } from '../core/model/view-types';
+import { nodeOrder } from '../core/views/sibling-order';
 
 export const ROW_HEIGHT = 17;
 
@@ -31,6 +34,8 @@ export interface LayoutInput {
   /** Only depths in [minDepth, maxDepth] are emitted (vertical culling). */
   minDepth: number;
   maxDepth: number;
+  /** Siblings left to right: by name (the tree's order, the default) or heaviest first. */
+  order?: SiblingOrder;
 }
 
 /** The visible rectangles: rect k is node[k] at x[k]..x[k]+w[k] on the row of depth[k]. */
@@ -93,10 +98,15 @@ export function layoutFrames(input: LayoutInput, out: LayoutBuffer = new LayoutB
   const cursor = out.cursor;
   const zoomDepth = tree.depth[zoomNode];
   cursor[zoomDepth] = 0;
-  const end = tree.end[zoomNode];
+  const perm = nodeOrder(tree, input.order ?? 'name');
+  const nodeAt = perm?.node ?? null;
+  const first = perm ? perm.position[zoomNode] : zoomNode;
+  const last = first + tree.end[zoomNode] - zoomNode;
   const depthCol = tree.depth;
   const totalCol = tree.totalWeight;
-  for (let i = zoomNode; i < end; ) {
+  const endCol = tree.end;
+  for (let k = first; k < last; ) {
+    const i = nodeAt ? nodeAt[k] : k;
     const d = depthCol[i];
     const left = cursor[d];
     const weight = totalCol[i];
@@ -104,12 +114,12 @@ export function layoutFrames(input: LayoutInput, out: LayoutBuffer = new LayoutB
     const px = (left - origin) * scale;
     const pw = weight * scale;
     if (pw < minWidth || px >= width || px + pw <= 0 || d > maxDepth) {
-      i = tree.end[i];
+      k += endCol[i] - i;
       continue;
     }
     cursor[d + 1] = left;
     if (d >= minDepth) out.push(i, px, pw, d, 0);
-    i++;
+    k++;
   }
   return out;
 }

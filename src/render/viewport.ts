@@ -10,7 +10,7 @@ import { scaleLinear } from 'd3-scale';
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import { commonAncestor, offsetWithin } from '../core/query/tree-walks';
-import type { Viewport } from '../core/model/view-types';
+import type { SiblingOrder, Viewport } from '../core/model/view-types';
 
 export interface ZoomState {
   zoomNode: NodeIndex;
@@ -25,15 +25,15 @@ export function pixelScale(viewport: Viewport, width: number) {
 }
 
 /** The range of `node` (inside `ancestor`) as fractions of the ancestor's total weight. */
-export function rangeWithin(tree: CallTree, node: NodeIndex, ancestor: NodeIndex): Viewport {
+export function rangeWithin(tree: CallTree, node: NodeIndex, ancestor: NodeIndex, order: SiblingOrder = 'name'): Viewport {
   const total = tree.totalWeight[ancestor];
-  const x0 = offsetWithin(tree, node, ancestor) / total;
+  const x0 = offsetWithin(tree, node, ancestor, order) / total;
   return { x0, x1: x0 + tree.totalWeight[node] / total };
 }
 
 /** A viewport of `zoomNode` re-expressed in the coordinates of its ancestor. */
-export function toAncestor(tree: CallTree, state: ZoomState, ancestor: NodeIndex): Viewport {
-  const r = rangeWithin(tree, state.zoomNode, ancestor);
+export function toAncestor(tree: CallTree, state: ZoomState, ancestor: NodeIndex, order: SiblingOrder = 'name'): Viewport {
+  const r = rangeWithin(tree, state.zoomNode, ancestor, order);
   const s = r.x1 - r.x0;
   return { x0: r.x0 + state.viewport.x0 * s, x1: r.x0 + state.viewport.x1 * s };
 }
@@ -50,7 +50,7 @@ function clampWindow(x0: number, x1: number): Viewport {
  * Zooms by `factor` (< 1 zooms in, > 1 out) keeping the point under pixel `px` fixed. Zooming
  * out past the zoomed node continues in its parent's coordinates, up to the root.
  */
-export function wheelZoom(tree: CallTree, state: ZoomState, px: number, width: number, factor: number): ZoomState {
+export function wheelZoom(tree: CallTree, state: ZoomState, px: number, width: number, factor: number, order: SiblingOrder = 'name'): ZoomState {
   const scale = pixelScale(state.viewport, width);
   const at = scale.invert(px);
   const span = Math.max(MIN_SPAN, (state.viewport.x1 - state.viewport.x0) * factor);
@@ -59,7 +59,7 @@ export function wheelZoom(tree: CallTree, state: ZoomState, px: number, width: n
   let x1 = x0 + span;
   while ((x0 < -1e-12 || x1 > 1 + 1e-12) && zoomNode > 0) {
     const parent = tree.parent[zoomNode];
-    const v = toAncestor(tree, { zoomNode, viewport: { x0, x1 } }, parent);
+    const v = toAncestor(tree, { zoomNode, viewport: { x0, x1 } }, parent, order);
     zoomNode = parent;
     x0 = v.x0;
     x1 = v.x1;
@@ -77,9 +77,9 @@ export function pan(state: ZoomState, dx: number, width: number): ZoomState {
  * An animated zoom from the current state to `target` happens in the coordinates of the common
  * ancestor of the zoomed node and the target: from where the view is to where the target is.
  */
-export function zoomPath(tree: CallTree, state: ZoomState, target: NodeIndex): { frame: NodeIndex; from: Viewport; to: Viewport } {
+export function zoomPath(tree: CallTree, state: ZoomState, target: NodeIndex, order: SiblingOrder = 'name'): { frame: NodeIndex; from: Viewport; to: Viewport } {
   const frame = commonAncestor(tree, state.zoomNode, target);
-  return { frame, from: toAncestor(tree, state, frame), to: rangeWithin(tree, target, frame) };
+  return { frame, from: toAncestor(tree, state, frame, order), to: rangeWithin(tree, target, frame, order) };
 }
 
 /** Ease in-out cubic. */

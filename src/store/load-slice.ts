@@ -14,6 +14,8 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
   name: null,
   source: null,
   reloadRequest: null,
+  awaitingLocal: null,
+  setAwaitingLocal: (awaitingLocal) => set({ awaitingLocal }),
   split: null,
   setSplit: (split) => {
     if (get().split !== split) set({ split });
@@ -30,6 +32,7 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
       source,
       loading: null,
       error: null,
+      awaitingLocal: null,
       // A recording opens in the function view (without inline information the two views are
       // the same tree, snapshot.inline, and "Inline frames" is disabled).
       view: 'functions',

@@ -10,9 +10,9 @@ import type { PaneState } from './pane';
 import type { TimeSlice } from './time-slice';
 import type { TransformSlice } from './transform-slice';
 
-import type { Orientation, ViewKind, Viewport } from '../core/model/view-types';
+import type { Orientation, SiblingOrder, ViewKind, Viewport } from '../core/model/view-types';
 
-export type { Orientation, ViewKind, Viewport };
+export type { Orientation, SiblingOrder, ViewKind, Viewport };
 
 export interface LoadingState {
   name: string;
@@ -24,6 +24,20 @@ export interface LoadingState {
 export interface ProfileSource {
   kind: 'demo' | 'file' | 'paste' | 'url';
   url?: string;
+  /** A file's name and size in bytes, or pasted text's length: what a link names it by. */
+  local?: LocalRecording;
+}
+
+/**
+ * A recording opened from this computer (a file, or pasted text), as a link names it: the link
+ * cannot carry the bytes, so it says which file to open (file=NAME&size=BYTES, or pasted=CHARS).
+ */
+export interface LocalRecording {
+  kind: 'file' | 'paste';
+  /** The file's name (null for pasted text). */
+  name: string | null;
+  /** Bytes of a file, characters of pasted text; null when the link does not say. */
+  size: number | null;
 }
 
 /** What the shell should reload the current recording with (e.g. another event). */
@@ -48,6 +62,12 @@ export interface LoadSlice {
   cancelLoading(): void;
   dismissError(): void;
   requestReload(options: ReloadOptions): void;
+  /**
+   * The page was opened with a link made from a local recording and nothing else to open: the
+   * page asks for that file instead of opening the demo (null otherwise, and once one opens).
+   */
+  awaitingLocal: LocalRecording | null;
+  setAwaitingLocal(local: LocalRecording | null): void;
   /** The split the open recording was read with (null: one root per process name). */
   split: 'pid' | 'tid' | null;
   setSplit(split: 'pid' | 'tid' | null): void;
@@ -57,8 +77,12 @@ export interface LoadSlice {
 export interface ViewSlice extends PaneState {
   view: ViewKind;
   orientation: Orientation;
+  /** Siblings by name (flamegraph.pl) or heaviest first, in every flame graph. */
+  siblingOrder: SiblingOrder;
   setView(view: ViewKind): void;
   setOrientation(orientation: Orientation): void;
+  /** The zoom and selection stay (node indices do not change); a wheel zoom's window is reset. */
+  setSiblingOrder(order: SiblingOrder): void;
   /** Zoom (without animation; the renderer animates through setViewport). */
   zoomTo(node: NodeIndex): void;
   setViewport(zoomNode: NodeIndex, viewport: Viewport): void;

@@ -12,6 +12,7 @@ type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', ne
 export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
   view: 'functions',
   orientation: 'flame',
+  siblingOrder: 'name',
   zoomNode: 0,
   viewport: FULL_VIEWPORT,
   selectedNode: -1,
@@ -35,6 +36,9 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => ({
     });
   },
   setOrientation: (orientation) => set({ orientation }),
+  setSiblingOrder: (siblingOrder) => {
+    if (get().siblingOrder !== siblingOrder) set({ siblingOrder, viewport: FULL_VIEWPORT });
+  },
   zoomTo: (node) => {
     const s = get();
     if (!s.snapshot || node < 0 || node >= currentTree(s)!.nodeCount) return;

@@ -1,10 +1,13 @@
 import { useStore } from '../../store/store';
 import { openDemo } from '../../controllers/recordings';
+import { linkRestores, localNeeded } from '../../store/url/local-recording';
+import type { LocalRecording } from '../../store/types';
 import { openFilePicker } from './OpenControls';
 
 /** Shown when no recording is open: while the first one loads, or after it failed. */
 export function EmptyState() {
   const loading = useStore((s) => s.loading);
+  const awaiting = useStore((s) => s.awaitingLocal);
   if (loading) {
     return (
       <div className="shell-empty" aria-busy="true">
@@ -12,6 +15,7 @@ export function EmptyState() {
       </div>
     );
   }
+  if (awaiting) return <LinkNeedsFile local={awaiting} />;
   return (
     <div className="shell-empty">
       <h1>Open a recording</h1>
@@ -29,4 +33,44 @@ export function EmptyState() {
       </div>
     </div>
   );
+}
+
+/**
+ * The page was opened with a link made from a local file (or pasted text) and nothing else to
+ * open: it says which file the link needs and what opening it restores. Names render as text.
+ */
+function LinkNeedsFile({ local }: { local: LocalRecording }) {
+  const restores = linkRestores(window.location.hash);
+  const openInstead = () => {
+    // The link's state belongs to its file: the demo starts afresh.
+    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    useStore.getState().setAwaitingLocal(null);
+    void openDemo();
+  };
+  return (
+    <section className="shell-empty" role="region" aria-label="This link needs its recording">
+      <h1>{local.kind === 'paste' ? 'Paste the recording of this link' : `Open ${local.name} to see this link`}</h1>
+      <p>{localNeeded(local)}</p>
+      {restores.length > 0 && <p className="shell-muted">It holds {listOf(restores)}.</p>}
+      <p className="shell-muted">
+        {local.kind === 'paste'
+          ? 'Paste the text with Ctrl+V (or Paste…); it stays on this computer.'
+          : 'Drop it anywhere on the page or choose it: it is read in this browser and never uploaded.'}
+      </p>
+      <div className="shell-empty-actions">
+        {local.kind === 'file' && (
+          <button type="button" className="btn btn-primary" onClick={openFilePicker}>
+            Choose {local.name}…
+          </button>
+        )}
+        <button type="button" className="btn" onClick={openInstead}>
+          Open the demo instead
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function listOf(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

@@ -8,6 +8,9 @@ export type ViewKind = 'functions' | 'inline';
 /** A flame graph grows up from the root at the bottom; an icicle hangs down from the top. */
 export type Orientation = 'flame' | 'icicle';
 
+/** Siblings drawn by frame name (flamegraph.pl) or heaviest first (speedscope's "left heavy"). */
+export type SiblingOrder = 'name' | 'heavy';
+
 /** The visible part of the zoomed node, as fractions of its total weight (0 ≤ x0 < x1 ≤ 1). */
 export interface Viewport {
   x0: number;

@@ -4,7 +4,8 @@
 import type { CallTree } from '../model/call-tree';
 import type { NodeIndex } from '../model/types';
 import type { ProfileSnapshot } from '../session/snapshot';
-import type { ViewKind } from '../model/view-types';
+import type { SiblingOrder, ViewKind } from '../model/view-types';
+import { before } from '../views/sibling-order';
 
 export function treeOf(snapshot: ProfileSnapshot, view: ViewKind): CallTree {
   return view === 'functions' && snapshot.functions ? snapshot.functions : snapshot.inline;
@@ -33,20 +34,26 @@ export function heaviestChild(tree: CallTree, node: NodeIndex): NodeIndex {
   return best;
 }
 
-/** The previous sibling of a node, or -1. */
-export function previousSibling(tree: CallTree, node: NodeIndex): NodeIndex {
+/** The sibling drawn left of a node in `order`, or -1. */
+export function previousSibling(tree: CallTree, node: NodeIndex, order: SiblingOrder = 'name'): NodeIndex {
   if (node <= 0) return -1;
   const p = tree.parent[node];
   let prev = -1;
-  for (let c = p + 1; c < node; c = tree.end[c]) prev = c;
+  for (let c = p + 1; c < tree.end[p]; c = tree.end[c]) if (c !== node && before(tree, c, node, order) && (prev < 0 || before(tree, prev, c, order))) prev = c;
   return prev;
 }
 
-/** The next sibling of a node, or -1. */
-export function nextSibling(tree: CallTree, node: NodeIndex): NodeIndex {
+/** The sibling drawn right of a node in `order`, or -1. */
+export function nextSibling(tree: CallTree, node: NodeIndex, order: SiblingOrder = 'name'): NodeIndex {
   if (node <= 0) return -1;
-  const next = tree.end[node];
-  return next < tree.end[tree.parent[node]] ? next : -1;
+  if (order === 'name') {
+    const next = tree.end[node];
+    return next < tree.end[tree.parent[node]] ? next : -1;
+  }
+  const p = tree.parent[node];
+  let found = -1;
+  for (let c = p + 1; c < tree.end[p]; c = tree.end[c]) if (c !== node && before(tree, node, c, order) && (found < 0 || before(tree, c, found, order))) found = c;
+  return found;
 }
 
 /** Root-first path from the root (node 0) to `node`, both included. */
@@ -69,13 +76,14 @@ export function commonAncestor(tree: CallTree, a: NodeIndex, b: NodeIndex): Node
 
 /**
  * The weight of `node`'s left edge measured from `ancestor`'s left edge (node inside ancestor):
- * the sum of the totals of the earlier siblings at every level between them.
+ * the sum of the totals of the siblings drawn before it (in `order`) at every level between them.
  */
-export function offsetWithin(tree: CallTree, node: NodeIndex, ancestor: NodeIndex): number {
+export function offsetWithin(tree: CallTree, node: NodeIndex, ancestor: NodeIndex, order: SiblingOrder = 'name'): number {
   let offset = 0;
   for (let n = node; n !== ancestor && n > 0; n = tree.parent[n]) {
     const p = tree.parent[n];
-    for (let c = p + 1; c < n; c = tree.end[c]) offset += tree.totalWeight[c];
+    if (order === 'name') for (let c = p + 1; c < n; c = tree.end[c]) offset += tree.totalWeight[c];
+    else for (let c = p + 1; c < tree.end[p]; c = tree.end[c]) if (c !== n && before(tree, c, n, order)) offset += tree.totalWeight[c];
   }
   return offset;
 }

@@ -6,3 +6,4 @@ import './analysis-params';
 import './compare-params';
 import './time-params';
 import './transform-params';
+import './local-recording';

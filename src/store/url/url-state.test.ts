@@ -61,6 +61,17 @@ describe('URL state', () => {
     expect(hash).toBe(`#v=1&profile=demo%2Fx.txt&keep=1%3B2&orient=icicle&view=inline&zoom=p;main;b%26c%23d%25e%2Bg;lex_%5Bi%5D&case=i&search=le(x`);
   });
 
+  it('keeps the heaviest-first order in the link as order=heavy, the zoom unchanged', () => {
+    open('p;main;a 1\np;main;b 3');
+    expect(applyHash('#order=heavy&zoom=p;main')).toEqual([]);
+    expect(useStore.getState().siblingOrder).toBe('heavy');
+    expect(zoomedName()).toBe('main');
+    expect(writeUrlState('', useStore.getState())).toBe('#v=1&order=heavy&view=functions&zoom=p;main');
+    expect(applyHash('#order=left')).toEqual(['The link\'s order value "left" is not heavy; it was ignored.']);
+    expect(useStore.getState().siblingOrder).toBe('name');
+    expect(writeUrlState('', useStore.getState())).toBe('#v=1&view=functions');
+  });
+
   it('applies view, zoom path, search and case; toggling keeps the zoomed frame', () => {
     open(`p;main;${ODD};lex_[i] 3\np;main;emit 2`);
     const notices = applyHash(`#v=1&view=inline&zoom=p;main;${encodeURIComponent(ODD)};lex_%5Bi%5D&search=lex&case=i`);

@@ -1,6 +1,6 @@
 // The URL projection of the view state, in the location hash (no server sees it). Format v1:
 //   #v=1&profile=<url>&view=functions|inline&zoom=<path>&search=<regex>&case=i
-//    &orient=flame|icicle&event=<name>&split=pid|tid
+//    &orient=flame|icicle&order=heavy&event=<name>&split=pid|tid
 // A missing `v` means 1; every value is percent-encoded (encodeURIComponent; `+` reads as a
 // space, as in URLSearchParams); `zoom` is a frame path (see zoom-path.ts). `profile` belongs to
 // the loading shell (src/store/url/profile-hash.ts) and is kept verbatim here, as is any unknown parameter.
@@ -248,6 +248,15 @@ registerUrlParam<'flame' | 'icicle'>({
   parse: oneOf('orient', ['flame', 'icicle'] as const),
   write: (s) => (s.orientation === 'flame' ? null : s.orientation),
   apply: (value) => useStore.getState().setOrientation(value ?? 'flame'),
+});
+
+registerUrlParam<'heavy'>({
+  key: 'order',
+  history: 'replace',
+  order: 6,
+  parse: (v) => (v === 'heavy' ? { ok: true, value: 'heavy' } : { ok: false, notice: `The link's order value "${clip(v)}" is not heavy; it was ignored.` }),
+  write: (s) => (s.siblingOrder === 'heavy' ? 'heavy' : null),
+  apply: (value) => useStore.getState().setSiblingOrder(value ?? 'name'),
 });
 
 registerUrlParam<ViewKind>({
