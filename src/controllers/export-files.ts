@@ -41,12 +41,12 @@ export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: strin
  * as `flameview convert` writes it. Gzip through the browser's CompressionStream.
  */
 export function pprofBlob(snapshot: ProfileSnapshot): Promise<Blob> {
-  return gzipBlob(toPprof({ frames: snapshot.frames, tree: snapshot.inline, meta: snapshot.meta }));
+  return gzipBlob(toPprof({ frames: snapshot.frames, tree: snapshot.inline, functionFrames: snapshot.functionFrames, meta: snapshot.meta }));
 }
 
 /** The whole recording as flameview's processed recording (`.flameview`), as `flameview convert` writes it. */
 export function processedBlob(snapshot: ProfileSnapshot): Promise<Blob> {
-  return gzipBlob(toProcessed({ frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, meta: snapshot.meta }));
+  return gzipBlob(toProcessed({ frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, functionFrames: snapshot.functionFrames, meta: snapshot.meta }));
 }
 
 async function gzipBlob(bytes: Uint8Array): Promise<Blob> {

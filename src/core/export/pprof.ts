@@ -9,7 +9,10 @@
 //   lines of a function inlined into itself) are one Location whose lines run innermost first, as
 //   pprof's own inline chains do; so pprof's function view (the last line of each location) is
 //   flameview's function view, and the inline-frame view is every line. A FOLDED line reads back
-//   as an inlined one: the function view is the same, the inline view marks it `_[i]`.
+//   as an inlined one: the function view is the same, the inline view marks it `_[i]`. The
+//   physical line takes the function view's name (Profile.functionFrames: the ELF symbol's where
+//   perf printed a short DWARF name), so one function has one name in pprof too; the inline view
+//   read back shows that name for the physical frame.
 // - Two sample types: `samples/count` and the weight, `EVENT/nanoseconds` for time weights
 //   (cpu-clock, Chrome profiles), else `EVENT/count` (EVENT is the recording's event, or
 //   `weight`); default_sample_type is the weight, which is what flameview's importer and pprof
@@ -31,13 +34,15 @@ export interface PprofInput {
   frames: FrameTable;
   /** The inline-frame view (every frame). */
   tree: CallTree;
+  /** Profile.functionFrames: a physical frame's line is named as the function view shows it. */
+  functionFrames?: Int32Array | null;
   meta: Pick<ProfileMeta, 'event' | 'weightUnit'>;
 }
 
 /** The lines of one location share it: an inlined (or folded) frame continues the one above it. */
 const CONTINUES = FrameFlags.INLINED | FrameFlags.FOLDED;
 
-export function toPprof({ frames, tree, meta }: PprofInput): Uint8Array {
+export function toPprof({ frames, tree, functionFrames, meta }: PprofInput): Uint8Array {
   const strings = new Map<string, number>([['', 0]]);
   const str = (s: string): number => {
     let i = strings.get(s);
@@ -77,8 +82,10 @@ export function toPprof({ frames, tree, meta }: PprofInput): Uint8Array {
     let id = locationIds.get(key);
     if (id === undefined) {
       locationIds.set(key, (id = locations.length + 1));
-      // Innermost first on the wire: the run is outermost (the physical frame) first.
-      locations.push({ mapping: mappingOf(run[0]), functions: run.map(functionOf).reverse() });
+      // Innermost first on the wire: the run is outermost (the physical frame) first, and named as
+      // the function view names it (one name per function: pprof's function view is that line).
+      const lines = run.map((f, k) => functionOf(k === 0 && functionFrames ? functionFrames[f] : f));
+      locations.push({ mapping: mappingOf(run[0]), functions: lines.reverse() });
     }
     return id;
   };

@@ -20,12 +20,14 @@ export interface ProcessedInput {
   /** The inline-frame view (every frame). */
   tree: CallTree;
   samples?: SampleColumns | null;
+  /** Profile.functionFrames (the function view's name of each frame), when the importer gave one. */
+  functionFrames?: Int32Array | null;
   meta: ProfileMeta;
 }
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-export function toProcessed({ frames, tree, samples, meta }: ProcessedInput): Uint8Array {
+export function toProcessed({ frames, tree, samples, functionFrames, meta }: ProcessedInput): Uint8Array {
   // A snapshot's frame table ends with the GROUP frames of "collapse library": not the recording's.
   let frameCount = frames.count;
   while (frameCount > 0 && frames.flags[frameCount - 1] & FrameFlags.GROUP) frameCount--;
@@ -35,6 +37,7 @@ export function toProcessed({ frames, tree, samples, meta }: ProcessedInput): Ui
     ['frame.name', bytesOf(frames.name.subarray(0, frameCount)), frameCount],
     ['frame.module', bytesOf(frames.module.subarray(0, frameCount)), frameCount],
     ['frame.flags', bytesOf(frames.flags.subarray(0, frameCount)), frameCount],
+    ...(functionFrames ? [['frame.function', bytesOf(functionFrames.subarray(0, frameCount)), frameCount] as [string, Uint8Array, number]] : []),
     ['node.parent', bytesOf(tree.parent.subarray(0, n)), n],
     ['node.frame', bytesOf(tree.frame.subarray(0, n)), n],
     ['node.selfWeight', bytesOf(tree.selfWeight.subarray(0, n)), n],

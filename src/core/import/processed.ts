@@ -51,6 +51,7 @@ export const COLUMNS: Record<string, ColumnType> = {
   'frame.name': 'i32',
   'frame.module': 'i32',
   'frame.flags': 'u8',
+  'frame.function': 'i32',
   'node.parent': 'i32',
   'node.frame': 'i32',
   'node.selfWeight': 'f64',
@@ -161,6 +162,8 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
     identities.add(key);
   }
   const frames: FrameTable = { count: counts.frames, name, module, flags, strings };
+  const functionFrames = i32('frame.function');
+  if (functionFrames) for (let f = 0; f < counts.frames; f++) if (functionFrames[f] < 0 || functionFrames[f] >= counts.frames) fail(`frame ${f} shown as frame ${functionFrames[f]} of ${counts.frames}`);
 
   const tree = buildTree(counts.nodes, i32('node.parent')!, i32('node.frame')!, f64('node.selfWeight')!, f64('node.selfSamples')!, frames, fail);
 
@@ -176,7 +179,7 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
     }
     samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}) };
   }
-  return { frames, tree, meta: metaOf(header.meta, fail), samples };
+  return { frames, tree, meta: metaOf(header.meta, fail), samples, ...(functionFrames ? { functionFrames } : {}) };
 }
 
 const FORMATS: readonly FormatId[] = ['perf-script', 'folded', 'pprof', 'cpuprofile', 'chrome-trace', 'speedscope', 'svg', 'flameview'];
@@ -227,6 +230,7 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
     if (seen.has(c.name)) fail(`column ${c.name} twice`);
     seen.add(c.name);
     if (c.name === 'sample.thread' && c.length !== counts.samples) fail(`column sample.thread of ${c.length} for ${counts.samples} samples`);
+    if (c.name === 'frame.function' && c.length !== counts.frames) fail(`column frame.function of ${c.length} for ${counts.frames} frames`);
     if (c.name in want && c.length !== want[c.name]) fail(`column ${c.name} of ${c.length} where the counts say ${want[c.name]}`);
   }
   for (const name of ['strings', ...Object.keys(want)]) if (!seen.has(name)) fail(`no column ${name}`);

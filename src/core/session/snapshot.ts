@@ -29,6 +29,8 @@ export interface ProfileSnapshot {
    * `inline` (the inline-frame view): map it through `toFunction` for the function view.
    */
   samples: SampleColumns | null;
+  /** Profile.functionFrames: the frame the function view shows each frame as, or null (itself). */
+  functionFrames?: Int32Array | null;
   meta: ProfileMeta;
 }
 
@@ -42,6 +44,7 @@ export function makeSnapshot(profile: Profile): ProfileSnapshot {
     toFunction: fv?.toFunction ?? null,
     toInline: fv?.toInline ?? null,
     samples: profile.samples ?? null,
+    functionFrames: profile.functionFrames ?? null,
     meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
   };
 }
@@ -66,6 +69,7 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
   add(s.frames.flags);
   add(s.toFunction);
   add(s.toInline);
+  add(s.functionFrames ?? null);
   if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null]) add(col);
   return { wire, transfer: [...buffers] };
 }
