@@ -234,7 +234,7 @@ test.describe('viewer', () => {
     const status = page.locator('footer');
     await expect(status).toContainText('Format: folded stacks');
     await expect(status).toContainText('Samples: 6');
-    await status.getByRole('button', { name: '1 warning' }).click();
+    await status.getByRole('button', { name: '1 line skipped' }).click();
     const list = page.getByRole('region', { name: 'Warnings' });
     await expect(list).toContainText('line 3');
     await expect(list).toContainText('1 unparseable line was skipped.');
