@@ -157,7 +157,6 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       s.compare.mode,
       s.compare.shape,
       s.compare.norm,
-      s.compare.ignoreRoot,
       s.compare.results,
       s.hoverNode,
       s.compare.side.hoverNode,
@@ -165,6 +164,8 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       s.selectedNode,
       s.compare.side.selectedNode,
       s.compare.diff.selectedNode,
+      // Last: the handler reads the selections above by index.
+      s.compare.ignoreRoot,
     ],
     (next, prev) => {
       if (next[11] !== prev[11] && (next[11] as number) >= 0) selectedPane = 'main';
