@@ -14,7 +14,8 @@ const details = (page: Page) => page.getByRole('region', { name: 'Selected frame
 const crumbs = (page: Page) => page.getByRole('navigation', { name: 'Zoom path' }).getByRole('listitem');
 const frameName = (page: Page) => details(page).locator('.frame-name-text');
 /** The zoom path as the oracle spells names (see perlTidy). */
-const tidyCrumbs = async (page: Page) => (await crumbs(page).allTextContents()).map(perlTidy);
+// The crumbs' full names (their titles: a long name's text is shortened).
+const tidyCrumbs = async (page: Page) => (await crumbs(page).evaluateAll((lis) => lis.map((li) => li.firstElementChild?.getAttribute('title') ?? li.textContent ?? ''))).map(perlTidy);
 const summary = (page: Page) => page.getByRole('status').filter({ hasText: /^(Matched|Searching|Search timed)/ });
 
 async function openToyc(page: Page) {

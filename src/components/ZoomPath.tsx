@@ -9,6 +9,8 @@ import { ancestry } from '../store/tree-helpers';
 import { shortenName } from '../core/views/shorten';
 
 const MAX_CRUMBS = 40;
+/** Names longer than this (about a crumb's widest, 22em) are shortened. */
+const LONG_NAME = 40;
 
 export interface ZoomPathProps {
   label: string;
@@ -42,9 +44,10 @@ export function ZoomPath({ label, tree, frames, zoomNode, onZoom, heading }: Zoo
               </li>
             );
           // A long C++ name is shortened (template arguments and parameters elided, `<…>`, `()`)
-          // so "all" and the callers keep their room; the full name is the crumb's title.
+          // so "all" and the callers keep their room; the full name is the crumb's title. A name
+          // that fits a crumb is shown as it is.
           const name = node === 0 ? 'all' : frameName(frames, tree.frame[node]);
-          const label = shortenName(name);
+          const label = name.length > LONG_NAME ? shortenName(name) : name;
           return (
             <li key={node}>
               {i === path.length - 1 ? (
