@@ -7,7 +7,7 @@
 // test-results/ (the final ones are copied to docs/screenshots/).
 
 import { expect, test, type Page } from '@playwright/test';
-import { menuButton, waitForIdle } from './helpers';
+import { menuButton, openBytes, waitForIdle } from './helpers';
 
 const LONG =
   'std::_Function_handler<void (std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >&), shapes::draw_all(std::vector<std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >, std::allocator<std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> > > >&)::{lambda(std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >&)#1}>::_M_invoke(std::_Any_data const&, std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >&)';
@@ -163,3 +163,25 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.screenshot({ path: info.outputPath(`copy-link-${scheme}.png`) });
   });
 }
+
+test('Copy link for a local file: the panel and its note about the file take the menu’s width', async ({ page }, info) => {
+  await page.goto('./');
+  await waitForIdle(page);
+  await openBytes(page, 'warn.folded', Buffer.from(WARN));
+  await expect(page.getByTestId('recording-name')).toHaveText('warn.folded');
+  await waitForIdle(page);
+  await (await menuButton(page, 'More actions', 'Copy link')).click();
+  const panel = page.getByRole('group', { name: 'Link' });
+  const note = panel.locator('p').filter({ hasText: 'not in the link' });
+  await expect(note).toBeVisible();
+  const p = (await panel.boundingBox())!;
+  const n = (await note.boundingBox())!;
+  expect(p.width).toBeGreaterThan(300);
+  // The note fills the panel's width (a squeezed column was a few words wide).
+  expect(n.width).toBeGreaterThan(p.width - 40);
+  expect(p.x + p.width).toBeLessThanOrEqual(1280);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: info.outputPath(`copy-link-local-file-${scheme}.png`) });
+  }
+});
