@@ -228,3 +228,30 @@ describe('flameview diff errors', () => {
     expect(bad.out).toBe('');
   });
 });
+
+describe('flameview diff --ignore-root (issue 33: renamed binaries)', () => {
+  const a = () => tempFile('a.folded', 'shapes;main;draw;circle 5\nshapes;main;draw;square 3\nshapes;main;load 2\n');
+  const b = () => tempFile('b.folded', 'shapes_b;main;draw;circle 7\nshapes_b;main;draw;triangle 1\nshapes_b;main;load 2\n');
+
+  it('without it, the two roots share no stack', async () => {
+    const r = await run([a(), b()]);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n').filter((l) => / 0 [1-9]|[1-9] 0$/.test(l)).length).toBe(6);
+  });
+
+  it("with it, A's root takes B's name and the stacks under it compare", async () => {
+    const r = await run(['--ignore-root', a(), b()]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      ['shapes_b;main;draw;circle 5 7', 'shapes_b;main;draw;square 3 0', 'shapes_b;main;draw;triangle 0 1', 'shapes_b;main;load 2 2', ''].join('\n'),
+    );
+  });
+
+  it('pairs several processes as the page does: same name first, then by weight', async () => {
+    const many = tempFile('m.folded', 'sh;x 1\nbig;f 9\nsmall;g 1\n');
+    const other = tempFile('o.folded', 'sh;x 2\nbig2;f 4\nsmall2;g 3\n');
+    const r = await run(['--ignore-root', many, other]);
+    // sh ↔ sh by name; then big (9) ↔ big2 (4) and small (1) ↔ small2 (3), heaviest with heaviest.
+    expect(r.out).toBe(['big2;f 9 4', 'sh;x 1 2', 'small2;g 1 3', ''].join('\n'));
+  });
+});

@@ -9,9 +9,13 @@
 // `--normalize` is difffolded.pl's -n: when the totals differ, every A weight becomes
 // int(A × totalB / totalA), truncated toward zero, computed in doubles as perl does.
 //
+// `--ignore-root` compares ignoring the root names (renamed binaries): A's roots are renamed to
+// the B roots core/views/diff.ts's pairRoots pairs them with, the rule the page uses.
+//
 // Exit codes: 0 done, 1 an input cannot be read or is not a recording, 2 usage error.
 
 import { compareUtf8, foldedStacks, formatWeight, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
+import { pairRoots, type RootEntry } from '../core/views/diff';
 import { loadRecording, writeChunks } from './cli-common';
 import { CommandLine, SPLIT_OPTIONS, splitOf, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
@@ -26,6 +30,9 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
   --event NAME             perf script: keep samples of this event (default: the first seen)
   --full-names             keep argument lists and full names (only ';' becomes ':')
   --normalize, -n          scale A's weights to B's total, as difffolded.pl -n
+  --ignore-root            compare ignoring the root (process or thread) names: A's roots take
+                           the names of the B roots they pair with (same name first, then
+                           heaviest with heaviest), so a renamed binary compares
   A or B may be - for stdin (not both).
 `;
 
@@ -34,7 +41,7 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--open')) {
     return command.usageError('--open is not part of this command: `flameview A B` opens the comparison in the browser');
   }
-  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' } });
+  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' } });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const view = command.view(values.view, 'inline', ['inline', 'functions']);
@@ -57,7 +64,9 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
     annotateInline: true,
     fullNames: Boolean(values['full-names']),
   };
-  const lines = diffFoldedChunks(foldedStacks(a, options), foldedStacks(b, options), { normalize: Boolean(values.normalize) });
+  const stacksB = foldedStacks(b, options);
+  const stacksA = values['ignore-root'] ? renameRoots(foldedStacks(a, options), stacksB) : foldedStacks(a, options);
+  const lines = diffFoldedChunks(stacksA, stacksB, { normalize: Boolean(values.normalize) });
   return writeChunks(io.stdout, lines);
 }
 
@@ -99,6 +108,42 @@ export function* diffFoldedChunks(a: FoldedStacks, b: FoldedStacks, options: Dif
     }
   }
   if (chunk.length > 0) yield chunk;
+}
+
+/** The first frame (the root) of a folded stack. */
+const rootOf = (stack: string) => {
+  const cut = stack.indexOf(';');
+  return cut < 0 ? stack : stack.slice(0, cut);
+};
+
+/** Each root of the stacks, with its summed weight, in order of first appearance. */
+function foldedRoots(f: FoldedStacks): RootEntry[] {
+  const at = new Map<string, number>();
+  const roots: RootEntry[] = [];
+  f.stacks.forEach((stack, i) => {
+    const name = rootOf(stack);
+    let k = at.get(name);
+    if (k === undefined) at.set(name, (k = roots.push({ name, weight: 0 }) - 1));
+    roots[k].weight += f.weights[i];
+  });
+  return roots;
+}
+
+/**
+ * A's stacks with each root renamed to the B root it pairs with (pairRoots, the rule of the
+ * page's comparison), sorted again. Pairing is one-to-one, so no two stacks become equal.
+ */
+export function renameRoots(a: FoldedStacks, b: FoldedStacks): FoldedStacks {
+  const rootsA = foldedRoots(a);
+  const rootsB = foldedRoots(b);
+  const pairs = pairRoots(rootsA, rootsB);
+  const rename = new Map(rootsA.map((r, i) => [r.name, pairs[i] >= 0 ? rootsB[pairs[i]].name : r.name]));
+  const renamed = a.stacks.map((stack) => {
+    const root = rootOf(stack);
+    return rename.get(root)! + stack.slice(root.length);
+  });
+  const order = renamed.map((_, i) => i).sort((x, y) => compareUtf8(renamed[x], renamed[y]));
+  return { stacks: order.map((i) => renamed[i]), weights: Float64Array.from(order, (i) => a.weights[i]) };
 }
 
 function sum(w: Float64Array): number {

@@ -2,7 +2,7 @@
 // comparison the samples and the total weight are those of both runs, A and B, and the change.
 
 import { useMemo } from 'react';
-import type { FormatId } from '../core/model/profile';
+import type { FormatId, ImportWarning } from '../core/model/profile';
 import { samplesInRange } from '../render/stack-chart-model';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
@@ -34,7 +34,10 @@ export function StatusBar() {
   const { meta } = snapshot;
   const total = tree.totalWeight[0];
   const weight = (w: number) => (meta.weightUnit === 'nanoseconds' ? formatNs(w) : formatCount(w));
-  const warnings = meta.warnings.length + (meta.skippedLines > 0 && meta.warnings.length === 0 ? 1 : 0);
+  const summary = warningSummary(meta.skippedLines, meta.warnings);
+  const warnings = summary.count;
+  // After a transform that drops samples ("Drop samples with …", a focus) the graph shows fewer.
+  const shown = tree.totalSamples[0];
   return (
     <footer className="status-bar">
       <span>Format: {FORMAT_NAMES[meta.format]}</span>
@@ -45,7 +48,13 @@ export function StatusBar() {
           <Both label="Total weight" a={total} b={treeOf(compared, view).totalWeight[0]} format={weight} />
         </>
       ) : inRange === null ? (
-        <span>Samples: {formatCount(meta.samples)}</span>
+        shown === meta.samples ? (
+          <span data-testid="status-samples">Samples: {formatCount(meta.samples)}</span>
+        ) : (
+          <span data-testid="status-samples" title="The samples the transforms keep, of the whole recording's">
+            Samples: {formatCount(shown)} of {formatCount(meta.samples)}
+          </span>
+        )
       ) : (
         <span title="The samples in the selected time range, of the whole recording's">
           Samples: {formatCount(inRange)} in the time range (of {formatCount(meta.samples)})
@@ -53,7 +62,7 @@ export function StatusBar() {
       )}
       {!compared && <span>Total weight: {weight(total)}</span>}
       <button type="button" className="btn btn-small" aria-expanded={open} aria-controls="warnings-list" disabled={warnings === 0} onClick={() => toggle()}>
-        {warnings} {warnings === 1 ? 'warning' : 'warnings'}
+        {summary.label}
       </button>
       {open && warnings > 0 && (
         <div id="warnings-list" className="warnings" role="region" aria-label="Warnings">
@@ -76,6 +85,21 @@ export function StatusBar() {
     </footer>
   );
 }
+
+/**
+ * The warnings button's count and label, counted as the popover lists them: each skipped line
+ * once (the popover quotes only the first few, so counting quotes said "6 warnings" for 35 skipped
+ * lines), plus each warning about no single line; the note that more lines were not quoted is
+ * part of the skipped lines' count, not a warning of its own.
+ */
+export function warningSummary(skippedLines: number, warnings: readonly ImportWarning[]): { count: number; label: string } {
+  const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+  if (skippedLines === 0) return { count: warnings.length, label: plural(warnings.length, 'warning', 'warnings') };
+  const others = warnings.filter((w) => w.line === 0 && !NOT_QUOTED.test(w.message)).length;
+  const label = plural(skippedLines, 'line skipped', 'lines skipped') + (others > 0 ? ', ' + plural(others, 'warning', 'warnings') : '');
+  return { count: skippedLines + others, label };
+}
+const NOT_QUOTED = /^\d+ more problem lines were not quoted$/;
 
 /** A figure of both runs: "Samples: A 1,234 · B 2,345 (+90.0 %)". */
 function Both({ label, a, b, format }: { label: string; a: number; b: number; format: (v: number) => string }) {

@@ -6,8 +6,11 @@ import { frameName, type FrameTable } from '../core/model/frame-table';
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import { ancestry } from '../store/tree-helpers';
+import { shortenName } from '../core/views/shorten';
 
 const MAX_CRUMBS = 40;
+/** Names longer than this (about a crumb's widest, 22em) are shortened. */
+const LONG_NAME = 40;
 
 export interface ZoomPathProps {
   label: string;
@@ -40,16 +43,20 @@ export function ZoomPath({ label, tree, frames, zoomNode, onZoom, heading }: Zoo
                 <span>… {hidden} more …</span>
               </li>
             );
+          // A long C++ name is shortened (template arguments and parameters elided, `<…>`, `()`)
+          // so "all" and the callers keep their room; the full name is the crumb's title. A name
+          // that fits a crumb is shown as it is.
           const name = node === 0 ? 'all' : frameName(frames, tree.frame[node]);
+          const label = name.length > LONG_NAME ? shortenName(name) : name;
           return (
             <li key={node}>
               {i === path.length - 1 ? (
                 <span aria-current="location" title={name}>
-                  {name}
+                  {label}
                 </span>
               ) : (
                 <button type="button" className="crumb" title={name} onClick={() => onZoom(node)}>
-                  {name}
+                  {label}
                 </button>
               )}
             </li>

@@ -27,8 +27,8 @@ import { WorkerHandle } from './worker-handle';
 /** Where the comparison's questions are answered: the compare worker (or a CompareSession in tests). */
 export interface CompareBackend {
   setRecording(slot: 'A' | 'B', id: number, snapshot: ProfileSnapshot): unknown;
-  colours(ids: CompareIds, view: ViewKind, shape: DiffShape, norm: DiffNorm): Promise<ColoursReply | null>;
-  figures(ids: CompareIds, view: ViewKind, shape: DiffShape, node: NodeIndex, norm: DiffNorm): Promise<FiguresReply | null>;
+  colours(ids: CompareIds, view: ViewKind, shape: DiffShape, norm: DiffNorm, ignoreRoot?: boolean): Promise<ColoursReply | null>;
+  figures(ids: CompareIds, view: ViewKind, shape: DiffShape, node: NodeIndex, norm: DiffNorm, ignoreRoot?: boolean): Promise<FiguresReply | null>;
   changeTable(ids: CompareIds, view: ViewKind, norm: DiffNorm): Promise<ChangeTableReply | null>;
 }
 
@@ -101,10 +101,11 @@ export function startCompareResults(backend?: CompareBackend): () => void {
     const b = s.compare.snapshot;
     if (!a || !b) return;
     const { view } = s;
-    const { norm, mode } = s.compare;
+    const { norm, mode, ignoreRoot } = s.compare;
     const trees = { A: treeOf(a, view), B: treeOf(b, view) };
     const idsNow = { a: idOf('A', a), b: idOf('B', b) };
     const base = `${idsNow.a}:${idsNow.b}:${view}:${norm}`;
+    const paths = `${base}:${ignoreRoot ? 'any-root' : 'roots'}`;
     const keyOf = (shape: DiffShape): DiffKey => wantOf(s, shape)!;
     /** The answer is still for what is shown (same trees of the shaping and the other run, same normalisation). */
     const current = (shape: DiffShape, want: DiffKey) => same(wantOf(useStore.getState(), shape), want);
@@ -121,7 +122,7 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       const shape = s.compare.shape;
       const want = keyOf(shape);
       if (!same(r.colours, want)) {
-        ask('colours', `${base}:${shape}`, () => worker.colours(idsNow, view, shape, norm), (reply) => {
+        ask('colours', `${paths}:${shape}`, () => worker.colours(idsNow, view, shape, norm, ignoreRoot), (reply) => {
           if (current(shape, want) && useStore.getState().compare.shape === shape) useStore.getState().setCompareResults({ colours: { ...want, ...reply } });
         });
       }
@@ -137,7 +138,7 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       const shape = shapeOf(s, at.pane);
       const want = keyOf(shape);
       if (have && have.pane === at.pane && have.node === at.node && same(have, want)) return;
-      ask(kind, `${base}:${shape}:${at.pane}:${at.node}`, () => worker.figures(idsNow, view, shape, at.node, norm), (reply) => {
+      ask(kind, `${paths}:${shape}:${at.pane}:${at.node}`, () => worker.figures(idsNow, view, shape, at.node, norm, ignoreRoot), (reply) => {
         if (!current(shape, want)) return;
         const entry: PaneFigures = { ...want, pane: at.pane, node: at.node, reply };
         useStore.getState().setCompareResults({ [kind]: entry });
@@ -163,6 +164,8 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       s.selectedNode,
       s.compare.side.selectedNode,
       s.compare.diff.selectedNode,
+      // Last: the handler reads the selections above by index.
+      s.compare.ignoreRoot,
     ],
     (next, prev) => {
       if (next[11] !== prev[11] && (next[11] as number) >= 0) selectedPane = 'main';
@@ -180,11 +183,12 @@ function wantOf(s: StoreState, shape: DiffShape): DiffKey | null {
   if (!s.snapshot || !s.compare.snapshot) return null;
   const a = treeOf(s.snapshot, s.view);
   const b = treeOf(s.compare.snapshot, s.view);
-  return shape === 'B' ? { shapeTree: b, otherTree: a, norm: s.compare.norm } : { shapeTree: a, otherTree: b, norm: s.compare.norm };
+  const { norm, ignoreRoot } = s.compare;
+  return shape === 'B' ? { shapeTree: b, otherTree: a, norm, ignoreRoot } : { shapeTree: a, otherTree: b, norm, ignoreRoot };
 }
 
 function same(k: DiffKey | null, want: DiffKey | null): boolean {
-  return k !== null && want !== null && k.shapeTree === want.shapeTree && k.otherTree === want.otherTree && k.norm === want.norm;
+  return k !== null && want !== null && k.shapeTree === want.shapeTree && k.otherTree === want.otherTree && k.norm === want.norm && k.ignoreRoot === want.ignoreRoot;
 }
 
 function hovered(s: StoreState): { pane: ComparePane; node: NodeIndex } | null {

@@ -58,12 +58,39 @@ describe('palette', () => {
     expect(b).toBeGreaterThan(r);
     expect(g).toBeGreaterThan(r);
     const k = frameRgb('schedule', FrameFlags.KERNEL);
-    expect(k[0]).toBeGreaterThan(k[1]);
-    expect(k[2]).toBeLessThanOrEqual(20);
+    expect(k[2]).toBeGreaterThan(k[0]);
+    expect(k[2]).toBeGreaterThan(k[1]);
     const j = frameRgb('Interpreter', FrameFlags.JIT);
     expect(j[1]).toBeGreaterThan(j[0]);
     expect(j[1]).toBeGreaterThan(j[2]);
   });
+});
+
+/** Hue in degrees (0 … 360) of a colour. */
+function hue([r, g, b]: readonly number[]): number {
+  const max = Math.max(r, g, b);
+  const d = max - Math.min(r, g, b);
+  if (d === 0) return 0;
+  const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  return (h * 60 + 360) % 360;
+}
+
+describe('kernel frames stand out (issue 33: orange kernel frames hid among the warm ones)', () => {
+  for (const theme of [LIGHT, DARK]) {
+    const name = theme.dark ? 'dark' : 'light';
+    it(`every kernel shade is blue-violet, at least 30° from every function, inlined and JIT shade (${name})`, () => {
+      const familyHues = (flags: number) => Array.from({ length: SHADES }, (_, s) => hue(themeRgb(shadeRgb(s, flags), theme.dark)));
+      const kernel = familyHues(FrameFlags.KERNEL);
+      const others = [...familyHues(0), ...familyHues(FrameFlags.INLINED), ...familyHues(FrameFlags.JIT)];
+      for (const k of kernel) {
+        expect(k).toBeGreaterThanOrEqual(220);
+        expect(k).toBeLessThanOrEqual(270);
+        for (const o of others) expect(Math.min(Math.abs(k - o), 360 - Math.abs(k - o))).toBeGreaterThanOrEqual(30);
+      }
+      // And far from the search highlight (magenta, 300°), so a kernel frame never reads as a match.
+      for (const k of kernel) expect(Math.abs(hue(theme.match) - k)).toBeGreaterThanOrEqual(35);
+    });
+  }
 });
 
 const channels = parseRgb;

@@ -1,7 +1,8 @@
 // Frame colours, deterministic by function name: the same name has the same colour in every
 // profile, view and session (no dependence on the profile's contents or order). A warm palette
 // like flamegraph.pl's "hot"; inlined frames a muted teal (calmer than flamegraph.pl's aqua, so
-// the eye is not drawn to inlined helpers first), kernel frames orange (`_[k]`), JIT frames green
+// the eye is not drawn to inlined helpers first), kernel frames blue-violet (`_[k]`: a hue no
+// function frame has, so user/kernel boundaries show at a glance in either theme), JIT frames green
 // (`_[j]`). During a search, matches take a magenta highlight (flamegraph.pl's) and the rest fade
 // towards the background.
 //
@@ -51,7 +52,8 @@ export function shadeRgb(shade: number, flags: number): Rgb {
     // muted teal: reads as "part of the physical frame below" without outshining it.
     return [Math.round(105 + 40 * v1), Math.round(165 + 25 * v2), Math.round(165 + 25 * v2)];
   }
-  if (flags & FrameFlags.KERNEL) return [Math.round(200 + 55 * v1), Math.round(110 + 60 * v2), Math.round(20 * v3)];
+  // blue-violet (hue 230–265°), light enough for black labels: far from the warm family and the teal.
+  if (flags & FrameFlags.KERNEL) return [Math.round(145 + 30 * v1), Math.round(135 + 25 * v2), Math.round(235 + 20 * v3)];
   if (flags & FrameFlags.JIT) return [Math.round(50 + 60 * v1), Math.round(190 + 55 * v2), Math.round(50 + 60 * v3)];
   // hot: red to yellow (the reds no darker than black text allows).
   return [Math.round(222 + 33 * v3), Math.round(50 + 180 * v1), Math.round(55 * v2)];

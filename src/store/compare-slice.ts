@@ -27,6 +27,8 @@ export interface DiffKey {
   shapeTree: CallTree;
   otherTree: CallTree;
   norm: DiffNorm;
+  /** Compared ignoring the root (process) names. */
+  ignoreRoot: boolean;
 }
 
 /** A node's figures in both runs, for the pane and node they were asked for. */
@@ -59,6 +61,8 @@ export interface CompareState {
   openRequest: { url: string } | null;
   mode: CompareMode;
   norm: DiffNorm;
+  /** Compare ignoring the root (process or thread) names: a renamed binary matches (diff.ts's pairRoots). */
+  ignoreRoot: boolean;
   shape: DiffShape;
   side: PaneState;
   diff: PaneState;
@@ -77,6 +81,7 @@ export interface CompareSlice {
   closeCompare(): void;
   setCompareMode(mode: CompareMode): void;
   setCompareNorm(norm: DiffNorm): void;
+  setCompareIgnoreRoot(ignoreRoot: boolean): void;
   setCompareShape(shape: DiffShape): void;
   setPane(pane: 'side' | 'diff', patch: Partial<PaneState>): void;
   setSyncNotice(text: string | null): void;
@@ -100,6 +105,7 @@ export const INITIAL_COMPARE: CompareState = {
   openRequest: null,
   mode: 'side',
   norm: 'pct',
+  ignoreRoot: false,
   shape: 'B',
   side: FULL_PANE,
   diff: FULL_PANE,
@@ -122,9 +128,10 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
       patch({ snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null, results: NO_RESULTS }),
     failCompare: (message) => patch({ loading: null, error: message }),
     dismissCompareError: () => patch({ error: null }),
-    closeCompare: () => set({ compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm } }),
+    closeCompare: () => set({ compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm, ignoreRoot: get().compare.ignoreRoot } }),
     setCompareMode: (mode) => patch({ mode, syncNotice: null }),
     setCompareNorm: (norm) => patch({ norm }),
+    setCompareIgnoreRoot: (ignoreRoot) => patch({ ignoreRoot }),
     setCompareShape: (shape) => {
       if (shape !== get().compare.shape) patch({ shape, diff: FULL_PANE });
     },

@@ -1,6 +1,7 @@
 // The comparison controls above the graphs (one thin row, only while a comparison loads, failed
 // or is open): the loading state and errors (role=alert, the baseline stays), and once it is
-// open: Side by side / Differential, "% of total" / "absolute", "Shape by baseline", Close.
+// open: Side by side / Differential, "% of total" / "absolute", "Ignore process names",
+// "Shape by baseline", Close.
 // "Compare with…" itself is in the toolbar's ⋯ menu (CompareOpener).
 
 import { closeCompare } from '../../controllers/recordings';
@@ -14,6 +15,7 @@ export function CompareBar() {
   const mode = useStore((s) => s.compare.mode);
   const norm = useStore((s) => s.compare.norm);
   const shape = useStore((s) => s.compare.shape);
+  const ignoreRoot = useStore((s) => s.compare.ignoreRoot);
   const baseName = useStore((s) => s.name);
   const st = useStore.getState();
 
@@ -46,6 +48,9 @@ export function CompareBar() {
               <input type="radio" name="compare-norm" checked={norm === 'abs'} onChange={() => st.setCompareNorm('abs')} /> absolute
             </label>
           </div>
+          <label className="compare-switch" title="Match the root frames (process or thread names) of A and B whatever their names, so a renamed binary compares; kept in the link as roots=any">
+            <input type="checkbox" checked={ignoreRoot} onChange={(e) => st.setCompareIgnoreRoot(e.target.checked)} /> Ignore process names
+          </label>
           {mode === 'diff' && (
             <label className="compare-switch">
               <input type="checkbox" role="switch" checked={shape === 'A'} onChange={(e) => st.setCompareShape(e.target.checked ? 'A' : 'B')} /> Shape by baseline

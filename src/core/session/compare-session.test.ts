@@ -77,3 +77,24 @@ describe('compare session', () => {
     expect(changeRows(s.changeTable(ids, 'inline', 'abs')!)).toEqual(rows);
   });
 });
+
+describe('compare session ignoring the root names', () => {
+  it('passes ignoreRoot to the diff: renamed processes match in colours and figures', () => {
+    const RA = makeSnapshot(profileFrom('shapes;main;draw 5\nshapes;main;load 2'));
+    const RB = makeSnapshot(profileFrom('shapes_b;main;draw 7\nshapes_b;main;load 2'));
+    const s = new CompareSession();
+    for (const [slot, id, snap] of [['A', 1, RA], ['B', 2, RB]] as const) {
+      const { wire, transfer } = recordingWire(snap);
+      s.setRecording(slot, id, structuredClone(wire, { transfer }));
+    }
+    const byName = s.colours(ids, 'inline', 'B', 'abs')!;
+    const ignoring = s.colours(ids, 'inline', 'B', 'abs', true)!;
+    const matched = (m: Int32Array) => [...m].filter((x, n) => n > 0 && x >= 0).length;
+    expect(matched(byName.match)).toBe(0);
+    expect(matched(ignoring.match)).toBe(RB.inline.nodeCount - 1);
+    let draw = 1;
+    while (frameName(RB.frames, RB.inline.frame[draw]) !== 'draw') draw++;
+    expect(s.figures(ids, 'inline', 'B', draw, 'abs', true)!.path.total).toMatchObject({ a: 5, b: 7, delta: 2 });
+    expect(s.figures(ids, 'inline', 'B', draw, 'abs')!.path.presentIn).toBe('B');
+  });
+});

@@ -35,16 +35,16 @@ export class CompareSession {
   }
 
   /** The differential graph's colouring: B − A per node of the shaping tree, and which nodes both runs have. */
-  colours(ids: CompareIds, view: ViewKind, shape: DiffShape, norm: DiffNorm): ColoursReply | null {
-    const diff = this.diff(ids, view, shape);
+  colours(ids: CompareIds, view: ViewKind, shape: DiffShape, norm: DiffNorm, ignoreRoot = false): ColoursReply | null {
+    const diff = this.diff(ids, view, shape, ignoreRoot);
     if (!diff) return null;
     const { delta, maxAbs } = deltaColumn(diff, 'total', { norm });
     return { delta, maxAbs, match: diff.match.slice() };
   }
 
   /** A node's figures in both runs (its path, and its function over every call site), for tooltips and details. */
-  figures(ids: CompareIds, view: ViewKind, shape: DiffShape, node: NodeIndex, norm: DiffNorm): FiguresReply | null {
-    const diff = this.diff(ids, view, shape);
+  figures(ids: CompareIds, view: ViewKind, shape: DiffShape, node: NodeIndex, norm: DiffNorm, ignoreRoot = false): FiguresReply | null {
+    const diff = this.diff(ids, view, shape, ignoreRoot);
     if (!diff) return null;
     const side = shape === 'B' ? diff.b : diff.a;
     if (node < 0 || node >= side.tree.nodeCount) return null;
@@ -82,9 +82,10 @@ export class CompareSession {
     return (h.sides[view] ??= { tree, frames: h.frames });
   }
 
-  private diff(ids: CompareIds, view: ViewKind, shape: DiffShape): TreeDiff | null {
+  /** ignoreRoot: the roots (processes) match whatever their names (diff.ts's pairRoots). */
+  private diff(ids: CompareIds, view: ViewKind, shape: DiffShape, ignoreRoot: boolean): TreeDiff | null {
     const a = this.side('A', ids.a, view);
     const b = this.side('B', ids.b, view);
-    return a && b ? diffTrees(a, b, shape) : null;
+    return a && b ? diffTrees(a, b, shape, { ignoreRoot }) : null;
   }
 }

@@ -3,7 +3,7 @@ import { profileFrom } from '../testing/tree-dsl';
 import { frameName } from '../model/frame-table';
 import { pathOf } from '../model/call-tree';
 import type { Profile } from '../model/profile';
-import { deltaColumn, diffTotals, diffTrees, nodeDelta, type DiffSide } from './diff';
+import { deltaColumn, diffTotals, diffTrees, nodeDelta, pairRoots, type DiffSide } from './diff';
 import { functionDeltaOf, functionDeltas } from './function-deltas';
 import { findNearestPath, findSamePath, mapFrames } from './frame-path';
 
@@ -336,5 +336,47 @@ describe('diffTrees against a brute-force path match (property)', async () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('comparing ignoring the root names (issue 33: renamed binaries shared nothing)', () => {
+  const RA = profileFrom(`
+    shapes;main;draw;circle 5
+    shapes;main;draw;square 3
+    shapes;main;load 2
+  `);
+  const RB = profileFrom(`
+    shapes_b;main;draw;circle 7
+    shapes_b;main;draw;triangle 1
+    shapes_b;main;load 2
+  `);
+
+  it('without the option, a renamed process matches nothing below the root', () => {
+    const diff = diffTrees(side(RA), side(RB));
+    expect(diff.match.filter((m, n) => n > 0 && m >= 0).length).toBe(0);
+  });
+
+  it('with it, the stacks under the two roots match level by level, and only real changes are left', () => {
+    const diff = diffTrees(side(RA), side(RB), 'B', { ignoreRoot: true });
+    expect(diff.match[nodeAt(RB, 'shapes_b')]).toBe(nodeAt(RA, 'shapes'));
+    expect(diff.match[nodeAt(RB, 'shapes_b;main;draw;circle')]).toBe(nodeAt(RA, 'shapes;main;draw;circle'));
+    expect(nodeDelta(diff, nodeAt(RB, 'shapes_b;main;draw;circle'), { norm: 'abs' }).total).toMatchObject({ a: 5, b: 7, delta: 2 });
+    expect([...diff.onlyInB].map((n) => pathText(RB, n))).toEqual(['shapes_b;main;draw;triangle']);
+    expect([...diff.onlyInA].map((n) => pathText(RA, n))).toEqual(['shapes;main;draw;square']);
+    // The inverse map agrees, and shaped by A the pairing is the same.
+    const byA = diffTrees(side(RA), side(RB), 'A', { ignoreRoot: true });
+    expect(byA.match[nodeAt(RA, 'shapes;main;load')]).toBe(nodeAt(RB, 'shapes_b;main;load'));
+    // Memoised per option: the plain diff is another object.
+    expect(diffTrees(side(RA), side(RB), 'B', { ignoreRoot: true })).toBe(diff);
+    expect(diffTrees(side(RA), side(RB))).not.toBe(diff);
+  });
+
+  it('pairRoots: same names first, then heaviest with heaviest; extra roots stay unpaired', () => {
+    const r = (name: string, weight: number) => ({ name, weight });
+    expect([...pairRoots([r('shapes', 10)], [r('shapes_b', 3)])]).toEqual([0]);
+    // `sh` keeps its namesake although `prog` is heavier; then prog (9) ↔ prog2 (5), a (1) ↔ b (2).
+    expect([...pairRoots([r('a', 1), r('prog', 9), r('sh', 1)], [r('b', 2), r('sh', 8), r('prog2', 5)])]).toEqual([0, 2, 1]);
+    expect([...pairRoots([r('x', 1), r('y', 2)], [r('z', 1)])]).toEqual([-1, 0]);
+    expect([...pairRoots([], [r('z', 1)])]).toEqual([]);
   });
 });

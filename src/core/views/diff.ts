@@ -11,6 +11,8 @@
 // Invariants:
 // - frames are the same when their (name, flags) are equal (frame-path.ts); paths are the same
 //   when their frames are the same, level by level from the root; the roots always match.
+//   With ignoreRoot, the frames under the root (processes) match as pairRoots pairs them,
+//   whatever their names; the levels below match by frame as always.
 // - match and matchBack are inverse partial bijections: match[s] = o ⇔ matchBack[o] = s.
 // - `other*` columns hold the weight of the same path in the other tree, NaN where it has none.
 // - onlyInA / onlyInB hold the topmost node of each subtree present in one tree only (node
@@ -18,7 +20,7 @@
 // - linear time, no recursion, typed arrays out; the shape tree is walked in its DFS order.
 
 import type { CallTree } from '../model/call-tree';
-import type { FrameTable } from '../model/frame-table';
+import { frameName, type FrameTable } from '../model/frame-table';
 import type { NodeIndex } from '../model/types';
 import { mapFrames, type FrameMapping } from './frame-path';
 
@@ -54,18 +56,69 @@ export interface TreeDiff {
   onlyInB: Int32Array;
 }
 
-const cache = new WeakMap<CallTree, WeakMap<CallTree, Partial<Record<DiffShape, TreeDiff>>>>();
+const cache = new WeakMap<CallTree, WeakMap<CallTree, Partial<Record<string, TreeDiff>>>>();
+
+export interface DiffOptions {
+  /**
+   * Compare ignoring the root frames' names (the process, or comm-PID/TID): a renamed binary
+   * (`shapes` against `shapes_b`) shares its stacks. Roots pair as pairRoots says.
+   */
+  ignoreRoot?: boolean;
+}
 
 /** The diff of A and B shaped by `shape`; memoised by the identity of the two trees. */
-export function diffTrees(a: DiffSide, b: DiffSide, shape: DiffShape = 'B'): TreeDiff {
+export function diffTrees(a: DiffSide, b: DiffSide, shape: DiffShape = 'B', options: DiffOptions = {}): TreeDiff {
   let inner = cache.get(a.tree);
   if (!inner) cache.set(a.tree, (inner = new WeakMap()));
   let entry = inner.get(b.tree);
   if (!entry) inner.set(b.tree, (entry = {}));
-  return (entry[shape] ??= computeDiff(a, b, shape));
+  return (entry[shape + (options.ignoreRoot ? ':any-root' : '')] ??= computeDiff(a, b, shape, Boolean(options.ignoreRoot)));
 }
 
-function computeDiff(a: DiffSide, b: DiffSide, shape: DiffShape): TreeDiff {
+/** A root (a frame directly under "all"): its name and total weight. */
+export interface RootEntry {
+  name: string;
+  weight: number;
+}
+
+/**
+ * Which root of B each root of A is compared with when root names are ignored (the one rule of
+ * the page's comparison and of `flameview diff --ignore-root`): roots of the same name pair with
+ * each other; the others pair in order of weight, heaviest with heaviest (ties by name), so one
+ * process against one renamed process always pairs. Returns, per A root, the index of its B root
+ * or -1 (more roots in A than in B). A partial bijection; O(r log r).
+ */
+export function pairRoots(a: readonly RootEntry[], b: readonly RootEntry[]): Int32Array {
+  const out = new Int32Array(a.length).fill(-1);
+  const byName = new Map<string, number>();
+  b.forEach((r, i) => byName.set(r.name, i));
+  const taken = new Uint8Array(b.length);
+  a.forEach((r, i) => {
+    const j = byName.get(r.name);
+    if (j !== undefined && !taken[j]) {
+      out[i] = j;
+      taken[j] = 1;
+    }
+  });
+  const order = (list: readonly RootEntry[], skip: (i: number) => boolean) =>
+    list
+      .map((_, i) => i)
+      .filter((i) => !skip(i))
+      .sort((x, y) => list[y].weight - list[x].weight || (list[x].name < list[y].name ? -1 : list[x].name > list[y].name ? 1 : 0));
+  const restA = order(a, (i) => out[i] >= 0);
+  const restB = order(b, (j) => taken[j] === 1);
+  for (let k = 0; k < restA.length && k < restB.length; k++) out[restA[k]] = restB[k];
+  return out;
+}
+
+/** The children of the root (node 0) of a tree, as RootEntry, and their nodes. */
+function rootsOf(side: DiffSide): { nodes: number[]; entries: RootEntry[] } {
+  const nodes: number[] = [];
+  for (let n = 1; n < side.tree.nodeCount; n++) if (side.tree.parent[n] === 0) nodes.push(n);
+  return { nodes, entries: nodes.map((n) => ({ name: frameName(side.frames, side.tree.frame[n]), weight: side.tree.totalWeight[n] })) };
+}
+
+function computeDiff(a: DiffSide, b: DiffSide, shape: DiffShape, ignoreRoot: boolean): TreeDiff {
   const frameMap = mapFrames(a.frames, b.frames);
   const s = shape === 'B' ? b.tree : a.tree;
   const o = shape === 'B' ? a.tree : b.tree;
@@ -98,6 +151,13 @@ function computeDiff(a: DiffSide, b: DiffSide, shape: DiffShape): TreeDiff {
   const otherTotalSamples = new Float64Array(sn);
   const otherSelfSamples = new Float64Array(sn);
   const onlyInShape: number[] = [];
+  // Ignoring root names: each root of the shape tree is matched with its paired root, not by frame.
+  let rootPair: Map<number, number> | null = null;
+  if (ignoreRoot) {
+    const [sr, or] = shape === 'B' ? [rootsOf(b), rootsOf(a)] : [rootsOf(a), rootsOf(b)];
+    const pairs = pairRoots(sr.entries, or.entries);
+    rootPair = new Map(sr.nodes.map((n, i) => [n, pairs[i] >= 0 ? or.nodes[pairs[i]] : -1]));
+  }
   match[0] = 0;
   matchBack[0] = 0;
   otherTotal[0] = o.totalWeight[0];
@@ -108,7 +168,9 @@ function computeDiff(a: DiffSide, b: DiffSide, shape: DiffShape): TreeDiff {
   for (let n = 1; n < sn; n++) {
     const p = match[s.parent[n]];
     let m = -1;
-    if (p >= 0) {
+    if (rootPair && p === 0) {
+      m = rootPair.get(n) ?? -1;
+    } else if (p >= 0) {
       const key = sKey[n];
       for (let slot = hashPair(p, key) & mask; ; slot = (slot + 1) & mask) {
         const at = slot * 3;

@@ -1,5 +1,6 @@
 // The comparison's link parameters, registered with the URL state (store/url-state.ts):
 //   compare=<url of B>   mode=side|diff (default side)   norm=pct|abs (default pct)
+//   roots=any (compare ignoring the root/process names; default: names must match)
 //   dzoom=<frame path>   (the differential graph's zoom)
 // url-sync writes them from the store and applies them on back/forward or an edited hash (a new
 // compare= becomes the store's compare.openRequest, which the comparison's loader opens). At
@@ -46,6 +47,15 @@ registerUrlParam<'pct' | 'abs'>({
   parse: oneOf('norm', ['pct', 'abs'] as const),
   write: (s) => (s.compare.snapshot && s.compare.norm !== 'pct' ? s.compare.norm : null),
   apply: (value) => useStore.getState().setCompareNorm(value ?? 'pct'),
+});
+
+registerUrlParam<'any'>({
+  key: 'roots',
+  history: 'replace',
+  order: 43,
+  parse: oneOf('roots', ['any'] as const),
+  write: (s) => (s.compare.snapshot && s.compare.ignoreRoot ? 'any' : null),
+  apply: (value) => useStore.getState().setCompareIgnoreRoot(value === 'any'),
 });
 
 // dzoom=<frame path>: the differential graph's zoom, a frame path of the shaping run's tree (as
