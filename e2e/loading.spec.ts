@@ -118,12 +118,12 @@ test.describe('opening recordings', () => {
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
 
-  test('a perf.data file gets the bin/flameview advice', async ({ page }) => {
+  test('a perf.data file gets the flameview advice for an installed user and a checkout', async ({ page }) => {
     await gotoAndWait(page);
     const data = Buffer.alloc(4096);
     data.write('PERFILE2', 0, 'latin1');
     await openBytes(page, 'perf.data', data);
-    await expect(page.getByRole('alert')).toContainText('run `bin/flameview perf.data`', { ignoreCase: true });
+    await expect(page.getByRole('alert')).toContainText('Run `flameview perf.data` (`bin/flameview perf.data` in a flameview checkout)');
     await expect(recordingName(page)).toHaveText('rust-toyc.perf-script.txt');
   });
 

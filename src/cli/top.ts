@@ -12,7 +12,7 @@
 import { formatWeight } from '../core/export/folded';
 import { defaultView } from '../core/export/svg';
 import { formatWeightIn, weightUnitOf, type WeightUnit } from '../core/export/weight-text';
-import { rawName, tidyName } from '../core/export/tidy-name';
+import { rawName, readableTidyName } from '../core/export/tidy-name';
 import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
 import { viewTree } from '../core/views/function-view';
@@ -54,7 +54,7 @@ export interface TopOptions {
 /** The rows `top` prints, heaviest first (pure; used by the CLI and its tests). */
 export function topRows(profile: Profile, options: TopOptions = {}): TopRow[] {
   const tree = viewTree(profile, options.view ?? defaultView(profile.meta));
-  const tidy = options.fullNames ? rawName : tidyName;
+  const tidy = options.fullNames ? rawName : readableTidyName;
   const frames = renameFrames(profile.frames, (name) => tidy(name).replace(/[\r\n\t]/g, ' '));
   const table = functionTable(tree, frames);
   const weight = options.weight ?? 'period';

@@ -20,8 +20,9 @@ export function EmptyState() {
     <div className="shell-empty">
       <h1>Open a recording</h1>
       <p className="shell-muted">
-        Drop a file anywhere on the page, choose one, or paste text with Ctrl+V. flameview reads <code>perf script</code> output and
-        folded stacks, plain or gzip-compressed. For a <code>perf.data</code> file, run <code>bin/flameview perf.data</code>.
+        Drop a file anywhere on the page, choose one, or paste text with Ctrl+V. flameview reads <code>perf script</code> output,
+        folded stacks, pprof, Chrome and Node CPU profiles, speedscope JSON and flamegraph SVGs, plain or gzip-compressed. For a{' '}
+        <code>perf.data</code> file, run <code>flameview perf.data</code> (<code>bin/flameview perf.data</code> in a checkout).
       </p>
       <div className="shell-empty-actions">
         <button type="button" className="btn btn-primary" onClick={openFilePicker}>

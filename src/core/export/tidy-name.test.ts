@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rawName, tidyName } from './tidy-name';
+import { rawName, readableTidyName, tidyName } from './tidy-name';
 
 // Each row: recorded name → folded name. Rows marked "inferno" are taken from inferno 0.12's
 // expected collapse-perf results in fixtures/third_party/inferno.
@@ -43,5 +43,16 @@ describe('rawName', () => {
   it('only replaces ;', () => {
     expect(rawName('foo(int; x) "q"')).toBe('foo(int: x) "q"');
     expect(rawName('plain')).toBe('plain');
+  });
+});
+
+describe('readableTidyName (flameview top)', () => {
+  it('keeps the call operator\'s () as the viewer shows it, cuts the argument list as tidyName', () => {
+    expect(readableTidyName('std::function<int (int, int)>::operator()(int, int) const')).toBe('std::function<int (int, int)>::operator()');
+    expect(readableTidyName('Widget::operator()')).toBe('Widget::operator()');
+    // Where the first '(' is not the call operator's, nothing changes.
+    expect(readableTidyName('main::{lambda(int)#1}::operator()(int) const')).toBe(tidyName('main::{lambda(int)#1}::operator()(int) const'));
+    expect(readableTidyName('std::ostream::operator<<(int)')).toBe('std::ostream::operator<<');
+    expect(readableTidyName('foo(int)')).toBe('foo');
   });
 });

@@ -48,6 +48,18 @@ export function tidyName(name: string): string {
   return kept.indexOf(';') >= 0 ? kept.replaceAll(';', ':') : kept;
 }
 
+/**
+ * tidyName for tables read by people (`flameview top`): the call operator keeps its `()`, as the
+ * viewer shows it (`…::operator()`, not inferno's `…::operator`).
+ */
+export function readableTidyName(name: string): string {
+  const cut = argumentListStart(name);
+  if (cut >= OPERATOR.length && name.startsWith('()', cut) && name.startsWith(OPERATOR, cut - OPERATOR.length)) {
+    return rawName(name.slice(0, cut + 2)) + tidyName(name.slice(cut + 2));
+  }
+  return tidyName(name);
+}
+
 /** Names as recorded: only ';' is replaced, as the folded format requires. */
 export function rawName(name: string): string {
   return name.indexOf(';') >= 0 ? name.replaceAll(';', ':') : name;

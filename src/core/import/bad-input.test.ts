@@ -188,3 +188,18 @@ describe('bad input', () => {
     expect(e.expected).toMatch(/gzip/);
   });
 });
+
+describe('an executable instead of a recording', () => {
+  it('says it is an ELF executable and how to record it; binary data lists every format read', async () => {
+    const elf = new Uint8Array(4096);
+    elf.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]);
+    const e = await loadProfileFromText(elf).then(() => null, (x: unknown) => x as ImportError);
+    expect(e).toBeInstanceOf(ImportError);
+    expect(e!.message).toContain('found an ELF executable (ELF magic), not a recording: record it with `perf record -g -- ./PROGRAM`, then run `perf script > out.txt`');
+    for (const format of ['perf script', 'folded stacks', 'pprof', 'Chrome', 'speedscope']) expect(e!.expected).toContain(format);
+    const garbage = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0xff, 0xfe, 10]);
+    const g = await loadProfileFromText(garbage).then(() => null, (x: unknown) => x as ImportError);
+    expect(g!.found).toMatch(/^binary data/);
+    for (const format of ['perf script', 'folded stacks', 'pprof', 'Chrome', 'speedscope']) expect(g!.expected).toContain(format);
+  });
+});

@@ -58,9 +58,16 @@ export function pickImporter(importers: readonly Importer[], head: string, atEnd
   if (head.trim().length === 0) return atEnd ? null : importers[0];
   for (const importer of importers) if (importer.detect(head, atEnd) === 'yes') return importer;
   const { line, text } = firstContentLine(head);
-  const expected = importers.map((i) => i.description).join(' or ');
+  // Binary input was no whole-input format either: then the list names every format read.
+  const binary = text.includes('\u0000') || text.includes('\ufffd');
+  const expected = [...importers, ...(binary ? defaultBytesImporters : [])].map((i) => i.description).join(' or ');
+  if (head.startsWith('\u007fELF')) throw new ImportError(expected, 0, ELF_FOUND, source);
   throw new ImportError(expected, line, describeFound(text), source);
 }
+
+/** What an executable dropped instead of a recording is, and how to record one. */
+export const ELF_FOUND =
+  'an ELF executable (ELF magic), not a recording: record it with `perf record -g -- ./PROGRAM`, then run `perf script > out.txt` and open out.txt';
 
 function firstContentLine(head: string): { line: number; text: string } {
   const lines = head.split('\n', 200);

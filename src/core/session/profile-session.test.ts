@@ -66,7 +66,9 @@ describe('ProfileSession', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.kind).toBe('perf-data');
-    expect(r.error.message).toContain('bin/flameview perf.data');
+    // An installed user has `flameview` on PATH; a checkout has bin/flameview: both are named.
+    expect(r.error.message).toContain('Run `flameview perf.data` (`bin/flameview perf.data` in a flameview checkout)');
+    expect(r.error.message).toContain('perf script -i perf.data > out.txt');
   });
 
   it('detects perf.data magic split across tiny chunks', async () => {

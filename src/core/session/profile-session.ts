@@ -244,7 +244,7 @@ export function checkProfileUrl(raw: string, base?: string): { ok: true; url: st
 export function perfDataMessage(name: string): string {
   return (
     `${name} is a binary perf.data recording, which the browser cannot symbolise. ` +
-    `Run \`bin/flameview ${name}\` (or \`perf script -i ${name} > out.txt\` and open out.txt).`
+    `Run \`flameview ${name}\` (\`bin/flameview ${name}\` in a flameview checkout), or \`perf script -i ${name} > out.txt\` and open out.txt.`
   );
 }
 

@@ -198,3 +198,23 @@ describe('event, period and DSO helpers', () => {
     expect(isJitDso('/usr/lib/libjvm.so')).toBe(false);
   });
 });
+
+describe('parseHeader: headers without a timestamp', () => {
+  const read = (line: string) => {
+    const h = newHeaderFields();
+    if (!parseHeader(line, h)) return null;
+    const part = (a: number, b: number) => (a < 0 ? null : line.slice(a, b));
+    return { comm: part(h.commStart, h.commEnd), pid: part(h.pidStart, h.pidEnd), tid: part(h.tidStart, h.tidEnd), time: part(h.timeStart, h.timeEnd), period: part(h.periodStart, h.periodEnd), event: part(h.eventStart, h.eventEnd), rest: h.restStart < 0 ? null : line.slice(h.restStart) };
+  };
+  it('reads COMM [PID/]TID [[CPU]] [PERIOD] EVENT: as perf 3.x and -F comm,pid,event print them', () => {
+    expect(read('java  3244 cpu-clock: ')).toEqual({ comm: 'java', pid: null, tid: '3244', time: null, period: null, event: 'cpu-clock', rest: null });
+    expect(read('node-v011 31912 cpu-clock: ')).toMatchObject({ comm: 'node-v011', tid: '31912', period: null });
+    expect(read('java 19983 cycles:')).toMatchObject({ comm: 'java', tid: '19983', event: 'cycles' });
+    expect(read('iperf 27409/28744 [000] 1000 cycles:u: ')).toMatchObject({ comm: 'iperf', pid: '27409', tid: '28744', period: '1000', event: 'cycles:u' });
+    expect(read('toyc worker 1 13266 cpu-clock:')).toMatchObject({ comm: 'toyc worker', tid: '1', period: '13266' });
+    expect(read('java 3244 cpu-clock:      7f1e214c24d9 SpinPause (/x/libjvm.so)')).toMatchObject({ tid: '3244', rest: '7f1e214c24d9 SpinPause (/x/libjvm.so)' });
+  });
+  it('says no to prose and frame lines', () => {
+    for (const line of ['Chapter 2 notes: 3 items', 'hello world', 'ffffffff8103d0ca native_write_msr_safe ([kernel.kallsyms])', 'a;b 12', 'x 12.5: y']) expect(read(line), line).toBeNull();
+  });
+});

@@ -2,6 +2,8 @@
 // formats observed"), written as charCodeAt loops over index ranges: no regex, no allocation.
 //
 //   sample header:  COMM [PID/]TID [[CPU]] TIME: [PERIOD] EVENT:[  ADDR SYM (DSO)]
+//   without time:   COMM [PID/]TID [[CPU]] [PERIOD] EVENT:[  ADDR SYM (DSO)]   (perf 3.x's
+//                   default, `perf script -F comm,pid,event,…` today)
 //   frame line:     ⇥ ADDR SYM[+0xOFF] [(DSO)]
 //
 // Invariants:
@@ -9,6 +11,10 @@
 //   right to left from there: optional `[CPU]`, then `TID` or `PID/TID`, and everything before is
 //   COMM. So `toyc worker 1 13266 …` gives COMM `toyc worker 1` (perl and inferno stop at the first
 //   number and give `toyc worker`; that is deliberate).
+// - a header without TIME is only tried when no TIME token fits; it is read right to left from
+//   its EVENT (the first `name:` token followed by the line end or by a frame `ADDR SYM`), and of
+//   two numbers before the event the last is the PERIOD (perf prints it there), as perl reads
+//   them. Its time range is -1, so the recording has no time order.
 // - every field is returned as a half-open index range into the line; -1 marks an absent field.
 // - a frame's DSO is the last balanced `(…)` group that ends the line and follows a space, so
 //   symbols with parentheses (`FnOnce<()>`) and DSOs like `(/x.so (deleted))` both work.
@@ -44,7 +50,7 @@ export interface HeaderFields {
   pidEnd: number;
   tidStart: number;
   tidEnd: number;
-  /** The TIME token without its colon (`678.130161`); always present in a header. */
+  /** The TIME token without its colon (`678.130161`); -1 when the header has none. */
   timeStart: number;
   timeEnd: number;
   /** -1 when there is no period column (old perf). The text is not validated here. */
@@ -80,7 +86,7 @@ export function parseHeader(text: string, out: HeaderFields): boolean {
   let from = 0;
   for (;;) {
     const colon = text.indexOf(':', from);
-    if (colon < 0) return false;
+    if (colon < 0) return parseTimelessHeader(text, out);
     from = colon + 1;
     if (matchBeforeTime(text, colon, out) && matchAfterTime(text, colon, out)) return true;
   }
@@ -91,6 +97,14 @@ function matchBeforeTime(text: string, colon: number, out: HeaderFields): boolea
   if (colon === 0 || !isDigit(text.charCodeAt(colon - 1))) return false;
   let t = colon;
   for (let c = text.charCodeAt(t - 1); t > 0 && (isDigit(c) || c === DOT); c = text.charCodeAt(t - 1)) t--;
+  if (!matchThread(text, t, out)) return false;
+  out.timeStart = t;
+  out.timeEnd = colon;
+  return true;
+}
+
+/** COMM [PID/]TID [[CPU]] followed by a blank and the token at `t`. */
+function matchThread(text: string, t: number, out: HeaderFields): boolean {
   if (t === 0 || !isBlank(text.charCodeAt(t - 1))) return false;
   let j = t - 1;
   while (j > 0 && isBlank(text.charCodeAt(j - 1))) j--;
@@ -128,9 +142,53 @@ function matchBeforeTime(text: string, colon: number, out: HeaderFields): boolea
   if (commStart >= commEnd) return false;
   out.commStart = commStart;
   out.commEnd = commEnd;
-  out.timeStart = t;
-  out.timeEnd = colon;
   return true;
+}
+
+const restFrame: FrameFields = { addrStart: -1, addrEnd: -1, symStart: -1, symEnd: -1, dsoStart: -1, dsoEnd: -1 };
+
+/** COMM [PID/]TID [[CPU]] [PERIOD] EVENT: without a TIME token (see the invariants above). */
+function parseTimelessHeader(text: string, out: HeaderFields): boolean {
+  const n = text.length;
+  for (let colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    if (colon + 1 < n && !isBlank(text.charCodeAt(colon + 1))) continue;
+    let e = colon;
+    while (e > 0 && !isBlank(text.charCodeAt(e - 1))) e--;
+    // An event name never starts with a digit; a token like `12.5:` is a broken TIME.
+    if (e === colon || e === 0 || isDigit(text.charCodeAt(e))) continue;
+    let p = colon + 1;
+    while (p < n && isBlank(text.charCodeAt(p))) p++;
+    // What follows the event is nothing or a frame with a real address, so prose is no header.
+    if (p < n && !(parseFrame(text, p, restFrame) && restFrame.addrEnd - restFrame.addrStart >= 4)) continue;
+    let j = e - 1;
+    while (j > 0 && isBlank(text.charCodeAt(j - 1))) j--;
+    out.periodStart = -1;
+    out.periodEnd = -1;
+    let threadEnd = e;
+    let k = j;
+    while (k > 0 && isDigit(text.charCodeAt(k - 1))) k--;
+    if (k < j && k > 0 && isBlank(text.charCodeAt(k - 1))) {
+      // A number right before the event is the PERIOD when a [PID/]TID or [CPU] token precedes it.
+      let m = k - 1;
+      while (m > 0 && isBlank(text.charCodeAt(m - 1))) m--;
+      let q = m;
+      while (q > 0 && (isDigit(text.charCodeAt(q - 1)) || text.charCodeAt(q - 1) === SLASH)) q--;
+      const tidBefore = q < m && q > 0 && isBlank(text.charCodeAt(q - 1));
+      if (tidBefore || (m > 0 && text.charCodeAt(m - 1) === RBRACKET)) {
+        out.periodStart = k;
+        out.periodEnd = j;
+        threadEnd = k;
+      }
+    }
+    if (!matchThread(text, threadEnd, out)) continue;
+    out.timeStart = -1;
+    out.timeEnd = -1;
+    out.eventStart = e;
+    out.eventEnd = colon;
+    out.restStart = p < n ? p : -1;
+    return true;
+  }
+  return false;
 }
 
 /** [PERIOD] EVENT: and an optional same-line frame after the TIME token's colon. */

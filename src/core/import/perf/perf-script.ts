@@ -164,9 +164,18 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       return;
     }
     if (c === HASH) return;
+    if (parseHeader(text, this.header)) {
+      if (this.inSample) this.endSample();
+      this.startSample(text, lineNumber);
+      return;
+    }
+    // perf 3.x printed frames without indentation (FlameGraph's perf-java-stacks-02).
+    if (this.inSample && parseFrame(text, 0, this.frameFields)) {
+      if (this.kept) this.stack.line(text, lineNumber, this.badFrame);
+      return;
+    }
     if (this.inSample) this.endSample();
-    if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
-    else this.skip(lineNumber, 'a sample header line "COMM [PID/]TID [CPU] TIME: [PERIOD] EVENT:"', text);
+    this.skip(lineNumber, 'a sample header line "COMM [PID/]TID [CPU] [TIME:] [PERIOD] EVENT:"', text);
   }
 
   /** Byte mode (./perf-bytes.ts): the rest of the input as bytes, from line `lineNumber` + 1. */
