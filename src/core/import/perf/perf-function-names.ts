@@ -26,6 +26,7 @@
 // merged frames, so one parser and the parts give the same names.
 
 import type { FrameTable } from '../../model/frame-table';
+import { StringTable } from '../../model/string-table';
 
 /** FunctionNames.data(): notes in the parser's own frame numbers. */
 export interface FunctionNamesData {
@@ -38,8 +39,7 @@ export interface FunctionNamesData {
 }
 
 export class FunctionNames {
-  private readonly startIds = new Map<string, number>();
-  private readonly startText: string[] = [];
+  private readonly starts = new StringTable();
   private readonly shortFrames: number[] = [];
   private readonly shortStarts: number[] = [];
   private readonly elfFrames: number[] = [];
@@ -53,13 +53,7 @@ export class FunctionNames {
     // Below 2^52 a double is exact; kernel addresses (16 digits) go through BigInt.
     const start =
       address.length <= 13 ? (parseInt(address, 16) - parseInt(offset, 16)).toString(16) : (BigInt(`0x${address}`) - BigInt(`0x${offset}`)).toString(16);
-    let id = this.startIds.get(start);
-    if (id === undefined) {
-      id = this.startText.length;
-      this.startText.push(start);
-      this.startIds.set(start, id);
-    }
-    return id;
+    return this.starts.intern(start);
   }
 
   /** Notes the physical frame of an address's group: `short` when every line of it was `(inlined)`. */
@@ -75,7 +69,7 @@ export class FunctionNames {
   }
 
   data(): FunctionNamesData {
-    const text = (ids: number[]) => ids.map((id) => this.startText[id]);
+    const text = (ids: number[]) => ids.map((id) => this.starts.get(id));
     return { shortFrames: Int32Array.from(this.shortFrames), shortStarts: text(this.shortStarts), elfFrames: Int32Array.from(this.elfFrames), elfStarts: text(this.elfStarts) };
   }
 }
