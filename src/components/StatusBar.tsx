@@ -2,7 +2,7 @@
 // comparison the samples and the total weight are those of both runs, A and B, and the change.
 
 import { useMemo } from 'react';
-import type { FormatId, ImportWarning } from '../core/model/profile';
+import { warningCounts, type FormatId, type ProfileMeta } from '../core/model/profile';
 import { samplesInRange } from '../render/stack-chart-model';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
@@ -34,7 +34,7 @@ export function StatusBar() {
   const { meta } = snapshot;
   const total = tree.totalWeight[0];
   const weight = (w: number) => (meta.weightUnit === 'nanoseconds' ? formatNs(w) : formatCount(w));
-  const summary = warningSummary(meta.skippedLines, meta.warnings);
+  const summary = warningSummary(meta);
   const warnings = summary.count;
   // After a transform that drops samples ("Drop samples with …", a focus) the graph shows fewer.
   const shown = tree.totalSamples[0];
@@ -86,20 +86,13 @@ export function StatusBar() {
   );
 }
 
-/**
- * The warnings button's count and label, counted as the popover lists them: each skipped line
- * once (the popover quotes only the first few, so counting quotes said "6 warnings" for 35 skipped
- * lines), plus each warning about no single line; the note that more lines were not quoted is
- * part of the skipped lines' count, not a warning of its own.
- */
-export function warningSummary(skippedLines: number, warnings: readonly ImportWarning[]): { count: number; label: string } {
+/** The warnings button's count and label, counted as the popover lists them (core's warningCounts). */
+function warningSummary(meta: ProfileMeta): { count: number; label: string } {
   const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
-  if (skippedLines === 0) return { count: warnings.length, label: plural(warnings.length, 'warning', 'warnings') };
-  const others = warnings.filter((w) => w.line === 0 && !NOT_QUOTED.test(w.message)).length;
-  const label = plural(skippedLines, 'line skipped', 'lines skipped') + (others > 0 ? ', ' + plural(others, 'warning', 'warnings') : '');
-  return { count: skippedLines + others, label };
+  const { skipped, others } = warningCounts(meta);
+  if (skipped === 0) return { count: others, label: plural(others, 'warning', 'warnings') };
+  return { count: skipped + others, label: plural(skipped, 'line skipped', 'lines skipped') + (others > 0 ? ', ' + plural(others, 'warning', 'warnings') : '') };
 }
-const NOT_QUOTED = /^\d+ more problem lines were not quoted$/;
 
 /** A figure of both runs: "Samples: A 1,234 · B 2,345 (+90.0 %)". */
 function Both({ label, a, b, format }: { label: string; a: number; b: number; format: (v: number) => string }) {

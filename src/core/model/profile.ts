@@ -53,6 +53,22 @@ export interface Profile {
   functionFrames?: Int32Array | null;
 }
 
+/** The note an importer adds when it quotes only the first of its skipped lines (the rest: `count`). */
+export function notQuotedWarning(count: number): ImportWarning {
+  return { line: 0, message: `${count} more problem lines were not quoted` };
+}
+const NOT_QUOTED = /^\d+ more problem lines were not quoted$/;
+
+/**
+ * How many warnings a recording has, as its warnings list shows them: each skipped line once (a
+ * few are quoted), plus each warning about no single line; the note that more skipped lines were
+ * not quoted is part of their count, not a warning of its own.
+ */
+export function warningCounts(meta: Pick<ProfileMeta, 'skippedLines' | 'warnings'>): { skipped: number; others: number } {
+  if (meta.skippedLines === 0) return { skipped: 0, others: meta.warnings.length };
+  return { skipped: meta.skippedLines, others: meta.warnings.filter((w) => w.line === 0 && !NOT_QUOTED.test(w.message)).length };
+}
+
 /** An error the UI and the CLI can show as one line: format expected, line, what was found. */
 export class ImportError extends Error {
   constructor(

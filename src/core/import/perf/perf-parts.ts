@@ -9,7 +9,7 @@
 // samples kept aside by the parts are placed by ./perf-late.ts, which also says why the column
 // was dropped then.
 
-import { ImportError, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
+import { ImportError, notQuotedWarning, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer';
 import { eventBaseName } from './perf-line';
 import { sortSamples } from '../../views/time-order';
@@ -93,7 +93,7 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   // Bad frame lines are found when their sample ends, so quoted lines are put back in order.
   const warnings = quoted.sort((a, b) => a.line - b.line);
   if (quotedCount > MAX_QUOTED) {
-    warnings.push({ line: 0, message: `${quotedCount - MAX_QUOTED} more problem lines were not quoted` });
+    warnings.push(notQuotedWarning(quotedCount - MAX_QUOTED));
   }
   const late = merged.late as PerfLateMerge | undefined;
   if (late?.hasInlined) hasInlined = true;
