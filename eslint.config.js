@@ -13,6 +13,15 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 /** A zone of import-x/no-restricted-paths: files under `target` may not import from `from`. */
 const zone = (target, from, message) => ({ target, from, message });
 
+/** Zones between the folders of src/core, for its non-test files. */
+function innerCore(rules) {
+  return rules.map(([layer, banned, message]) => ({
+    target: `./src/core/${layer}/**/!(*.test).ts`,
+    from: banned.map((b) => `./src/core/${b}`),
+    message,
+  }));
+}
+
 const layers = [
   zone('./src/core', ['./src/!(core)/**', './src/*.{ts,tsx}', './workers/**'], 'core is pure: it imports nothing outside src/core'),
   zone('./src/render', ['./src/store', './src/controllers', './src/components'], 'render reads what it is handed: no store, controllers or components'),
@@ -22,6 +31,18 @@ const layers = [
   zone('./workers', ['./src/!(core)/**', './src/*.{ts,tsx}'], 'workers are facades over the core'),
   zone(['./src/cli', './src/server'], ['./src/store', './src/controllers', './src/render', './src/components', './workers'], 'the Node side uses the core only'),
   zone('./src/format.ts', ['./src/!(core)/**'], 'format.ts is a leaf beside the core'),
+  zone('./src/node', ['./src/!(core|node)/**', './src/*.{ts,tsx}', './workers/**'], 'src/node holds Node helpers the CLI and the server share: core and Node only'),
+  // Inside the core (ARCHITECTURE.md, "Layers inside the core"): model ← import ← parallel, and
+  // model ← views ← query ← session; export writes what model and views hold. Tests and
+  // core/testing may reach across (a round trip test reads what an exporter wrote).
+  ...innerCore([
+    ['model', ['import', 'parallel', 'views', 'query', 'session', 'export', 'testing'], 'the model is the bottom layer of the core'],
+    ['import', ['parallel', 'views', 'query', 'session', 'export', 'testing'], 'importers build the model: no views, sessions or exporters'],
+    ['parallel', ['views', 'query', 'session', 'export', 'testing'], 'the parallel loader splits and merges importers only'],
+    ['views', ['import', 'parallel', 'query', 'session', 'export', 'testing'], 'views are pure functions of the model'],
+    ['query', ['import', 'parallel', 'session', 'export', 'testing'], 'queries read views and the model'],
+    ['export', ['parallel', 'query', 'session', 'testing'], 'exporters write what the model and views hold'],
+  ]),
 ];
 
 /** Packages the pure core (and the renderer, for the store) may not import. */

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { mapShownNodes, type ShownTree } from '../src/core/query/transform-node-map';
 import type { CallTree } from '../src/core/model/call-tree';
-import type { ProfileSnapshot } from '../src/core/session/snapshot';
+import type { ProfileSnapshot } from '../src/core/views/snapshot';
 import { copyTree, treeColumns, type DeriveInput, type DeriveRequest } from '../src/core/views/derive';
 import { functionTable, sortRows } from '../src/core/views/function-table';
 import type { Transform } from '../src/core/views/transforms';

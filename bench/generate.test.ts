@@ -60,7 +60,7 @@ describe('bench generator', () => {
 
   it.skipIf(!importersExist).each(['perf', 'folded'] as const)('%s: loads with loadProfile, nothing skipped, totals match', async (format) => {
     const { loadProfileFromText } = await import('../src/core/import/load');
-    const { makeSnapshot } = await import('../src/core/session/snapshot');
+    const { makeSnapshot } = await import('../src/core/views/snapshot');
     const { text, stats } = await generate(format, 1_000_000, 3);
     const profile = await loadProfileFromText(text, { source: 'generated' });
     expect(profile.meta.format).toBe(format === 'perf' ? 'perf-script' : 'folded');

@@ -4,7 +4,7 @@
 
 import { createReadStream } from 'node:fs';
 import { loadProfile } from '../src/core/import/load';
-import { makeSnapshot } from '../src/core/session/snapshot';
+import { makeSnapshot } from '../src/core/views/snapshot';
 
 async function main(): Promise<void> {
   const file = process.argv[2];

@@ -11,10 +11,10 @@
 
 import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { readAhead } from '../src/cli/read-ahead';
+import { readAhead } from '../src/node/read-ahead';
 import { loadProfile } from '../src/core/import/load';
 import { loadFileInParts } from '../src/cli/parallel-load';
-import { makeSnapshot } from '../src/core/session/snapshot';
+import { makeSnapshot } from '../src/core/views/snapshot';
 import { threadCpuMs } from '../src/cli/thread-cpu';
 import type { SplitOptions } from '../src/core/parallel/split';
 

@@ -6,7 +6,8 @@
 
 import { readFileSync } from 'node:fs';
 import { loadProfileFromText } from '../src/core/import/load';
-import { treeForRange, type SampleColumns } from '../src/core/views/time-order';
+import { treeForRange } from '../src/core/views/time-order';
+import { type SampleColumns } from '../src/core/model/sample-column';
 import { buildModel } from '../src/render/stack-chart-model';
 import { Rng } from './prng';
 

@@ -25,7 +25,7 @@ import { callersTree, calleesTree } from '../src/core/views/butterfly';
 import { functionTable, sortRows } from '../src/core/views/function-table';
 import { reversedTree } from '../src/core/views/reversed';
 import { applyTransform, applyTransforms, nameIndex, type DerivedTree, type Transform } from '../src/core/views/transforms';
-import { segmentsOf } from '../src/core/query/zoom-path';
+import { segmentsOf } from '../src/core/views/zoom-path';
 import { withGroupFrames } from '../src/core/views/frame-groups';
 import { refCallees, refCollapse, refDrop, refReversed } from '../src/core/testing/reference-transforms';
 import { Rng } from './prng';

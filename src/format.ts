@@ -1,11 +1,11 @@
 // Every number the page shows to people: sizes, counts, shares, weights, durations and the
 // compared figures of two runs. One module, so the same number reads the same everywhere.
 
-import { formatBytes } from './core/export/weight-text';
+import { formatBytes } from './core/model/weight-text';
 import type { Compared, DiffNorm } from './core/views/diff';
 
-// Sizes and times are the core's (core/export/weight-text.ts), which the CLI prints too.
-export { formatBytes, formatNs } from './core/export/weight-text';
+// Sizes and times are the core's (core/model/weight-text.ts), which the CLI prints too.
+export { formatBytes, formatNs } from './core/model/weight-text';
 
 const integer = new Intl.NumberFormat('en-US');
 

@@ -4,7 +4,7 @@
 
 import * as Comlink from 'comlink';
 import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
-import { toTransfer, type SnapshotWire } from '../src/core/session/snapshot';
+import { toTransfer, type SnapshotWire } from '../src/core/views/snapshot';
 import { watchCspViolations } from '../src/core/session/fetch-failure';
 import { awaitPart, type PartMessage, type PartPort } from '../src/core/parallel/split';
 

@@ -11,7 +11,7 @@ import { ImportError, type Profile } from '../core/model/profile';
 import type { CliIo } from './main';
 import { loadFileInParts } from './parallel-load';
 import { perfDataOnStdinMessage, runPerfScript, type PerfScriptRun } from './perf-data';
-import { READ_CHUNK, readAhead } from './read-ahead';
+import { READ_CHUNK, readAhead } from '../node/read-ahead';
 import { isPerfData, PERF_DATA_MAGICS } from '../core/import/sniff';
 import { readHead } from '../server/sniff';
 

@@ -14,7 +14,7 @@ import type { PartialProfile } from '../core/import/importer';
 import { awaitPart, loadInParts, MIN_PART_BYTES, partCount, type PartJob, type PartRunner, type RangeSource, type SplitOptions } from '../core/parallel/split';
 import type { Profile } from '../core/model/profile';
 import type { ParseWorkerData } from './parse-worker';
-import { readFileRange } from './read-ahead';
+import { readFileRange } from '../node/read-ahead';
 
 /** FLAMEVIEW_WORKERS when set to a count, else null. */
 export function workersSetting(): number | null {

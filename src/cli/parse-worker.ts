@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { parsePartJob, type PartJob, type PartMessage } from '../core/parallel/split';
 import { threadCpuMs } from './thread-cpu';
-import { readFileRange } from './read-ahead';
+import { readFileRange } from '../node/read-ahead';
 
 export interface ParseWorkerData {
   path: string;

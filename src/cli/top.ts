@@ -11,7 +11,7 @@
 
 import { formatWeight } from '../core/export/folded';
 import { defaultView } from '../core/export/svg';
-import { formatWeightIn, weightUnitOf, type WeightUnit } from '../core/export/weight-text';
+import { formatWeightIn, weightUnitOf, type WeightUnit } from '../core/model/weight-text';
 import { rawName, readableTidyName } from '../core/export/tidy-name';
 import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';

@@ -3,7 +3,7 @@
 // the figures are those of both runs, for the frame selected last in any of its graphs.
 
 import { useMemo, useState } from 'react';
-import { frameInfo, functionInfo } from '../store/frame-info';
+import { frameInfo, functionInfo } from '../core/query/frame-info';
 import { currentTable } from '../store/selectors';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';

@@ -1,6 +1,6 @@
 // The figures of one frame, shared by the tooltip and the details region.
 
-import { type FrameInfo } from '../store/frame-info';
+import { type FrameInfo } from '../core/query/frame-info';
 import { formatPercent, formatWeight } from '../format';
 import { BreakableName } from './BreakableName';
 

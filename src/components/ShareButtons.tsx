@@ -7,7 +7,7 @@
 // panel offers "Delete shared copy". The work is in src/controllers (share.ts, team-server.ts).
 
 import { useEffect, useRef, useState } from 'react';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import { copyText, shareRecordings } from '../controllers/share';
 import { apiRoot, deleteShared, ownedRecordings, pageRecordingId, saveUploadToken, serverInfo, uploadToken, type ServerInfo } from '../controllers/team-server';
 import { useStore } from '../store/store';

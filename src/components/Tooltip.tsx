@@ -4,7 +4,7 @@
 import { useMemo } from 'react';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
-import { frameInfo } from '../store/frame-info';
+import { frameInfo } from '../core/query/frame-info';
 import { FrameFigures } from './FrameFigures';
 
 const WIDTH = 380;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeSnapshot } from '../core/session/snapshot';
+import { makeSnapshot } from '../core/views/snapshot';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
 import { inlineBackend, type DeriveBackend } from './derive-backend';

@@ -15,7 +15,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { DeriveRequest } from '../core/views/derive';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { AnalysisTreeRef } from '../core/views/derive-analysis';
 import type { SandwichResult, TableResult } from '../store/analysis-slice';
 import { useStore } from '../store/store';

@@ -15,7 +15,7 @@ import type { NodeIndex } from '../core/model/types';
 import type { ViewKind } from '../core/model/view-types';
 import { treeOf } from '../core/query/tree-walks';
 import { changeRows, recordingWire, type ChangeTableReply, type ColoursReply, type CompareIds, type FiguresReply } from '../core/session/compare-protocol';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
 import type { ComparePane, CompareResults, DiffKey, PaneFigures } from '../store/compare-slice';
 import { useStore } from '../store/store';

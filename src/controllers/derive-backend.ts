@@ -3,9 +3,9 @@
 // recording's base trees once and then asks for derived trees, tables and callers/callees.
 
 import * as Comlink from 'comlink';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import { AnalysisSession } from '../core/session/analysis-session';
-import type { SampleColumns } from '../core/views/time-order';
+import type { SampleColumns } from '../core/model/sample-column';
 import { copyTree, treeColumns, type DeriveInput, type DeriveRequest } from '../core/views/derive';
 import type { AnalysisTreeRef, SandwichReply, TableReply } from '../core/views/derive-analysis';
 import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';

@@ -8,7 +8,7 @@
 // result is shown, so the graph stays aria-busy.
 
 import type { CallTree } from '../core/model/call-tree';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import { isIdentity, rangeApplies, type DeriveRequest } from '../core/views/derive';
 import { encodeTransforms } from '../core/views/transforms-codec';
 import { useStore } from '../store/store';

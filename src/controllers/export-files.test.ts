@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { collapseLines } from '../core/export/folded';
 import { loadProfileFromText } from '../core/import/load';
-import { makeSnapshot } from '../core/session/snapshot';
+import { makeSnapshot } from '../core/views/snapshot';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { viewTree } from '../core/views/function-view';
 import { exportFileName, foldedParts, svgParts } from './export-files';

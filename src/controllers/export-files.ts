@@ -13,7 +13,7 @@ import { toProcessed } from '../core/export/processed';
 import type { CallTree } from '../core/model/call-tree';
 import { svgChunks } from '../core/export/svg';
 import type { Profile } from '../core/model/profile';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { ViewKind } from '../core/views/function-view';
 
 /** The current view as a Profile whose tree *is* that view (so no view is derived again). */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { frameName } from '../core/model/frame-table';
-import { makeSnapshot, type ProfileSnapshot } from '../core/session/snapshot';
+import { makeSnapshot, type ProfileSnapshot } from '../core/views/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { comparisonSource, diffSource, startCompareSync } from './flame-sources';
 import { shownColours, startCompareResults, type CompareBackend } from './compare-results';

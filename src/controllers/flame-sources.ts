@@ -27,7 +27,7 @@ import { currentSandwich } from '../store/selectors';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import { shownColours } from './compare-results';
 import { ZoomAnimation } from './zoom-animation';
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findChild } from '../core/model/call-tree';
-import { makeSnapshot } from '../core/session/snapshot';
+import { makeSnapshot } from '../core/views/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';

@@ -13,7 +13,7 @@
 
 import type { NodeIndex } from '../core/model/types';
 import { exactPattern } from '../core/query/diff-sides';
-import { segmentsOf } from '../core/query/zoom-path';
+import { segmentsOf } from '../core/views/zoom-path';
 import { frameGroupNames, groupNamesOf } from '../core/views/frame-groups';
 import type { Transform } from '../core/views/transforms';
 import { useStore } from '../store/store';

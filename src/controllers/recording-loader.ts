@@ -8,7 +8,7 @@
 
 import * as Comlink from 'comlink';
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
-import { fromTransfer, type ProfileSnapshot } from '../core/session/snapshot';
+import { fromTransfer, type ProfileSnapshot } from '../core/views/snapshot';
 import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
 import { WorkerHandle } from './worker-handle';

@@ -3,7 +3,7 @@
 // by the store). One client per recording shown, the open one (A) and the comparison's (B), so a
 // pathological pattern never runs on the page for either. Runs outside React.
 
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import { useStore } from '../store/store';
 import type { SearchSide, StoreState } from '../store/types';
 import { SearchClient } from './search-client';

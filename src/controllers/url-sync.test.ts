@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeSnapshot } from '../core/session/snapshot';
+import { makeSnapshot } from '../core/views/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { frameName } from '../core/model/frame-table';
 import { useStore } from '../store/store';
 import { treeOf } from '../store/tree-helpers';
 import { flushUrlWrite, startUrlSync, stopUrlSync, useLinkNotices } from './url-sync';
-import { resolvePath } from '../core/query/zoom-path';
+import { resolvePath } from '../core/views/zoom-path';
 
 /** Just enough of a window: a hash, a history stack, and the two navigation events. */
 function fakeWindow(hash: string) {

@@ -15,7 +15,7 @@ import { profileFromHash } from '../store/url/profile-hash';
 import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
 import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import '../store/url/params';
 import { applyUrlState, isPushChange, parseUrlState, writeUrlState, type ApplyReason } from '../store/url/url-state';
 

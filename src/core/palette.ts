@@ -13,6 +13,7 @@
 // checks every colour id of both themes.
 
 import { FrameFlags } from './model/types';
+import { Memo } from './model/memo';
 
 export type Rgb = readonly [number, number, number];
 
@@ -102,14 +103,11 @@ export function themeRgb(rgb: Rgb, dark: boolean): Rgb {
   return grey.map((v) => fromLinear(Math.min(1, v * k))) as unknown as Rgb;
 }
 
-const themedMemo = new WeakMap<readonly string[], { light?: readonly string[]; dark?: readonly string[] }>();
+const themedMemo = new Memo<readonly string[]>();
 
 /** `rgb(r,g,b)` colours (e.g. the differential scale) mapped through themeRgb, memoised. */
 export function themedCss(colours: readonly string[], dark: boolean): readonly string[] {
-  let entry = themedMemo.get(colours);
-  if (!entry) themedMemo.set(colours, (entry = {}));
-  const key = dark ? 'dark' : 'light';
-  return (entry[key] ??= colours.map((c) => css(themeRgb(parseRgb(c), dark))));
+  return themedMemo.get([colours, dark], () => colours.map((c) => css(themeRgb(parseRgb(c), dark))));
 }
 
 /** The channels of an `rgb(r,g,b)`, `#rrggbb` or `#rgb` colour (grey when it is something else). */

@@ -10,6 +10,7 @@
 
 import type { NodeColours } from './flame-source';
 import { css, themedCss, type Rgb } from '../core/palette';
+import { Memo } from '../core/model/memo';
 
 export const STEPS = 20;
 export const NEUTRAL: Rgb = [208, 206, 202];
@@ -32,24 +33,17 @@ export function diffColourId(delta: number, maxAbs: number): number {
   return STEPS + Math.max(-STEPS, Math.min(STEPS, step));
 }
 
-const cache = new WeakMap<Float64Array, WeakMap<Int32Array, { light?: NodeColours; dark?: NodeColours }>>();
+const cache = new Memo<NodeColours>();
 
 /** Per-node colours for the renderer; nodes without a match in the other run are marked. */
 export function nodeColoursOf(delta: Float64Array, maxAbs: number, match: Int32Array, dark = false): NodeColours {
-  let inner = cache.get(delta);
-  if (!inner) cache.set(delta, (inner = new WeakMap()));
-  let entry = inner.get(match);
-  if (!entry) inner.set(match, (entry = {}));
-  const key = dark ? 'dark' : 'light';
-  let out = entry[key];
-  if (!out) {
+  return cache.get([delta, match, dark], () => {
     const ids = new Uint16Array(delta.length);
     const marked = new Uint8Array(delta.length);
     for (let n = 0; n < delta.length; n++) {
       ids[n] = diffColourId(delta[n], maxAbs);
       marked[n] = match[n] < 0 ? 1 : 0;
     }
-    entry[key] = out = { ids, css: themedCss(DIFF_CSS, dark), marked };
-  }
-  return out;
+    return { ids, css: themedCss(DIFF_CSS, dark), marked };
+  });
 }

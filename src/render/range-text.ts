@@ -1,7 +1,7 @@
 // Words for a time range of a recording: "2.131 s – 2.547 s (416 ms, 83 samples)", times counted
 // from the first sample. Pure, so the header, the status line and tests agree.
 
-import type { SampleColumns } from '../core/views/time-order';
+import type { SampleColumns } from '../core/model/sample-column';
 import { samplesInRange } from './stack-chart-model';
 import type { TimeRange } from '../core/model/view-types';
 import { formatDuration, formatOffset } from '../format';

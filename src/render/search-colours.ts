@@ -8,20 +8,20 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeColours } from './flame-source';
+import { Memo } from '../core/model/memo';
 import { css, DARK, DIM as FADE, fade, LIGHT, parseRgb } from '../core/palette';
 
-const cssMemo = new WeakMap<readonly string[], { light?: readonly string[]; dark?: readonly string[] }>();
+const cssMemo = new Memo<readonly string[]>();
 
 /** The colours followed by their faded twins for the theme. */
 export function withFaded(colours: readonly string[], dark: boolean): readonly string[] {
-  let entry = cssMemo.get(colours);
-  if (!entry) cssMemo.set(colours, (entry = {}));
-  const key = dark ? 'dark' : 'light';
-  const bg = dark ? DARK.background : LIGHT.background;
-  return (entry[key] ??= [...colours, ...colours.map((c) => css(fade(parseRgb(c), bg, FADE[key])))]);
+  return cssMemo.get([colours, dark], () => {
+    const bg = dark ? DARK.background : LIGHT.background;
+    return [...colours, ...colours.map((c) => css(fade(parseRgb(c), bg, FADE[dark ? 'dark' : 'light'])))];
+  });
 }
 
-const memo = new WeakMap<NodeColours, WeakMap<Uint8Array, { light?: NodeColours; dark?: NodeColours }>>();
+const memo = new Memo<NodeColours>();
 
 /**
  * `colours` with every node whose frame does not match faded; the root and matching frames keep
@@ -29,21 +29,16 @@ const memo = new WeakMap<NodeColours, WeakMap<Uint8Array, { light?: NodeColours;
  */
 export function searchDimmed(colours: NodeColours, tree: CallTree, matches: Uint8Array | null, dark: boolean): NodeColours {
   if (!matches) return colours;
-  let inner = memo.get(colours);
-  if (!inner) memo.set(colours, (inner = new WeakMap()));
-  let entry = inner.get(matches);
-  if (!entry) inner.set(matches, (entry = {}));
-  const key = dark ? 'dark' : 'light';
-  const cached = entry[key];
-  if (cached) return cached;
-  const shift = colours.css.length;
-  const n = Math.min(colours.ids.length, tree.nodeCount);
-  const ids = new Uint16Array(colours.ids.length);
-  for (let node = 0; node < n; node++) {
-    const f = tree.frame[node];
-    ids[node] = f < 0 || matches[f] ? colours.ids[node] : colours.ids[node] + shift;
-  }
-  return (entry[key] = { ids, css: withFaded(colours.css, dark), marked: colours.marked });
+  return memo.get([colours, tree, matches, dark], () => {
+    const shift = colours.css.length;
+    const n = Math.min(colours.ids.length, tree.nodeCount);
+    const ids = new Uint16Array(colours.ids.length);
+    for (let node = 0; node < n; node++) {
+      const f = tree.frame[node];
+      ids[node] = f < 0 || matches[f] ? colours.ids[node] : colours.ids[node] + shift;
+    }
+    return { ids, css: withFaded(colours.css, dark), marked: colours.marked };
+  });
 }
 
 /** The page's colour scheme, as the renderer picks its theme. */

@@ -1,5 +1,5 @@
 // What the time-order chart draws, computed once per (snapshot, view) and kept beside the snapshot
-// (WeakMap), so no React render computes it: the stack chart's boxes (core/timeline/time-order.ts)
+// (WeakMap), so no React render computes it: the stack chart's boxes (core/views/time-order.ts)
 // over the view's tree, and the boxes grouped by row for drawing and hit-testing.
 //
 // One lane per thread (samples.thread; per root child when absent), heaviest first, as the
@@ -17,8 +17,9 @@
 // sample's.
 
 import type { CallTree } from '../core/model/call-tree';
-import type { ProfileSnapshot } from '../core/session/snapshot';
-import { stackChart, type SampleColumns, type StackChart } from '../core/views/time-order';
+import type { ProfileSnapshot } from '../core/views/snapshot';
+import { stackChart, type StackChart } from '../core/views/time-order';
+import type { SampleColumns } from '../core/model/sample-column';
 import type { ViewKind } from '../core/model/view-types';
 
 export interface StackChartModel {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SampleColumns } from '../core/views/time-order';
+import type { SampleColumns } from '../core/model/sample-column';
 import { findChild } from '../core/model/call-tree';
 import { profileFrom } from '../core/testing/tree-dsl';
-import { makeSnapshot } from '../core/session/snapshot';
+import { makeSnapshot } from '../core/views/snapshot';
 import { buildModel, samplesInRange, stackChartModel } from './stack-chart-model';
 import { AXIS_HEIGHT, ROW_HEIGHT, axisTicks, hitBox } from './stack-chart-renderer';
 import { formatDuration, formatTick } from '../format';

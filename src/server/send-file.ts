@@ -13,7 +13,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { readAhead } from '../cli/read-ahead';
+import { readAhead } from '../node/read-ahead';
 import type { ByteRange } from './store';
 
 const CHUNK = 1 << 20;

@@ -9,7 +9,7 @@
 
 import type { StateCreator } from 'zustand';
 import type { NodeIndex } from '../core/model/types';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { CallTree } from '../core/model/call-tree';
 import type { ColoursReply, FiguresReply } from '../core/session/compare-protocol';
 import type { DiffNorm, DiffShape } from '../core/views/diff';

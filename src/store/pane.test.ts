@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeSnapshot } from '../core/session/snapshot';
+import { makeSnapshot } from '../core/views/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { clampViewport, FULL_VIEWPORT } from './pane';
 import { useStore } from './store';

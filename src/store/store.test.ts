@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeSnapshot } from '../core/session/snapshot';
+import { makeSnapshot } from '../core/views/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { frameName } from '../core/model/frame-table';
 import { useStore } from './store';
@@ -142,7 +142,7 @@ describe('zoom, selection, search', () => {
 });
 
 describe('frame info', async () => {
-  const { frameInfo } = await import('./frame-info');
+  const { frameInfo } = await import('../core/query/frame-info');
   const { formatNs, formatPercent } = await import('../format');
   it('gives the figures of a frame, with the share of the zoom', () => {
     const snap = inlined;
@@ -159,7 +159,7 @@ describe('frame info', async () => {
     expect(frameInfo(snap, 'inline', 99, 0)).toBeNull();
   });
   it("gives a function's figures over all its call sites, and picking it in the table clears the frame selection", async () => {
-    const { functionInfo } = await import('./frame-info');
+    const { functionInfo } = await import('../core/query/frame-info');
     const { tableFor } = await import('../core/query/table-model');
     const snap = makeSnapshot(profileFrom('main;f;g 2\nmain;h;f 3\nf 1'));
     const info = functionInfo(snap, tableFor(snap.inline, snap.frames), 'f')!;

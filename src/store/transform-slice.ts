@@ -10,7 +10,7 @@
 import type { StateCreator } from 'zustand';
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
-import type { PathSegment } from '../core/query/zoom-path';
+import type { PathSegment } from '../core/views/zoom-path';
 import type { Transform } from '../core/views/transforms';
 import { zoomed } from './pane';
 import type { StoreState } from './types';

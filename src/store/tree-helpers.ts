@@ -2,7 +2,7 @@
 // core/query/tree-walks.ts and are re-exported here for the store's users.
 
 import type { CallTree } from '../core/model/call-tree';
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import { treeOf } from '../core/query/tree-walks';
 import type { StoreState } from './types';
 

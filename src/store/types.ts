@@ -1,7 +1,7 @@
 // The shape of the one UI store, split into slices. Node indices always refer to the tree of the
 // current view (see currentTree); a view toggle maps them through snapshot.toFunction/toInline.
 
-import type { ProfileSnapshot } from '../core/session/snapshot';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
 import type { CallTreeSlice } from './call-tree-slice';

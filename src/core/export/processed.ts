@@ -12,7 +12,7 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { ProfileMeta } from '../model/profile';
 import { FrameFlags } from '../model/types';
-import type { SampleColumns } from '../views/time-order';
+import type { SampleColumns } from '../model/sample-column';
 import { COLUMNS, ELEMENT_BYTES, FORMAT_VERSION, PROCESSED_MAGIC, shuffle, type ColumnSpec, type ProcessedHeader } from '../import/processed';
 
 export interface ProcessedInput {

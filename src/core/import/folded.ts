@@ -27,7 +27,7 @@
 import { FrameTableBuilder } from '../model/frame-table';
 import { markMutable } from '../model/mutable-fields';
 import { TreeBuilder } from '../model/tree-builder';
-import { WeightLog } from '../parallel/weight-log';
+import { WeightLog } from './weight-log';
 import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
 import { ImportError, quoteInput, type ImportWarning, type Profile } from '../model/profile';
 import { shiftWarnings, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from './importer';
@@ -221,7 +221,7 @@ class FoldedParser implements LineParser {
   private firstStackAt = 0;
   private inlined = false;
   private integral = true;
-  // For a merge of parts with decimal counts (../parallel/weight-log.ts).
+  // For a merge of parts with decimal counts (./weight-log.ts).
   private readonly log = new WeightLog();
 
   // The previous stack: its text, and for frame k its end offset and its tree node.

@@ -5,7 +5,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable, FrameTableBuilder } from '../model/frame-table';
 import type { FormatId, ImportWarning, Profile } from '../model/profile';
-import type { SampleColumns } from '../views/time-order';
+import type { SampleColumns } from '../model/sample-column';
 
 export type Detection = 'yes' | 'no' | 'need-more';
 

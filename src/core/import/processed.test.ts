@@ -11,7 +11,7 @@ import { toProcessed } from '../export/processed';
 import { ImportError, type Profile } from '../model/profile';
 import { profileFrom } from '../testing/tree-dsl';
 import { fixtureBytes, RECORDING_FIXTURES } from '../testing/fixtures';
-import { makeSnapshot } from '../session/snapshot';
+import { makeSnapshot } from '../views/snapshot';
 import { functionTable } from '../views/function-table';
 import { loadProfileFromText } from './load';
 import { decodeProcessed, FORMAT_VERSION, PROCESSED_MAGIC } from './processed';

@@ -24,7 +24,7 @@ import { fillTotalsAndEnds, frameRanks } from '../model/tree-builder';
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { ImportError, type FormatId, type Profile, type ProfileMeta } from '../model/profile';
-import type { SampleColumns } from '../views/time-order';
+import type { SampleColumns } from '../model/sample-column';
 import type { BytesImporter, Detection } from './importer';
 
 export const PROCESSED_MAGIC = 'flameview-processed\n';

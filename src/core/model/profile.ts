@@ -3,7 +3,7 @@
 
 import type { CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
-import type { SampleColumns } from '../views/time-order';
+import type { SampleColumns } from './sample-column';
 
 export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg' | 'flameview';
 

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { makeSnapshot, toTransfer } from '../session/snapshot';
+import { makeSnapshot, toTransfer } from '../views/snapshot';
 import type { Profile } from './profile';
 import { loadProfileFromText } from '../import/load';
 import { parseTime } from '../import/perf/perf-line';
 import { PerfScriptParser } from '../import/perf/perf-script';
 import { profileFrom } from '../testing/tree-dsl';
-import { SampleColumnBuilder } from './sample-column';
-import { sortSamples, treeForRange } from '../views/time-order';
+import { treeForRange } from '../views/time-order';
+import { SampleColumnBuilder, sortSamples } from './sample-column';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 

@@ -1,5 +1,6 @@
-// Grows the per-sample column of a recording whose samples carry timestamps (perf script), one
-// entry per kept sample in input order: (leaf builder node, time in seconds, weight, thread).
+// The per-sample columns of a recording whose samples carry timestamps (perf script), and the
+// builder that grows them, one entry per kept sample in input order: (leaf builder node, time in
+// seconds, weight, thread). The model owns the shape; views/time-order.ts draws and slices it.
 //
 // Invariants: three typed columns kept in fixed-size chunks, no per-sample objects; past `cap`
 // samples, or after one sample without a readable time, the column is dropped (finish returns
@@ -7,8 +8,48 @@
 // node ids through TreeBuilder.finish's `order` and returns the samples sorted by time.
 
 import type { NodeIndex } from './types';
-import { sortSamples, type SampleColumns } from '../views/time-order';
 import { markMutable } from './mutable-fields';
+
+export interface SampleColumns {
+  readonly count: number;
+  /**
+   * The node of the sample's leaf frame in the profile's tree: the inline-frame view
+   * (ProfileSnapshot.inline); snapshot.toFunction maps it to the function view.
+   */
+  readonly leaf: Int32Array;
+  /** Timestamp in seconds, as perf script prints it. */
+  readonly time: Float64Array;
+  /** The sample's period (what it adds to selfWeight). */
+  readonly weight: Float64Array;
+  /**
+   * The thread (perf's TID) of each sample, when the importer knows it: the stack chart gives
+   * each thread its own lane. Absent: one lane per root child.
+   */
+  readonly thread?: Int32Array;
+}
+
+/** The samples in time order (a stable sort; returns the input when already sorted). */
+export function sortSamples(s: SampleColumns): SampleColumns {
+  let sorted = true;
+  for (let i = 1; i < s.count && sorted; i++) sorted = s.time[i - 1] <= s.time[i];
+  if (sorted) return s;
+  const n = s.count;
+  const time = s.time;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => time[a] - time[b] || a - b);
+  const out = { count: n, leaf: new Int32Array(n), time: new Float64Array(n), weight: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const j = order[i];
+    out.leaf[i] = s.leaf[j];
+    out.time[i] = time[j];
+    out.weight[i] = s.weight[j];
+  }
+  if (!s.thread) return out;
+  const thread = new Int32Array(n);
+  for (let i = 0; i < n; i++) thread[i] = s.thread[order[i]];
+  return { ...out, thread };
+}
 
 /** Beyond this many samples the column is dropped with a warning (20 bytes a sample: 1 GB). */
 export const MAX_SAMPLES = 50_000_000;

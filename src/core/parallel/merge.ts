@@ -26,7 +26,7 @@ import { fillTotalsAndEnds, frameRanks } from '../model/tree-builder';
 import type { Profile } from '../model/profile';
 import { addInputWarnings, type LoadOptions } from '../import/load';
 import type { Importer, LateSamples, MergedParts, PartialProfile } from '../import/importer';
-import type { SampleColumns } from '../views/time-order';
+import type { SampleColumns } from '../model/sample-column';
 import { DEFAULT_MAX_LINE_CHARS } from '../import/byte-stream';
 import { grown } from '../model/grown';
 

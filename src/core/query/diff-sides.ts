@@ -7,7 +7,7 @@
 
 import type { CallTree } from '../model/call-tree';
 import type { NodeIndex } from '../model/types';
-import type { ProfileSnapshot } from '../session/snapshot';
+import type { ProfileSnapshot } from '../views/snapshot';
 import type { DiffSide } from '../views/diff';
 import { treeOf } from './tree-walks';
 import type { ViewKind } from '../model/view-types';

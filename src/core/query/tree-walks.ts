@@ -3,7 +3,7 @@
 
 import type { CallTree } from '../model/call-tree';
 import type { NodeIndex } from '../model/types';
-import type { ProfileSnapshot } from '../session/snapshot';
+import type { ProfileSnapshot } from '../views/snapshot';
 import type { SiblingOrder, ViewKind } from '../model/view-types';
 import { before } from '../views/sibling-order';
 

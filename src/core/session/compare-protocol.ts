@@ -10,7 +10,7 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { NodeDelta } from '../views/diff';
 import type { FunctionDelta } from '../views/function-deltas';
-import type { ProfileSnapshot } from './snapshot';
+import type { ProfileSnapshot } from '../views/snapshot';
 
 /** Which recordings a request is about (ids the page gave them when it sent them). */
 export interface CompareIds {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { profileFrom } from '../testing/tree-dsl';
-import { makeSnapshot } from './snapshot';
+import { makeSnapshot } from '../views/snapshot';
 import { CompareSession } from './compare-session';
 import { changeRows, recordingWire, replyBuffers } from './compare-protocol';
 import { deltaColumn, diffTrees, nodeDelta } from '../views/diff';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkProfileUrl, dispositionName, ProfileSession, type OpenProgress } from './profile-session';
-import { fromTransfer, toTransfer } from './snapshot';
+import { fromTransfer, toTransfer } from '../views/snapshot';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url));
 const blobOf = (bytes: Uint8Array | string) => new Blob([bytes as BlobPart]);

@@ -17,7 +17,7 @@ import type { ImportOptions, PartialProfile } from '../import/importer';
 import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from '../parallel/split';
 import { ImportError, type Profile } from '../model/profile';
 import { isPerfData } from '../import/sniff';
-import { makeSnapshot, type ProfileSnapshot } from './snapshot';
+import { makeSnapshot, type ProfileSnapshot } from '../views/snapshot';
 
 export interface OpenProgress {
   bytesRead: number;

@@ -9,7 +9,7 @@ import { partBytes, ProfileSession, type SessionParts } from './profile-session'
 import { expectSameProfile } from '../testing/split-parts';
 import { syntheticPerf } from '../testing/synthetic-perf';
 import { loadProfileFromText } from '../import/load';
-import { makeSnapshot } from './snapshot';
+import { makeSnapshot } from '../views/snapshot';
 
 // No recursion through one call site: its parts merge (see ../parallel/split.test.ts).
 const perf = Buffer.from(syntheticPerf(2000));

@@ -10,7 +10,7 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
-import type { PathSegment } from '../query/zoom-path';
+import type { PathSegment } from '../views/zoom-path';
 import type { DerivedTree } from '../views/butterfly';
 import type { GroupKind } from '../views/frame-groups';
 

@@ -24,6 +24,7 @@ import type { FrameTable } from '../model/frame-table';
 import { mergeSubtrees } from '../model/derived-builder';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
+import { Memo } from '../model/memo';
 
 export interface DerivedTree {
   tree: CallTree;
@@ -42,29 +43,13 @@ export function canonicalFrame(frames: FrameTable, name: StringIndex): FrameInde
   return any;
 }
 
-type Memo = WeakMap<CallTree, WeakMap<FrameTable, Map<StringIndex, DerivedTree>>>;
-
-function memo(cache: Memo, tree: CallTree, frames: FrameTable, name: StringIndex, make: () => DerivedTree): DerivedTree {
-  let byFrames = cache.get(tree);
-  if (!byFrames) cache.set(tree, (byFrames = new WeakMap()));
-  let byName = byFrames.get(frames);
-  if (!byName) byFrames.set(frames, (byName = new Map()));
-  let out = byName.get(name);
-  if (!out) {
-    out = make();
-    // A handful of recent functions per tree is what a user clicks through.
-    if (byName.size >= 8) byName.delete(byName.keys().next().value as StringIndex);
-    byName.set(name, out);
-  }
-  return out;
-}
-
-const calleesCache: Memo = new WeakMap();
-const callersCache: Memo = new WeakMap();
+// A handful of recent functions per tree is what a user clicks through.
+const calleesCache = new Memo<DerivedTree>({ maxPrimitives: 8 });
+const callersCache = new Memo<DerivedTree>({ maxPrimitives: 8 });
 
 /** Everything F calls, merged over all its call sites, rooted at F (see the module comment). */
 export function calleesTree(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {
-  return memo(calleesCache, tree, frames, name, () => computeCallees(tree, frames, name));
+  return calleesCache.get([tree, frames, name], () => computeCallees(tree, frames, name));
 }
 
 function computeCallees(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {
@@ -89,7 +74,7 @@ function computeCallees(tree: CallTree, frames: FrameTable, name: StringIndex): 
 
 /** Everything that calls F, inverted: F at the top, its callers below (see the module comment). */
 export function callersTree(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {
-  return memo(callersCache, tree, frames, name, () => computeCallers(tree, frames, name));
+  return callersCache.get([tree, frames, name], () => computeCallers(tree, frames, name));
 }
 
 function computeCallers(tree: CallTree, frames: FrameTable, name: StringIndex): DerivedTree {

@@ -13,6 +13,7 @@ import type { StringIndex } from '../model/types';
 import { calleesTree, callersTree } from './butterfly';
 import { copyTree, treeColumns, type DeriveRequest, type DeriveView } from './derive';
 import { functionTable, type FunctionTable } from './function-table';
+import { Memo } from '../model/memo';
 
 /**
  * Which tree of the worker a request means: a derived tree (by its derive seq; the request lets a
@@ -33,7 +34,7 @@ export interface SandwichReply {
   ms: number;
 }
 
-const reversedTables = new WeakMap<CallTree, WeakMap<FrameTable, FunctionTable>>();
+const reversedTables = new Memo<FunctionTable>();
 
 /**
  * The function table of a tree; for a reversed (bottom-up) tree a function's self weight is the
@@ -42,10 +43,7 @@ const reversedTables = new WeakMap<CallTree, WeakMap<FrameTable, FunctionTable>>
 export function tableOf(tree: CallTree, frames: FrameTable, reversed: boolean): FunctionTable {
   const table = functionTable(tree, frames);
   if (!reversed) return table;
-  let inner = reversedTables.get(tree);
-  if (!inner) reversedTables.set(tree, (inner = new WeakMap()));
-  let out = inner.get(frames);
-  if (!out) {
+  return reversedTables.get([tree, frames], () => {
     const selfWeight = new Float64Array(table.count);
     const selfSamples = new Float64Array(table.count);
     for (let n = 1; n < tree.nodeCount; n = tree.end[n]) {
@@ -53,10 +51,8 @@ export function tableOf(tree: CallTree, frames: FrameTable, reversed: boolean): 
       selfWeight[row] += tree.totalWeight[n];
       selfSamples[row] += tree.totalSamples[n];
     }
-    out = { ...table, selfWeight, selfSamples };
-    inner.set(frames, out);
-  }
-  return out;
+    return { ...table, selfWeight, selfSamples };
+  });
 }
 
 const nameMaps = new WeakMap<FrameTable, Map<string, StringIndex>>();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findChild } from '../model/call-tree';
-import { makeSnapshot } from '../session/snapshot';
+import { makeSnapshot } from './snapshot';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
-import type { SampleColumns } from './time-order';
+import type { SampleColumns } from '../model/sample-column';
 import { copyTree, derive, isIdentity, type DeriveInput, type DeriveRequest } from './derive';
 
 const profile = profileFrom(`

@@ -17,7 +17,7 @@
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
-import type { SampleColumns } from './time-order';
+import type { SampleColumns } from '../model/sample-column';
 import { treeForRange } from './time-order';
 import { reversedTree } from './reversed';
 import { applyTransforms, type Transform } from './transforms';

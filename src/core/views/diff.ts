@@ -23,6 +23,7 @@ import type { CallTree } from '../model/call-tree';
 import { frameName, type FrameTable } from '../model/frame-table';
 import type { NodeIndex } from '../model/types';
 import { mapFrames, type FrameMapping } from './frame-path';
+import { Memo } from '../model/memo';
 
 export type DiffShape = 'A' | 'B';
 /** 'pct': compare shares of each run's total (fair across runs of different length); 'abs': raw. */
@@ -56,7 +57,7 @@ export interface TreeDiff {
   onlyInB: Int32Array;
 }
 
-const cache = new WeakMap<CallTree, WeakMap<CallTree, Partial<Record<string, TreeDiff>>>>();
+const cache = new Memo<TreeDiff>();
 
 export interface DiffOptions {
   /**
@@ -68,11 +69,8 @@ export interface DiffOptions {
 
 /** The diff of A and B shaped by `shape`; memoised by the identity of the two trees. */
 export function diffTrees(a: DiffSide, b: DiffSide, shape: DiffShape = 'B', options: DiffOptions = {}): TreeDiff {
-  let inner = cache.get(a.tree);
-  if (!inner) cache.set(a.tree, (inner = new WeakMap()));
-  let entry = inner.get(b.tree);
-  if (!entry) inner.set(b.tree, (entry = {}));
-  return (entry[shape + (options.ignoreRoot ? ':any-root' : '')] ??= computeDiff(a, b, shape, Boolean(options.ignoreRoot)));
+  const ignoreRoot = Boolean(options.ignoreRoot);
+  return cache.get([a.tree, b.tree, shape, ignoreRoot], () => computeDiff(a, b, shape, ignoreRoot));
 }
 
 /** A root (a frame directly under "all"): its name and total weight. */

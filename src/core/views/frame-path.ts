@@ -14,6 +14,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { FrameIndex, NodeIndex } from '../model/types';
+import { Memo } from '../model/memo';
 
 export interface FrameMapping {
   /** For each frame of `from`: its frame in `to`, or a new id ≥ to.count when `to` lacks it. */
@@ -22,15 +23,11 @@ export interface FrameMapping {
   sharedCount: number;
 }
 
-const mappings = new WeakMap<FrameTable, WeakMap<FrameTable, FrameMapping>>();
+const mappings = new Memo<FrameMapping>();
 
 /** Maps the frames of `from` into the frame space of `to` by (name, flags); memoised. */
 export function mapFrames(from: FrameTable, to: FrameTable): FrameMapping {
-  let inner = mappings.get(from);
-  if (!inner) mappings.set(from, (inner = new WeakMap()));
-  let mapping = inner.get(to);
-  if (!mapping) inner.set(to, (mapping = computeMapping(from, to)));
-  return mapping;
+  return mappings.get([from, to], () => computeMapping(from, to));
 }
 
 function computeMapping(from: FrameTable, to: FrameTable): FrameMapping {

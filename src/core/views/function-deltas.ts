@@ -15,6 +15,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { compare, type Compared, type DeltaOptions, type DiffSide } from './diff';
+import { Memo } from '../model/memo';
 
 export interface FunctionDelta {
   name: string;
@@ -68,15 +69,11 @@ export interface FunctionPairTable {
 }
 
 const STATUS: readonly FunctionDelta['status'][] = ['both', 'new', 'gone'];
-const tables = new WeakMap<CallTree, WeakMap<CallTree, { period?: FunctionPairTable; samples?: FunctionPairTable }>>();
+const tables = new Memo<FunctionPairTable>();
 
 /** The per-function weights of A and B; memoised by tree identity, so a switch of normalisation is cheap. */
 export function functionPairTable(a: DiffSide, b: DiffSide, weight: 'period' | 'samples' = 'period'): FunctionPairTable {
-  let inner = tables.get(a.tree);
-  if (!inner) tables.set(a.tree, (inner = new WeakMap()));
-  let entry = inner.get(b.tree);
-  if (!entry) inner.set(b.tree, (entry = {}));
-  return (entry[weight] ??= computeTable(a, b, weight === 'samples'));
+  return tables.get([a.tree, b.tree, weight], () => computeTable(a, b, weight === 'samples'));
 }
 
 function computeTable(a: DiffSide, b: DiffSide, samples: boolean): FunctionPairTable {

@@ -21,6 +21,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { FrameFlags, type StringIndex } from '../model/types';
+import { Memo } from '../model/memo';
 
 export const FunctionFlags = {
   INLINED: 1,
@@ -48,15 +49,11 @@ export interface FunctionTable {
 export type FunctionColumn = 'self' | 'total' | 'name';
 export type WeightKind = 'period' | 'samples';
 
-const cache = new WeakMap<CallTree, WeakMap<FrameTable, FunctionTable>>();
+const cache = new Memo<FunctionTable>();
 
 /** The function table of a tree (see the module comment); memoised by (tree, frames). */
 export function functionTable(tree: CallTree, frames: FrameTable): FunctionTable {
-  let inner = cache.get(tree);
-  if (!inner) cache.set(tree, (inner = new WeakMap()));
-  let table = inner.get(frames);
-  if (!table) inner.set(frames, (table = computeFunctionTable(tree, frames)));
-  return table;
+  return cache.get([tree, frames], () => computeFunctionTable(tree, frames));
 }
 
 function computeFunctionTable(tree: CallTree, frames: FrameTable): FunctionTable {

@@ -24,8 +24,9 @@ import type { CallTree } from '../model/call-tree';
 import { cachedFrameRanks } from '../model/derived-builder';
 import type { FrameTable } from '../model/frame-table';
 import { grown } from '../model/grown';
+import { Memo } from '../model/memo';
 
-const cache = new WeakMap<CallTree, WeakMap<FrameTable, CallTree>>();
+const cache = new Memo<CallTree>();
 
 /**
  * The most nodes a reversed tree may have. Reversing can multiply the node count (every stack
@@ -47,11 +48,7 @@ export class ReversedTooLargeError extends Error {
 
 /** The bottom-up tree (see the module comment), over the same FrameTable. */
 export function reversedTree(tree: CallTree, frames: FrameTable, maxNodes = MAX_REVERSED_NODES): CallTree {
-  let inner = cache.get(tree);
-  if (!inner) cache.set(tree, (inner = new WeakMap()));
-  let out = inner.get(frames);
-  if (!out) inner.set(frames, (out = computeReversed(tree, frames, maxNodes)));
-  return out;
+  return cache.get([tree, frames], () => computeReversed(tree, frames, maxNodes));
 }
 
 function computeReversed(tree: CallTree, frames: FrameTable, maxNodes: number): CallTree {

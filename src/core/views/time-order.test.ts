@@ -3,7 +3,8 @@ import { findChild } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { CallTree } from '../model/call-tree';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
-import { sortSamples, stackChart, treeForRange, type SampleColumns } from './time-order';
+import { stackChart, treeForRange } from './time-order';
+import { sortSamples, type SampleColumns } from '../model/sample-column';
 
 const p = profileFrom(`
   main;a;b 2

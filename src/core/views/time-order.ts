@@ -24,24 +24,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
-
-export interface SampleColumns {
-  readonly count: number;
-  /**
-   * The node of the sample's leaf frame in the profile's tree: the inline-frame view
-   * (ProfileSnapshot.inline); snapshot.toFunction maps it to the function view.
-   */
-  readonly leaf: Int32Array;
-  /** Timestamp in seconds, as perf script prints it. */
-  readonly time: Float64Array;
-  /** The sample's period (what it adds to selfWeight). */
-  readonly weight: Float64Array;
-  /**
-   * The thread (perf's TID) of each sample, when the importer knows it: the stack chart gives
-   * each thread its own lane. Absent: one lane per root child.
-   */
-  readonly thread?: Int32Array;
-}
+import type { SampleColumns } from '../model/sample-column';
 
 /** A gap between samples longer than this many median intervals ends the boxes before it. */
 export const MAX_GAP = 4;
@@ -55,29 +38,6 @@ export interface StackChart {
   /** Time of the first sample and end of the last box. */
   readonly from: number;
   readonly to: number;
-}
-
-/** The samples in time order (a stable sort; returns the input when already sorted). */
-export function sortSamples(s: SampleColumns): SampleColumns {
-  let sorted = true;
-  for (let i = 1; i < s.count && sorted; i++) sorted = s.time[i - 1] <= s.time[i];
-  if (sorted) return s;
-  const n = s.count;
-  const time = s.time;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => time[a] - time[b] || a - b);
-  const out = { count: n, leaf: new Int32Array(n), time: new Float64Array(n), weight: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    const j = order[i];
-    out.leaf[i] = s.leaf[j];
-    out.time[i] = time[j];
-    out.weight[i] = s.weight[j];
-  }
-  if (!s.thread) return out;
-  const thread = new Int32Array(n);
-  for (let i = 0; i < n; i++) thread[i] = s.thread[order[i]];
-  return { ...out, thread };
 }
 
 /** Boxes of the stack chart (see the module comment). `samples` must be sorted by time. */

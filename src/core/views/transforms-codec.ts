@@ -14,7 +14,7 @@
 // found; at most MAX_TRANSFORMS items and MAX_LENGTH characters (an unbounded URL would be an
 // unbounded amount of work).
 
-import { decodeZoomPath, encodeZoomPath } from '../query/zoom-path';
+import { decodeZoomPath, encodeZoomPath } from './zoom-path';
 import type { Transform } from './transforms';
 
 export const MAX_TRANSFORMS = 64;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../import/load';
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
-import { makeSnapshot } from '../session/snapshot';
+import { makeSnapshot } from './snapshot';
 import { foldedLines, pathTokens, refPaths, refStacks, stacksOfTree, type RefStack, type RefTransform } from '../testing/reference-transforms';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { groupNamesOf, libraryName, namespaceOf, withGroupFrames } from './frame-groups';

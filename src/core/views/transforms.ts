@@ -43,10 +43,11 @@ import type { FrameTable } from '../model/frame-table';
 import { mergeIntoParents, mergeSubtrees } from '../model/derived-builder';
 import { fillTotalsAndEnds, TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type StringIndex } from '../model/types';
-import { describePath, resolvePath, type PathSegment } from '../query/zoom-path';
+import { describePath, resolvePath, type PathSegment } from './zoom-path';
 import { calleesTree, finishDerived, type DerivedTree } from './butterfly';
 import { frameGroups, nodeGroups, type GroupKind } from './frame-groups';
 import { encodeTransforms } from './transforms-codec';
+import { Memo } from '../model/memo';
 
 export type Transform =
   | { kind: 'focus'; name: string }
@@ -394,7 +395,8 @@ function emptyTree(tree: CallTree, frames: FrameTable): DerivedTree {
   return finishDerived(new TreeBuilder(), frames, new Int32Array(tree.nodeCount).fill(-1));
 }
 
-const chains = new WeakMap<CallTree, WeakMap<FrameTable, Map<string, DerivedTree>>>();
+// A few lists per (tree, frames): the last steps of the transform stack.
+const chains = new Memo<DerivedTree>({ maxPrimitives: 8 });
 
 /**
  * Applies a list of transforms in order; `toNew` maps the input's nodes to the final tree's
@@ -403,18 +405,14 @@ const chains = new WeakMap<CallTree, WeakMap<FrameTable, Map<string, DerivedTree
  */
 export function applyTransforms(tree: CallTree, frames: FrameTable, list: readonly Transform[]): DerivedTree {
   if (list.length === 0) return identityResult(tree);
-  let byFrames = chains.get(tree);
-  if (!byFrames) chains.set(tree, (byFrames = new WeakMap()));
-  let byKey = byFrames.get(frames);
-  if (!byKey) byFrames.set(frames, (byKey = new Map()));
   const key = encodeTransforms(list);
-  const hit = byKey.get(key);
+  const hit = chains.peek([tree, frames, key]);
   if (hit) return hit;
   // Reuse the longest memoised prefix (the usual case: one transform pushed on the stack).
   let result = identityResult(tree);
   let start = 0;
   for (let k = list.length - 1; k > 0; k--) {
-    const prefix = byKey.get(encodeTransforms(list.slice(0, k)));
+    const prefix = chains.peek([tree, frames, encodeTransforms(list.slice(0, k))]);
     if (prefix) {
       result = prefix;
       start = k;
@@ -426,14 +424,9 @@ export function applyTransforms(tree: CallTree, frames: FrameTable, list: readon
     const toNew = new Int32Array(tree.nodeCount);
     for (let i = 0; i < toNew.length; i++) toNew[i] = result.toNew[i] < 0 ? -1 : step.toNew[result.toNew[i]];
     result = { tree: step.tree, toNew };
-    if (k < list.length - 1) remember(byKey, encodeTransforms(list.slice(0, k + 1)), result);
+    const done = result;
+    if (k < list.length - 1) chains.get([tree, frames, encodeTransforms(list.slice(0, k + 1))], () => done);
   }
-  remember(byKey, key, result);
-  return result;
-}
-
-function remember(map: Map<string, DerivedTree>, key: string, value: DerivedTree): void {
-  if (map.has(key)) return;
-  if (map.size >= 8) map.delete(map.keys().next().value as string);
-  map.set(key, value);
+  const done = result;
+  return chains.get([tree, frames, key], () => done);
 }

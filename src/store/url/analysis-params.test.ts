@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeSnapshot } from '../../core/session/snapshot';
+import { makeSnapshot } from '../../core/views/snapshot';
 import { profileFrom } from '../../core/testing/tree-dsl';
 import { useStore } from '../store';
 import { applyUrlState, parseUrlState, writeUrlState } from './url-state';

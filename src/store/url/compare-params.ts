@@ -10,7 +10,7 @@
 import { zoomed } from '../pane';
 import { useStore } from '../store';
 import { registerUrlParam, type ParseResult } from './url-state';
-import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/query/zoom-path';
+import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
 import { treeOf } from '../../core/query/tree-walks';
 
 function oneOf<T extends string>(key: string, values: readonly T[]) {

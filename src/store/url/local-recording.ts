@@ -9,7 +9,7 @@ import { formatBytes } from '../../format';
 import { useStore } from '../store';
 import type { LocalRecording, StoreState } from '../types';
 import { parseUrlState, registerUrlParam, splitHash } from './url-state';
-import { describePath, type PathSegment } from '../../core/query/zoom-path';
+import { describePath, type PathSegment } from '../../core/views/zoom-path';
 import type { Transform } from '../../core/views/transforms';
 
 const MAX_SIZE = Number.MAX_SAFE_INTEGER;

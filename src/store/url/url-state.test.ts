@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeSnapshot } from '../../core/session/snapshot';
+import { makeSnapshot } from '../../core/views/snapshot';
 import { profileFrom } from '../../core/testing/tree-dsl';
 import { frameName } from '../../core/model/frame-table';
 import { useStore } from '../store';
 import { treeOf } from '../tree-helpers';
 import { applyUrlState, isPushChange, parseUrlState, registerUrlParam, writeUrlState } from './url-state';
-import { decodeZoomPath, encodeZoomPath, resolvePath } from '../../core/query/zoom-path';
+import { decodeZoomPath, encodeZoomPath, resolvePath } from '../../core/views/zoom-path';
 
 const initial = useStore.getState();
 beforeEach(() => useStore.setState(initial, true));

@@ -25,11 +25,11 @@
 // Invariants: parse/write are pure; apply runs in ascending `order` (view before zoom), only
 // when a recording is open; the hash is parsed into at most MAX_PARAMS parameters.
 
-import type { ProfileSnapshot } from '../../core/session/snapshot';
+import type { ProfileSnapshot } from '../../core/views/snapshot';
 import { useStore } from '../store';
 import { currentTree, mapNode, treeOf } from '../tree-helpers';
 import type { StoreState, ViewKind } from '../types';
-import { decodeZoomPath, describePath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/query/zoom-path';
+import { decodeZoomPath, describePath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
 
 export const URL_STATE_VERSION = 1;
 const MAX_PATTERN = 1000;

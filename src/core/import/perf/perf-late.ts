@@ -25,7 +25,7 @@ import type { CallTree } from '../../model/call-tree';
 import type { FrameTable, FrameTableBuilder } from '../../model/frame-table';
 import { TreeBuilder } from '../../model/tree-builder';
 import { ROOT_NODE } from '../../model/types';
-import type { SampleColumns } from '../../views/time-order';
+import type { SampleColumns } from '../../model/sample-column';
 import type { LateSamples, PartialProfile } from '../importer';
 import { AddressTable, type AddressData } from './perf-addresses';
 import type { PerfPartMeta } from './perf-parts';

@@ -12,7 +12,7 @@
 import { ImportError, notQuotedWarning, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer';
 import { eventBaseName } from './perf-line';
-import { sortSamples } from '../../views/time-order';
+import { sortSamples } from '../../model/sample-column';
 import type { PerfLateData, PerfLateMerge } from './perf-late';
 import { functionFrames, type FunctionNamesData } from './perf-function-names';
 

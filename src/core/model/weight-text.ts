@@ -2,7 +2,7 @@
 // B/KB/MB/GB, other counts with thousands separators and their unit's name (samples, or the perf
 // event whose periods are summed, e.g. "cycles"). Pure; shared by the viewer and the CLI.
 
-import type { ProfileMeta } from '../model/profile';
+import type { ProfileMeta } from './profile';
 
 export type WeightUnit = { kind: 'time' } | { kind: 'bytes' } | { kind: 'count'; name: string };
 

@@ -10,9 +10,9 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { Profile, ProfileMeta } from '../model/profile';
-import type { SampleColumns } from '../views/time-order';
-import { withGroupFrames } from '../views/frame-groups';
-import { functionView, hasInlinedFrames } from '../views/function-view';
+import type { SampleColumns } from '../model/sample-column';
+import { withGroupFrames } from './frame-groups';
+import { functionView, hasInlinedFrames } from './function-view';
 
 export interface ProfileSnapshot {
   frames: FrameTable;

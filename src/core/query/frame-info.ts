@@ -1,15 +1,15 @@
 // The figures shown for a frame (tooltip and details): name, module, flags, weights, shares of
 // the profile and of the current zoom, and time when the weight unit is known. Pure.
 
-import type { CallTree } from '../core/model/call-tree';
-import { frameModule, frameName } from '../core/model/frame-table';
-import { FrameFlags, type NodeIndex } from '../core/model/types';
-import type { ProfileSnapshot } from '../core/session/snapshot';
-import { FunctionFlags, type FunctionTable } from '../core/views/function-table';
-import { nameIndex } from '../core/query/table-model';
-import { treeOf } from './tree-helpers';
-import type { ViewKind } from './types';
-import { formatNs } from '../format';
+import type { CallTree } from '../model/call-tree';
+import { frameModule, frameName } from '../model/frame-table';
+import { FrameFlags, type NodeIndex } from '../model/types';
+import type { ProfileSnapshot } from '../views/snapshot';
+import { FunctionFlags, type FunctionTable } from '../views/function-table';
+import { nameIndex } from './table-model';
+import { treeOf } from './tree-walks';
+import type { ViewKind } from '../model/view-types';
+import { formatNs } from '../model/weight-text';
 
 export interface FrameInfo {
   node: NodeIndex;
