@@ -6,6 +6,7 @@ import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { frameInfo } from '../core/query/frame-info';
 import { FrameFigures } from './FrameFigures';
+import { TipBox } from './TipBox';
 
 const WIDTH = 380;
 
@@ -17,12 +18,9 @@ export function Tooltip() {
   const info = useMemo(() => (snapshot && tree ? frameInfo(snapshot, tree, node, zoomNode) : null), [snapshot, tree, node, zoomNode]);
   const pos = useStore((s) => s.hoverPos);
   if (!info || !pos) return null;
-  const wrapWidth = document.querySelector('.flame-wrap')?.clientWidth ?? 1000;
-  const left = pos.x + 14 + WIDTH > wrapWidth ? Math.max(0, pos.x - 14 - WIDTH) : pos.x + 14;
-  const top = pos.y > 160 ? pos.y - 12 : pos.y + 18;
   return (
-    <div className="flame-tooltip" role="tooltip" style={{ left, top, maxWidth: WIDTH, transform: pos.y > 160 ? 'translateY(-100%)' : undefined }}>
+    <TipBox x={pos.x} y={pos.y} width={WIDTH} within=".flame-wrap" aboveFrom={160}>
       <FrameFigures info={info} />
-    </div>
+    </TipBox>
   );
 }

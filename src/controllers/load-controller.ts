@@ -6,6 +6,7 @@ import { useStore } from '../store/store';
 import { openDemo, openPasted, openUrl, reload } from './recordings';
 import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
 import { localRecordingFromHash } from '../store/url/local-recording';
+import { sameUrl } from '../store/url/url-state';
 
 /** Called once, from main.tsx. */
 export function startLoadingController(win: Window = window): void {
@@ -57,14 +58,6 @@ export function startLoadingController(win: Window = window): void {
       if (request) void reload(request.options);
     },
   );
-}
-
-function sameUrl(a: string, b: string, base: string): boolean {
-  try {
-    return new URL(a, base).href === new URL(b, base).href;
-  } catch {
-    return false;
-  }
 }
 
 function isEditable(target: EventTarget | null): boolean {

@@ -17,7 +17,7 @@ import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import '../store/url/params';
-import { applyUrlState, isPushChange, parseUrlState, writeUrlState, type ApplyReason } from '../store/url/url-state';
+import { applyUrlState, isPushChange, parseUrlState, writeUrlState, sameUrl, type ApplyReason } from '../store/url/url-state';
 
 export interface LinkNotice {
   id: number;
@@ -227,11 +227,3 @@ export function startUrlSync(win: Window = window): () => void {
   return () => {};
 }
 
-function sameUrl(a: string, b: string | undefined, base: string): boolean {
-  if (b === undefined) return false;
-  try {
-    return new URL(a, base).href === new URL(b, base).href;
-  } catch {
-    return false;
-  }
-}

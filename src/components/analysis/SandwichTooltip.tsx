@@ -7,6 +7,7 @@ import { currentSandwich } from '../../store/selectors';
 import type { SandwichPane } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
 import { BreakableName } from '../BreakableName';
+import { TipBox } from '../TipBox';
 import { formatNs, formatPercent, formatWeight } from '../../format';
 
 const WIDTH = 380;
@@ -20,12 +21,9 @@ export function SandwichTooltip({ pane }: { pane: SandwichPane }) {
   const info = useMemo(() => (trees && snapshot ? sandwichNodeInfo(trees[pane], snapshot.frames, node) : null), [trees, snapshot, pane, node]);
   if (!info || !pos || !snapshot) return null;
   const ns = snapshot.meta.weightUnit === 'nanoseconds';
-  const wrap = document.querySelector(`[data-sandwich-pane="${pane}"]`)?.clientWidth ?? 600;
-  const left = pos.x + 14 + WIDTH > wrap ? Math.max(0, pos.x - 14 - WIDTH) : pos.x + 14;
-  const below = pos.y <= 120;
   const path = pane === 'callers' ? `called through this path` : `spent in this callee path`;
   return (
-    <div className="flame-tooltip" role="tooltip" data-testid={`${pane}-tooltip`} style={{ left, top: below ? pos.y + 18 : pos.y - 12, maxWidth: WIDTH, transform: below ? undefined : 'translateY(-100%)' }}>
+    <TipBox x={pos.x} y={pos.y} width={WIDTH} within={`[data-sandwich-pane="${pane}"]`} aboveFrom={120} testId={`${pane}-tooltip`}>
       <div className="frame-name">
         <span className="frame-name-text">
           <BreakableName name={info.name} />
@@ -40,6 +38,6 @@ export function SandwichTooltip({ pane }: { pane: SandwichPane }) {
         <dt>Self</dt>
         <dd>{formatWeight(info.selfSamples, ns ? formatNs(info.selfWeight) : null)}</dd>
       </dl>
-    </div>
+    </TipBox>
   );
 }

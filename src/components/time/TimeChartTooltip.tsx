@@ -6,6 +6,7 @@ import { samplesInRange } from '../../render/stack-chart-model';
 import { useStore } from '../../store/store';
 import { useChartHover } from '../../controllers/time-chart-controller';
 import { BreakableName } from '../BreakableName';
+import { TipBox } from '../TipBox';
 import { formatDuration, formatOffset } from '../../format';
 
 const WIDTH = 360;
@@ -28,16 +29,14 @@ export function TimeChartTooltip() {
     };
   }, [hover, frames]);
   if (!hover || !info) return null;
-  const wrap = document.querySelector('.time-chart-wrap')?.clientWidth ?? 1000;
-  const left = hover.x + 14 + WIDTH > wrap ? Math.max(0, hover.x - 14 - WIDTH) : hover.x + 14;
   return (
-    <div className="flame-tooltip time-tooltip" role="tooltip" style={{ left, top: hover.y + 16, maxWidth: WIDTH }}>
+    <TipBox x={hover.x} y={hover.y} width={WIDTH} within=".time-chart-wrap" className="time-tooltip">
       <div className="frame-name">
         <BreakableName name={info.name} />
       </div>
       <div>
         {info.duration} from {info.at}, {info.samples.toLocaleString('en-US')} sample{info.samples === 1 ? '' : 's'}
       </div>
-    </div>
+    </TipBox>
   );
 }

@@ -59,7 +59,7 @@ describe('analysis link parameters', () => {
     open();
     const notices = applyHash('#v=1&panel=graph&names=long&fn=nope');
     expect(notices).toHaveLength(3);
-    expect(notices.join('\n')).toMatch(/panel=graph/);
+    expect(notices.join('\n')).toMatch(/panel value "graph" is not one of table/);
     expect(notices.join('\n')).toMatch(/nope is not in this recording/);
     expect(useStore.getState().analysis.selectedFunction).toBeNull();
   });

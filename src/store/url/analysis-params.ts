@@ -5,7 +5,7 @@
 // names a function reopens the panel on it. Names are exact strings, percent-encoded by url-state.
 
 import { useStore } from '../store';
-import { registerUrlParam, type ParseResult } from './url-state';
+import { oneOf, registerUrlParam } from './url-state';
 import { nameIndex } from '../../core/query/table-model';
 
 const MAX_NAME = 100_000;
@@ -21,8 +21,7 @@ registerUrlParam<OpenPanel>({
   key: 'panel',
   history: 'replace',
   order: 50,
-  parse: (v): ParseResult<OpenPanel> =>
-    (PANELS as readonly string[]).includes(v) ? { ok: true, value: v as OpenPanel } : { ok: false, notice: `The link's panel=${clip(v)} is not one of ${PANELS.join(', ')}; it was ignored.` },
+  parse: oneOf('panel', PANELS),
   write: (s) => (s.analysis.panel === 'none' ? null : s.analysis.panel),
   apply: (value) => useStore.getState().setAnalysisPanel(value ?? 'none'),
 });

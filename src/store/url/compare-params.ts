@@ -9,14 +9,9 @@
 
 import { zoomed } from '../pane';
 import { useStore } from '../store';
-import { registerUrlParam, type ParseResult } from './url-state';
+import { oneOf, registerUrlParam } from './url-state';
 import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
 import { treeOf } from '../../core/query/tree-walks';
-
-function oneOf<T extends string>(key: string, values: readonly T[]) {
-  return (v: string): ParseResult<T> =>
-    (values as readonly string[]).includes(v) ? { ok: true, value: v as T } : { ok: false, notice: `The link's ${key}=${v.slice(0, 40)} is not one of ${values.join(', ')}; it was ignored.` };
-}
 
 registerUrlParam<string>({
   key: 'compare',

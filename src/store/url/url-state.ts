@@ -193,7 +193,8 @@ function clip(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-function oneOf<T extends string>(key: string, allowed: readonly T[]): (v: string) => ParseResult<T> {
+/** A parser of a parameter that takes one of a few words; anything else is a notice. */
+export function oneOf<T extends string>(key: string, allowed: readonly T[]): (v: string) => ParseResult<T> {
   return (v) =>
     (allowed as readonly string[]).includes(v)
       ? { ok: true, value: v as T }
@@ -351,3 +352,13 @@ registerUrlParam<string>({
     if (useStore.getState().search.pattern !== pattern) useStore.getState().setSearchPattern(pattern);
   },
 });
+
+/** Whether two addresses name one resource once resolved against `base` (a bad one: no). */
+export function sameUrl(a: string, b: string | undefined, base: string): boolean {
+  if (b === undefined) return false;
+  try {
+    return new URL(a, base).href === new URL(b, base).href;
+  } catch {
+    return false;
+  }
+}
