@@ -36,6 +36,7 @@ const layers = [
   // model ← views ← query ← session; export writes what model and views hold. Tests and
   // core/testing may reach across (a round trip test reads what an exporter wrote).
   ...innerCore([
+    ['util', ['model', 'import', 'parallel', 'views', 'query', 'session', 'export', 'testing'], 'util holds the mechanisms every layer shares (memo, latest request): it imports none of them'],
     ['model', ['import', 'parallel', 'views', 'query', 'session', 'export', 'testing'], 'the model is the bottom layer of the core'],
     ['import', ['parallel', 'views', 'query', 'session', 'export', 'testing'], 'importers build the model: no views, sessions or exporters'],
     ['parallel', ['views', 'query', 'session', 'export', 'testing'], 'the parallel loader splits and merges importers only'],

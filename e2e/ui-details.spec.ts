@@ -147,6 +147,8 @@ for (const scheme of ['light', 'dark'] as const) {
     // Drop samples with drop_me: the status bar counts what the graph shows, of the whole.
     await clickFrame(page, 'Flame graph', 'drop_me');
     await page.getByRole('navigation', { name: 'Zoom path' }).getByRole('button', { name: 'all' }).click();
+    // The zoom out animates: read the frame's place once it is drawn whole, not on the way.
+    await idle(page, 'Flame graph');
     const r = (await page.evaluate(() => (window as unknown as Hook).flameviewFrames.rect('Flame graph', 'drop_me')))!;
     await page.mouse.click(r.x + 10, r.y + r.height / 2, { button: 'right' });
     await page.getByRole('menuitem', { name: 'Drop samples with this function' }).click();

@@ -25,6 +25,7 @@ import type { DeriveBackend } from './derive-backend';
 import { sandwichOf, sandwichPair } from '../core/query/sandwich';
 import { tableFor } from '../core/query/table-model';
 import { isReversed } from '../store/selectors';
+import { Latest } from '../core/util/latest';
 
 /** Timings of the last worker answers (ms; for the bench and the console). */
 export const lastAnalysisTiming: { table: { workerMs: number; roundTripMs: number } | null; sandwich: { workerMs: number; roundTripMs: number } | null } = {
@@ -37,7 +38,7 @@ interface Job {
   tree: CallTree | null;
   reversed: boolean;
   name: string | null;
-  seq: number;
+  latest: Latest;
 }
 
 export function startAnalysisController(
@@ -48,9 +49,8 @@ export function startAnalysisController(
 ): () => void {
   const tables = new WeakMap<CallTree, TableResult[]>();
   const sandwiches = new WeakMap<CallTree, SandwichResult[]>();
-  const table: Job = { tree: null, reversed: false, name: null, seq: 0 };
-  const sandwich: Job = { tree: null, reversed: false, name: null, seq: 0 };
-  let seq = 0;
+  const table: Job = { tree: null, reversed: false, name: null, latest: new Latest() };
+  const sandwich: Job = { tree: null, reversed: false, name: null, latest: new Latest() };
 
   const cacheTable = (r: TableResult) => {
     const list = tables.get(r.tree) ?? [];
@@ -74,7 +74,7 @@ export function startAnalysisController(
   const stop = (job: Job) => {
     job.tree = null;
     job.name = null;
-    job.seq = 0;
+    job.latest.cancel();
   };
   const setPending = () => useStore.getState().setAnalysisResults({ pending: table.tree !== null || sandwich.tree !== null });
 
@@ -96,12 +96,12 @@ export function startAnalysisController(
     };
     const where = refOf(s, tree);
     if (!where || !backend.table) return local();
-    const mine = ++seq;
-    Object.assign(table, { tree, reversed, seq: mine });
+    const mine = table.latest.next();
+    Object.assign(table, { tree, reversed });
     const t0 = performance.now();
     backend.table(where.id, mine, where.ref, reversed).then(
       (reply) => {
-        if (table.seq !== mine) return; // overtaken or no longer wanted
+        if (!table.latest.isLatest(mine)) return; // overtaken or no longer wanted
         if (!reply) return void (local(), setPending());
         lastAnalysisTiming.table = { workerMs: reply.ms, roundTripMs: performance.now() - t0 };
         stop(table);
@@ -111,7 +111,7 @@ export function startAnalysisController(
         setPending();
       },
       (error: unknown) => {
-        if (table.seq !== mine) return;
+        if (!table.latest.isLatest(mine)) return;
         console.error('flameview: the function table failed in the worker', error);
         local();
         setPending();
@@ -137,12 +137,12 @@ export function startAnalysisController(
     };
     const where = refOf(s, tree);
     if (!where || !backend.sandwich) return local();
-    const mine = ++seq;
-    Object.assign(sandwich, { tree, reversed, name, seq: mine });
+    const mine = sandwich.latest.next();
+    Object.assign(sandwich, { tree, reversed, name });
     const t0 = performance.now();
     backend.sandwich(where.id, mine, where.ref, name, reversed).then(
       (reply) => {
-        if (sandwich.seq !== mine) return;
+        if (!sandwich.latest.isLatest(mine)) return;
         if (!reply) return void (local(), setPending());
         lastAnalysisTiming.sandwich = { workerMs: reply.ms, roundTripMs: performance.now() - t0 };
         stop(sandwich);
@@ -153,7 +153,7 @@ export function startAnalysisController(
         setPending();
       },
       (error: unknown) => {
-        if (sandwich.seq !== mine) return;
+        if (!sandwich.latest.isLatest(mine)) return;
         console.error('flameview: the callers/callees failed in the worker', error);
         local();
         setPending();

@@ -23,6 +23,7 @@ import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import type { CompareWorkerApi } from '../../workers/compare.worker';
 import { WorkerHandle } from './worker-handle';
+import { Latest, ObjectIds } from '../core/util/latest';
 
 /** Where the comparison's questions are answered: the compare worker (or a CompareSession in tests). */
 export interface CompareBackend {
@@ -54,10 +55,15 @@ function shapeOf(s: StoreState, pane: ComparePane): DiffShape {
 }
 
 export function startCompareResults(backend?: CompareBackend): () => void {
-  const ids = new WeakMap<ProfileSnapshot, number>();
-  let nextId = 1;
+  const ids = new ObjectIds<ProfileSnapshot>();
   const sent: { A: ProfileSnapshot | null; B: ProfileSnapshot | null } = { A: null, B: null };
-  const inFlight: Record<Kind, string | null> = { colours: null, table: null, hover: null, selected: null };
+  /** Per kind of question, the one in flight: its key (an equal question is not asked again). */
+  const job = (): { key: string | null; latest: Latest } => ({ key: null, latest: new Latest() });
+  const inFlight: Record<Kind, ReturnType<typeof job>> = { colours: job(), table: job(), hover: job(), selected: job() };
+  const drop = (kind: Kind) => {
+    inFlight[kind].key = null;
+    inFlight[kind].latest.cancel();
+  };
   /** Where a frame was selected last in side-by-side mode (the details follow it). */
   let selectedPane: 'main' | 'side' = 'main';
 
@@ -66,13 +72,12 @@ export function startCompareResults(backend?: CompareBackend): () => void {
     workerCompareBackend((reason) => {
       // The next question starts a fresh worker, which holds nothing yet.
       sent.A = sent.B = null;
-      for (const k of Object.keys(inFlight) as Kind[]) inFlight[k] = null;
+      for (const k of Object.keys(inFlight) as Kind[]) drop(k);
       useStore.getState().failCompare(`The comparison's worker stopped: ${reason}`);
     });
 
   const idOf = (slot: 'A' | 'B', snapshot: ProfileSnapshot): number => {
-    let id = ids.get(snapshot);
-    if (id === undefined) ids.set(snapshot, (id = nextId++));
+    const id = ids.of(snapshot);
     if (sent[slot] !== snapshot) {
       sent[slot] = snapshot;
       void worker.setRecording(slot, id, snapshot);
@@ -81,16 +86,18 @@ export function startCompareResults(backend?: CompareBackend): () => void {
   };
 
   const ask = <T,>(kind: Kind, key: string, run: () => Promise<T | null>, apply: (reply: T) => void) => {
-    if (inFlight[kind] === key) return;
-    inFlight[kind] = key;
+    const j = inFlight[kind];
+    if (j.key === key) return;
+    j.key = key;
+    const mine = j.latest.next();
     run().then(
       (reply) => {
-        if (inFlight[kind] !== key) return;
-        inFlight[kind] = null;
+        if (!j.latest.isLatest(mine)) return;
+        j.key = null;
         if (reply) apply(reply);
       },
       () => {
-        if (inFlight[kind] === key) inFlight[kind] = null;
+        if (j.latest.isLatest(mine)) j.key = null;
       },
     );
   };
@@ -131,7 +138,7 @@ export function startCompareResults(backend?: CompareBackend): () => void {
     const figures = (kind: 'hover' | 'selected', at: { pane: ComparePane; node: NodeIndex } | null) => {
       const have = r[kind];
       if (!at || (at.pane === 'main' && currentTree(s) !== trees.A)) {
-        inFlight[kind] = null;
+        drop(kind);
         if (have) useStore.getState().setCompareResults({ [kind]: null });
         return;
       }
@@ -149,27 +156,26 @@ export function startCompareResults(backend?: CompareBackend): () => void {
   };
 
   const unsubscribe = useStore.subscribe(
-    (s) => [
-      s.snapshot,
-      s.compare.snapshot,
-      s.view,
-      s.derived,
-      s.compare.mode,
-      s.compare.shape,
-      s.compare.norm,
-      s.compare.results,
-      s.hoverNode,
-      s.compare.side.hoverNode,
-      s.compare.diff.hoverNode,
-      s.selectedNode,
-      s.compare.side.selectedNode,
-      s.compare.diff.selectedNode,
-      // Last: the handler reads the selections above by index.
-      s.compare.ignoreRoot,
-    ],
+    (s) => ({
+      a: s.snapshot,
+      b: s.compare.snapshot,
+      view: s.view,
+      derived: s.derived,
+      mode: s.compare.mode,
+      shape: s.compare.shape,
+      norm: s.compare.norm,
+      results: s.compare.results,
+      ignoreRoot: s.compare.ignoreRoot,
+      mainHover: s.hoverNode,
+      sideHover: s.compare.side.hoverNode,
+      diffHover: s.compare.diff.hoverNode,
+      mainSelected: s.selectedNode,
+      sideSelected: s.compare.side.selectedNode,
+      diffSelected: s.compare.diff.selectedNode,
+    }),
     (next, prev) => {
-      if (next[11] !== prev[11] && (next[11] as number) >= 0) selectedPane = 'main';
-      else if (next[12] !== prev[12] && (next[12] as number) >= 0) selectedPane = 'side';
+      if (next.mainSelected !== prev.mainSelected && next.mainSelected >= 0) selectedPane = 'main';
+      else if (next.sideSelected !== prev.sideSelected && next.sideSelected >= 0) selectedPane = 'side';
       update();
     },
     { equalityFn: shallow },

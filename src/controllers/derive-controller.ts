@@ -19,6 +19,7 @@ import { useLinkNotices } from './url-sync';
 import { inputOf, samplesOf, workerBackend, type DeriveBackend } from './derive-backend';
 import { startAnalysisController } from './analysis-controller';
 import { mapShownNodes, type ShownTree } from '../core/query/transform-node-map';
+import { Latest, ObjectIds } from '../core/util/latest';
 
 /** Timings of the last derivation shown (for the bench and the console). */
 export interface DeriveTiming {
@@ -29,8 +30,7 @@ export interface DeriveTiming {
 }
 /** Says something in the notices region (role=status) above the graph. */
 function notify(message: string): void {
-  const notices = useLinkNotices.getState().notices;
-  useLinkNotices.setState({ notices: [...notices, { id: Date.now(), text: message }].slice(-5) });
+  useLinkNotices.getState().add(message);
 }
 
 function requestOf(s: StoreState): DeriveRequest {
@@ -45,18 +45,13 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
   /** Which backend tree a shown derived tree is (its recording id and derive seq). */
   const derivedRefs = new WeakMap<CallTree, { id: number; seq: number; request: DeriveRequest }>();
   let lastDeriveTiming: DeriveTiming | null = null;
-  const ids = new WeakMap<ProfileSnapshot, number>();
-  let nextId = 1;
+  const ids = new ObjectIds<ProfileSnapshot>();
   let sentFor: ProfileSnapshot | null = null;
-  let seq = 0;
+  const latest = new Latest();
   let wantedKey = '';
   let retried = '';
 
-  const idOf = (snapshot: ProfileSnapshot) => {
-    let id = ids.get(snapshot);
-    if (id === undefined) ids.set(snapshot, (id = nextId++));
-    return id;
-  };
+  const idOf = (snapshot: ProfileSnapshot) => ids.of(snapshot);
   const keyOf = (snapshot: ProfileSnapshot, r: DeriveRequest) =>
     `${idOf(snapshot)}|${r.view}|${rangeKey(snapshot, r)}|${r.reversed ? 1 : 0}|${encodeTransforms(r.transforms)}`;
   const inputKey = (snapshot: ProfileSnapshot, view: string, range: string) => `${idOf(snapshot)}|${view}|${range}`;
@@ -116,7 +111,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     if (key === wantedKey) return;
     wantedKey = key;
     if (isIdentity({ samples: samplesOf(snapshot) }, request)) {
-      seq++;
+      latest.cancel();
       const d = s.derived;
       if (d !== null || s.deriving) show(s as StoreState & { snapshot: ProfileSnapshot }, null);
       else useStore.getState().takeParkedZoom();
@@ -124,13 +119,13 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     }
     ensureBase(snapshot);
     const id = idOf(snapshot);
-    const mine = ++seq;
+    const mine = latest.next();
     s.setDeriving(true);
     const t0 = performance.now();
     const keep = s.analysis.panel !== 'none' && treeOf(snapshot, s.view).nodeCount > s.analysis.syncNodes;
     backend.derive(id, mine, request, keep).then(
       (reply) => {
-        if (mine !== seq) return; // overtaken: a newer request is on its way
+        if (!latest.isLatest(mine)) return; // overtaken: a newer request is on its way
         if (!reply) {
           // The worker lacks this recording's trees (it was restarted): send them again, once.
           sentFor = null;
@@ -149,7 +144,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
         show(now as StoreState & { snapshot: ProfileSnapshot }, next, { workerMs: reply.ms, roundTripMs: performance.now() - t0 });
       },
       (error: unknown) => {
-        if (mine !== seq) return;
+        if (!latest.isLatest(mine)) return;
         console.error('flameview: the derived view failed', error);
         wantedKey = '';
         sentFor = null;

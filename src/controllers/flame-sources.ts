@@ -155,9 +155,6 @@ export const mainSource: PaneSource = paneSource(
 
 // ── The comparison graphs ─────────────────────────────────────────────────────────────────────
 
-/** True while the sync applies a zoom, so that zoom is not synced back. */
-const syncing = { now: false };
-
 const setCompare = (pane: 'side' | 'diff') => (p: Partial<PaneState>) => useStore.getState().setPane(pane, p);
 
 /** The comparison graph (B) of the side-by-side view. */
@@ -175,12 +172,7 @@ export const comparisonSource: PaneSource = paneSource(
       const sideA = sideOf(a, s.view);
       const sideB = sideOf(b, s.view);
       const r = findNearestPath(sideB, node, sideA);
-      syncing.now = true;
-      try {
-        s.zoomTo(r.node);
-      } finally {
-        syncing.now = false;
-      }
+      s.zoomTo(r.node);
       s.setSyncNotice(r.exact ? null : notice(sideB, node, sideA, r.node, 'baseline'));
     },
   ),
@@ -273,12 +265,17 @@ export function startCompareSync(): () => void {
     const s = useStore.getState();
     const a = s.snapshot;
     const b = s.compare.snapshot;
-    if (syncing.now || !a || !b || s.compare.mode !== 'side') return;
+    if (!a || !b || s.compare.mode !== 'side') return;
     // A zoom animation or a wheel zoom is in flight: sync when it lands on a whole frame.
     if (s.viewport.x0 !== 0 || s.viewport.x1 !== 1) return;
     const sideA = sideOf(a, s.view);
     const sideB = sideOf(b, s.view);
     const r = findNearestPath(sideA, s.zoomNode, sideB);
+    // B was zoomed deeper than the baseline can follow, and the baseline followed it to the
+    // nearest caller: leave B there rather than pull it back to that caller. No flag needed.
+    const side = s.compare.side;
+    const whole = side.viewport.x0 === 0 && side.viewport.x1 === 1;
+    if (whole && side.zoomNode !== r.node && side.zoomNode < sideB.tree.nodeCount && findNearestPath(sideB, side.zoomNode, sideA).node === s.zoomNode) return;
     if (s.compare.side.zoomNode !== r.node || s.compare.side.viewport !== FULL_VIEWPORT) s.setPane('side', { ...zoomed(r.node), hoverNode: -1, hoverPos: null });
     s.setSyncNotice(r.exact ? null : notice(sideA, s.zoomNode, sideB, r.node, 'comparison'));
   };
@@ -312,6 +309,9 @@ function startDiffSync(): () => void {
     const { zoomNode, viewport } = s.compare.diff;
     // Mid-animation or a wheel zoom: follow once it lands on a whole frame.
     if (!r || s.compare.mode !== 'diff' || viewport.x0 !== 0 || viewport.x1 !== 1 || zoomNode >= r.shape.tree.nodeCount) return;
+    // The differential graph already shows where the baseline's zoom leads (toDiff put it there):
+    // the baseline stays, rather than moving to the common caller of an inexact path.
+    if (s.zoomNode < r.sideA.tree.nodeCount && (r.shape === r.sideA ? s.zoomNode : findNearestPath(r.sideA, s.zoomNode, r.shape).node) === zoomNode) return;
     const target = r.shape === r.sideA ? zoomNode : findNearestPath(r.shape, zoomNode, r.sideA).node;
     if (target !== s.zoomNode || s.viewport.x0 !== 0 || s.viewport.x1 !== 1) s.zoomTo(target);
   };
@@ -327,7 +327,6 @@ function startDiffSync(): () => void {
   const at = (s: StoreState) => ({ view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode });
   let last = at(useStore.getState());
   const onChange = () => {
-    if (syncing.now) return;
     const s = useStore.getState();
     const now = at(s);
     const moved = now.view !== last.view || now.a !== last.a || now.shape !== last.shape;
@@ -336,12 +335,7 @@ function startDiffSync(): () => void {
     const switched = now.mode !== last.mode || (now.b !== last.b && s.compare.diff.zoomNode === 0);
     last = now;
     if (!moved && !switched) return fromDiff(s);
-    syncing.now = true;
-    try {
-      toDiff(s, moved);
-    } finally {
-      syncing.now = false;
-    }
+    toDiff(s, moved);
   };
   return useStore.subscribe((s) => [s.compare.diff.zoomNode, s.compare.diff.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.shape, s.compare.mode], onChange, { equalityFn: shallow });
 }

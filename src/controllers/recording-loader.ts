@@ -12,6 +12,7 @@ import { fromTransfer, type ProfileSnapshot } from '../core/views/snapshot';
 import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
 import { WorkerHandle } from './worker-handle';
+import { Latest } from '../core/util/latest';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
@@ -33,7 +34,7 @@ export interface LoadSink {
 }
 
 export class RecordingLoader {
-  private seq = 0;
+  private readonly latest = new Latest();
   /** What is open, so a reload (another event) can read it again and Share can upload it. */
   private last: RecordingInput | null = null;
   /** The options the open recording was last read with (a reload keeps the ones it does not set). */
@@ -46,7 +47,7 @@ export class RecordingLoader {
   ) {
     const start = () => new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: workerName });
     this.worker = new WorkerHandle(start, (reason) => {
-      this.seq++;
+      this.latest.cancel();
       sink.failed('worker-stopped', '', reason);
     });
   }
@@ -96,7 +97,7 @@ export class RecordingLoader {
 
   /** Drops whatever is loading (the worker aborts it); the pane says what that means. */
   cancel(): void {
-    this.seq++;
+    this.latest.cancel();
     void this.worker.current?.cancel();
   }
 
@@ -115,13 +116,13 @@ export class RecordingLoader {
   }
 
   private async open(input: RecordingInput, extra: Partial<WorkerOpenOptions> = {}): Promise<void> {
-    const id = ++this.seq;
+    const id = this.latest.next();
     if (input !== this.last) this.lastOptions = {};
     const sink = this.sink;
     performance.mark(`flameview:${sink.markPrefix}open`, { detail: input.name });
     sink.started(input);
     const onProgress = Comlink.proxy((p: OpenProgress) => {
-      if (id === this.seq) sink.progress(input, p);
+      if (this.latest.isLatest(id)) sink.progress(input, p);
     });
     const options: WorkerOpenOptions = { name: input.name, minPartBytes: minPartBytesParam(), ...extra };
     let result: WorkerOpenResult;
@@ -131,10 +132,10 @@ export class RecordingLoader {
       else if (input.kind === 'url') result = await w.openUrl(input.url, options, onProgress);
       else result = await w.openText(input.text, options, onProgress);
     } catch (e) {
-      if (id === this.seq) sink.failed('threw', input.name, e instanceof Error ? e.message : String(e));
+      if (this.latest.isLatest(id)) sink.failed('threw', input.name, e instanceof Error ? e.message : String(e));
       return;
     }
-    if (id !== this.seq) return;
+    if (!this.latest.isLatest(id)) return;
     performance.mark(`flameview:${sink.markPrefix}received`, { detail: input.name });
     if (result.ok) {
       const name = result.name ?? input.name;

@@ -3,6 +3,7 @@
 // latest request wins; earlier promises resolve as 'cancelled'.
 
 import type { SearchRequest, SearchResponse } from '../core/query/search-protocol';
+import { Latest } from '../core/util/latest';
 
 export type SearchOutcome = { kind: 'done'; matches: Uint8Array } | { kind: 'timeout' } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
@@ -21,8 +22,8 @@ export function defaultSearchWorker(): WorkerLike {
 export class SearchClient {
   private worker: WorkerLike | null = null;
   private names: { strings: string; name: Int32Array } | null = null;
-  private seq = 0;
-  private inFlight: { id: number; resolve: (o: SearchOutcome) => void; timer: ReturnType<typeof setTimeout> } | null = null;
+  private readonly latest = new Latest();
+  private inFlight: { resolve: (o: SearchOutcome) => void; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(
     private readonly makeWorker: () => WorkerLike = defaultSearchWorker,
@@ -40,16 +41,16 @@ export class SearchClient {
     // A request still running may be stuck in a catastrophic regex: kill rather than queue.
     if (this.inFlight) this.kill();
     const worker = this.ensureWorker();
-    const id = ++this.seq;
+    const id = this.latest.next();
     return new Promise<SearchOutcome>((resolve) => {
       const timer = setTimeout(() => {
-        if (this.inFlight?.id !== id) return;
+        if (!this.latest.isLatest(id) || !this.inFlight) return;
         this.inFlight = null;
         this.worker?.terminate();
         this.worker = null;
         resolve({ kind: 'timeout' });
       }, this.timeoutMs);
-      this.inFlight = { id, resolve, timer };
+      this.inFlight = { resolve, timer };
       worker.postMessage({ type: 'search', id, pattern, flags: caseInsensitive ? 'i' : '' });
     });
   }
@@ -75,7 +76,7 @@ export class SearchClient {
 
   private onResponse(msg: SearchResponse): void {
     const pending = this.inFlight;
-    if (!pending || pending.id !== msg.id) return;
+    if (!pending || !this.latest.isLatest(msg.id)) return;
     clearTimeout(pending.timer);
     this.inFlight = null;
     pending.resolve('error' in msg ? { kind: 'error', message: msg.error } : { kind: 'done', matches: msg.matches });
@@ -85,6 +86,7 @@ export class SearchClient {
   private kill(): void {
     const pending = this.inFlight;
     this.inFlight = null;
+    this.latest.cancel();
     if (pending) {
       clearTimeout(pending.timer);
       this.worker?.terminate();

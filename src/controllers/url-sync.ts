@@ -34,14 +34,19 @@ interface RunningSync {
  * Notices about the link (bad values, a frame not found), shown in a role=status region, and the
  * running sync (null until startUrlSync).
  */
-export const useLinkNotices = create<{ notices: LinkNotice[]; nextId: number; sync: RunningSync | null; dismiss(id: number): void }>()((set, get) => ({
+const MAX_NOTICES = 5;
+
+export const useLinkNotices = create<{ notices: LinkNotice[]; nextId: number; sync: RunningSync | null; dismiss(id: number): void; add(text: string): void }>()((set, get) => ({
   notices: [],
   nextId: 1,
   sync: null,
   dismiss: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+  /** Adds a notice after the ones shown (the oldest go past MAX_NOTICES). */
+  add: (text) => {
+    const { notices, nextId } = get();
+    set({ notices: [...notices, { id: nextId, text }].slice(-MAX_NOTICES), nextId: nextId + 1 });
+  },
 }));
-
-const MAX_NOTICES = 5;
 
 function setNotices(texts: string[]): void {
   const first = useLinkNotices.getState().nextId;

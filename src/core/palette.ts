@@ -13,7 +13,7 @@
 // checks every colour id of both themes.
 
 import { FrameFlags } from './model/types';
-import { Memo } from './model/memo';
+import { Memo } from './util/memo';
 
 export type Rgb = readonly [number, number, number];
 

@@ -10,7 +10,7 @@
 
 import type { NodeColours } from './flame-source';
 import { css, themedCss, type Rgb } from '../core/palette';
-import { Memo } from '../core/model/memo';
+import { Memo } from '../core/util/memo';
 
 export const STEPS = 20;
 export const NEUTRAL: Rgb = [208, 206, 202];

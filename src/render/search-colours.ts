@@ -8,7 +8,7 @@
 
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeColours } from './flame-source';
-import { Memo } from '../core/model/memo';
+import { Memo } from '../core/util/memo';
 import { css, DARK, DIM as FADE, fade, LIGHT, parseRgb } from '../core/palette';
 
 const cssMemo = new Memo<readonly string[]>();

@@ -14,7 +14,10 @@ import type { CallTree } from '../core/model/call-tree';
 import type { ColoursReply, FiguresReply } from '../core/session/compare-protocol';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
 import type { FunctionDelta } from '../core/views/function-deltas';
-import { FULL_PANE, patchPane, type PaneState } from './pane';
+import type { PathSegment } from '../core/views/zoom-path';
+import { resolvePath } from '../core/views/zoom-path';
+import { treeOf } from '../core/query/tree-walks';
+import { FULL_PANE, patchPane, zoomed, type PaneState } from './pane';
 import type { LoadingState, StoreState } from './types';
 
 export type CompareMode = 'side' | 'diff';
@@ -69,6 +72,8 @@ export interface CompareState {
   /** Said in a status region when a synchronised zoom could not find the same path. */
   syncNotice: string | null;
   results: CompareResults;
+  /** A link's dzoom= path waiting for B to open (B usually arrives after the link is applied). */
+  pendingDiffZoom: PathSegment[] | null;
 }
 
 export interface CompareSlice {
@@ -90,6 +95,8 @@ export interface CompareSlice {
   setCompareUrl(url: string): void;
   setCompareRequested(url: string | null): void;
   requestCompareOpen(url: string): void;
+  /** Zooms the differential graph to a frame path of the shaping run, now or once B opens. */
+  zoomDiffTo(path: PathSegment[]): void;
 }
 
 
@@ -111,7 +118,17 @@ export const INITIAL_COMPARE: CompareState = {
   diff: FULL_PANE,
   syncNotice: null,
   results: NO_RESULTS,
+  pendingDiffZoom: null,
 };
+
+/** The diff pane zoomed to `path` in the shaping run's tree, or null while a run is missing. */
+function diffZoomed(s: StoreState, compare: CompareState, path: PathSegment[]): PaneState | null {
+  const a = s.snapshot;
+  const b = compare.snapshot;
+  if (!a || !b) return null;
+  const shape = compare.shape === 'B' ? b : a;
+  return patchPane(compare.diff, zoomed(resolvePath(shape.frames, treeOf(shape, s.view), path).node));
+}
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
@@ -124,8 +141,12 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
       const loading = get().compare.loading;
       if (loading) patch({ loading: { ...loading, bytesRead, samples } });
     },
-    finishCompare: (snapshot, name, url) =>
-      patch({ snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null, results: NO_RESULTS }),
+    finishCompare: (snapshot, name, url) => {
+      const next: CompareState = { ...get().compare, snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null, results: NO_RESULTS };
+      const path = next.pendingDiffZoom;
+      const diff = path ? diffZoomed(get(), next, path) : null;
+      set({ compare: diff ? { ...next, diff, pendingDiffZoom: null } : next });
+    },
     failCompare: (message) => patch({ loading: null, error: message }),
     dismissCompareError: () => patch({ error: null }),
     closeCompare: () => set({ compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm, ignoreRoot: get().compare.ignoreRoot } }),
@@ -141,6 +162,10 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
     },
     setCompareRequested: (requestedUrl) => patch({ requestedUrl }),
     requestCompareOpen: (url) => patch({ openRequest: { url } }),
+    zoomDiffTo: (path) => {
+      const diff = diffZoomed(get(), get().compare, path);
+      patch(diff ? { diff, pendingDiffZoom: null } : { pendingDiffZoom: path });
+    },
     setCompareResults: (p) => patch({ results: { ...get().compare.results, ...p } }),
     setSyncNotice: (text) => {
       if (text !== get().compare.syncNotice) patch({ syncNotice: text });

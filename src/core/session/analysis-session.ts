@@ -11,6 +11,7 @@
 import type { CallTree } from '../model/call-tree';
 import { copyTree, derive, deriveInputTree, type DeriveInput, type DeriveRequest } from '../views/derive';
 import { analyseSandwich, analyseTable, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../views/derive-analysis';
+import { Latest } from '../util/latest';
 
 export interface DeriveReply {
   tree: CallTree;
@@ -33,7 +34,7 @@ export class AnalysisSession {
   private rangeCache: { key: string; value: ReturnType<typeof deriveInputTree> } | null = null;
   /** The last derived trees built (by request seq), kept for the function table and the sandwich. */
   private kept: { id: number; seq: number; tree: CallTree }[] = [];
-  private readonly latest = { derive: 0, table: 0, sandwich: 0 };
+  private readonly latest = { derive: new Latest(), table: new Latest(), sandwich: new Latest() };
 
   constructor(private readonly options: AnalysisSessionOptions) {}
 
@@ -102,8 +103,8 @@ export class AnalysisSession {
   /** With skipOvertaken: yields once, then tells whether request `seq` of `kind` is still the latest. */
   private async stillLatest(kind: keyof AnalysisSession['latest'], seq: number): Promise<boolean> {
     if (!this.options.skipOvertaken) return true;
-    this.latest[kind] = Math.max(this.latest[kind], seq);
+    this.latest[kind].observe(seq);
     await new Promise((r) => setTimeout(r, 0));
-    return seq === this.latest[kind];
+    return this.latest[kind].isLatest(seq);
   }
 }

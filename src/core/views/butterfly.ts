@@ -24,7 +24,7 @@ import type { FrameTable } from '../model/frame-table';
 import { mergeSubtrees } from '../model/derived-builder';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 export interface DerivedTree {
   tree: CallTree;

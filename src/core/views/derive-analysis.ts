@@ -13,7 +13,7 @@ import type { StringIndex } from '../model/types';
 import { calleesTree, callersTree } from './butterfly';
 import { copyTree, treeColumns, type DeriveRequest, type DeriveView } from './derive';
 import { functionTable, type FunctionTable } from './function-table';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 /**
  * Which tree of the worker a request means: a derived tree (by its derive seq; the request lets a

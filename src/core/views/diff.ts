@@ -23,7 +23,7 @@ import type { CallTree } from '../model/call-tree';
 import { frameName, type FrameTable } from '../model/frame-table';
 import type { NodeIndex } from '../model/types';
 import { mapFrames, type FrameMapping } from './frame-path';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 export type DiffShape = 'A' | 'B';
 /** 'pct': compare shares of each run's total (fair across runs of different length); 'abs': raw. */

@@ -14,7 +14,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { FrameIndex, NodeIndex } from '../model/types';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 export interface FrameMapping {
   /** For each frame of `from`: its frame in `to`, or a new id ≥ to.count when `to` lacks it. */

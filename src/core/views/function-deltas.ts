@@ -15,7 +15,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { compare, type Compared, type DeltaOptions, type DiffSide } from './diff';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 export interface FunctionDelta {
   name: string;

@@ -21,7 +21,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { FrameFlags, type StringIndex } from '../model/types';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 export const FunctionFlags = {
   INLINED: 1,

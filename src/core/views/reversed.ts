@@ -24,7 +24,7 @@ import type { CallTree } from '../model/call-tree';
 import { cachedFrameRanks } from '../model/derived-builder';
 import type { FrameTable } from '../model/frame-table';
 import { grown } from '../model/grown';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 const cache = new Memo<CallTree>();
 

@@ -47,7 +47,7 @@ import { describePath, resolvePath, type PathSegment } from './zoom-path';
 import { calleesTree, finishDerived, type DerivedTree } from './butterfly';
 import { frameGroups, nodeGroups, type GroupKind } from './frame-groups';
 import { encodeTransforms } from './transforms-codec';
-import { Memo } from '../model/memo';
+import { Memo } from '../util/memo';
 
 export type Transform =
   | { kind: 'focus'; name: string }

@@ -10,7 +10,7 @@
 import { zoomed } from '../pane';
 import { useStore } from '../store';
 import { oneOf, registerUrlParam } from './url-state';
-import { decodeZoomPath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
+import { decodeZoomPath, encodeZoomPath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
 import { treeOf } from '../../core/query/tree-walks';
 
 registerUrlParam<string>({
@@ -55,31 +55,7 @@ registerUrlParam<'any'>({
 
 // dzoom=<frame path>: the differential graph's zoom, a frame path of the shaping run's tree (as
 // zoom= is of the main graph's). B usually arrives after the hash is applied (it loads in
-// parallel with A), so a path waits for B here and is resolved when it opens.
-/** A dzoom= path waiting for B to open. */
-class PendingDiffZoom {
-  path: PathSegment[] | null = null;
-}
-const pending = new PendingDiffZoom();
-
-function applyDiffZoom(path: PathSegment[] | null): void {
-  const s = useStore.getState();
-  if (!path || !s.snapshot || !s.compare.snapshot) {
-    pending.path = path;
-    return;
-  }
-  pending.path = null;
-  const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
-  const { node } = resolvePath(shape.frames, treeOf(shape, s.view), path);
-  s.setPane('diff', zoomed(node));
-}
-
-useStore.subscribe(
-  (s) => s.compare.snapshot,
-  () => {
-    if (pending.path) applyDiffZoom(pending.path);
-  },
-);
+// parallel with A): the store keeps the path (compare.pendingDiffZoom) until B opens.
 
 registerUrlParam<PathSegment[]>({
   key: 'dzoom',
@@ -91,7 +67,7 @@ registerUrlParam<PathSegment[]>({
     return r.ok ? { ok: true, value: r.path } : { ok: false, notice: `The link's differential zoom path has ${r.message}; it was ignored.` };
   },
   write: (s) => {
-    if (!s.snapshot || !s.compare.snapshot) return pending.path ? encodeZoomPath(pending.path) : null;
+    if (!s.snapshot || !s.compare.snapshot) return s.compare.pendingDiffZoom ? encodeZoomPath(s.compare.pendingDiffZoom) : null;
     const zoom = s.compare.diff.zoomNode;
     if (s.compare.mode !== 'diff' || zoom <= 0) return null;
     const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
@@ -100,7 +76,7 @@ registerUrlParam<PathSegment[]>({
   },
   apply: (value) => {
     const s = useStore.getState();
-    if (value && value.length > 0) applyDiffZoom(value);
+    if (value && value.length > 0) s.zoomDiffTo(value);
     else if (s.compare.diff.zoomNode > 0) s.setPane('diff', zoomed(0));
   },
 });
