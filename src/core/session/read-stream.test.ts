@@ -91,11 +91,20 @@ describe('withTaskTurns', () => {
   async function* ready(n: number): AsyncGenerator<Uint8Array> {
     for (let i = 0; i < n; i++) yield new Uint8Array([i]);
   }
-  /** Reads `chunks` whole; says after how many chunks a task queued before the read ran (-1: not before the end). */
+  /**
+   * Reads `chunks` whole; says after how many chunks a message queued before the read was handled
+   * (-1: not before the end). A message, as the part workers' are, not a timer: Node runs a 1 ms
+   * timer only once a millisecond has passed, so a timer made this depend on the machine's speed.
+   */
   async function taskRanAfter(chunks: AsyncIterable<Uint8Array>): Promise<{ at: number; bytes: number[] }> {
     let read = 0;
     let at = -1;
-    setTimeout(() => (at = read), 0);
+    const other = new MessageChannel();
+    other.port1.onmessage = () => {
+      at = read;
+      other.port1.close();
+    };
+    other.port2.postMessage(null);
     const bytes: number[] = [];
     for await (const c of chunks) {
       bytes.push(c[0]);
