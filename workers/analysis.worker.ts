@@ -8,6 +8,7 @@ import * as Comlink from 'comlink';
 import { AnalysisSession, type DeriveReply } from '../src/core/session/analysis-session';
 import { treeColumns, type DeriveInput, type DeriveRequest } from '../src/core/views/derive';
 import { sandwichColumns, tableColumns, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../src/core/views/derive-analysis';
+import { unpackStrings } from '../src/core/util/wire';
 
 export type BaseWire = Omit<DeriveInput, 'frames'> & { frames: Omit<DeriveInput['frames'], 'strings'>; strings: string };
 export type { DeriveReply };
@@ -17,7 +18,7 @@ const session = new AnalysisSession({ copyShared: true, skipOvertaken: true });
 const api = {
   setBase(id: number, wire: BaseWire): void {
     const { strings, ...rest } = wire;
-    session.setBase(id, { ...rest, frames: { ...wire.frames, strings: strings.length ? strings.split('\0') : [] } });
+    session.setBase(id, { ...rest, frames: { ...wire.frames, strings: unpackStrings(strings) } });
   },
   /** `keep`: the analysis panel is open, so keep this tree for its table/sandwich (one more copy). */
   async derive(id: number, seq: number, request: DeriveRequest, keep = false): Promise<DeriveReply | null> {

@@ -9,6 +9,7 @@ import type { SampleColumns } from '../core/model/sample-column';
 import { copyTree, treeColumns, type DeriveInput, type DeriveRequest } from '../core/views/derive';
 import type { AnalysisTreeRef, SandwichReply, TableReply } from '../core/views/derive-analysis';
 import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
+import { packStrings } from '../core/util/wire';
 
 /** Where derivations run: the worker, or in-process (tests). */
 export interface DeriveBackend {
@@ -62,7 +63,7 @@ export function workerBackend(): DeriveBackend {
       const functions = input.functions ? copyTree(input.functions) : null;
       const toFunction = input.toFunction ? copy(input.toFunction) : null;
       const samples = input.samples ? { count: input.samples.count, leaf: copy(input.samples.leaf), time: copy(input.samples.time), weight: copy(input.samples.weight) } : null;
-      const wire: BaseWire = { frames, inline, functions, toFunction, samples, strings: strings.join('\0') };
+      const wire: BaseWire = { frames, inline, functions, toFunction, samples, strings: packStrings(strings) };
       const buffers = [...treeColumns(inline), ...(functions ? treeColumns(functions) : [])];
       if (toFunction) buffers.push(toFunction.buffer as ArrayBuffer);
       if (samples) buffers.push(samples.leaf.buffer as ArrayBuffer, samples.time.buffer as ArrayBuffer, samples.weight.buffer as ArrayBuffer);

@@ -1,3 +1,4 @@
+import { unpackStrings } from '../core/util/wire';
 import { describe, expect, it } from 'vitest';
 import { matchNames } from '../core/query/match-names';
 import type { SearchRequest, SearchResponse } from '../core/query/search-protocol';
@@ -15,7 +16,7 @@ class FakeWorker implements WorkerLike {
   }
   postMessage(msg: SearchRequest): void {
     if (msg.type === 'names') {
-      this.strings = msg.strings.split('\0');
+      this.strings = unpackStrings(msg.strings);
       this.name = msg.name;
       return;
     }

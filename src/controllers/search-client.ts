@@ -4,6 +4,7 @@
 
 import type { SearchRequest, SearchResponse } from '../core/query/search-protocol';
 import { Latest } from '../core/util/latest';
+import { packStrings } from '../core/util/wire';
 
 export type SearchOutcome = { kind: 'done'; matches: Uint8Array } | { kind: 'timeout' } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
@@ -33,7 +34,7 @@ export class SearchClient {
   /** The names to search; sent once per worker (a copy is kept to restart after a kill). */
   setNames(strings: readonly string[], name: Int32Array): void {
     this.cancel();
-    this.names = { strings: strings.join('\0'), name };
+    this.names = { strings: packStrings(strings), name };
     if (this.worker) this.worker.postMessage({ type: 'names', ...this.names });
   }
 

@@ -28,6 +28,7 @@ import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../model/types';
 import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from './importer';
 import { headText, parseJsonBytes } from './whole-input';
+import { withoutNul } from '../util/wire';
 
 const DESCRIPTION = 'a speedscope JSON file';
 const SCHEMA = 'speedscope.app/file-format-schema.json';
@@ -227,5 +228,5 @@ function replayEvents(
 }
 
 function clean(name: string): string {
-  return name.includes('\u0000') ? name.replace(/\u0000/g, '\ufffd') : name;
+  return withoutNul(name);
 }

@@ -3,6 +3,7 @@
 // pattern may run forever; the page terminates the worker after a timeout.
 
 import { matchNames } from './match-names';
+import { unpackStrings } from '../util/wire';
 
 export class SearchSession {
   private strings: string[] = [];
@@ -10,7 +11,7 @@ export class SearchSession {
 
   /** The names of a new recording: the string table joined with NUL, and each frame's name index. */
   setNames(joined: string, name: Int32Array): void {
-    this.strings = joined.length ? joined.split('\0') : [];
+    this.strings = unpackStrings(joined);
     this.name = name;
   }
 

@@ -3,7 +3,7 @@
 // requests, answered by typed-array columns (and one joined string for the change table's names).
 // Decoding here is unpacking, never computing: the page imports this module, not the diff.
 //
-// Invariants: names never contain NUL (importers replace it), so '\0' joins them; a change table
+// Invariants: names cross packed (util/wire.ts), never as arrays of strings; a change table
 // row i has its four self figures at self[4i … 4i+3] (A, B, Δ, Δ%), likewise total.
 
 import type { CallTree } from '../model/call-tree';
@@ -11,6 +11,7 @@ import type { FrameTable } from '../model/frame-table';
 import type { NodeDelta } from '../views/diff';
 import type { FunctionDelta } from '../views/function-deltas';
 import type { ProfileSnapshot } from '../views/snapshot';
+import { packStrings, unpackStrings } from '../util/wire';
 
 /** Which recordings a request is about (ids the page gave them when it sent them). */
 export interface CompareIds {
@@ -77,7 +78,7 @@ export function recordingWire(snapshot: Pick<ProfileSnapshot, 'frames' | 'inline
   });
   const wire: RecordingWire = {
     frames: { count, name: copy(name), module: copy(module), flags: copy(flags) },
-    strings: strings.join('\0'),
+    strings: packStrings(strings),
     inline: tree(snapshot.inline),
     functions: snapshot.functions ? tree(snapshot.functions) : null,
   };
@@ -88,7 +89,7 @@ const STATUS: readonly FunctionDelta['status'][] = ['both', 'new', 'gone'];
 
 /** The change table's rows, in the session's order (heaviest change of self weight first). */
 export function changeRows(reply: ChangeTableReply): FunctionDelta[] {
-  const names = reply.status.length === 0 ? [] : reply.names.split('\0');
+  const names = unpackStrings(reply.names);
   const figure = (col: Float64Array, i: number) => ({ a: col[4 * i], b: col[4 * i + 1], delta: col[4 * i + 2], deltaPct: col[4 * i + 3] });
   return names.map((name, i) => ({ name, status: STATUS[reply.status[i]], self: figure(reply.self, i), total: figure(reply.total, i) }));
 }

@@ -16,6 +16,7 @@ import type { ViewKind } from '../model/view-types';
 import { deltaColumn, diffTrees, nodeDelta, type DiffNorm, type DiffShape, type DiffSide, type TreeDiff } from '../views/diff';
 import { functionDeltaOf, functionDeltas } from '../views/function-deltas';
 import type { ChangeTableReply, ColoursReply, CompareIds, FiguresReply, RecordingWire } from './compare-protocol';
+import { packStrings, unpackStrings } from '../util/wire';
 
 interface Held {
   id: number;
@@ -30,7 +31,7 @@ export class CompareSession {
 
   /** Keeps a recording as run A (baseline) or B (comparison), replacing the one there. */
   setRecording(slot: 'A' | 'B', id: number, wire: RecordingWire): void {
-    const strings = wire.strings.length === 0 ? [] : wire.strings.split('\0');
+    const strings = unpackStrings(wire.strings);
     this.held[slot] = { id, frames: { ...wire.frames, strings }, inline: wire.inline, functions: wire.functions, sides: {} };
   }
 
@@ -60,7 +61,7 @@ export class CompareSession {
     const rows = functionDeltas(a, b, { norm });
     const n = rows.length;
     const out: ChangeTableReply = {
-      names: rows.map((r) => r.name).join('\0'),
+      names: packStrings(rows.map((r) => r.name)),
       status: new Uint8Array(n),
       self: new Float64Array(4 * n),
       total: new Float64Array(4 * n),

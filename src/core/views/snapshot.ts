@@ -13,6 +13,7 @@ import type { Profile, ProfileMeta } from '../model/profile';
 import type { SampleColumns } from '../model/sample-column';
 import { withGroupFrames } from './frame-groups';
 import { functionView, hasInlinedFrames } from './function-view';
+import { packStrings, unpackStrings } from '../util/wire';
 
 export interface ProfileSnapshot {
   frames: FrameTable;
@@ -57,7 +58,7 @@ export interface SnapshotWire {
 
 export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: ArrayBuffer[] } {
   const { strings, ...frames } = s.frames;
-  const wire: SnapshotWire = { snapshot: { ...s, frames }, strings: strings.join('\0') };
+  const wire: SnapshotWire = { snapshot: { ...s, frames }, strings: packStrings(strings) };
   const buffers = new Set<ArrayBuffer>();
   const add = (a: { buffer: ArrayBufferLike } | null) => a && buffers.add(a.buffer as ArrayBuffer);
   for (const tree of [s.inline, s.functions]) {
@@ -75,6 +76,6 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
 }
 
 export function fromTransfer(wire: SnapshotWire): ProfileSnapshot {
-  const strings = wire.strings.length === 0 ? [] : wire.strings.split('\0');
+  const strings = unpackStrings(wire.strings);
   return { ...wire.snapshot, frames: { ...wire.snapshot.frames, strings } };
 }

@@ -29,6 +29,7 @@ import { ROOT_NODE, type NodeIndex } from '../../model/types';
 import { ImportError, quoteInput, type EventSummary, type FormatId, type ImportWarning, type Profile } from '../../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from '../importer';
 import { headText, parseJsonBytes } from '../whole-input';
+import { withoutNul } from '../../util/wire';
 
 const DESCRIPTION = 'a Chrome/Node CPU profile (.cpuprofile JSON)';
 
@@ -171,7 +172,7 @@ function frameLabel(cf: CpuProfileNode['callFrame']): string {
 }
 
 function clean(name: string): string {
-  return name.includes('\u0000') ? name.replace(/\u0000/g, '\ufffd') : name;
+  return withoutNul(name);
 }
 
 export function buildCpuProfile(

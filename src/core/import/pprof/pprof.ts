@@ -26,6 +26,7 @@ import { FrameFlags, type FrameIndex } from '../../model/types';
 import { ImportError, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from '../importer';
 import { decodePprof, looksLikePprof, PPROF_DESCRIPTION, type PprofProfile } from './pprof-decode';
+import { withoutNul } from '../../util/wire';
 
 const TIME_SCALE: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
 
@@ -170,7 +171,7 @@ function functionName(
 
 /** NUL separates names in snapshots; it never occurs in a real symbol. */
 function clean(name: string): string {
-  return name.includes('\u0000') ? name.replace(/\u0000/g, '\ufffd') : name;
+  return withoutNul(name);
 }
 
 function moduleFlags(module: string): number {
