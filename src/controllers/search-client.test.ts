@@ -1,28 +1,29 @@
-import { unpackStrings } from '../core/util/wire';
 import { describe, expect, it } from 'vitest';
 import { matchNames } from '../core/query/match-names';
-import type { SearchRequest, SearchResponse } from '../core/query/search-protocol';
-import { SearchClient, type WorkerLike } from './search-client';
+import type { SearchWorker } from '../core/query/search-protocol';
+import { unpackStrings } from '../core/util/wire';
+import { SearchClient } from './search-client';
 
-/** A worker that answers synchronously-later, or never for patterns containing "+)+". */
-class FakeWorker implements WorkerLike {
+/** A worker that answers 5 ms later, or never for patterns containing "+)+". */
+class FakeWorker implements SearchWorker {
   static created = 0;
   static terminated = 0;
-  onmessage: ((event: MessageEvent<SearchResponse>) => void) | null = null;
   private strings: string[] = [];
   private name: Int32Array = new Int32Array(0);
+  readonly api = {
+    setNames: (strings: string, name: Int32Array) => {
+      this.strings = unpackStrings(strings);
+      this.name = name;
+    },
+    match: (pattern: string, flags: string) =>
+      new Promise<Uint8Array>((resolve) => {
+        if (pattern.includes('+)+')) return; // "catastrophic": never answers
+        const matches = matchNames(this.strings, this.name, new RegExp(pattern, flags));
+        setTimeout(() => resolve(matches), 5);
+      }),
+  };
   constructor() {
     FakeWorker.created++;
-  }
-  postMessage(msg: SearchRequest): void {
-    if (msg.type === 'names') {
-      this.strings = unpackStrings(msg.strings);
-      this.name = msg.name;
-      return;
-    }
-    if (msg.pattern.includes('+)+')) return; // "catastrophic": never answers
-    const matches = matchNames(this.strings, this.name, new RegExp(msg.pattern, msg.flags));
-    setTimeout(() => this.onmessage?.({ data: { id: msg.id, matches } } as MessageEvent<SearchResponse>), 5);
   }
   terminate(): void {
     FakeWorker.terminated++;
@@ -56,6 +57,14 @@ describe('SearchClient', () => {
     const second = client.search('y', false);
     expect(await first).toEqual({ kind: 'cancelled' });
     expect(await second).toEqual({ kind: 'done', matches: new Uint8Array([0, 1]) });
+    client.dispose();
+  });
+
+  it('reports an invalid pattern as an error, not a hang', async () => {
+    const client = new SearchClient(() => new FakeWorker(), 200);
+    client.setNames(['x'], new Int32Array([0]));
+    const outcome = await client.search('(', false);
+    expect(outcome.kind).toBe('error');
     client.dispose();
   });
 });

@@ -1,33 +1,29 @@
-// Runs searches in a worker, cancellably: a new request or a timeout terminates the worker and
-// starts a fresh one, so a catastrophic pattern such as (a+)+$ can never freeze the page. The
-// latest request wins; earlier promises resolve as 'cancelled'.
+// Runs searches in a worker (comlink), cancellably: a new request or a timeout terminates the
+// worker and starts a fresh one, so a catastrophic pattern such as (a+)+$ can never freeze the
+// page. The latest request wins; earlier promises resolve as 'cancelled'.
 
-import type { SearchRequest, SearchResponse } from '../core/query/search-protocol';
+import * as Comlink from 'comlink';
+import type { SearchWorker, SearchWorkerApi } from '../core/query/search-protocol';
 import { Latest } from '../core/util/latest';
 import { packStrings } from '../core/util/wire';
 
 export type SearchOutcome = { kind: 'done'; matches: Uint8Array } | { kind: 'timeout' } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
-export interface WorkerLike {
-  postMessage(message: SearchRequest, transfer?: Transferable[]): void;
-  terminate(): void;
-  onmessage: ((event: MessageEvent<SearchResponse>) => void) | null;
-}
-
 export const SEARCH_TIMEOUT_MS = 1500;
 
-export function defaultSearchWorker(): WorkerLike {
-  return new Worker(new URL('../../workers/search.worker.ts', import.meta.url), { type: 'module' }) as unknown as WorkerLike;
+export function defaultSearchWorker(): SearchWorker {
+  const worker = new Worker(new URL('../../workers/search.worker.ts', import.meta.url), { type: 'module' });
+  return { api: Comlink.wrap<SearchWorkerApi>(worker), terminate: () => worker.terminate() };
 }
 
 export class SearchClient {
-  private worker: WorkerLike | null = null;
+  private worker: SearchWorker | null = null;
   private names: { strings: string; name: Int32Array } | null = null;
   private readonly latest = new Latest();
   private inFlight: { resolve: (o: SearchOutcome) => void; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(
-    private readonly makeWorker: () => WorkerLike = defaultSearchWorker,
+    private readonly makeWorker: () => SearchWorker = defaultSearchWorker,
     private readonly timeoutMs = SEARCH_TIMEOUT_MS,
   ) {}
 
@@ -35,7 +31,7 @@ export class SearchClient {
   setNames(strings: readonly string[], name: Int32Array): void {
     this.cancel();
     this.names = { strings: packStrings(strings), name };
-    if (this.worker) this.worker.postMessage({ type: 'names', ...this.names });
+    if (this.worker) void this.worker.api.setNames(this.names.strings, this.names.name);
   }
 
   search(pattern: string, caseInsensitive: boolean): Promise<SearchOutcome> {
@@ -44,6 +40,13 @@ export class SearchClient {
     const worker = this.ensureWorker();
     const id = this.latest.next();
     return new Promise<SearchOutcome>((resolve) => {
+      const settle = (outcome: SearchOutcome) => {
+        const pending = this.inFlight;
+        if (!pending || !this.latest.isLatest(id)) return;
+        clearTimeout(pending.timer);
+        this.inFlight = null;
+        resolve(outcome);
+      };
       const timer = setTimeout(() => {
         if (!this.latest.isLatest(id) || !this.inFlight) return;
         this.inFlight = null;
@@ -52,7 +55,10 @@ export class SearchClient {
         resolve({ kind: 'timeout' });
       }, this.timeoutMs);
       this.inFlight = { resolve, timer };
-      worker.postMessage({ type: 'search', id, pattern, flags: caseInsensitive ? 'i' : '' });
+      worker.api.match(pattern, caseInsensitive ? 'i' : '').then(
+        (matches) => settle({ kind: 'done', matches }),
+        (e: unknown) => settle({ kind: 'error', message: e instanceof Error ? e.message : String(e) }),
+      );
     });
   }
 
@@ -66,21 +72,12 @@ export class SearchClient {
     this.worker = null;
   }
 
-  private ensureWorker(): WorkerLike {
+  private ensureWorker(): SearchWorker {
     if (this.worker) return this.worker;
     const worker = this.makeWorker();
-    worker.onmessage = (event) => this.onResponse(event.data);
-    if (this.names) worker.postMessage({ type: 'names', ...this.names });
+    if (this.names) void worker.api.setNames(this.names.strings, this.names.name);
     this.worker = worker;
     return worker;
-  }
-
-  private onResponse(msg: SearchResponse): void {
-    const pending = this.inFlight;
-    if (!pending || !this.latest.isLatest(msg.id)) return;
-    clearTimeout(pending.timer);
-    this.inFlight = null;
-    pending.resolve('error' in msg ? { kind: 'error', message: msg.error } : { kind: 'done', matches: msg.matches });
   }
 
   /** Terminates the worker (and resolves the request in flight as cancelled). */

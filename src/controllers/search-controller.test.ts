@@ -3,6 +3,7 @@ import { makeSnapshot } from '../core/views/snapshot';
 import { profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
 import { InlineSearchWorker as InlineWorker } from '../core/testing/inline-search-worker';
+import type { SearchWorker } from '../core/query/search-protocol';
 import { SearchClient } from './search-client';
 import { startSearchController } from './search-controller';
 
@@ -42,13 +43,12 @@ describe('search controller', () => {
     useStore.getState().finishCompare(makeSnapshot(profileFrom('x;b;aaaa 1')), 'b', 'b');
     let compareWorkers = 0;
     // B's worker never answers a pattern with "+)+" (as a catastrophic regex would not).
-    class StuckOnCatastrophic extends InlineWorker {
-      override postMessage(msg: Parameters<InlineWorker['postMessage']>[0]): void {
-        if (msg.type === 'search' && msg.pattern.includes('+)+')) return;
-        super.postMessage(msg);
-      }
-    }
-    const compareClient = new SearchClient(() => (compareWorkers++, new StuckOnCatastrophic()), 50);
+    const stuckOnCatastrophic = (): SearchWorker => {
+      const inner = new InlineWorker();
+      const match = (pattern: string, flags: string) => (pattern.includes('+)+') ? new Promise<Uint8Array>(() => {}) : inner.api.match(pattern, flags));
+      return { api: { setNames: inner.api.setNames, match }, terminate: () => inner.terminate() };
+    };
+    const compareClient = new SearchClient(() => (compareWorkers++, stuckOnCatastrophic()), 50);
     stop = startSearchController(new SearchClient(() => new InlineWorker(), 500), compareClient);
     useStore.getState().setSearchPattern('^b$');
     await until(() => expect(useStore.getState().search.compare).toEqual({ matches: new Uint8Array([0, 1, 0]), status: 'done' }));

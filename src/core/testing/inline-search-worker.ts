@@ -2,17 +2,13 @@
 // microtask later as a worker would answer asynchronously: for tests of the page's search clients.
 
 import { SearchSession } from '../query/search-session';
-import type { SearchRequest, SearchResponse } from '../query/search-protocol';
+import type { SearchWorker } from '../query/search-protocol';
 
-export class InlineSearchWorker {
-  onmessage: ((event: MessageEvent<SearchResponse>) => void) | null = null;
+export class InlineSearchWorker implements SearchWorker {
   private readonly session = new SearchSession();
-  postMessage(msg: SearchRequest): void {
-    if (msg.type === 'names') this.session.setNames(msg.strings, msg.name);
-    else {
-      const matches = this.session.match(msg.pattern, msg.flags);
-      queueMicrotask(() => this.onmessage?.({ data: { id: msg.id, matches } } as MessageEvent<SearchResponse>));
-    }
-  }
+  readonly api = {
+    setNames: (strings: string, name: Int32Array) => this.session.setNames(strings, name),
+    match: async (pattern: string, flags: string) => this.session.match(pattern, flags),
+  };
   terminate(): void {}
 }
