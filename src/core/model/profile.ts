@@ -53,6 +53,21 @@ export interface Profile {
   functionFrames?: Int32Array | null;
 }
 
+/**
+ * A perf event without its modifiers and terms: `cpu-clock:ppp` → `cpu-clock`, `cycles:u` →
+ * `cycles`, `cpu-clock/freq=999/` → `cpu-clock`, `cpu/cycles/u` → `cycles`. Tracepoints keep
+ * their full name (`sched:sched_switch`): only a suffix made of modifier letters is removed.
+ */
+export function eventBaseName(event: string): string {
+  let name = event;
+  const colon = name.lastIndexOf(':');
+  if (colon > 0 && /^[ukhIGHpPSDWeb]+$/.test(name.slice(colon + 1))) name = name.slice(0, colon);
+  // `NAME/terms/` (an event with terms) or `PMU/EVENT/` (an event of a PMU), modifiers after.
+  const slashed = /^([^/]+)\/([^/]*)\/[ukhIGHpPSDWeb]*$/.exec(name);
+  if (slashed) return slashed[2].includes('=') || slashed[2] === '' ? slashed[1] : slashed[2];
+  return name;
+}
+
 /** The note an importer adds when it quotes only the first of its skipped lines (the rest: `count`). */
 export function notQuotedWarning(count: number): ImportWarning {
   return { line: 0, message: `${count} more problem lines were not quoted` };

@@ -2,7 +2,7 @@
 // B/KB/MB/GB, other counts with thousands separators and their unit's name (samples, or the perf
 // event whose periods are summed, e.g. "cycles"). Pure; shared by the viewer and the CLI.
 
-import type { ProfileMeta } from './profile';
+import { eventBaseName, type ProfileMeta } from './profile';
 
 export type WeightUnit = { kind: 'time' } | { kind: 'bytes' } | { kind: 'count'; name: string };
 
@@ -25,7 +25,7 @@ export function weightUnitOf(meta: ProfileMeta, samples: boolean): WeightUnit {
   if (samples) return { kind: 'count', name: 'samples' };
   if (meta.weightUnit === 'nanoseconds') return { kind: 'time' };
   const event = meta.event ?? '';
-  if (meta.format === 'perf-script' && event) return { kind: 'count', name: event.replace(/:.*$/, '') };
+  if (meta.format === 'perf-script' && event) return { kind: 'count', name: eventBaseName(event) };
   const unit = meta.format === 'pprof' ? /\/([^/]+)$/.exec(event)?.[1] : undefined;
   if (unit === 'bytes') return { kind: 'bytes' };
   if (unit && unit !== 'count') return { kind: 'count', name: unit };

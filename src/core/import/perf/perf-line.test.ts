@@ -1,9 +1,9 @@
+import { eventBaseName } from '../../model/profile';
 import { readFileSync, readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  eventBaseName,
   isJitDso,
   isKernelDso,
   newFrameFields,
@@ -67,6 +67,17 @@ describe('parseHeader', () => {
     });
     expect(header('ksoftirqd/0     3/3     [000] 7628263.04: cycles: ')).toMatchObject({ comm: 'ksoftirqd/0', pid: '3', tid: '3' });
     expect(header('kworker/0:1H-kb 12 [000] 1.5:  1 cpu-clock: ')).toMatchObject({ comm: 'kworker/0:1H-kb', tid: '12' });
+  });
+
+  it('reads the task perf could not name, printed as :-1 -1 in system-wide recordings', () => {
+    expect(header(':-1    -1 [000] 16144.960818:  sched:sched_switch: prev_comm=prog prev_pid=27959 prev_prio=120 prev_state=X ==> next_comm=prog')).toMatchObject({
+      comm: ':-1',
+      tid: '-1',
+      event: 'sched:sched_switch',
+    });
+    expect(header(':-1 -1/-1 [001] 1.5: 1001001 cpu-clock/freq=999/: ')).toMatchObject({ comm: ':-1', pid: '-1', tid: '-1', event: 'cpu-clock/freq=999/' });
+    // Only -1: a dash before other digits is part of the COMM.
+    expect(header('a-12 7 [000] 1.5: 1 cycles: ')).toMatchObject({ comm: 'a-12', tid: '7' });
   });
 
   it('finds the frame of a sample without call chain on the same line', () => {
@@ -174,6 +185,11 @@ describe('event, period and DSO helpers', () => {
     expect(eventBaseName('cpu-clock:uhH')).toBe('cpu-clock');
     expect(eventBaseName('cycles')).toBe('cycles');
     expect(eventBaseName('sched:sched_switch')).toBe('sched:sched_switch');
+    // Terms and PMUs, as `perf record -e cpu-clock/freq=999/` and `-e cpu/cycles/u` print them.
+    expect(eventBaseName('cpu-clock/freq=999/')).toBe('cpu-clock');
+    expect(eventBaseName('cpu-clock/freq=999/:u')).toBe('cpu-clock');
+    expect(eventBaseName('cpu/cycles/u')).toBe('cycles');
+    expect(eventBaseName('cpu/event=0x3c,umask=0/')).toBe('cpu');
   });
 
   it('parses periods strictly', () => {

@@ -118,8 +118,7 @@ function matchThread(text: string, t: number, out: HeaderFields): boolean {
     while (j > 0 && isBlank(text.charCodeAt(j - 1))) j--;
   }
   const tidEnd = j;
-  let k = j;
-  while (k > 0 && isDigit(text.charCodeAt(k - 1))) k--;
+  let k = signedDigitsBefore(text, j);
   if (k === tidEnd) return false;
   out.tidStart = k;
   out.tidEnd = tidEnd;
@@ -127,8 +126,7 @@ function matchThread(text: string, t: number, out: HeaderFields): boolean {
   out.pidEnd = -1;
   if (k > 0 && text.charCodeAt(k - 1) === SLASH) {
     const pidEnd = k - 1;
-    let m = pidEnd;
-    while (m > 0 && isDigit(text.charCodeAt(m - 1))) m--;
+    const m = signedDigitsBefore(text, pidEnd);
     if (m === pidEnd) return false;
     out.pidStart = m;
     out.pidEnd = pidEnd;
@@ -143,6 +141,17 @@ function matchThread(text: string, t: number, out: HeaderFields): boolean {
   out.commStart = commStart;
   out.commEnd = commEnd;
   return true;
+}
+
+/**
+ * Where the digits ending at `end` start, a minus sign included when it makes `-1`: perf prints a
+ * task it could not name as `:-1    -1` (COMM `:-1`, TID -1), in system-wide recordings.
+ */
+function signedDigitsBefore(text: string, end: number): number {
+  let k = end;
+  while (k > 0 && isDigit(text.charCodeAt(k - 1))) k--;
+  if (k === end - 1 && text.charCodeAt(k) === 49 /* 1 */ && k > 0 && text.charCodeAt(k - 1) === 45 /* - */) k--;
+  return k;
 }
 
 const restFrame: FrameFields = { addrStart: -1, addrEnd: -1, symStart: -1, symEnd: -1, dsoStart: -1, dsoEnd: -1 };
@@ -279,17 +288,6 @@ export function parseTimeInto(text: string, start: number, end: number, out: Flo
   out[0] = (whole * scale + frac) / scale;
 }
 
-/**
- * An event without its perf modifiers: `cpu-clock:ppp` → `cpu-clock`, `cycles:u` → `cycles`.
- * Tracepoints keep their full name (`sched:sched_switch`): only a suffix made of modifier letters
- * is removed.
- */
-export function eventBaseName(event: string): string {
-  const colon = event.lastIndexOf(':');
-  if (colon <= 0) return event;
-  const suffix = event.slice(colon + 1);
-  return /^[ukhIGHpPSDWeb]+$/.test(suffix) ? event.slice(0, colon) : event;
-}
 
 /** Fields of a frame line. */
 export interface FrameFields {

@@ -9,9 +9,8 @@
 // samples kept aside by the parts are placed by ./perf-late.ts, which also says why the column
 // was dropped then.
 
-import { ImportError, notQuotedWarning, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
+import { eventBaseName, ImportError, notQuotedWarning, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer';
-import { eventBaseName } from './perf-line';
 import { sortSamples } from '../../model/sample-column';
 import type { PerfLateData, PerfLateMerge } from './perf-late';
 import { functionFrames, type FunctionNamesData } from './perf-function-names';

@@ -22,11 +22,11 @@
 import { FrameTableBuilder } from '../../model/frame-table';
 import { TreeBuilder } from '../../model/tree-builder';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../../model/types';
-import { quoteInput, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
+import { eventBaseName, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import { WholeInputNeeded, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from '../importer';
 import { MAX_QUOTED, perfProfile, type PerfPartMeta } from './perf-parts';
 import { MAX_SAMPLES, SampleColumnBuilder } from '../../model/sample-column';
-import { classifyIndented, detach, eventBaseName, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
+import { classifyIndented, detach, newFrameFields, newHeaderFields, parseFrame, parseHeader, parsePeriod, parseTimeInto } from './perf-line';
 import { PerfByteReader, type PerfByteTarget } from './perf-bytes';
 import { PerfStackAssembler } from './perf-stack';
 import { PerfLateMerge } from './perf-late';
