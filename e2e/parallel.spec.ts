@@ -48,10 +48,22 @@ test('a 40 MB perf script is parsed in parts, the first by the profile worker, w
 test('Cancel while a recording is parsed in parts, then another file opens', async ({ page }) => {
   // (Whether the part worker starts while the profile worker parses its own part is checked in
   // src/core/session/session-parts.test.ts: in a page, when it starts is not observable.)
-  const { file } = repeatedFixture(40);
+  // 160 MB takes seconds to parse in parts, so the bar (shown after 300 ms) and its Cancel are
+  // there to click: 40 MB could end before the bar appeared, and the click then waited for a
+  // button that never came. Neither the part worker's script nor a Blob's reads can be held back
+  // from a test (routes do not reach a worker's nested worker), so the size is the margin.
+  const { file } = repeatedFixture(160);
   await gotoAndWait(page, './?min-part-bytes=16777216');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  let partWorker = false;
+  page.context().on('request', (r) => (partWorker ||= r.url().includes('part.worker')));
   await openFixture(page, file);
-  await page.getByRole('group', { name: 'Loading' }).getByRole('button', { name: 'Cancel' }).click();
+  const bar = page.getByRole('group', { name: 'Loading' });
+  await expect(bar).toBeVisible();
+  // Cancel while the part worker is at work (it has been asked for), not before it started.
+  if (cores > 1) await expect.poll(() => partWorker).toBe(true);
+  await bar.getByRole('button', { name: 'Cancel' }).click();
+  await expect(bar).toHaveCount(0);
   await openFixture(page, 'sqlite.folded');
   await expect(page.getByTestId('recording-name')).toHaveText('sqlite.folded', { timeout: 15_000 });
   await waitForIdle(page, 15_000);
