@@ -4,13 +4,14 @@ import { type FrameInfo } from '../core/query/frame-info';
 import { formatPercent, formatWeight } from '../format';
 import { BreakableName } from './BreakableName';
 
-export function FrameFigures({ info }: { info: FrameInfo }) {
+/** `maxName`: the most characters of the name shown (a tooltip's is shorter than the details'). */
+export function FrameFigures({ info, maxName }: { info: FrameInfo; maxName?: number }) {
   const kind = [info.inlined && 'inlined', info.kernel && 'kernel', info.jit && 'JIT'].filter(Boolean).join(', ');
   return (
     <div className="frame-figures">
       <div className="frame-name">
         <span className="frame-name-text">
-          <BreakableName name={info.name} />
+          <BreakableName name={info.name} max={maxName} />
         </span>
         {kind && <span className={`frame-badge${info.inlined ? ' frame-badge-inlined' : ''}`}>{kind}</span>}
       </div>

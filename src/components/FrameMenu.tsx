@@ -15,6 +15,7 @@ import { useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode }
 import { createPortal } from 'react-dom';
 import { frameActions, type FrameAction, type FrameTarget } from '../controllers/frame-actions';
 import { useDismiss } from './use-dismiss';
+import { cutName } from '../core/views/shorten';
 
 export interface MenuAnchor {
   /** Viewport coordinates of the menu's top-left corner (before it is kept inside the window). */
@@ -108,8 +109,8 @@ function FrameMenu({ target, anchor, actions, onClose }: FrameMenuProps) {
         if (!box.current?.contains(e.relatedTarget as Node | null) && e.relatedTarget !== null) onClose();
       }}
     >
-      <p className="frame-menu-title" aria-hidden="true" title={target.name}>
-        {target.name}
+      <p className="frame-menu-title" aria-hidden="true" title={cutName(target.name)}>
+        {cutName(target.name)}
       </p>
       {actions.map((a) => (
         <button

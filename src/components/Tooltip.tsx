@@ -6,6 +6,7 @@ import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { frameInfo } from '../core/query/frame-info';
 import { FrameFigures } from './FrameFigures';
+import { MAX_TOOLTIP_NAME } from '../core/views/shorten';
 import { TipBox } from './TipBox';
 
 const WIDTH = 380;
@@ -20,7 +21,7 @@ export function Tooltip() {
   if (!info || !pos) return null;
   return (
     <TipBox x={pos.x} y={pos.y} width={WIDTH} within=".flame-wrap" aboveFrom={160}>
-      <FrameFigures info={info} />
+      <FrameFigures info={info} maxName={MAX_TOOLTIP_NAME} />
     </TipBox>
   );
 }

@@ -6,7 +6,7 @@ import { frameName, type FrameTable } from '../core/model/frame-table';
 import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import { ancestry } from '../store/tree-helpers';
-import { shortenName } from '../core/views/shorten';
+import { cutName, shortenName } from '../core/views/shorten';
 
 const MAX_CRUMBS = 40;
 /** Names longer than this (about a crumb's widest, 22em) are shortened. */
@@ -47,15 +47,15 @@ export function ZoomPath({ label, tree, frames, zoomNode, onZoom, heading }: Zoo
           // so "all" and the callers keep their room; the full name is the crumb's title. A name
           // that fits a crumb is shown as it is.
           const name = node === 0 ? 'all' : frameName(frames, tree.frame[node]);
-          const label = name.length > LONG_NAME ? shortenName(name) : name;
+          const label = cutName(name.length > LONG_NAME ? shortenName(name) : name);
           return (
             <li key={node}>
               {i === path.length - 1 ? (
-                <span aria-current="location" title={name}>
+                <span aria-current="location" title={cutName(name)}>
                   {label}
                 </span>
               ) : (
-                <button type="button" className="crumb" title={name} onClick={() => onZoom(node)}>
+                <button type="button" className="crumb" title={cutName(name)} onClick={() => onZoom(node)}>
                   {label}
                 </button>
               )}

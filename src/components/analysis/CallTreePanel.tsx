@@ -19,6 +19,7 @@ import { useDarkTheme } from '../toolbar/FrameLegend';
 import { ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
 import { frameTargetOf, runFrameShortcut } from '../../controllers/frame-actions';
 import { isMenuKey, useFrameMenu } from '../FrameMenu';
+import { cutName } from '../../core/views/shorten';
 
 const HEADERS = ['Running', 'Running %', 'Self', 'Self %', 'Function'];
 /** Indentation per level, and the deepest level indented (deeper rows say their level). */
@@ -132,7 +133,7 @@ export function CallTreePanel() {
         <div role="gridcell" className="fn-num">{formatPercent(fig.totalShare)}</div>
         <div role="gridcell" className="fn-num">{weight(fig.self)}</div>
         <div role="gridcell" className="fn-num">{formatPercent(fig.selfShare)}</div>
-        <div role="gridcell" className="fn-name ct-name" title={fig.name} style={{ paddingLeft: Math.min(depth, MAX_INDENT) * INDENT }}>
+        <div role="gridcell" className="fn-name ct-name" title={cutName(fig.name)} style={{ paddingLeft: Math.min(depth, MAX_INDENT) * INDENT }}>
           <span
             className="ct-twisty"
             aria-hidden="true"

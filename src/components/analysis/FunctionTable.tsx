@@ -15,6 +15,7 @@ import { useDarkTheme } from '../toolbar/FrameLegend';
 import { ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
 import { runFrameShortcut } from '../../controllers/frame-actions';
 import { isMenuKey, useFrameMenu } from '../FrameMenu';
+import { cutName } from '../../core/views/shorten';
 
 const EMPTY = new Int32Array(0);
 
@@ -112,7 +113,7 @@ export function FunctionTable() {
           menu.open({ name: fig.name, node: null }, { x: e.clientX, y: e.clientY, returnFocus: grid.current });
         }}
       >
-        <div role="gridcell" className="fn-name" title={fig.name}>
+        <div role="gridcell" className="fn-name" title={cutName(fig.name)}>
           <span className="fn-swatch" style={{ background: functionCss(fig.name, fig.kernel, dark) }} aria-hidden="true" />
           <span className="fn-name-text">{displayName(fig.name, short)}</span>
           {fig.inlined && <span className="fn-badge" title="Inlined at some call sites">inlined</span>}

@@ -7,6 +7,7 @@ import { currentSandwich } from '../../store/selectors';
 import type { SandwichPane } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
 import { BreakableName } from '../BreakableName';
+import { MAX_TOOLTIP_NAME } from '../../core/views/shorten';
 import { TipBox } from '../TipBox';
 import { formatNs, formatPercent, formatWeight } from '../../format';
 
@@ -26,7 +27,7 @@ export function SandwichTooltip({ pane }: { pane: SandwichPane }) {
     <TipBox x={pos.x} y={pos.y} width={WIDTH} within={`[data-sandwich-pane="${pane}"]`} aboveFrom={120} testId={`${pane}-tooltip`}>
       <div className="frame-name">
         <span className="frame-name-text">
-          <BreakableName name={info.name} />
+          <BreakableName name={info.name} max={MAX_TOOLTIP_NAME} />
         </span>
         {info.inlined && <span className="frame-badge frame-badge-inlined">inlined</span>}
       </div>

@@ -5,6 +5,7 @@ import { shownFigures } from '../../controllers/compare-results';
 import type { ComparePane } from '../../store/compare-slice';
 import { useStore } from '../../store/store';
 import { BreakableName } from '../BreakableName';
+import { MAX_TOOLTIP_NAME } from '../../core/views/shorten';
 import { TipBox } from '../TipBox';
 import { CompareFigures, presenceText } from './CompareFigures';
 
@@ -21,7 +22,7 @@ export function DiffTooltip({ pane }: { pane: ComparePane }) {
   return (
     <TipBox x={pos.x} y={pos.y} width={WIDTH} within={`[data-compare-pane="${pane}"]`} aboveFrom={160} className="compare-tooltip" testId={`${pane}-diff-tooltip`}>
       <div className="compare-tooltip-name">
-        <BreakableName name={figures.name} />
+        <BreakableName name={figures.name} max={MAX_TOOLTIP_NAME} />
       </div>
       {status && <div className="compare-tooltip-status">{status}</div>}
       <CompareFigures figures={figures} norm={norm} ns={ns} />

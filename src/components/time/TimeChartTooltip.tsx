@@ -6,6 +6,7 @@ import { samplesInRange } from '../../render/stack-chart-model';
 import { useStore } from '../../store/store';
 import { useChartHover } from '../../controllers/time-chart-controller';
 import { BreakableName } from '../BreakableName';
+import { MAX_TOOLTIP_NAME } from '../../core/views/shorten';
 import { TipBox } from '../TipBox';
 import { formatDuration, formatOffset } from '../../format';
 
@@ -32,7 +33,7 @@ export function TimeChartTooltip() {
   return (
     <TipBox x={hover.x} y={hover.y} width={WIDTH} within=".time-chart-wrap" className="time-tooltip">
       <div className="frame-name">
-        <BreakableName name={info.name} />
+        <BreakableName name={info.name} max={MAX_TOOLTIP_NAME} />
       </div>
       <div>
         {info.duration} from {info.at}, {info.samples.toLocaleString('en-US')} sample{info.samples === 1 ? '' : 's'}

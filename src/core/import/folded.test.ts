@@ -120,11 +120,12 @@ describe('folded importer: parsing', () => {
   });
 
   it('reads counts after the first line as the first line reads them (fast path and fallback)', () => {
-    const counts = ['007', '999999999', '1000000000', '123456789012345', '1234567890123456', '98765432109876543210', '1.5', '5.', '.5', '0'];
-    const text = ['first 1', ...counts.map((c, i) => `s${i};f\t  ${c}`), 'neg -3', 'x 3x', ' 4', '\t 4', 'end 2'].join('\n');
+    const counts = ['007', '999999999', '1000000000', '123456789012345', '1234567890123456', '2251799813685248', '1.5', '5.', '.5', '0'];
+    // A count past 2^53 is skipped as the other importers skip such weights (a few sum to Infinity).
+    const text = ['first 1', ...counts.map((c, i) => `s${i};f\t  ${c}`), 'neg -3', 'x 3x', ' 4', '\t 4', 'past 98765432109876543210', 'end 2'].join('\n');
     const p = parse(text);
     expect(p.meta.samples).toBe(1 + counts.reduce((sum, c) => sum + Number(c), 0) + 2);
-    expect(p.meta.skippedLines).toBe(4);
+    expect(p.meta.skippedLines).toBe(5);
     for (let i = 0; i < counts.length; i++) {
       const node = [...Array(p.tree.nodeCount).keys()].find((n) => n > 0 && frameName(p.frames, p.tree.frame[n]) === `s${i}`);
       // A zero count adds no node.

@@ -13,7 +13,7 @@
 //   stack line: then every line needs two counts and the tree holds the *second* count, which is
 //   the width flamegraph.pl draws for such input; one warning says so. Deciding once per file
 //   keeps a leaf name that ends in " 12" intact in ordinary files.
-// - A line without a valid count (missing, negative, not a number, too large) is skipped,
+// - A line without a valid count (missing, negative, not a number, past 2^53) is skipped,
 //   counted in meta.skippedLines, and the first few are quoted in meta.warnings. If no line at
 //   all was valid, finish() throws an ImportError naming the first bad line.
 // - NUL in a name becomes U+FFFD (the snapshot joins names with NUL).
@@ -92,7 +92,8 @@ function parseCounts(text: string, end: number, differential: boolean | null): C
   if (before === MINUS) return `negative count ${quoteInput(text.slice(start - 1, end), 24)}`;
   if (!isBlank(before)) return `count ${quoteInput(text.slice(text.lastIndexOf(' ', end - 1) + 1, end), 24)} is not a number`;
   const weight = Number(text.slice(start, end));
-  if (!Number.isFinite(weight)) return 'count is too large';
+  // Past 2^53 a count is no longer exact, and a few of them sum to Infinity: no tool writes one.
+  if (!(weight <= Number.MAX_SAFE_INTEGER)) return `count ${quoteInput(text.slice(start, end), 24)} is past 2^53`;
   let stackEnd = start - 1;
   while (stackEnd > 0 && isBlank(text.charCodeAt(stackEnd - 1))) stackEnd--;
   let first = NaN;
@@ -101,6 +102,7 @@ function parseCounts(text: string, end: number, differential: boolean | null): C
     const twoCounts = s2 > 0 && isBlank(text.charCodeAt(s2 - 1));
     if (twoCounts) {
       first = Number(text.slice(s2, stackEnd));
+      if (!(first <= Number.MAX_SAFE_INTEGER)) return `count ${quoteInput(text.slice(s2, stackEnd), 24)} is past 2^53`;
       stackEnd = s2 - 1;
       while (stackEnd > 0 && isBlank(text.charCodeAt(stackEnd - 1))) stackEnd--;
     } else if (differential === true) {

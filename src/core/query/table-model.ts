@@ -16,7 +16,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { FrameIndex, StringIndex } from '../model/types';
-import { shortenName } from '../views/shorten';
+import { cutName, shortenName } from '../views/shorten';
 import { functionTable, FunctionFlags, framesNamed, sortRows, type FunctionTable } from '../views/function-table';
 import { frameNameIndex, tableOf } from '../views/derive-analysis';
 
@@ -137,7 +137,7 @@ export function shortLabeller(frames: FrameTable): (frame: FrameIndex) => string
 
 /** A function name as the table shows it. */
 export function displayName(name: string, short: boolean): string {
-  return short ? shortenName(name) : name;
+  return cutName(short ? shortenName(name) : name);
 }
 
 // ── Figures of a row ──────────────────────────────────────────────────────────────────────────

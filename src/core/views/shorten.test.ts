@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortenName, stripRustHash } from './shorten';
+import { cutName, MAX_SHOWN_NAME, shortenName, shownName, stripRustHash } from './shorten';
 
 describe('shortenName', () => {
   const cases: [string, string][] = [
@@ -74,5 +74,20 @@ describe('stripRustHash', () => {
     expect(stripRustHash('a::hFCE3BFC5D262A203')).toBe('a::hFCE3BFC5D262A203');
     expect(stripRustHash('a::hfce3bfc5d262a203::b')).toBe('a::hfce3bfc5d262a203::b');
     expect(stripRustHash('toyc::hash')).toBe('toyc::hash');
+  });
+});
+
+describe('shownName', () => {
+  it('keeps a name of up to MAX_SHOWN_NAME characters whole, and cuts a longer one to its ends', () => {
+    expect(shownName('a'.repeat(MAX_SHOWN_NAME))).toEqual({ text: 'a'.repeat(MAX_SHOWN_NAME), cut: 0 });
+    const long = `start${'x'.repeat(1_000_000)}end`;
+    const { text, cut } = shownName(long);
+    expect(cut).toBe(long.length);
+    expect(text.length).toBe(MAX_SHOWN_NAME + 1);
+    expect(shownName(long, 500).text.length).toBe(501);
+    expect(text.startsWith('startxx')).toBe(true);
+    expect(text.endsWith('xxend')).toBe(true);
+    expect(text).toContain('…');
+    expect(cutName(long)).toBe(text);
   });
 });

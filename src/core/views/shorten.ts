@@ -153,3 +153,25 @@ export function shortenName(name: string): string {
   }
   return elideGroups(base, match);
 }
+
+/** The most characters of a name the details, titles and tables show; longer names are cut (shownName). */
+export const MAX_SHOWN_NAME = 2000;
+/** The most a tooltip shows: it must fit beside the pointer (about a dozen lines). */
+export const MAX_TOOLTIP_NAME = 500;
+
+/**
+ * A name as the page shows it: whole up to `max` characters, else its start and end around an
+ * ellipsis, with its length (a 1 MB generated name would otherwise be a megabyte of text in the
+ * page, and says nothing more than its ends do).
+ */
+export function shownName(name: string, max = MAX_SHOWN_NAME): { text: string; cut: number } {
+  if (name.length <= max) return { text: name, cut: 0 };
+  const tail = Math.floor(max / 10);
+  const head = max - tail;
+  return { text: `${name.slice(0, head)}…${name.slice(-tail)}`, cut: name.length };
+}
+
+/** shownName's text alone, for a title or a one-line label. */
+export function cutName(name: string): string {
+  return shownName(name).text;
+}
