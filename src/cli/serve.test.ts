@@ -1,10 +1,9 @@
 import { writeFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import { parseBytes } from '../server/lifecycle';
-import { INDEX_HTML, fixtureDist, killAll, runCli, tempDir, waitForLine } from '../server/test-support';
+import { INDEX_HTML, fixtureDist, killAll, rawExchange, runCli, tempDir, waitForLine } from '../server/test-support';
 import { main } from './main';
 import { SERVE_USAGE } from './serve';
 
@@ -108,19 +107,8 @@ it('serve --slow-client-seconds 1: headers trickled to a real server are answere
   const server = runCli(['serve', '--store', store, '--port', '0', '--slow-client-seconds', '1'], { env: { ...process.env, FLAMEVIEW_DIST: dist } });
   const { port } = new URL(await waitForLine(server, /^http:\/\/127\.0\.0\.1:\d+\/$/));
   const started = Date.now();
-  const answer = await new Promise<string>((resolve) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
-    // A header line every 200 ms, at most 100 of them (20 s).
-    let n = 0;
-    const drip = setInterval(() => n++ < 100 && socket.writable && socket.write(`x-drip: ${n}\r\n`), 200);
-    let text = '';
-    socket.setEncoding('utf8').on('data', (d: string) => (text += d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearInterval(drip);
-      resolve(text);
-    });
-  });
+  // A header line every 200 ms, at most 100 of them (20 s).
+  const answer = await rawExchange(Number(port), 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n', (n) => `x-drip: ${n}\r\n`, 200, 100);
   expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   expect(Date.now() - started).toBeLessThan(10_000);
 });

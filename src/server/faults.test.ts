@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,7 +18,7 @@ import { CONTENT_SECURITY_POLICY } from './security';
 import type { RecordingStore } from './store';
 import { BACKEND_NAMES, storeBackends } from './test-backend-hooks';
 import { startS3rver, type S3rver } from './test-backends';
-import { fixtureDist, foldedRecording, tempDir } from './test-support';
+import { fixtureDist, foldedRecording, rawExchange, tempDir } from './test-support';
 
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 const MB = 1024 * 1024;
@@ -46,24 +45,6 @@ async function serve(store: RecordingStore, options: Omit<AppOptions, 'distDir' 
   });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url, port: (app.server.address() as { port: number }).port };
-}
-
-/** Writes `first`, then calls `drip` every `everyMs` (at most `times` times) until the server closes; returns what it answered. */
-function rawExchange(port: number, first: string, drip: (n: number) => string, everyMs: number, times: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(first));
-    let n = 0;
-    const timer = setInterval(() => {
-      if (n++ < times && socket.writable) socket.write(drip(n));
-    }, everyMs);
-    let text = '';
-    socket.setEncoding('utf8').on('data', (d: string) => (text += d));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearInterval(timer);
-      resolve(text);
-    });
-  });
 }
 
 interface Answer {
