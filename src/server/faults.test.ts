@@ -70,8 +70,9 @@ describe('slow and oversized requests', () => {
     expect(raw).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(raw).toContain(`content-security-policy: ${CONTENT_SECURITY_POLICY}\r\n`);
     expect(raw).toContain('{"error":"the request headers took too long to arrive"}');
-    // The limit (600 ms) plus one check interval, not the 30 s the drip would last.
-    expect(Date.now() - started).toBeLessThan(5000);
+    // The limit (600 ms) plus one check interval (and a loaded machine's delays), not the 30 s the
+    // drip would last nor Node's default 60 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('headers over 16 KB are answered 431, as JSON with the security headers', async () => {
@@ -119,7 +120,7 @@ describe.each(BACKEND_NAMES)('%s store', (kind) => {
       expect(got.status).toBe(408);
       expect(JSON.parse(got.body)).toEqual({ error: 'the upload arrived too slowly: under 1000000 bytes a second' });
       expect(got.headers.connection).toBe('close');
-      expect(n).toBeLessThan(100);
+      expect(n).toBeLessThan(200); // cut within 10 s, long before the drip's 20 s
     } finally {
       clearInterval(drip);
       req.destroy();
