@@ -50,7 +50,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
     retention: {},
     writesPerMinute: DEFAULT_WRITES_PER_MINUTE,
     trustProxy: false,
-    slowClients: { headersMs: DEFAULT_SLOW_CLIENT_LIMITS.headersMs, upload: { ...DEFAULT_SLOW_CLIENT_LIMITS.upload } },
+    slowClients: { ...DEFAULT_SLOW_CLIENT_LIMITS, upload: { ...DEFAULT_SLOW_CLIENT_LIMITS.upload } },
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -120,10 +120,12 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
         break;
       }
       case '--slow-client-seconds': {
-        // How long request headers may take, and an upload's grace before its pace counts.
+        // How long request headers may take, and an upload's grace before its pace counts; a
+        // connection may stand still three times as long.
         const n = count('--slow-client-seconds', 1);
         if (typeof n === 'string') return n;
         parsed.slowClients.headersMs = parsed.slowClients.upload.graceMs = n * 1000;
+        parsed.slowClients.idleMs = 3 * n * 1000;
         break;
       }
       case '--min-upload-rate': {

@@ -31,10 +31,19 @@ export interface SlowClientLimits {
   /** The request line and headers must be complete within this (slowloris). */
   headersMs: number;
   upload: UploadPace;
+  /**
+   * A connection on which nothing moves either way for this long is closed: a client that stops
+   * reading a download (its socket buffers full) no longer holds the socket and the file.
+   */
+  idleMs: number;
 }
 
-/** As Apache's mod_reqtimeout: header=20, body=20 with MinRate=500. */
-export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = { headersMs: 20_000, upload: { graceMs: 20_000, minBytesPerSecond: 500 } };
+/** As Apache's mod_reqtimeout (header=20, body=20 with MinRate=500) and its Timeout (60 s). */
+export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = {
+  headersMs: 20_000,
+  upload: { graceMs: 20_000, minBytesPerSecond: 500 },
+  idleMs: 60_000,
+};
 
 export interface LocalFile {
   path: string;
@@ -71,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Big uploads over slow links must not be cut by a total-time timer; the size limit and the
     // upload pace (slow.upload) bound them.
     requestTimeout: 0,
+    connectionTimeout: slow.idleMs,
     // Node answers headers that take longer than this through rawClientError (408); it checks
     // every connectionsCheckingInterval, so that is a fraction of the limit.
     http: { headersTimeout: slow.headersMs, connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(slow.headersMs / 4))) },

@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp, type AppOptions, type SlowClientLimits } from './app';
@@ -18,7 +20,7 @@ import { CONTENT_SECURITY_POLICY } from './security';
 import type { RecordingStore } from './store';
 import { BACKEND_NAMES, storeBackends } from './test-backend-hooks';
 import { startS3rver, type S3rver } from './test-backends';
-import { fixtureDist, foldedRecording, rawExchange, tempDir } from './test-support';
+import { fixtureDist, foldedRecording, openDescriptors, rawExchange, tempDir } from './test-support';
 
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 const MB = 1024 * 1024;
@@ -27,7 +29,7 @@ const MB = 1024 * 1024;
  * Seconds, not the production defaults' tens of seconds; only for the slow-client cases, since on
  * a loaded machine a 600 ms headers limit could cut an ordinary request of another test.
  */
-const SHORT: SlowClientLimits = { headersMs: 600, upload: { graceMs: 500, minBytesPerSecond: 1_000_000 } };
+const SHORT: SlowClientLimits = { headersMs: 600, upload: { graceMs: 500, minBytesPerSecond: 1_000_000 }, idleMs: 800 };
 
 const backends = storeBackends();
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -73,6 +75,47 @@ describe('slow and oversized requests', () => {
     // The limit (600 ms) plus one check interval (and a loaded machine's delays), not the 30 s the
     // drip would last nor Node's default 60 s.
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a client that stops reading a download: the connection is closed once idle, and the file with it', async () => {
+    const ts = await backends.disk.create();
+    const store = await ts.open();
+    const { app, url } = await serve(store, { slowClients: SHORT });
+    // 16 MB: far more than the socket buffers hold, so the response stalls.
+    const block = Buffer.from(foldedRecording(71, 4000));
+    const body = Buffer.concat(Array.from({ length: Math.ceil((16 * MB) / block.length) }, () => block));
+    const put = await store.put(Readable.from([body]), { name: 'big', maxBytes: 32 * MB });
+    expect(put.kind).toBe('stored');
+    const path = join(ts.location, sha256(body));
+    // A raw socket that reads the first bytes and then stops reading (a paused socket leaves the
+    // kernel's receive buffer at its first size, so the response really stalls).
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /api/profiles/${sha256(body)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+    socket.on('error', () => undefined);
+    cleanups.push(() => void socket.destroy());
+    await new Promise<void>((resolve) => socket.once('data', () => resolve(socket.pause() && undefined)));
+    expect(openDescriptors(path)).toBe(1);
+    // The server lets go of the connection and the file within the idle limit (800 ms here).
+    await expect.poll(() => openDescriptors(path), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => new Promise((r) => app.server.getConnections((_e, n) => r(n))), { timeout: 5000 }).toBe(0);
+  });
+
+  it('an upload whose commit takes longer than the idle limit still gets its answer', async () => {
+    const ts = await backends.disk.create();
+    const store = await ts.open();
+    // The store takes 2 s after the body is in (as an S3 copy of a big recording does), past the
+    // 800 ms idle limit during which the client's connection stands still.
+    const put = store.put.bind(store);
+    vi.spyOn(store, 'put').mockImplementation(async (body, options) => {
+      const result = await put(body, options);
+      await new Promise((r) => setTimeout(r, 2000));
+      return result;
+    });
+    const { url } = await serve(store, { slowClients: SHORT });
+    const body = foldedRecording(72, 300);
+    const res = await fetch(`${url}/api/profiles`, { method: 'POST', body });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { id: string }).id).toBe(sha256(body));
   });
 
   it('headers over 16 KB are answered 431, as JSON with the security headers', async () => {

@@ -2,7 +2,7 @@
 // distinct bytes, and child processes of bin/flameview that are always killed afterwards.
 
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,4 +112,17 @@ export function rawExchange(port: number, first: string, drip: (n: number) => st
       resolve(text);
     });
   });
+}
+
+/** This process's open file descriptors on `path` (Linux /proc). */
+export function openDescriptors(path: string): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
+    } catch {
+      // closed while listing
+    }
+  }
+  return n;
 }
