@@ -28,7 +28,8 @@ export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   ope
 commands:
   serve --store DIR|s3://BUCKET/PREFIX [--s3-endpoint URL] [--port N] [--host ADDR]
         [--max-upload BYTES] [--upload-token FILE] [--list] [--max-store BYTES]
-        [--expire-days N] [--rate-limit N] [--trust-proxy]
+        [--expire-days N] [--rate-limit N] [--trust-proxy] [--slow-client-seconds N]
+        [--min-upload-rate BYTES]
       the team server: upload, share and delete recordings (127.0.0.1 unless --host)
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
            [--kernel] [--jit] [--all] [--full-names] FILE|-

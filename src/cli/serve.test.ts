@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, expect, it } from 'vitest';
 import { parseBytes } from '../server/lifecycle';
-import { INDEX_HTML, fixtureDist, killAll, runCli, tempDir, waitForLine } from '../server/test-support';
+import { INDEX_HTML, fixtureDist, killAll, rawExchange, runCli, tempDir, waitForLine } from '../server/test-support';
 import { main } from './main';
 import { SERVE_USAGE } from './serve';
 
@@ -40,6 +40,8 @@ it('serve: usage errors are exit status 2 with the usage line', async () => {
     [['serve', '--store', 'x', '--rate-limit', 'many'], '--rate-limit needs a whole number of at least 0, found "many"'],
     [['serve', '--store', 'x', '--upload-token'], '--upload-token needs a file that holds the token'],
     [['serve', '--store', 'x', '--list=yes'], '--list takes no value'],
+    [['serve', '--store', 'x', '--slow-client-seconds', '0'], '--slow-client-seconds needs a whole number of at least 1, found "0"'],
+    [['serve', '--store', 'x', '--min-upload-rate', 'fast'], '--min-upload-rate needs a size in bytes (e.g. 1073741824 or 1g), found "fast"'],
   ] as const) {
     const r = await run([...args]);
     expect(r.code, args.join(' ')).toBe(2);
@@ -96,6 +98,19 @@ it('serve: a store that is not a directory, or an address that is not local, is 
     if (saved === undefined) delete process.env.FLAMEVIEW_DIST;
     else process.env.FLAMEVIEW_DIST = saved;
   }
+});
+
+it('serve --slow-client-seconds 1: headers trickled to a real server are answered 408 within seconds', async () => {
+  const store = tempDir('flameview-serve-slow-');
+  const dist = fixtureDist();
+  dirs.push(store, dist);
+  const server = runCli(['serve', '--store', store, '--port', '0', '--slow-client-seconds', '1'], { env: { ...process.env, FLAMEVIEW_DIST: dist } });
+  const { port } = new URL(await waitForLine(server, /^http:\/\/127\.0\.0\.1:\d+\/$/));
+  const started = Date.now();
+  // A header line every 200 ms, at most 100 of them (20 s).
+  const answer = await rawExchange(Number(port), 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n', (n) => `x-drip: ${n}\r\n`, 200, 100);
+  expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  expect(Date.now() - started).toBeLessThan(10_000);
 });
 
 it('parses byte sizes with binary suffixes', () => {

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, DEFAULT_MAX_UPLOAD } from '../server/app';
+import { buildApp, DEFAULT_MAX_UPLOAD, DEFAULT_SLOW_CLIENT_LIMITS, type SlowClientLimits } from '../server/app';
 import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parseBytes, parsePort, untilStopped } from '../server/lifecycle';
 import type { Retention } from '../server/retention';
@@ -18,7 +18,7 @@ import { openBrowser } from './open';
 export const SERVE_USAGE =
   'usage: flameview serve --store DIR|s3://BUCKET/PREFIX [--s3-endpoint URL] [--port N] [--host ADDR]\n' +
   '         [--max-upload BYTES] [--upload-token FILE] [--list] [--max-store BYTES] [--expire-days N]\n' +
-  '         [--rate-limit N] [--trust-proxy]\n';
+  '         [--rate-limit N] [--trust-proxy] [--slow-client-seconds N] [--min-upload-rate BYTES]\n';
 export const DEFAULT_SERVE_PORT = 8080;
 /** CopyObject's limit, which an S3 store commits uploads with. */
 const MAX_S3_UPLOAD = 5 * 1024 ** 3;
@@ -35,6 +35,7 @@ interface ServeArgs {
   retention: Retention;
   writesPerMinute: number;
   trustProxy: boolean;
+  slowClients: SlowClientLimits;
 }
 
 function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
@@ -49,6 +50,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
     retention: {},
     writesPerMinute: DEFAULT_WRITES_PER_MINUTE,
     trustProxy: false,
+    slowClients: { ...DEFAULT_SLOW_CLIENT_LIMITS, upload: { ...DEFAULT_SLOW_CLIENT_LIMITS.upload } },
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -117,6 +119,21 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
         parsed.writesPerMinute = n;
         break;
       }
+      case '--slow-client-seconds': {
+        // How long request headers may take, and an upload's grace before its pace counts; a
+        // connection may stand still three times as long.
+        const n = count('--slow-client-seconds', 1);
+        if (typeof n === 'string') return n;
+        parsed.slowClients.headersMs = parsed.slowClients.upload.graceMs = n * 1000;
+        parsed.slowClients.idleMs = 3 * n * 1000;
+        break;
+      }
+      case '--min-upload-rate': {
+        const n = bytes('--min-upload-rate');
+        if (typeof n === 'string') return n;
+        parsed.slowClients.upload.minBytesPerSecond = n;
+        break;
+      }
       case '--upload-token': {
         const v = value();
         if (!v) return '--upload-token needs a file that holds the token';
@@ -181,6 +198,7 @@ export async function runServe(args: string[], io: CliIo, env: NodeJS.ProcessEnv
       store,
       maxUpload: parsed.maxUpload,
       trustProxy: parsed.trustProxy,
+      slowClients: parsed.slowClients,
       team: { uploadToken: token, list: parsed.list, writesPerMinute: parsed.writesPerMinute, retention: parsed.retention },
     });
     const url = await listen(app, parsed.host, parsed.port);

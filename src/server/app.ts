@@ -18,13 +18,32 @@ import type { Socket } from 'node:net';
 import type { Importer } from '../core/import/importer';
 import { importers as defaultImporters } from '../core/import/registry';
 import { SECURITY_HEADERS, attachmentDisposition } from './security';
-import type { RecordingStore } from './store';
+import { StoreUnavailable, type RecordingStore, type UploadPace } from './store';
 import { parseRange, registerStore, type StoreRouteOptions } from './store-routes';
 import { bodyRange, replyWithFileBytes } from './send-file';
 
 export { withStoreMeta } from './store-routes';
 
 export const DEFAULT_MAX_UPLOAD = 1024 * 1024 * 1024;
+
+/** Slow clients: how long request headers may take, and the pace an upload must keep. */
+export interface SlowClientLimits {
+  /** The request line and headers must be complete within this (slowloris). */
+  headersMs: number;
+  upload: UploadPace;
+  /**
+   * A connection on which nothing moves either way for this long is closed: a client that stops
+   * reading a download (its socket buffers full) no longer holds the socket and the file.
+   */
+  idleMs: number;
+}
+
+/** As Apache's mod_reqtimeout (header=20, body=20 with MinRate=500) and its Timeout (60 s). */
+export const DEFAULT_SLOW_CLIENT_LIMITS: SlowClientLimits = {
+  headersMs: 20_000,
+  upload: { graceMs: 20_000, minBytesPerSecond: 500 },
+  idleMs: 60_000,
+};
 
 export interface LocalFile {
   path: string;
@@ -40,6 +59,8 @@ export interface AppOptions {
   maxUpload?: number;
   /** The team server's settings (see StoreRouteOptions). */
   team?: Pick<StoreRouteOptions, 'uploadToken' | 'list' | 'writesPerMinute' | 'retention'>;
+  /** Defaults to DEFAULT_SLOW_CLIENT_LIMITS; the tests make them short. */
+  slowClients?: SlowClientLimits;
   /** Take the client's address from X-Forwarded-For (behind a load balancer). */
   trustProxy?: boolean;
   /** Open mode: token → file named on the command line. */
@@ -53,10 +74,16 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const slow = options.slowClients ?? DEFAULT_SLOW_CLIENT_LIMITS;
   const app = Fastify({
     logger: false,
-    // Big uploads over slow links must not be cut by a timer; the size limit bounds them.
+    // Big uploads over slow links must not be cut by a total-time timer; the size limit and the
+    // upload pace (slow.upload) bound them.
     requestTimeout: 0,
+    connectionTimeout: slow.idleMs,
+    // Node answers headers that take longer than this through rawClientError (408); it checks
+    // every connectionsCheckingInterval, so that is a fraction of the limit.
+    http: { headersTimeout: slow.headersMs, connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.floor(slow.headersMs / 4))) },
     forceCloseConnections: true,
     trustProxy: options.trustProxy ?? false,
     clientErrorHandler: rawClientError,
@@ -80,6 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (error instanceof StoreUnavailable) {
+      // A store that is down is a state, not a bug: one line, and the client is told to retry.
+      process.stderr.write(`flameview: ${request.method} ${request.url}: ${error.message}\n`);
+      return fail(reply.header('retry-after', '5'), 503, 'the recording store is unavailable; try again shortly');
+    }
     if (status >= 500) process.stderr.write(`flameview: ${request.method} ${request.url}: ${error.stack ?? error.message}\n`);
     const message = status >= 500 ? 'internal error' : error.message.split('\n')[0];
     return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
@@ -107,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       store: options.store,
       distDir: options.distDir,
       maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,
+      uploadPace: slow.upload,
       importers: options.importers ?? defaultImporters,
     });
   }
@@ -171,19 +204,26 @@ export function rewriteAppPath(request: { url?: string }): string {
   return url.slice(2);
 }
 
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  bad: [400, 'Bad Request', 'bad request'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'request header fields too large'],
+  // Node's headersTimeout: the request line and headers came too slowly (slowloris).
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'the request headers took too long to arrive'],
+};
+
 /** Malformed HTTP never reaches fastify's hooks; answer it with the same headers. */
 function rawClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const body = JSON.stringify({ error: status === 431 ? 'request header fields too large' : 'bad request' });
+  const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.bad;
+  const body = JSON.stringify({ error: message });
   const headers = Object.entries(SECURITY_HEADERS)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${reason}\r\n` +
       `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
       `connection: close\r\n${headers}\r\n${body}`,
   );

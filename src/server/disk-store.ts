@@ -21,6 +21,7 @@ import { isValidId } from './security';
 import {
   IdLocks,
   UploadMeter,
+  isNoSpace,
   receive,
   type ByteRange,
   type PutOptions,
@@ -76,7 +77,15 @@ export class DiskStore implements RecordingStore {
         if (!(await commit(temp, this.dataPath(id)))) {
           return { kind: 'stored', info: (await this.info(id)) ?? fresh, created: false } as const;
         }
-        await this.writeSidecar(fresh);
+        try {
+          await this.writeSidecar(fresh);
+        } catch (e) {
+          // No room for the sidecar: take the recording back out rather than keep it half-made
+          // (no name, and a 500 to the client that would retry it anyway).
+          await unlink(this.dataPath(id)).catch(() => undefined);
+          if (isNoSpace(e)) return { kind: 'no-space' } as const;
+          throw e;
+        }
         await fsyncPath(this.location);
         return { kind: 'stored', info: fresh, created: true } as const;
       });
@@ -89,12 +98,17 @@ export class DiskStore implements RecordingStore {
     const temp = this.tempPath('.json');
     const handle = await open(temp, 'wx', 0o644);
     try {
-      await handle.writeFile(JSON.stringify({ name: info.name, size: info.size, date: info.date }) + '\n');
-      await handle.sync();
-    } finally {
-      await handle.close();
+      try {
+        await handle.writeFile(JSON.stringify({ name: info.name, size: info.size, date: info.date }) + '\n');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, this.dataPath(info.id) + '.json');
+    } catch (e) {
+      await rm(temp, { force: true });
+      throw e;
     }
-    await rename(temp, this.dataPath(info.id) + '.json');
   }
 
   async info(id: string): Promise<RecordingInfo | null> {

@@ -37,6 +37,7 @@ import type { Readable } from 'node:stream';
 import { isValidId } from './security';
 import {
   IdLocks,
+  StoreUnavailable,
   UploadMeter,
   receive,
   type ByteRange,
@@ -150,6 +151,10 @@ export class S3Store implements RecordingStore {
   }
 
   async put(body: Readable, options: PutOptions): Promise<PutResult> {
+    return this.reachable(() => this.putOnce(body, options));
+  }
+
+  private async putOnce(body: Readable, options: PutOptions): Promise<PutResult> {
     const tempKey = `${this.where.prefix}incoming/${Date.now()}-${randomBytes(12).toString('hex')}`;
     const meter = new UploadMeter(options);
     const upload = new Upload({
@@ -165,7 +170,7 @@ export class S3Store implements RecordingStore {
       const id = meter.id;
       const fresh: RecordingInfo = { id, name: options.name, size: meter.received, date: new Date().toISOString() };
       return await this.locks.run(id, async () => {
-        const existing = await this.info(id);
+        const existing = await this.head(id);
         if (existing) return { kind: 'stored', info: existing, created: false } as const;
         await this.client.send(
           new CopyObjectCommand({
@@ -177,7 +182,7 @@ export class S3Store implements RecordingStore {
             ContentType: 'application/octet-stream',
           }),
         );
-        return { kind: 'stored', info: (await this.info(id)) ?? fresh, created: true } as const;
+        return { kind: 'stored', info: (await this.head(id)) ?? fresh, created: true } as const;
       });
     } finally {
       await this.deleteKey(tempKey).catch(() => undefined);
@@ -186,6 +191,10 @@ export class S3Store implements RecordingStore {
 
   async info(id: string): Promise<RecordingInfo | null> {
     if (!isValidId(id)) return null;
+    return this.reachable(() => this.head(id));
+  }
+
+  private async head(id: string): Promise<RecordingInfo | null> {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.where.bucket, Key: this.key(id) }));
       const date = head.Metadata?.date && !Number.isNaN(Date.parse(head.Metadata.date)) ? head.Metadata.date : (head.LastModified ?? new Date()).toISOString();
@@ -198,6 +207,10 @@ export class S3Store implements RecordingStore {
 
   async open(id: string, range?: ByteRange): Promise<Readable | null> {
     if (!isValidId(id)) return null;
+    return this.reachable(() => this.get(id, range));
+  }
+
+  private async get(id: string, range?: ByteRange): Promise<Readable | null> {
     try {
       const got = await this.client.send(
         new GetObjectCommand({ Bucket: this.where.bucket, Key: this.key(id), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
@@ -210,6 +223,10 @@ export class S3Store implements RecordingStore {
   }
 
   async entries(): Promise<StoredEntry[]> {
+    return this.reachable(() => this.list());
+  }
+
+  private async list(): Promise<StoredEntry[]> {
     const out: StoredEntry[] = [];
     const prefix = `${this.where.prefix}recordings/`;
     for await (const object of this.listKeys(prefix)) {
@@ -221,11 +238,22 @@ export class S3Store implements RecordingStore {
 
   async delete(id: string): Promise<boolean> {
     if (!isValidId(id)) return false;
-    return this.locks.run(id, async () => {
-      if (!(await this.info(id))) return false;
-      await this.deleteKey(this.key(id));
-      return true;
-    });
+    return this.reachable(() =>
+      this.locks.run(id, async () => {
+        if (!(await this.head(id))) return false;
+        await this.deleteKey(this.key(id));
+        return true;
+      }),
+    );
+  }
+
+  /** Runs `task`, turning "the object store did not answer" (or answered 5xx) into StoreUnavailable. */
+  private async reachable<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (e) {
+      throw unreachable(e) ? new StoreUnavailable(this.location, e) : e;
+    }
   }
 
   async secret(): Promise<Buffer> {
@@ -281,6 +309,15 @@ function decodeName(raw: string | undefined): string {
   } catch {
     return raw;
   }
+}
+
+/** No HTTP answer at all (refused, reset, timed out), or a 5xx: the store is down, not the request wrong. */
+function unreachable(e: unknown): boolean {
+  if (e instanceof StoreUnavailable) return false;
+  const code = status(e);
+  if (code !== undefined) return code >= 500;
+  const { code: errno, name } = e as { code?: unknown; name?: unknown };
+  return (typeof errno === 'string' && /^E[A-Z]+$/.test(errno)) || name === 'TimeoutError';
 }
 
 function status(e: unknown): number | undefined {

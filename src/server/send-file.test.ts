@@ -3,14 +3,14 @@
 // (so buffers wait for the socket), ranges, HEAD, and a client that leaves half-way.
 
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
-import { fixtureDist, tempDir } from './test-support';
+import { fixtureDist, openDescriptors, tempDir } from './test-support';
 
 const TOKEN = 'a'.repeat(32);
 const apps: FastifyInstance[] = [];
@@ -19,19 +19,6 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((a) => a.close()));
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-/** This process's open file descriptors on `path` (Linux /proc). */
-function openDescriptors(path: string): number {
-  let n = 0;
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
-    } catch {
-      // closed while listing
-    }
-  }
-  return n;
-}
 
 /** A server for one local file of `size` random bytes. */
 async function serveFile(size: number): Promise<{ url: string; body: Buffer; path: string }> {

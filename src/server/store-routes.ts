@@ -5,7 +5,8 @@
 //                               without a probe request
 //   POST   /api/profiles        upload (Bearer upload token when one is set; rate-limited per
 //                               client) → 201 {id, url, deleteToken} / 200 {id, url}
-//   GET    /api/profiles        the list, newest first: only with --list (and the upload token)
+//   GET    /api/profiles        the list, newest first: only with --list (and the upload token;
+//                               then rate-limited per client like writes)
 //   GET    /api/profiles/<id>   the bytes as uploaded, as an attachment; Range, ETag
 //   DELETE /api/profiles/<id>   Bearer <delete token> → 204 (rate-limited per client)
 //   GET    /p/<id>              the marked app, which reads the id from the path
@@ -23,7 +24,7 @@ import { Pruner, newestFirst, type Retention } from './retention';
 import { attachmentDisposition, cleanFileName, isValidId } from './security';
 import { bodyRange, replyWithFileBytes } from './send-file';
 import { sniffHead } from './sniff';
-import type { ByteRange, RecordingInfo, RecordingStore } from './store';
+import type { ByteRange, RecordingInfo, RecordingStore, UploadPace } from './store';
 import { bearerToken, deleteToken, sameToken } from './tokens';
 
 export interface StoreRouteOptions {
@@ -39,6 +40,8 @@ export interface StoreRouteOptions {
   /** Writes (uploads, deletes) per client address and minute; 0 turns the limit off. */
   writesPerMinute?: number;
   retention?: Retention;
+  /** How slowly an upload may arrive before it is answered 408 (a trickled body). */
+  uploadPace?: UploadPace;
 }
 
 export const DEFAULT_WRITES_PER_MINUTE = 100;
@@ -88,7 +91,8 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
   app.get('/', async (_request, reply) => page(reply));
   app.get('/index.html', async (_request, reply) => page(reply));
 
-  app.get('/api/profiles', async (request, reply) => {
+  // With an upload token the list is a place to guess it, so bad guesses count as writes do.
+  app.get('/api/profiles', uploadToken === undefined ? {} : limited, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     if (!options.list) return fail(reply, 404, 'this server does not list its recordings (start it with --list)');
     if (!authorized(request, reply)) return reply;
@@ -154,6 +158,18 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
 
   async function upload(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (!authorized(request, reply)) return reply;
+    // The body's pace is the store's to watch (UploadPace); once it is in, committing it (an S3
+    // copy of gigabytes takes minutes) is the server's time, not an idle client's, so the
+    // connection's idle limit waits until the answer is out.
+    const socket = request.raw.socket;
+    // (app.inject()'s stand-in socket has no timer to lift.)
+    if (typeof socket.setTimeout === 'function') {
+      const idle = socket.timeout ?? 0;
+      socket.setTimeout(0);
+      reply.raw.once('finish', () => {
+        if (!socket.destroyed) socket.setTimeout(idle);
+      });
+    }
     const tooLarge = () =>
       fail(reply.header('connection', 'close'), 413, `the recording is over the upload limit of ${maxUpload} bytes`);
     const length = Number(request.headers['content-length']);
@@ -165,6 +181,7 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     const result = await store.put(body, {
       name: cleanFileName(request.headers['x-filename']),
       maxBytes: maxUpload,
+      pace: options.uploadPace,
       accept: async (head, complete) => {
         const sniffed = await sniffHead(head, complete, importers);
         return sniffed.ok ? null : sniffed.reason;
@@ -172,7 +189,10 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
     });
     if (result.kind === 'too-large') return tooLarge();
     if (result.kind === 'interrupted') return fail(reply.header('connection', 'close'), 400, 'the upload was interrupted');
-    if (result.kind === 'no-space') return fail(reply, 507, 'the server is out of disk space');
+    if (result.kind === 'no-space') return fail(reply.header('connection', 'close'), 507, 'the server is out of disk space');
+    if (result.kind === 'too-slow') {
+      return fail(reply.header('connection', 'close'), 408, `the upload arrived too slowly: under ${result.minBytesPerSecond} bytes a second`);
+    }
     if (result.kind === 'rejected') return fail(reply.header('connection', 'close'), 415, `not a recording flameview reads: ${result.reason}`);
     const { id } = result.info;
     if (!result.created) return reply.code(200).send({ id, url: `/p/${id}` });

@@ -40,7 +40,20 @@ export type PutResult =
   /** The client went away before the end of the body. */
   | { kind: 'interrupted' }
   /** ENOSPC / EDQUOT while writing. */
-  | { kind: 'no-space' };
+  | { kind: 'no-space' }
+  /** The client sent slower than PutOptions.pace allows (a trickled body). */
+  | { kind: 'too-slow'; minBytesPerSecond: number };
+
+/**
+ * How slowly an upload may arrive: it gets `graceMs`, plus one second for every
+ * `minBytesPerSecond` bytes received (Apache's mod_reqtimeout MinRate), so a body trickled byte
+ * by byte or stalled is cut while a slow but steady link is not. Time the store itself holds the
+ * body back (backpressure) does not count.
+ */
+export interface UploadPace {
+  graceMs: number;
+  minBytesPerSecond: number;
+}
 
 export interface PutOptions {
   name: string;
@@ -50,6 +63,7 @@ export interface PutOptions {
    * refuse it, or null to keep it. Asked once, before the rest is stored.
    */
   accept?: (head: Buffer, complete: boolean) => Promise<string | null>;
+  pace?: UploadPace;
 }
 
 export interface RecordingStore {
@@ -92,6 +106,29 @@ export class UploadInterrupted extends Error {
   }
 }
 
+export class UploadTooSlow extends Error {
+  constructor(readonly minBytesPerSecond: number) {
+    super(`the upload arrived slower than ${minBytesPerSecond} bytes a second`);
+  }
+}
+
+/**
+ * The store cannot be reached (an object store that is down or answers 5xx): the request gets
+ * 503 and Retry-After, and the server logs this one-line message, not a stack.
+ */
+export class StoreUnavailable extends Error {
+  readonly statusCode = 503;
+  constructor(location: string, cause: unknown) {
+    super(`the recording store ${location} is unavailable (${describeCause(cause)})`);
+  }
+}
+
+function describeCause(cause: unknown): string {
+  const e = cause as Error & { code?: string; $metadata?: { httpStatusCode?: number } };
+  const code = e?.$metadata?.httpStatusCode;
+  return code ? `HTTP ${code}` : (e?.code ?? e?.name ?? 'no answer');
+}
+
 /**
  * Passes an upload through, counting (UploadTooLarge past maxBytes), hashing, and asking `accept`
  * about its head before letting more than HEAD_LIMIT bytes through (UploadRejected).
@@ -105,7 +142,7 @@ export class UploadMeter extends Transform {
   private head: Buffer[] | null = [];
   private headLength = 0;
 
-  constructor(private readonly options: PutOptions) {
+  constructor(readonly options: PutOptions) {
     super();
   }
 
@@ -153,15 +190,15 @@ export class UploadMeter extends Transform {
  * meter, so the backend abandons the upload.
  */
 export async function receive(body: Readable, meter: UploadMeter, done: Promise<unknown>): Promise<PutResult | null> {
-  const abandon = () => {
-    if (!meter.destroyed) meter.destroy((meter.failure = new UploadInterrupted()));
-  };
+  const abandon = () => abandonWith(meter, new UploadInterrupted());
   body.once('error', abandon);
   body.once('aborted', abandon);
   body.once('close', () => {
     if (!body.readableEnded) abandon();
   });
   body.pipe(meter);
+  const pace = meter.options.pace;
+  const watchdog = pace ? watchPace(meter, pace, () => abandonWith(meter, new UploadTooSlow(pace.minBytesPerSecond))) : undefined;
   try {
     await done;
     return null;
@@ -175,10 +212,41 @@ export async function receive(body: Readable, meter: UploadMeter, done: Promise<
     if (cause instanceof UploadTooLarge) return { kind: 'too-large', limit: cause.limit };
     if (cause instanceof UploadRejected) return { kind: 'rejected', reason: cause.message };
     if (cause instanceof UploadInterrupted) return { kind: 'interrupted' };
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') return { kind: 'no-space' };
+    if (cause instanceof UploadTooSlow) return { kind: 'too-slow', minBytesPerSecond: cause.minBytesPerSecond };
+    if (isNoSpace(cause)) return { kind: 'no-space' };
     throw e;
+  } finally {
+    clearInterval(watchdog);
   }
+}
+
+export function isNoSpace(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
+function abandonWith(meter: UploadMeter, failure: Error): void {
+  if (!meter.destroyed) meter.destroy((meter.failure = failure));
+}
+
+/** Calls `tooSlow` once the upload is behind its pace (see UploadPace); returns the timer. */
+function watchPace(meter: UploadMeter, pace: UploadPace, tooSlow: () => void): NodeJS.Timeout {
+  const tick = Math.max(10, Math.min(1000, pace.graceMs / 4));
+  let allowed = pace.graceMs;
+  let last = Date.now();
+  const start = last;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    // Waiting on the store (its writes are behind) is the server's time, not the client's.
+    if (meter.writableNeedDrain) allowed += now - last;
+    last = now;
+    if (now - start > allowed + (meter.received / pace.minBytesPerSecond) * 1000) {
+      clearInterval(timer);
+      tooSlow();
+    }
+  }, tick);
+  timer.unref();
+  return timer;
 }
 
 /** Runs `task` for one id at a time in this process (two identical uploads: one stores, one finds it). */

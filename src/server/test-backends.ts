@@ -60,18 +60,29 @@ export function diskBackend(): Backend {
   };
 }
 
-interface S3Server {
+export interface S3Server {
   endpoint: string;
   bucket: string;
   env: Record<string, string>;
   stop(): Promise<void>;
 }
 
-/** s3rver on 127.0.0.1 (a free port), with its own directory, as a child process. */
-async function startS3rver(): Promise<S3Server> {
-  const dir = tempDir('flameview-s3rver-');
+export interface S3rver extends S3Server {
+  port: number;
+  /** Where it keeps its buckets: a restart on the same directory and port finds them again. */
+  dir: string;
+  /** kill -9, keeping the directory (for a restart); resolves once the process is gone. */
+  kill(): Promise<void>;
+}
+
+/**
+ * s3rver on 127.0.0.1 (a free port unless given), with its own directory unless given, as a child
+ * process; the bucket is created unless `restart` (then it is already in `dir`).
+ */
+export async function startS3rver(at: { dir?: string; port?: number; restart?: boolean } = {}): Promise<S3rver> {
+  const dir = at.dir ?? tempDir('flameview-s3rver-');
   const bin = join(REPO_ROOT, 'node_modules', 's3rver', 'bin', 's3rver.js');
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, '-d', dir, '-a', '127.0.0.1', '-p', '0', '-s'], { cwd: REPO_ROOT });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [bin, '-d', dir, '-a', '127.0.0.1', '-p', String(at.port ?? 0), '-s'], { cwd: REPO_ROOT });
   let out = '';
   let err = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -93,17 +104,26 @@ async function startS3rver(): Promise<S3Server> {
   // The SDK reads credentials and region from the environment, in this process (stores opened by
   // the tests) as in the servers it spawns.
   Object.assign(process.env, env);
-  const client = s3Client(endpoint);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  client.destroy();
+  if (!at.restart) {
+    const client = s3Client(endpoint);
+    await client.send(new CreateBucketCommand({ Bucket: bucket }));
+    client.destroy();
+  }
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once('close', r));
+    child.kill(signal);
+    await gone;
+  };
   return {
     endpoint,
     bucket,
     env,
+    port,
+    dir,
+    kill: () => end('SIGKILL'),
     async stop() {
-      const gone = new Promise((r) => child.once('close', r));
-      child.kill('SIGTERM');
-      await gone;
+      await end('SIGTERM');
       rmSync(dir, { recursive: true, force: true });
     },
   };

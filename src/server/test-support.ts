@@ -2,7 +2,8 @@
 // distinct bytes, and child processes of bin/flameview that are always killed afterwards.
 
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './dist';
@@ -93,4 +94,35 @@ export async function killAll(): Promise<void> {
       }),
   );
   await Promise.all(waits);
+}
+
+/** Writes `first`, then calls `drip` every `everyMs` (at most `times` times) until the server closes; returns what it answered. */
+export function rawExchange(port: number, first: string, drip: (n: number) => string, everyMs: number, times: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(first));
+    let n = 0;
+    const timer = setInterval(() => {
+      if (n++ < times && socket.writable) socket.write(drip(n));
+    }, everyMs);
+    let text = '';
+    socket.setEncoding('utf8').on('data', (d: string) => (text += d));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve(text);
+    });
+  });
+}
+
+/** This process's open file descriptors on `path` (Linux /proc). */
+export function openDescriptors(path: string): number {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === path) n++;
+    } catch {
+      // closed while listing
+    }
+  }
+  return n;
 }
