@@ -145,6 +145,7 @@ export async function runShareBench(): Promise<void> {
   const processedPath = join(scratch, `${name}.flameview`);
   const convert = spawnSync(join(ROOT, 'bin', 'flameview'), ['convert', input, '-o', processedPath], { env: { ...process.env, FLAMEVIEW_FROM_SOURCE: '1' }, stdio: 'inherit' });
   if (convert.status !== 0) throw new Error('flameview convert failed');
+  const processedBytes = statSync(processedPath).size;
   const server = startFlameview(['serve', '--store', join(scratch, 'store'), '--port', '0', '--max-upload', String(4 * 1024 ** 3)], dist);
   const base = (await server.url).replace(/\/$/, '');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
@@ -182,7 +183,7 @@ export async function runShareBench(): Promise<void> {
     date: new Date().toISOString(),
     cpus: cpus().length,
     loadavg: { before: loadBefore, after: loadavg() },
-    input: { name, bytes: statSync(input).size, processedBytes: statSync(processedPath, { throwIfNoEntry: false })?.size ?? null },
+    input: { name, bytes: statSync(input).size, processedBytes },
     runs,
     medians: m,
     all: t,
