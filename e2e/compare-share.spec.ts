@@ -45,14 +45,15 @@ test('Share with a comparison open uploads both; the link reopens both, compared
   await (await menuButton(page, 'More actions', 'Copy link')).click();
   const panel = page.getByRole('group', { name: 'Link' });
   await expect(panel).toContainText('Neither recording is in the link');
-  await expect(panel).toContainText('Share uploads both to this server so that the link opens them.');
+  await expect(panel).toContainText('Share uploads both to this server so that the link opens them: processed, a compact form that opens without parsing.');
   const posts: string[] = [];
   page.on('request', (r) => {
     if (r.method() === 'POST' && r.url().endsWith('/api/profiles')) posts.push(decodeURIComponent(r.headers()['x-filename'] ?? ''));
   });
   await panel.getByRole('button', { name: 'Share', exact: true }).click();
   await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens both recordings. Link copied.');
-  expect(posts.sort()).toEqual([A, B]);
+  // Each as its processed form, named after its file.
+  expect(posts.sort()).toEqual([`${A}.flameview`, `${B}.flameview`]);
   await expect(page).toHaveURL(new RegExp(`/p/${ID}#.*compare=%2Fapi%2Fprofiles%2F${ID}`));
   const url = page.url();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
@@ -60,7 +61,7 @@ test('Share with a comparison open uploads both; the link reopens both, compared
   await expect(panel).not.toContainText('not in the link');
   await expect(panel.getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
   const listed = (await (await page.request.get(`${base}/api/profiles`)).json()) as { name: string }[];
-  expect(listed.map((r) => r.name).sort()).toEqual([A, B]);
+  expect(listed.map((r) => r.name).sort()).toEqual([`${A}.flameview`, `${B}.flameview`]);
   // Later writes of the hash (a view toggle) keep the comparison in the link.
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Functions' }).click();
@@ -89,7 +90,7 @@ test('a failed upload of the comparison links nothing and says so; Share again t
   await openBothFromFiles(page);
   const before = page.url();
   await page.route('**/api/profiles', (route) =>
-    route.request().method() === 'POST' && route.request().headers()['x-filename'] === encodeURIComponent(B) ? route.abort('failed') : route.fallback(),
+    route.request().method() === 'POST' && route.request().headers()['x-filename'] === encodeURIComponent(`${B}.flameview`) ? route.abort('failed') : route.fallback(),
   );
   await (await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true }).click();
   const panel = page.getByRole('group', { name: 'Link' });

@@ -5,6 +5,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { hashParam, menu, menuButton, openBytes, startStoreServer, waitForIdle, type StoreServer } from './helpers';
 
 // A physical `lex` and an inlined `lex_[i]` are siblings under parse: the suffix tells them apart.
@@ -477,9 +478,15 @@ test.describe('Share against bin/flameview serve', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
     expect(readdirSync(store).length).toBeGreaterThan(0);
     await expect(panel).not.toContainText('not in the link');
+    // What was uploaded is the processed form, named after the file it was made from.
+    const id = /\/p\/([0-9a-f]{64})/.exec(url)![1];
+    const stored = await page.request.get(`${base}/api/profiles/${id}`);
+    expect(gunzipSync(await stored.body()).subarray(0, 20).toString()).toBe('flameview-processed\n');
+    expect(stored.headers()['content-disposition']).toContain('links.folded.flameview');
 
     await page.reload();
     await waitForIdle(page);
+    await expect(page.getByTestId('recording-name')).toHaveText('links.folded.flameview');
     await expect(pressed(page, 'Inline frames')).toHaveAttribute('aria-pressed', 'true');
     await expect(summary(page)).toHaveText(`Matched: ${((100 * 10) / TOTAL).toFixed(1)}%`);
     expect(page.url()).toBe(url);
@@ -512,5 +519,79 @@ test.describe('Share against bin/flameview serve', () => {
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveText(['all', 'pasted', 'main', 'emit']);
     await expect((await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true })).toHaveCount(0);
+  });
+
+  const footer = (page: Page) => page.locator('footer');
+  async function pickEvent(page: Page, name: string) {
+    const picker = (await menu(page, 'View')).getByLabel('Event');
+    await picker.selectOption({ label: (await picker.locator('option', { hasText: name }).textContent())! });
+  }
+
+  test('Share with "Keep the original recording": the link opens the processed form, and another event reads the original', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+    await page.goto(`${base}/`);
+    await waitForIdle(page);
+    await openBytes(page, 'two.perf-script.txt', Buffer.from(PERF), 'text/plain');
+    await waitForIdle(page);
+    await expect(footer(page)).toContainText('Event: cpu-clock');
+    await (await menuButton(page, 'More actions', 'Copy link')).click();
+    const panel = page.getByRole('group', { name: 'Link' });
+    const keep = panel.getByRole('checkbox', { name: /Keep the original recording too/ });
+    await expect(keep).toHaveAccessibleName(/holds the event shown, cpu-clock:ppp; with the original the link can switch to the other event/);
+    await keep.check();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: test.info().outputPath(`share-keep-original-${scheme}.png`) });
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await panel.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect(panel.getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording, with the original kept. Link copied.');
+    await expect(page).toHaveURL(/\/p\/[0-9a-f]{64}#/);
+    const original = decodeURIComponent((await hashParam(page, 'original')) ?? '');
+    expect(original).toMatch(/^\/api\/profiles\/[0-9a-f]{64}$/);
+    expect(await (await page.request.get(`${base}${original}`)).text()).toBe(PERF);
+    const url = page.url();
+
+    // A recipient: the processed form, then the other event from the original, the link unchanged but for event=.
+    await page.goto('about:blank');
+    await page.goto(url);
+    await waitForIdle(page);
+    await expect(page.getByTestId('recording-name')).toHaveText('two.perf-script.txt.flameview');
+    await expect(footer(page)).toContainText('Event: cpu-clock');
+    await pickEvent(page, 'cycles');
+    await expect(footer(page)).toContainText('Event: cycles');
+    await waitForIdle(page);
+    await expect(crumbs(page)).toHaveText(['all']);
+    await expect.poll(() => hashParam(page, 'event')).toBe('cycles');
+    expect(await hashParam(page, 'profile')).toBeNull();
+    expect(new URL(page.url()).pathname).toBe(new URL(url).pathname);
+    // The link with event= opens that event again (through the original), and back.
+    await page.reload();
+    await waitForIdle(page);
+    await expect(footer(page)).toContainText('Event: cycles');
+    await pickEvent(page, 'cpu-clock');
+    await expect(footer(page)).toContainText('Event: cpu-clock');
+
+    // This browser uploaded both: "Delete shared copy" deletes the original with the recording.
+    await (await menuButton(page, 'More actions', 'Copy link')).click();
+    await panel.getByRole('button', { name: 'Delete shared copy' }).click();
+    await panel.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(panel.getByRole('status')).toHaveText('Deleted from this server: its links no longer open it.');
+    expect((await page.request.get(`${base}${original}`)).status()).toBe(404);
+    expect((await page.request.get(`${base}/api/profiles/${/\/p\/([0-9a-f]{64})/.exec(url)![1]}`)).status()).toBe(404);
+  });
+
+  test('Share without the original: the other event says to open the original', async ({ page }) => {
+    await page.goto(`${base}/`);
+    await waitForIdle(page);
+    await openBytes(page, 'two-b.perf-script.txt', Buffer.from(PERF.replace(/prog/g, 'progb')), 'text/plain');
+    await waitForIdle(page);
+    await (await menu(page, 'More actions')).getByRole('button', { name: 'Share', exact: true }).click();
+    await expect(page.getByRole('group', { name: 'Link' }).getByRole('status')).toHaveText('Uploaded to this server: the link now opens the recording. Link copied.');
+    expect(await hashParam(page, 'original')).toBeNull();
+    await page.reload();
+    await waitForIdle(page);
+    await pickEvent(page, 'cycles');
+    await expect(page.getByRole('alert')).toContainText('a request for "cycles": open the original recording for it');
   });
 });

@@ -69,7 +69,7 @@ test('Share asks for the upload token once and keeps it; "Delete shared copy" de
   await (await menuButton(page, 'More actions', 'Copy link')).click();
   await linkPanel(page).getByRole('button', { name: 'Delete shared copy' }).click();
   await expect(linkPanel(page).getByRole('status')).toHaveText(
-    'Delete the shared copy of first.folded from this server? Its links will stop opening it; it stays open in this page.',
+    'Delete the shared copy of first.folded.flameview from this server? Its links will stop opening it; it stays open in this page.',
   );
   await page.screenshot({ path: test.info().outputPath('delete-confirm.png') });
   await linkPanel(page).getByRole('button', { name: 'Delete', exact: true }).click();
@@ -106,15 +106,15 @@ test('the server root lists the recordings, names as text, with Delete only for 
   await expect(linkPanel(page).getByRole('status')).toContainText('Uploaded to this server');
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Recordings', exact: true }).click();
-  await expect(row('mine.folded')).toBeVisible();
-  await expect(list.getByRole('row').nth(1)).toContainText('mine.folded'); // newest first
-  await expect(row('mine.folded')).toContainText('B');
+  await expect(row('mine.folded.flameview')).toBeVisible();
+  await expect(list.getByRole('row').nth(1)).toContainText('mine.folded.flameview'); // newest first
+  await expect(row('mine.folded.flameview')).toContainText('B');
   await page.screenshot({ path: test.info().outputPath('recordings-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: test.info().outputPath('recordings-dark.png') });
   await page.emulateMedia({ colorScheme: 'light' });
-  await row('mine.folded').getByRole('button', { name: 'Delete mine.folded' }).click();
-  await expect(row('mine.folded')).toHaveCount(0);
+  await row('mine.folded.flameview').getByRole('button', { name: 'Delete mine.folded.flameview' }).click();
+  await expect(row('mine.folded.flameview')).toHaveCount(0);
   await expect(row(EVIL)).toBeVisible();
   expect(dialogs).toEqual([]);
 

@@ -87,9 +87,13 @@ describe('npm pack, npm install -g, run the installed flameview', () => {
     expect(html).toMatch(/<script type="module"[^>]* src="\.\/assets\/index-[\w-]+\.js"/);
     const script = /src="\.\/(assets\/index-[\w-]+\.js)"/.exec(html)![1];
     expect((await fetch(new URL(script, url))).status).toBe(200);
-    const profile = await fetch(new URL(new URLSearchParams(url.hash.slice(1)).get('profile')!, url));
+    // The recording parsed by the CLI (processed), and the file itself as original=.
+    const hash = new URLSearchParams(url.hash.slice(1));
+    const profile = await fetch(new URL(hash.get('profile')!, url));
     expect(profile.status).toBe(200);
-    expect(await profile.text()).toBe(readFileSync(join(FIXTURES, 'rust-toyc.folded'), 'utf8'));
+    expect(Buffer.from(await profile.arrayBuffer()).subarray(0, 20).toString()).toBe('flameview-processed\n');
+    const original = await fetch(new URL(hash.get('original')!, url));
+    expect(await original.text()).toBe(readFileSync(join(FIXTURES, 'rust-toyc.folded'), 'utf8'));
   });
 
   it('flameview serve --store DIR stores an upload and serves it', async () => {

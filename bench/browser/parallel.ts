@@ -32,10 +32,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /**
  * `flameview --no-open FILE…` from the sources, serving the bench's build, as a user's terminal
- * runs it (its own process); FLAMEVIEW_WORKERS=1 makes it serve no byte ranges (one parser).
+ * runs it (its own process), with --raw: the page parses the file (what this bench measures);
+ * FLAMEVIEW_WORKERS=1 makes it serve no byte ranges (one parser).
  */
 async function flameviewServer(distDir: string, file: string, workers: number, port: number) {
-  const child = spawn(join(ROOT, 'bin', 'flameview'), ['--no-open', '--port', String(port), file], {
+  const child = spawn(join(ROOT, 'bin', 'flameview'), ['--no-open', '--raw', '--port', String(port), file], {
     env: { ...process.env, FLAMEVIEW_DIST: distDir, FLAMEVIEW_FROM_SOURCE: '1', FLAMEVIEW_WORKERS: String(workers) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -4,6 +4,7 @@
 //                                [--compare [--compare-runs N] | --only-compare]
 //                                [--wide 600000] [--only SUBSTRING] [--port 4191]
 //   npx tsx bench/browser/run.ts --parallel [--sizes 200,1000] [--runs 3]   (see ./parallel.ts)
+//   npx tsx bench/browser/run.ts --share [--size 200] [--runs 3]   (shared links, Share, flameview FILE: ./share.ts)
 //
 // For each input it reports
 // - navigation → drawn: `#profile=<url>` (the file served with Content-Length by a local server)
@@ -314,7 +315,11 @@ function print(rows: Row[]): void {
 }
 
 // --parallel: navigation → drawn with part workers against one worker (./parallel.ts).
-(process.argv.includes('--parallel') ? import('./parallel').then((m) => m.runParallelBench()) : run()).catch((e) => {
+(process.argv.includes('--parallel')
+  ? import('./parallel').then((m) => m.runParallelBench())
+  : process.argv.includes('--share')
+    ? import('./share').then((m) => m.runShareBench())
+    : run()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

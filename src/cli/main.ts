@@ -22,7 +22,7 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   convert: async () => (await import('./convert')).runConvert,
 };
 
-export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   open in the browser (FILE may be -)
+export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] FILE [FILE2]   open in the browser (FILE may be -)
        flameview <command> [options]
 
 commands:

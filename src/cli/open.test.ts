@@ -1,14 +1,17 @@
 // `bin/flameview [--no-open] FILE…`, spawned as a real process against a tiny stand-in app.
 
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { collapseLines } from '../core/export/folded';
+import { loadProfileFromText } from '../core/import/load';
 import { BIN, FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, spawnTracked, tempDir, waitForLine, type Spawned } from '../server/test-support';
 
 const LOCAL = String.raw`\/api\/local\/[0-9a-f]{32}\/[A-Za-z0-9._-]+`;
-const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?$`);
+const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?(&original=${LOCAL})?$`);
 const foldedPath = join(FIXTURES, 'rust-toyc.folded');
 const perfPath = join(FIXTURES, 'rust-toyc.perf-script.txt');
 
@@ -34,13 +37,23 @@ function open(args: string[], env: Record<string, string> = {}, cwd?: string): S
   return runCli(args, { env: { ...process.env, FLAMEVIEW_DIST: dist(), ...env }, cwd });
 }
 
-/** The profile URLs of the link printed on stdout, resolved against its server. */
-async function served(s: Spawned): Promise<{ base: string; profiles: string[] }> {
+/** The profile URLs of the link printed on stdout (and its original=), resolved against its server. */
+async function served(s: Spawned): Promise<{ base: string; profiles: string[]; original: string | null }> {
   const line = await waitForLine(s, URL_LINE);
   const url = new URL(line);
   const hash = new URLSearchParams(url.hash.slice(1));
   const profiles = [hash.get('profile'), hash.get('compare')].filter((p): p is string => p !== null).map((p) => new URL(p, url).href);
-  return { base: url.origin, profiles };
+  const original = hash.get('original');
+  return { base: url.origin, profiles, original: original === null ? null : new URL(original, url).href };
+}
+
+/** `served` is the processed form (not gzipped) of the recording at `path`: every view the same. */
+async function expectProcessedOf(served: Buffer, path: string): Promise<void> {
+  expect(served.subarray(0, 20).toString()).toBe('flameview-processed\n');
+  const [back, want] = await Promise.all([loadProfileFromText(served), loadProfileFromText(readFileSync(path))]);
+  expect(back.meta.format).toBe(want.meta.format);
+  for (const view of ['inline', 'functions'] as const) expect(collapseLines(back, { view })).toEqual(collapseLines(want, { view }));
+  expect(back.samples?.count ?? 0).toBe(want.samples?.count ?? 0);
 }
 
 async function bytes(url: string): Promise<Buffer> {
@@ -56,9 +69,9 @@ async function failure(s: Spawned): Promise<{ code: number | null; stderr: strin
 }
 
 describe('flameview FILE', () => {
-  it('--no-open prints only a URL that serves the app and the file', async () => {
+  it('--no-open prints only a URL that serves the app, the processed recording and the file', async () => {
     const s = open(['--no-open', foldedPath]);
-    const { base, profiles } = await served(s);
+    const { base, profiles, original } = await served(s);
     expect(s.stdout()).toMatch(/^http:\S+\n$/); // nothing else on stdout
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
@@ -67,17 +80,21 @@ describe('flameview FILE', () => {
     expect(await page.text()).toBe(INDEX_HTML);
     expect(profiles).toHaveLength(1);
     expect(profiles[0]).toMatch(/\/rust-toyc\.folded$/); // the name, for the page to show
-    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath))).toBe(0);
-    expect(Buffer.compare(await bytes(profiles[0].replace(/\/[^/]+$/, '')), readFileSync(foldedPath))).toBe(0);
-    // Byte ranges, for the page's part workers (parallel parsing).
+    // Parsed here: the page gets the processed form, and the file itself as original= (other events).
+    await expectProcessedOf(await bytes(profiles[0]), foldedPath);
+    expect(s.stderr()).toMatch(/^flameview: read rust-toyc\.folded in \d+\.\d s$/m);
+    expect(original).toMatch(/\/rust-toyc\.folded$/);
+    expect(Buffer.compare(await bytes(original!), readFileSync(foldedPath))).toBe(0);
+    expect(Buffer.compare(await bytes(original!.replace(/\/[^/]+$/, '')), readFileSync(foldedPath))).toBe(0);
+    // Byte ranges, for the page's part workers (parallel parsing of the original).
     const whole = readFileSync(foldedPath);
-    const part = await fetch(profiles[0], { headers: { range: 'bytes=10-29' } });
+    const part = await fetch(original!, { headers: { range: 'bytes=10-29' } });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 10-29/${whole.length}`);
     expect(Buffer.compare(Buffer.from(await part.arrayBuffer()), whole.subarray(10, 30))).toBe(0);
-    const tail = await fetch(profiles[0], { headers: { range: `bytes=${whole.length - 5}-` } });
+    const tail = await fetch(original!, { headers: { range: `bytes=${whole.length - 5}-` } });
     expect(Buffer.from(await tail.arrayBuffer()).toString()).toBe(whole.subarray(whole.length - 5).toString());
-    expect((await fetch(profiles[0], { headers: { range: `bytes=${whole.length}-` } })).status).toBe(416);
+    expect((await fetch(original!, { headers: { range: `bytes=${whole.length}-` } })).status).toBe(416);
     expect(part.headers.get('accept-ranges')).toBe('bytes');
     // Only the named file: another token, or a path, is not served.
     expect((await fetch(`${base}/api/local/${'0'.repeat(32)}`)).status).toBe(404);
@@ -85,7 +102,7 @@ describe('flameview FILE', () => {
   });
 
   it('FLAMEVIEW_WORKERS=1 serves no byte ranges, so the page reads the file with one parser', async () => {
-    const s = open(['--no-open', foldedPath], { FLAMEVIEW_WORKERS: '1' });
+    const s = open(['--no-open', '--raw', foldedPath], { FLAMEVIEW_WORKERS: '1' });
     const { profiles } = await served(s);
     const res = await fetch(profiles[0], { headers: { range: 'bytes=10-29' } });
     expect(res.status).toBe(200);
@@ -93,21 +110,41 @@ describe('flameview FILE', () => {
     expect(Buffer.compare(Buffer.from(await res.arrayBuffer()), readFileSync(foldedPath))).toBe(0);
   });
 
-  it('two files give a comparison link; gzip is served as it is', async () => {
+  it('two files give a comparison link of both processed; with --raw, gzip is served as it is', async () => {
     const gz = join(scratch(), 'b.perf-script.txt.gz');
     writeFileSync(gz, gzipSync(readFileSync(perfPath)));
-    const s = open(['--no-open', foldedPath, gz]);
-    const { profiles } = await served(s);
-    expect(profiles).toHaveLength(2);
-    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath))).toBe(0);
-    expect(Buffer.compare(await bytes(profiles[1]), readFileSync(gz))).toBe(0);
+    const both = await served(open(['--no-open', foldedPath, gz]));
+    expect(both.profiles).toHaveLength(2);
+    await expectProcessedOf(await bytes(both.profiles[0]), foldedPath);
+    await expectProcessedOf(await bytes(both.profiles[1]), gz);
+    expect(Buffer.compare(await bytes(both.original!), readFileSync(foldedPath))).toBe(0);
+
+    const raw = await served(open(['--no-open', '--raw', foldedPath, gz]));
+    expect(raw.original).toBeNull();
+    expect(Buffer.compare(await bytes(raw.profiles[0]), readFileSync(foldedPath))).toBe(0);
+    expect(Buffer.compare(await bytes(raw.profiles[1]), readFileSync(gz))).toBe(0);
   });
 
   it('reads stdin with -', async () => {
     const s = open(['--no-open', '-']);
     s.child.stdin.end(readFileSync(perfPath));
-    const { profiles } = await served(s);
-    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+    const { profiles, original } = await served(s);
+    await expectProcessedOf(await bytes(profiles[0]), perfPath);
+    expect(Buffer.compare(await bytes(original!), readFileSync(perfPath))).toBe(0);
+  });
+
+  it('a file the parser refuses past its start is served as it is, and stderr says so', async () => {
+    // A gzip stream cut off: its start sniffs as folded stacks, its end fails to decompress.
+    const lines = Array.from({ length: 60_000 }, (_, i) => `main;${randomBytes(8).toString('hex')};leaf${i} ${i + 1}\n`).join('');
+    const zipped = gzipSync(lines);
+    expect(zipped.length).toBeGreaterThan(600_000);
+    const bad = join(scratch(), 'bad.folded.gz');
+    writeFileSync(bad, zipped.subarray(0, 500_000));
+    const s = open(['--no-open', bad]);
+    const { profiles, original } = await served(s);
+    expect(original).toBeNull();
+    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(bad))).toBe(0);
+    expect(s.stderr()).toContain('flameview: bad.folded.gz: serving the file as it is, for the page to read\n');
   });
 
   it('a missing file is one line and exit status 1', async () => {
@@ -150,8 +187,8 @@ describe('flameview FILE', () => {
     expect(bare).toEqual({ code: 1, stderr: "flameview: 'svg' is a command: put it first (flameview svg …); to open a file named svg, use ./svg or -- svg\n" });
     for (const args of [['--no-open', './svg'], ['--no-open', '--', 'svg']]) {
       const s = open(args, {}, cwd);
-      const { profiles } = await served(s);
-      expect(Buffer.compare(await bytes(profiles[0]), readFileSync(foldedPath)), args.join(' ')).toBe(0);
+      const { original } = await served(s);
+      expect(Buffer.compare(await bytes(original!), readFileSync(foldedPath)), args.join(' ')).toBe(0);
       s.child.kill('SIGTERM');
       expect((await s.exit).code).toBe(0);
     }
@@ -180,8 +217,9 @@ describe('flameview perf.data', () => {
     const data = perfData();
     const bin = fakePerf(`[ "$1" = script ] && [ "$2" = -i ] && [ "$3" = "${data}" ] || exit 9\necho 'perf: some warning' >&2\nexec /bin/cat '${perfPath}'`);
     const s = open(['--no-open', data], { PATH: bin });
-    const { profiles } = await served(s);
-    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+    const { profiles, original } = await served(s);
+    await expectProcessedOf(await bytes(profiles[0]), perfPath);
+    expect(Buffer.compare(await bytes(original!), readFileSync(perfPath))).toBe(0);
     const headers = readFileSync(perfPath, 'utf8').split('\n').filter((l) => /^[^\s#]/.test(l)).length;
     expect(headers).toBeGreaterThan(100);
     expect(s.stderr()).toContain(`flameview: perf script ${data}: ${headers} samples\n`);
@@ -205,8 +243,8 @@ describe('flameview perf.data', () => {
     const captured = /\((\d+) samples\)/.exec(rec.stderr ?? '');
     if (rec.status !== 0 || !captured) return ctx.skip(); // no perf, or no permission to record
     const s = open(['--no-open', data]);
-    const { profiles } = await served(s);
-    const text = (await bytes(profiles[0])).toString('utf8');
+    const { original } = await served(s);
+    const text = (await bytes(original!)).toString('utf8');
     expect(text).toMatch(/^sh\s+\d+\s+[\d.]+:\s+\d+ \S+:/);
     expect(s.stderr()).toContain(`flameview: perf script ${data}: ${captured[1]} samples\n`);
   });
@@ -215,8 +253,8 @@ describe('flameview perf.data', () => {
     const bin = fakePerf(`exec /bin/cat '${perfPath}'`);
     const s = open(['--no-open', '-'], { PATH: bin });
     s.child.stdin.end(Buffer.concat([Buffer.from('PERFILE2'), Buffer.alloc(64)]));
-    const { profiles } = await served(s);
-    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+    const { original } = await served(s);
+    expect(Buffer.compare(await bytes(original!), readFileSync(perfPath))).toBe(0);
   });
 });
 

@@ -1,7 +1,12 @@
-// `flameview [--no-open] [--port N] FILE [FILE2]`, `… | flameview -`: opens recordings from the
-// terminal. Serves the built app and only the named files (each behind a random token) on
+// `flameview [--no-open] [--port N] [--raw] FILE [FILE2]`, `… | flameview -`: opens recordings
+// from the terminal. Serves the built app and only the named files (each behind a random token) on
 // 127.0.0.1, then opens the browser on `#profile=/api/local/<token>/<name>` (two files: `&compare=`).
 //
+// - Each recording is parsed here first, by the CLI's parallel parser, and the page is served its
+//   processed form (.flameview, not gzipped: loopback), which it opens without parsing; the file
+//   itself is served too and named by `&original=`, from which the page reads another event or
+//   split (the processed form keeps one event). A file the parser refuses, or `--raw`, is served
+//   as it is, for the page to parse (and to show its error).
 // - perf.data (magic PERFILE2) is turned into text by `perf script -i FILE`, streamed to a
 //   temporary file with a sample count in the terminal; stdin is spooled to a temporary file.
 // - Every input is checked before the server starts: a missing, unreadable or unrecognised file
@@ -13,7 +18,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, rmSync } from 'node:fs';
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -23,13 +28,14 @@ import { ensureBuilt } from '../server/dist';
 import { ListenError, listen, parsePort, untilStopped } from '../server/lifecycle';
 import { isPerfData } from '../core/import/sniff';
 import { readHead, sniffFile } from '../server/sniff';
-import { describeFsError } from './cli-common';
+import { describeFsError, loadRecording } from './cli-common';
+import { toProcessed } from '../core/export/processed';
 import type { CliIo } from './main';
 import { COMMAND_NAMES } from './command-names';
 import { PerfScriptError, runPerfScript } from './perf-data';
 import { workersSetting } from './parallel-load';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] FILE [FILE2]   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -38,11 +44,14 @@ interface OpenArgs {
   inputs: string[];
   open: boolean;
   port: number;
+  /** Serve the files as they are, for the page to parse (no processed form). */
+  raw: boolean;
 }
 
 function parseArgs(args: string[]): OpenArgs {
   const inputs: string[] = [];
   let open = true;
+  let raw = false;
   let port = 0;
   let options = true;
   for (let i = 0; i < args.length; i++) {
@@ -51,6 +60,8 @@ function parseArgs(args: string[]): OpenArgs {
       options = false;
     } else if (options && arg === '--no-open') {
       open = false;
+    } else if (options && arg === '--raw') {
+      raw = true;
     } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
       const v = arg === '--port' ? args[++i] : arg.slice(7);
       const p = v === undefined ? null : parsePort(v);
@@ -68,7 +79,7 @@ function parseArgs(args: string[]): OpenArgs {
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
   if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port };
+  return { inputs, open, port, raw };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -95,11 +106,18 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
     const files = new Map<string, LocalFile>();
     const paths: string[] = [];
-    for (const input of parsed.inputs) {
-      const file = await prepare(input, io, tempDir);
+    let original: string | null = null;
+    const serve = (file: LocalFile) => {
       const token = randomBytes(16).toString('hex');
       files.set(token, file);
-      paths.push(localFilePath(token, file.name));
+      return localFilePath(token, file.name);
+    };
+    for (const [i, input] of parsed.inputs.entries()) {
+      const file = await prepare(input, io, tempDir);
+      const processed = parsed.raw ? null : await processLocal(file, io, tempDir);
+      paths.push(serve(processed ?? file));
+      // The baseline's own bytes, for the event picker (the comparison's events are not picked).
+      if (processed && i === 0) original = serve(file);
     }
     const distDir = await ensureBuilt(io.stderr);
     // FLAMEVIEW_WORKERS=1 (parallel parsing off) holds for the page too: no ranges, one parser.
@@ -111,6 +129,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
     let url = `${base}/#profile=${paths[0]}`;
     if (paths[1]) url += `&compare=${paths[1]}`;
+    if (original) url += `&original=${original}`;
     if (!parsed.open) {
       io.stdout.write(`${url}\n`);
     } else if (!(await openBrowser(url))) {
@@ -174,6 +193,25 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>)
   });
   if (!sniffed.ok) throw new OpenError(`${label}: not a recording flameview reads: ${sniffed.reason}`);
   return { path, name };
+}
+
+/**
+ * Parses `file` here (in parts on every core when large) and writes its processed form to the
+ * temporary directory, served under the file's own name; null, after saying why on stderr, when
+ * the parser refused it (the page is then served the file and shows its error).
+ */
+async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<string>): Promise<LocalFile | null> {
+  const started = performance.now();
+  const profile = await loadRecording(file.path, io);
+  if (!profile) {
+    io.stderr.write(`flameview: ${file.name}: serving the file as it is, for the page to read\n`);
+    return null;
+  }
+  const path = join(await tempDir(), `${randomBytes(6).toString('hex')}.flameview`);
+  // Not gzipped: on loopback, gzip and gunzip would cost more than the bytes they save.
+  await writeFile(path, toProcessed(profile), { mode: 0o600 });
+  io.stderr.write(`flameview: read ${file.name} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return { path, name: file.name };
 }
 
 /** Runs `perf script -i INPUT` into `out` (see perf-data.ts). */

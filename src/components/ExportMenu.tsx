@@ -1,11 +1,13 @@
 // Export menu: the current view as a standalone interactive SVG (what `flameview svg` writes), the
 // flame graph canvas as PNG at device resolution, folded stacks (what `flameview collapse`
 // prints), or the whole recording as pprof or processed (what `flameview convert -o X.pb.gz` and
-// `-o X.flameview` write). The files are made by pure helpers in src/controllers/export-files.ts; this component only dispatches.
+// `-o X.flameview` write). The files are made by pure helpers in src/controllers/export-files.ts (the whole recording in
+// an export worker, recording-file.ts); this component only dispatches.
 
 import { useEffect, useRef, useState } from 'react';
 import { downloadBlob, flameCanvasPng } from '../controllers/download';
-import { exportFileName, foldedParts, pprofBlob, processedBlob, svgParts } from '../controllers/export-files';
+import { exportFileName, foldedParts, svgParts } from '../controllers/export-files';
+import { recordingBlob } from '../controllers/recording-file';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 
@@ -40,7 +42,7 @@ export function ExportMenu() {
       if (kind === 'svg') {
         downloadBlob(new Blob(svgParts(snapshot, view, name ?? 'Flame Graph', currentTree(useStore.getState())), { type: 'image/svg+xml' }), file);
       } else if (kind === 'pprof' || kind === 'flameview') {
-        downloadBlob(await (kind === 'pprof' ? pprofBlob : processedBlob)(snapshot), file);
+        downloadBlob(await recordingBlob(snapshot, kind), file);
       } else if (kind === 'folded') {
         downloadBlob(new Blob(foldedParts(snapshot, view, currentTree(useStore.getState())), { type: 'text/plain;charset=utf-8' }), file);
       } else {

@@ -1,15 +1,16 @@
 // "Copy link" and "Share". Copy link copies the address (view, zoom, search in the hash); for a
 // dropped or pasted recording (or a comparison opened from a file) it says that the recording
 // itself is not in the link, and offers Share when a flameview server answers on this origin:
-// Share uploads those recordings' own bytes (both of a comparison, in parallel) and moves the
-// page to /p/<id>#<state>&compare=…, then copies that link. A server that wants its upload token
+// Share uploads those recordings processed (both of a comparison, in parallel; the baseline's own
+// bytes too when "Keep the original recording" is ticked) and moves the page to
+// /p/<id>#<state>&compare=…&original=…, then copies that link. A server that wants its upload token
 // gets it asked for once (kept in this browser); on a /p/<id> page this browser uploaded, the
 // panel offers "Delete shared copy". The work is in src/controllers (share.ts, team-server.ts).
 
 import { useEffect, useRef, useState } from 'react';
 import type { ProfileSnapshot } from '../core/views/snapshot';
-import { copyText, shareRecordings } from '../controllers/share';
-import { apiRoot, deleteShared, ownedRecordings, pageRecordingId, saveUploadToken, serverInfo, uploadToken, type ServerInfo } from '../controllers/team-server';
+import { copyText, deleteSharedWithOriginal, shareRecordings } from '../controllers/share';
+import { apiRoot, ownedRecordings, pageRecordingId, saveUploadToken, serverInfo, uploadToken, type ServerInfo } from '../controllers/team-server';
 import { useStore } from '../store/store';
 import { flushUrlWrite } from '../controllers/url-sync';
 import '../styles/share.css';
@@ -38,6 +39,9 @@ export function ShareButtons() {
   const [sharedCompare, setSharedCompare] = useState<ProfileSnapshot | null>(null);
   const [panel, setPanel] = useState<Panel | null>(null);
   const [sharedWhat, setSharedWhat] = useState('the recording');
+  // Off by default: the original is the large upload Share exists to avoid.
+  const [keepOriginal, setKeepOriginal] = useState(false);
+  const events = snapshot?.meta.events ?? [];
   const box = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const baseFromBytes = (sourceKind === 'file' || sourceKind === 'paste') && shared !== snapshot;
@@ -75,7 +79,7 @@ export function ShareButtons() {
     }
     const uploaded = snapshot;
     const uploadedCompare = compareSnapshot;
-    const parts = { baseline: baseFromBytes, comparison: compareFromBytes };
+    const parts = { baseline: baseFromBytes, comparison: compareFromBytes, keepOriginal: baseFromBytes && keepOriginal };
     setPanel({ kind: 'uploading', both: parts.baseline && parts.comparison });
     flushUrlWrite();
     const result = await shareRecordings(parts);
@@ -92,14 +96,15 @@ export function ShareButtons() {
     setOwnedVersion((v) => v + 1);
     if (result.uploaded.baseline) setShared(uploaded);
     if (result.uploaded.comparison) setSharedCompare(uploadedCompare);
-    setSharedWhat(result.uploaded.baseline && result.uploaded.comparison ? 'both recordings' : result.uploaded.comparison ? 'the comparison' : 'the recording');
+    const recordings = result.uploaded.baseline && result.uploaded.comparison ? 'both recordings' : result.uploaded.comparison ? 'the comparison' : 'the recording';
+    setSharedWhat(result.uploaded.original ? `${recordings}, with the original kept` : recordings);
     setPanel({ kind: (await copyText(result.url)) ? 'shared' : 'manual', url: result.url });
   };
 
   const removeShared = async () => {
     if (!pageId) return;
     setPanel({ kind: 'deleting' });
-    const result = await deleteShared(api, pageId);
+    const result = await deleteSharedWithOriginal(api, pageId);
     setOwnedVersion((v) => v + 1);
     setPanel(result.ok ? { kind: 'deleted', alreadyGone: result.alreadyGone } : { kind: 'delete-failed', message: result.message });
   };
@@ -165,9 +170,18 @@ export function ShareButtons() {
                   {caveat} The link carries the view, zoom and search, which apply when the recipient opens the same{' '}
                   {baseFromBytes && compareFromBytes ? 'recordings' : 'recording'}.{' '}
                   {server
-                    ? `Share uploads ${uploads} to this server so that the link opens ${uploads === 'both' ? 'them' : 'it'}.`
+                    ? `Share uploads ${uploads} to this server so that the link opens ${uploads === 'both' ? 'them' : 'it'}: processed, a compact form that opens without parsing.`
                     : `To share ${uploads} too, open ${uploads === 'both' ? 'them' : 'it'} with bin/flameview serve (Share), or put the file at a URL and link it with ${baseFromBytes ? '#profile=' : '#compare='}.`}
                 </p>
+              )}
+              {baseFromBytes && server && panel.kind !== 'uploading' && (
+                <label className="share-keep">
+                  <input type="checkbox" checked={keepOriginal} onChange={(e) => setKeepOriginal(e.currentTarget.checked)} />
+                  Keep the original recording too{' '}
+                  {events.length > 1
+                    ? `(the processed form holds the event shown, ${snapshot?.meta.event ?? events[0].name}; with the original the link can switch to ${events.length === 2 ? 'the other event' : `the other ${events.length - 1} events`})`
+                    : '(a larger upload; the processed form draws the same views)'}
+                </label>
               )}
               {'url' in panel && <input ref={input} readOnly aria-label="Link" value={panel.url} onFocus={(e) => e.currentTarget.select()} />}
               <div className="share-panel-actions">

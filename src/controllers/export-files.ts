@@ -5,11 +5,11 @@
 // `flameview collapse --view <view>` print for the same recording (same generators); the whole
 // tree of the current view is exported, not just the zoomed part. Generation runs where it is
 // called (the main thread): the SVG leaves out frames under 0.1 px, so its size is bounded by
-// the image, and folded text of a very large tree may take a moment.
+// the image, and folded text of a very large tree may take a moment. The whole-recording files
+// (pprof, processed) are made in the export worker (recording-file.ts), from recordingInput.
 
 import { foldedChunks } from '../core/export/folded';
-import { toPprof } from '../core/export/pprof';
-import { toProcessed } from '../core/export/processed';
+import type { ProcessedInput } from '../core/export/processed';
 import type { CallTree } from '../core/model/call-tree';
 import { svgChunks } from '../core/export/svg';
 import type { Profile } from '../core/model/profile';
@@ -36,22 +36,12 @@ export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: strin
 }
 
 /**
- * The recording as pprof (profile.proto), gzipped as pprof tools expect: the whole recording with
- * both views (inline chains as a location's lines), whatever the zoom, view or transforms shown,
- * as `flameview convert` writes it. Gzip through the browser's CompressionStream.
+ * The whole recording, whatever the zoom, view or transforms shown, as the processed recording and
+ * pprof hold it (both views: pprof keeps inline chains as a location's lines), as `flameview
+ * convert` reads it from a file.
  */
-export function pprofBlob(snapshot: ProfileSnapshot): Promise<Blob> {
-  return gzipBlob(toPprof({ frames: snapshot.frames, tree: snapshot.inline, functionFrames: snapshot.functionFrames, meta: snapshot.meta }));
-}
-
-/** The whole recording as flameview's processed recording (`.flameview`), as `flameview convert` writes it. */
-export function processedBlob(snapshot: ProfileSnapshot): Promise<Blob> {
-  return gzipBlob(toProcessed({ frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, functionFrames: snapshot.functionFrames, meta: snapshot.meta }));
-}
-
-async function gzipBlob(bytes: Uint8Array): Promise<Blob> {
-  const gzipped = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
-  return new Blob([await new Response(gzipped).arrayBuffer()], { type: 'application/octet-stream' });
+export function recordingInput(snapshot: ProfileSnapshot): ProcessedInput {
+  return { frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, functionFrames: snapshot.functionFrames, meta: snapshot.meta };
 }
 
 /** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg"; pprof holds both views: "rust-toyc.perf-script.pb.gz". */

@@ -16,8 +16,12 @@ import { Latest } from '../core/util/latest';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
-  /** `url` is checked and absolute; `given` is the URL as the user or the link gave it. */
-  | { kind: 'url'; url: string; given: string; name: string; demo: boolean }
+  /**
+   * `url` is checked and absolute; `given` is the URL as the user or the link gave it; `linkedAs`:
+   * the URL the page's link keeps naming instead (the processed form a shared link opens, when its
+   * original is read for another event).
+   */
+  | { kind: 'url'; url: string; given: string; name: string; demo: boolean; linkedAs?: string }
   | { kind: 'paste'; text: string; name: string };
 
 /** Why a load failed, for the pane to word it. */
@@ -106,6 +110,22 @@ export class RecordingLoader {
     this.cancel();
     this.last = null;
     this.lastOptions = {};
+  }
+
+  /**
+   * Reads `raw`, the original of the open recording (a shared link's processed form keeps one
+   * event), with `options` (another event) in its place; the link keeps naming `linkedAs`.
+   */
+  openOriginal(raw: string, linkedAs: string, options: ReloadOptions, base = document.baseURI): Promise<void> {
+    const checked = checkProfileUrl(raw, base);
+    if (!checked.ok) {
+      this.sink.failed('bad-url', raw, `the link's original recording: ${checked.message}`);
+      return Promise.resolve();
+    }
+    const loading = this.open({ kind: 'url', url: checked.url, given: raw, name: this.last?.name ?? nameOfUrl(checked.url), demo: false, linkedAs }, options);
+    // open() forgot the options of the recording it replaces (synchronously): these are the new one's.
+    this.lastOptions = { ...options };
+    return loading;
   }
 
   /** Reads the open recording again with other options (e.g. another event, or a split). */

@@ -6,6 +6,7 @@
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
 import { useStore, type ProfileSource, type ReloadOptions } from '../store/store';
 import { compareParamsFromHash } from '../store/url/compare-hash';
+import { originalFromHash } from '../store/url/profile-hash';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
@@ -35,7 +36,7 @@ const mainSink: LoadSink = {
 };
 
 function sourceOf(input: RecordingInput): ProfileSource {
-  if (input.kind === 'url') return input.demo ? { kind: 'demo', url: input.url } : { kind: 'url', url: input.url };
+  if (input.kind === 'url') return input.demo ? { kind: 'demo', url: input.url } : { kind: 'url', url: input.linkedAs ?? input.url };
   // What a link made from it names it by (the name as chosen, not the importer's display name).
   if (input.kind === 'file') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.file.size } };
   return { kind: 'paste', local: { kind: 'paste', name: null, size: input.text.length } };
@@ -46,7 +47,21 @@ const main = new RecordingLoader('profile', mainSink);
 export const openFile = (file: File): Promise<void> => main.openFile(file);
 export const openText = (text: string): Promise<void> => main.openText(text);
 export const openUrl = (raw: string, base?: string): Promise<void> => main.openUrl(raw, base);
-export const reload = (options: ReloadOptions): Promise<void> => main.reload(options);
+/**
+ * Reads the open recording again with other options. Another event or split of a processed
+ * recording (which keeps one event, its samples already split) is read from the link's original=
+ * when there is one (Share kept it, or flameview FILE serves it); without one the processed form's
+ * own error says to open the original.
+ */
+export function reload(options: ReloadOptions, win: Window = window): Promise<void> {
+  const original = options.event !== undefined || options.split !== undefined ? originalFromHash(win.location.hash) : null;
+  const source = useStore.getState().source;
+  const opened = main.opened;
+  if (original !== null && source?.kind === 'url' && source.url && opened?.kind === 'url' && opened.url === source.url) {
+    return main.openOriginal(original, source.url, options);
+  }
+  return main.reload(options);
+}
 export const openedBytes = (): { body: Blob | string; name: string } | null => main.openedBytes();
 
 /** Pasted text: a lone http(s) link is fetched, anything else is read as a recording. */

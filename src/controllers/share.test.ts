@@ -17,7 +17,16 @@ vi.mock('./recordings', () => ({
   },
 }));
 
+// The processed form of each open recording, as the export worker makes it: here its raw body, marked.
+const SNAP_A = vi.hoisted(() => ({ pane: 'A' }));
+const SNAP_B = vi.hoisted(() => ({ pane: 'B' }));
+vi.mock('./recording-file', () => ({
+  recordingBlob: async (snapshot: unknown) => `P:${(snapshot === SNAP_A ? bytes.a : bytes.b)!.body}`,
+}));
+
 import { rebaseUrl, shareRecordings, storedBytesPath, withHashParam } from './share';
+import { useStore } from '../store/store';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 
 const ID_A = 'a'.repeat(64);
 const ID_B = 'b'.repeat(64);
@@ -66,30 +75,33 @@ beforeEach(() => {
   bytes.requested = null;
   bytes.adopted = [];
   vi.unstubAllGlobals();
+  const s = useStore.getState();
+  useStore.setState({ snapshot: SNAP_A as unknown as ProfileSnapshot, compare: { ...s.compare, snapshot: SNAP_B as unknown as ProfileSnapshot } });
 });
 
 describe('shareRecordings', () => {
   it('uploads both recordings in parallel and links /p/<A> with compare= naming the stored bytes of B', async () => {
     bytes.a = { body: 'A-bytes', name: 'a.txt' };
     bytes.b = { body: 'B-bytes', name: 'b.txt' };
-    const f = stubFetch({ 'A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'B-bytes': { status: 201, body: { id: ID_B, url: `/p/${ID_B}` } } });
+    const f = stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'P:B-bytes': { status: 201, body: { id: ID_B, url: `/p/${ID_B}` } } });
     const win = fakeWindow('http://h:1/#v=1&view=inline&mode=diff');
     const pending = shareRecordings({ baseline: true, comparison: true }, win);
     await vi.waitFor(() => expect(f.calls).toHaveLength(2));
     f.release();
     const r = await pending;
     expect(f.calls.map((c) => [c.url, c.name])).toEqual([
-      ['http://h:1/api/profiles', 'a.txt'],
-      ['http://h:1/api/profiles', 'b.txt'],
+      ['http://h:1/api/profiles', 'a.txt.flameview'],
+      ['http://h:1/api/profiles', 'b.txt.flameview'],
     ]);
-    expect(r).toEqual({ ok: true, url: `http://h:1/p/${ID_A}#v=1&view=inline&mode=diff&compare=%2Fapi%2Fprofiles%2F${ID_B}`, uploaded: { baseline: true, comparison: true } });
+    expect(r).toEqual({ ok: true, url: `http://h:1/p/${ID_A}#v=1&view=inline&mode=diff&compare=%2Fapi%2Fprofiles%2F${ID_B}`, uploaded: { baseline: true, comparison: true, original: false } });
+    expect(f.calls.map((c) => c.body)).toEqual(['P:A-bytes', 'P:B-bytes']);
     expect(bytes.adopted).toEqual([`/api/profiles/${ID_B}`]);
   });
 
   it('links nothing when either upload fails, and says which', async () => {
     bytes.a = { body: 'A-bytes', name: 'a.txt' };
     bytes.b = { body: 'B-bytes', name: 'b.txt' };
-    const f = stubFetch({ 'A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'B-bytes': { status: 415, body: { error: 'not a recording flameview reads' } } });
+    const f = stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'P:B-bytes': { status: 415, body: { error: 'not a recording flameview reads' } } });
     f.release();
     const win = fakeWindow('http://h/#view=inline');
     const r = await shareRecordings({ baseline: true, comparison: true }, win);
@@ -107,7 +119,7 @@ describe('shareRecordings', () => {
 
   it('a server answer without a link is a failure, not a half link', async () => {
     bytes.b = { body: 'B-bytes', name: 'b.txt' };
-    stubFetch({ 'B-bytes': { status: 201, body: { id: 'x' } } }).release();
+    stubFetch({ 'P:B-bytes': { status: 201, body: { id: 'x' } } }).release();
     const win = fakeWindow(`http://h/p/${ID_A}#view=inline`);
     expect(await shareRecordings({ baseline: false, comparison: true }, win)).toEqual({ ok: false, message: 'the comparison: the server gave no link for the upload' });
     expect(win.location.href).toBe(`http://h/p/${ID_A}#view=inline`);
@@ -115,7 +127,7 @@ describe('shareRecordings', () => {
 
   it('with the baseline already linked, uploads only the comparison and keeps the page', async () => {
     bytes.b = { body: 'B-bytes', name: 'b.txt' };
-    const f = stubFetch({ 'B-bytes': { status: 200, body: { id: ID_B, url: `/p/${ID_B}` } } });
+    const f = stubFetch({ 'P:B-bytes': { status: 200, body: { id: ID_B, url: `/p/${ID_B}` } } });
     f.release();
     const win = fakeWindow(`http://h/base/p/${ID_A}#zoom=main`);
     const r = await shareRecordings({ baseline: false, comparison: true }, win);
@@ -126,11 +138,44 @@ describe('shareRecordings', () => {
   it('a comparison from a relative URL still resolves once the page moves to /p/<id>', async () => {
     bytes.a = { body: 'A-bytes', name: 'a.txt' };
     bytes.requested = 'data/b.txt';
-    stubFetch({ 'A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } } }).release();
+    stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } } }).release();
     const win = fakeWindow('http://h/app/#compare=data%2Fb.txt&norm=abs');
     const r = await shareRecordings({ baseline: true, comparison: false }, win);
     expect(r.ok && r.url).toBe(`http://h/p/${ID_A}#compare=%2Fapp%2Fdata%2Fb.txt&norm=abs`);
     expect(bytes.adopted).toEqual(['/app/data/b.txt']);
+  });
+});
+
+describe('shareRecordings with keepOriginal', () => {
+  const ID_O = 'c'.repeat(64);
+
+  it('uploads the processed form and the original in parallel, and links the original as original=', async () => {
+    bytes.a = { body: 'A-bytes', name: 'a.txt' };
+    const f = stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'A-bytes': { status: 201, body: { id: ID_O, url: `/p/${ID_O}` } } });
+    const win = fakeWindow('http://h/#view=inline&original=%2Fapi%2Fprofiles%2Fold');
+    const pending = shareRecordings({ baseline: true, comparison: false, keepOriginal: true }, win);
+    await vi.waitFor(() => expect(f.calls).toHaveLength(2));
+    f.release();
+    const r = await pending;
+    expect(f.calls.map((c) => [c.name, c.body]).sort()).toEqual([
+      ['a.txt', 'A-bytes'],
+      ['a.txt.flameview', 'P:A-bytes'],
+    ]);
+    expect(r).toEqual({ ok: true, url: `http://h/p/${ID_A}#view=inline&original=%2Fapi%2Fprofiles%2F${ID_O}`, uploaded: { baseline: true, comparison: false, original: true } });
+  });
+
+  it('without it, a new baseline drops the original= an earlier Share wrote; a failed original links nothing', async () => {
+    bytes.a = { body: 'A-bytes', name: 'a.txt' };
+    stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } } }).release();
+    const win = fakeWindow('http://h/#view=inline&original=%2Fapi%2Fprofiles%2Fold');
+    const r = await shareRecordings({ baseline: true, comparison: false }, win);
+    expect(r.ok && r.url).toBe(`http://h/p/${ID_A}#view=inline`);
+
+    const other = fakeWindow('http://h/#view=inline');
+    stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'A-bytes': { status: 413, body: { error: 'too large' } } }).release();
+    const failed = await shareRecordings({ baseline: true, comparison: false, keepOriginal: true }, other);
+    expect(failed).toEqual({ ok: false, message: 'the original recording (a.txt): the server refused it (413): too large' });
+    expect(other.location.href).toBe('http://h/#view=inline');
   });
 });
 

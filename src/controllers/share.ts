@@ -1,21 +1,26 @@
 // Copy link and Share, without React (whether the page's server stores recordings, what it
-// offers and the tokens this browser keeps for it are in team-server.ts): the
-// upload of the open recordings' own bytes (POST /api/profiles with X-Filename; the baseline and a
-// comparison opened from a file, in parallel), the link that reopens them (/p/<id A>#…&compare=
-// <…/api/profiles/<id B>>), and the copy with its fallback. Every failure is a value with a
-// message, never a throw; a failed upload links nothing.
+// offers and the tokens this browser keeps for it are in team-server.ts): the upload of the open
+// recordings (POST /api/profiles with X-Filename; the baseline and a comparison opened from a
+// file, in parallel) as their processed form (.flameview, made in the export worker: what the
+// link then opens without parsing), the baseline's original bytes too when the uploader keeps
+// them (the processed form keeps one event; the link's original= serves the others), the link
+// that reopens them (/p/<id A>#…&compare=<…/api/profiles/<id B>>), and the copy with its
+// fallback. Every failure is a value with a message, never a throw; a failed upload links nothing.
 
 import { adoptCompareUrl, compareOpenedBytes, openedBytes, requestedCompareUrl } from './recordings';
 import { withProfile } from '../store/url/profile-hash';
 import { forgetLocalName } from '../store/url/local-recording';
 import { useStore } from '../store/store';
+import type { ProfileSnapshot } from '../core/views/snapshot';
 import { flushUrlWrite } from './url-sync';
-import { apiRoot, errorOf, rememberOwned, uploadAuthorization } from './team-server';
+import { recordingBlob } from './recording-file';
+import { apiRoot, deleteShared, errorOf, ownedRecordings, rememberOwned, uploadAuthorization } from './team-server';
+import { originalFromHash } from '../store/url/profile-hash';
 
 export { apiRoot } from './team-server';
 
 export type ShareResult =
-  | { ok: true; url: string; uploaded: { baseline: boolean; comparison: boolean } }
+  | { ok: true; url: string; uploaded: { baseline: boolean; comparison: boolean; original: boolean } }
   /** unauthorized: the server wants its upload token (none kept, or the kept one is wrong). */
   | { ok: false; message: string; unauthorized?: boolean };
 
@@ -87,12 +92,35 @@ export interface ShareParts {
   baseline: boolean;
   /** Upload the comparison (B): it came from a file. */
   comparison: boolean;
+  /** Upload the baseline's original bytes too, named by the link's original= (its other events). */
+  keepOriginal?: boolean;
+}
+
+/** What the processed form of `name` is uploaded as: the name it was opened by, marked. */
+export function processedName(name: string): string {
+  return /\.flameview$/i.test(name) ? name : `${name}.flameview`;
+}
+
+/** The processed form of an open recording, as an upload; or why it could not be made. */
+async function processedUpload(snapshot: ProfileSnapshot, name: string): Promise<{ ok: true; body: Blob; name: string } | { ok: false; message: string }> {
+  try {
+    return { ok: true, body: await recordingBlob(snapshot, 'flameview'), name: processedName(name) };
+  } catch (e) {
+    return { ok: false, message: `its processed form could not be made: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/** Makes the processed form of an open recording and uploads it. */
+async function uploadProcessed(api: string, snapshot: ProfileSnapshot, name: string): Promise<Upload> {
+  const made = await processedUpload(snapshot, name);
+  return made.ok ? upload(api, made) : made;
 }
 
 /**
  * Uploads what the link cannot carry, in parallel: the open recording (A) and, with a comparison
- * open from a file, the comparison (B). On success the address becomes <origin>/p/<id A>#<view
- * state>&compare=<…/api/profiles/<id B>> (or keeps its path when A is already linked), replacing
+ * open from a file, the comparison (B), each as its processed form; with keepOriginal, A's own
+ * bytes too. On success the address becomes <origin>/p/<id A>#<view
+ * state>&compare=<…/api/profiles/<id B>>&original=<…/api/profiles/<id of A's bytes>> (or keeps its path when A is already linked), replacing
  * the current entry. If either upload fails, or either recording changes meanwhile, nothing is
  * linked: the address stays as it was and the message names what failed.
  */
@@ -104,11 +132,17 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
   if (!a && !b) return { ok: false, message: 'there is nothing to upload: the link already carries the recordings' };
   const before = useStore.getState();
   const api = apiRoot(win.location);
-  const [ra, rb] = await Promise.all([a ? upload(api, a) : null, b ? upload(api, b) : null]);
+  const keep = a !== null && parts.keepOriginal === true;
+  const [ra, rb, ro] = await Promise.all([
+    a && before.snapshot ? uploadProcessed(api, before.snapshot, a.name) : null,
+    b && before.compare.snapshot ? uploadProcessed(api, before.compare.snapshot, b.name) : null,
+    keep ? upload(api, a) : null,
+  ]);
   const failures: string[] = [];
   if (ra && !ra.ok) failures.push(b ? `the baseline (${a!.name}): ${ra.message}` : ra.message);
+  if (ro && !ro.ok) failures.push(`the original recording (${a!.name}): ${ro.message}`);
   if (rb && !rb.ok) failures.push(a ? `the comparison (${b!.name}): ${rb.message}` : `the comparison: ${rb.message}`);
-  const unauthorized = (ra && !ra.ok && ra.unauthorized) || (rb && !rb.ok && rb.unauthorized) || undefined;
+  const unauthorized = [ra, rb, ro].some((r) => r && !r.ok && r.unauthorized) || undefined;
   if (failures.length) return { ok: false, unauthorized, message: failures.length === 1 && a && b ? `${failures[0]}; nothing was linked` : failures.join('; ') };
   const after = useStore.getState();
   if (after.snapshot !== before.snapshot || after.compare.snapshot !== before.compare.snapshot) {
@@ -127,6 +161,8 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
     adoptCompareUrl(compare);
     hash = withHashParam(hash, 'compare', encodeURIComponent(compare));
   }
+  // A new baseline replaces the original an earlier Share named.
+  if (ra?.ok) hash = withHashParam(hash, 'original', ro?.ok ? encodeURIComponent(storedBytesPath(win.location, ro.id)) : null);
   let href: string;
   if (ra?.ok) {
     const root = api.slice(0, -'/api/profiles'.length);
@@ -137,12 +173,28 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
   win.history.replaceState(win.history.state, '', href);
   // The URL state writes its parameters in its own order: let it, so the copied link is the address.
   flushUrlWrite();
-  return { ok: true, url: win.location.href, uploaded: { baseline: a !== null, comparison: b !== null } };
+  return { ok: true, url: win.location.href, uploaded: { baseline: a !== null, comparison: b !== null, original: keep } };
 }
 
 /** Uploads the open recording alone (see shareRecordings). */
 export function shareOpenRecording(win: Window = window): Promise<ShareResult> {
   return shareRecordings({ baseline: true, comparison: false }, win);
+}
+
+/**
+ * Deletes the page's shared recording and, when its link names an original this browser uploaded
+ * (Share with "Keep the original recording"), that too: the link opened both.
+ */
+export async function deleteSharedWithOriginal(api: string, id: string, win: Window = window): Promise<Awaited<ReturnType<typeof deleteShared>>> {
+  const result = await deleteShared(api, id);
+  if (!result.ok) return result;
+  const original = originalFromHash(win.location.hash);
+  const m = original ? /\/api\/profiles\/([0-9a-f]{64})$/.exec(original) : null;
+  if (m && ownedRecordings(api)[m[1]]) {
+    const second = await deleteShared(api, m[1]);
+    if (!second.ok) return { ok: false, message: `the recording was deleted, its original not: ${second.message}` };
+  }
+  return result;
 }
 
 /** Copies text; false when the clipboard is not available (the caller shows it to select). */

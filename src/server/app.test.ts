@@ -11,6 +11,10 @@ import { connect } from 'node:net';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildApp, withStoreMeta, type AppOptions } from './app';
+import { collapseLines } from '../core/export/folded';
+import { toProcessed } from '../core/export/processed';
+import { FORMAT_VERSION, PROCESSED_MAGIC } from '../core/import/processed';
+import { loadProfileFromText } from '../core/import/load';
 import { CONTENT_SECURITY_POLICY } from './security';
 import type { RecordingStore } from './store';
 import { BACKEND_NAMES, storeBackends } from './test-backend-hooks';
@@ -177,6 +181,29 @@ describe.each(BACKEND_NAMES)('flameview serve, %s store', (kind) => {
     expect(await ts.committed()).toEqual([]);
     expect(await ts.incoming()).toEqual([]);
     expect((await app.inject({ method: 'GET', url: '/api/profiles' })).json()).toEqual([]);
+  });
+
+  it('stores and serves a processed recording (.flameview) like any recording; one of a newer version is refused', async () => {
+    const { app, ts } = await setup(listing);
+    const profile = await loadProfileFromText(perfText);
+    const processed = gzipSync(toProcessed(profile));
+    const res = await upload(app, processed, { 'x-filename': 'sqlite.perf-script.txt.flameview' });
+    expect(res.statusCode).toBe(201);
+    const id = sha256(processed);
+    expect(res.json().id).toBe(id);
+    const get = await app.inject({ method: 'GET', url: `/api/profiles/${id}` });
+    expect(get.headers['content-disposition']).toMatch(/^attachment; filename="sqlite.perf-script.txt.flameview"/);
+    expect(Buffer.compare(get.rawPayload, processed)).toBe(0);
+    // What the link serves opens as the recording it was made from.
+    const back = await loadProfileFromText(get.rawPayload);
+    expect(collapseLines(back)).toEqual(collapseLines(profile));
+
+    const newer = toProcessed(profile);
+    new DataView(newer.buffer, newer.byteOffset).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
+    const refused = await upload(app, gzipSync(newer));
+    expect(refused.statusCode).toBe(415);
+    expect(refused.json().error).toContain(`format version ${FORMAT_VERSION + 1}, newer than this flameview reads`);
+    expect(await ts.committed()).toEqual([id]);
   });
 
   it('refuses uploads over --max-upload with 413: by Content-Length, and while streaming', async () => {

@@ -12,6 +12,9 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ProfileSession, type OpenResult } from '../core/session/profile-session';
 import { sniffFile, sniffHead, type Sniffed } from './sniff';
+import { toProcessed } from '../core/export/processed';
+import { FORMAT_VERSION, PROCESSED_MAGIC } from '../core/import/processed';
+import { loadProfileFromText } from '../core/import/load';
 import { HEAD_LIMIT } from './store';
 import { FIXTURES, tempDir } from './test-support';
 
@@ -113,6 +116,21 @@ describe('the server and the core agree', () => {
   it.each(cases)('on %s', async (label, bytes) => {
     const server = await serverSniff(bytes, label);
     expectAgreement(label, server, await coreOpen(bytes), bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b);
+  });
+
+  it('on a processed recording (.flameview), and on one of a version from the future', async () => {
+    const processed = toProcessed(await loadProfileFromText(readFileSync(join(FIXTURES, 'sqlite.perf-script.txt'))));
+    const zipped = gzipSync(processed);
+    const server = await serverSniff(zipped, 'processed');
+    expect(server).toEqual({ ok: true, format: 'flameview', gzip: true });
+    // The core opens it as the recording it was made from: its meta keeps the original's format.
+    const opened = await coreOpen(zipped);
+    expect(opened.ok && opened.snapshot.meta.format).toBe('perf-script');
+    const newer = processed.slice();
+    new DataView(newer.buffer).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
+    const refused = await serverSniff(gzipSync(newer), 'newer processed');
+    expect(refused.ok).toBe(false);
+    expectAgreement('newer processed', refused, await coreOpen(gzipSync(newer)), true);
   });
 
   it('refuses perf.data of either version with the same reason', async () => {

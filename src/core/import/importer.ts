@@ -188,6 +188,11 @@ export interface BytesImporter {
   readonly description: string;
   /** Looks at the first bytes (after gunzip); atEnd is true when `head` is the whole input. */
   detectBytes(head: Uint8Array, atEnd: boolean): Detection;
+  /**
+   * Optional: throws the ImportError parseBytes would throw for what the head alone shows (a
+   * version this flameview cannot read), so sniff() refuses it as the loader would.
+   */
+  checkHead?(head: Uint8Array): void;
   /** Parses the whole input. Throws ImportError on input it cannot read. */
   parseBytes(bytes: Uint8Array, options: ImportOptions): Profile;
 }

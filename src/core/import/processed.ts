@@ -94,6 +94,9 @@ export const processedImporter: BytesImporter = {
     }
     return 'yes';
   },
+  checkHead(head) {
+    checkVersion(head);
+  },
   parseBytes(bytes, options) {
     const profile = decodeProcessed(bytes, options.source);
     // One event is kept: another one is in the original recording only.
@@ -105,6 +108,19 @@ export const processedImporter: BytesImporter = {
   },
 };
 
+/** The version of a processed recording's head (magic already checked); an ImportError for a short head or a version it cannot read. */
+function checkVersion(bytes: Uint8Array, source?: string): number {
+  const fail = (found: string): never => {
+    throw new ImportError(PROCESSED_DESCRIPTION, 0, found, source);
+  };
+  const start = PROCESSED_MAGIC.length;
+  if (bytes.length < start + 8) fail(`${bytes.length} bytes, too short for its header`);
+  const version = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(start, true);
+  if (version > FORMAT_VERSION) fail(`format version ${version}, newer than this flameview reads (${FORMAT_VERSION}): open it with a newer flameview`);
+  if (version < 1) fail(`format version ${version}, which never existed`);
+  return version;
+}
+
 /** Reads a processed recording; throws an ImportError for anything that is not a valid one. */
 export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
   const fail = (found: string): never => {
@@ -112,10 +128,7 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
   };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const start = PROCESSED_MAGIC.length;
-  if (bytes.length < start + 8) fail(`${bytes.length} bytes, too short for its header`);
-  const version = view.getUint32(start, true);
-  if (version > FORMAT_VERSION) fail(`format version ${version}, newer than this flameview reads (${FORMAT_VERSION}): open it with a newer flameview`);
-  if (version < 1) fail(`format version ${version}, which never existed`);
+  const version = checkVersion(bytes, source);
   const headerLength = view.getUint32(start + 4, true);
   if (headerLength > bytes.length - start - 8) fail(`a header of ${headerLength} bytes in a file of ${bytes.length}`);
   let header: ProcessedHeader;

@@ -169,8 +169,12 @@ async function detect(
       length += chunk.length;
     }
     const atEnd = done && complete;
-    const whole = pickBytesImporter(bytesImporters, concatBytes(chunks, Math.min(length, HEAD_BYTES)), atEnd);
-    if (whole) return { format: whole.format };
+    const start = concatBytes(chunks, Math.min(length, HEAD_BYTES));
+    const whole = pickBytesImporter(bytesImporters, start, atEnd);
+    if (whole) {
+      whole.checkHead?.(start);
+      return { format: whole.format };
+    }
     const decoder = new Utf8Decoder();
     let head = '';
     const decide = (end: boolean): { format: FormatId } | { reason: string } => {

@@ -4,9 +4,21 @@
 
 /** The raw (still relative, unchecked) profile URL in a location hash, or null. */
 export function profileFromHash(hash: string): string | null {
+  return urlParam(hash, 'profile');
+}
+
+/**
+ * `#original=<url>`: where the recording a shared link opens (its processed form, which keeps one
+ * event) is stored as uploaded, with every event; Share writes it when the uploader kept it.
+ */
+export function originalFromHash(hash: string): string | null {
+  return urlParam(hash, 'original');
+}
+
+function urlParam(hash: string, key: string): string | null {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   if (body === '') return null;
-  const value = new URLSearchParams(body).get('profile');
+  const value = new URLSearchParams(body).get(key);
   return value === null || value.trim() === '' ? null : value.trim();
 }
 

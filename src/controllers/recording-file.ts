@@ -1,0 +1,27 @@
+// The whole recording as a gzipped file (processed or pprof) for Export and Share, made in an
+// export worker started for the job (workers/export.worker.ts over core/export/recording-file.ts):
+// encoding and gzip of a large recording take seconds of CPU that the graph's thread must not
+// spend. The worker gets copies of the columns (the page keeps drawing its own) and is terminated
+// after the job, or when it fails to start (its 'error' event fails the job with its message).
+
+import * as Comlink from 'comlink';
+import { toRecordingFileWire, type RecordingFileKind } from '../core/export/recording-file';
+import type { ProfileSnapshot } from '../core/views/snapshot';
+import type { ExportWorkerApi } from '../../workers/export.worker';
+import { recordingInput } from './export-files';
+
+export async function recordingBlob(snapshot: ProfileSnapshot, kind: RecordingFileKind): Promise<Blob> {
+  const worker = new Worker(new URL('../../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'flameview-export' });
+  try {
+    const failed = new Promise<never>((_, reject) =>
+      worker.addEventListener('error', (event) => {
+        event.preventDefault();
+        reject(new Error(event.message || 'the export worker could not be started'));
+      }),
+    );
+    const bytes = await Promise.race([Comlink.wrap<ExportWorkerApi>(worker).file(kind, toRecordingFileWire(recordingInput(snapshot))), failed]);
+    return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
+  } finally {
+    worker.terminate();
+  }
+}
