@@ -19,6 +19,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { AnalysisTreeRef } from '../core/views/derive-analysis';
 import type { SandwichResult, TableResult } from '../store/analysis-slice';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import type { DeriveBackend } from './derive-backend';
@@ -174,10 +175,9 @@ export function startAnalysisController(
     setPending();
   };
 
-  const unsub = useStore.subscribe(
-    (s) => [s.snapshot, s.view, s.derived, s.deriving, s.analysis.panel, s.analysis.selectedFunction] as const,
+  const unsub = watch(
+    (s) => ({ snapshot: s.snapshot, view: s.view, derived: s.derived, deriving: s.deriving, panel: s.analysis.panel, selectedFunction: s.analysis.selectedFunction }),
     () => run(),
-    { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
   );
   run();
   if (typeof window !== 'undefined') {

@@ -10,7 +10,6 @@
 // transform), since the worker holds the base trees.
 
 import * as Comlink from 'comlink';
-import { shallow } from 'zustand/shallow';
 import type { NodeIndex } from '../core/model/types';
 import type { ViewKind } from '../core/model/view-types';
 import { treeOf } from '../core/query/tree-walks';
@@ -19,6 +18,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
 import type { ComparePane, CompareResults, DiffKey, PaneFigures } from '../store/compare-slice';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import type { CompareWorkerApi } from '../../workers/compare.worker';
@@ -155,7 +155,7 @@ export function startCompareResults(backend?: CompareBackend): () => void {
     figures('selected', selected(s, selectedPane));
   };
 
-  const unsubscribe = useStore.subscribe(
+  const unsubscribe = watch(
     (s) => ({
       a: s.snapshot,
       b: s.compare.snapshot,
@@ -178,7 +178,6 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       else if (next.sideSelected !== prev.sideSelected && next.sideSelected >= 0) selectedPane = 'side';
       update();
     },
-    { equalityFn: shallow },
   );
   update();
   return unsubscribe;
