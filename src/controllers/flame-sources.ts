@@ -138,10 +138,8 @@ export const mainSource: PaneSource = paneSource(
     snapshot: s.snapshot,
     view: s.view,
     orientation: s.orientation,
-    zoomNode: s.zoomNode,
-    viewport: s.viewport,
-    selectedNode: s.selectedNode,
-    hoverNode: s.hoverNode,
+    // The main pane's state (kept at the store's top level).
+    zoomNode: s.zoomNode, viewport: s.viewport, selectedNode: s.selectedNode, hoverNode: s.hoverNode,
     matches: s.search.matches,
     searchStatus: s.search.status,
     loading: s.loading !== null,
