@@ -100,7 +100,7 @@ export function startUrlSync(win: Window = window): () => void {
         reason,
         notify: (m) => notices.push(m),
         reload: (options) => {
-          if (options.split) useStore.getState().setSplit(options.split === 'process' ? null : options.split);
+          if (options.split) useStore.getState().setSplit(options.split);
           useStore.getState().requestReload(options);
         },
       }).reloading;
@@ -168,7 +168,7 @@ export function startUrlSync(win: Window = window): () => void {
     } else {
       // Another recording (a dropped file, a paste): the hash follows the store.
       setNotices([]);
-      useStore.getState().setSplit(null);
+      useStore.getState().setSplit('process');
       write('replace');
     }
   };

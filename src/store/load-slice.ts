@@ -16,7 +16,7 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
   reloadRequest: null,
   awaitingLocal: null,
   setAwaitingLocal: (awaitingLocal) => set({ awaitingLocal }),
-  split: null,
+  split: 'process',
   setSplit: (split) => {
     if (get().split !== split) set({ split });
   },

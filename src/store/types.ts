@@ -1,6 +1,7 @@
 // The shape of the one UI store, split into slices. Node indices always refer to the tree of the
 // current view (see currentTree); a view toggle maps them through snapshot.toFunction/toInline.
 
+import type { RootSplit } from '../core/import/importer';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
@@ -12,7 +13,7 @@ import type { TransformSlice } from './transform-slice';
 
 import type { Orientation, SiblingOrder, ViewKind, Viewport } from '../core/model/view-types';
 
-export type { Orientation, SiblingOrder, ViewKind, Viewport };
+export type { Orientation, RootSplit, SiblingOrder, ViewKind, Viewport };
 
 export interface LoadingState {
   name: string;
@@ -44,7 +45,7 @@ export interface LocalRecording {
 export interface ReloadOptions {
   event?: string;
   /** perf script roots: per command name ('process', the default), per process or per thread. */
-  split?: 'process' | 'pid' | 'tid';
+  split?: RootSplit;
 }
 
 export interface LoadSlice {
@@ -68,9 +69,9 @@ export interface LoadSlice {
    */
   awaitingLocal: LocalRecording | null;
   setAwaitingLocal(local: LocalRecording | null): void;
-  /** The split the open recording was read with (null: one root per process name). */
-  split: 'pid' | 'tid' | null;
-  setSplit(split: 'pid' | 'tid' | null): void;
+  /** The split the open recording was read with ('process' unless a link or the picker asked otherwise). */
+  split: RootSplit;
+  setSplit(split: RootSplit): void;
 }
 
 /** The main graph's pane state (zoom, viewport, selection, hover) lives at the top level, in the shape every pane has. */
