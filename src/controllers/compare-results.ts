@@ -20,14 +20,14 @@ import type { ComparePane, CompareResults, DiffKey, PaneFigures } from '../store
 import { useStore } from '../store/store';
 import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
-import type { StoreState } from '../store/types';
+import type { RecordingSlot, StoreState } from '../store/types';
 import type { CompareWorkerApi } from '../../workers/compare.worker';
 import { WorkerHandle } from './worker-handle';
 import { Latest, ObjectIds } from '../core/util/latest';
 
 /** Where the comparison's questions are answered: the compare worker (or a CompareSession in tests). */
 export interface CompareBackend {
-  setRecording(slot: 'A' | 'B', id: number, snapshot: ProfileSnapshot): unknown;
+  setRecording(slot: RecordingSlot, id: number, snapshot: ProfileSnapshot): unknown;
   colours(ids: CompareIds, view: ViewKind, shape: DiffShape, norm: DiffNorm, ignoreRoot?: boolean): Promise<ColoursReply | null>;
   figures(ids: CompareIds, view: ViewKind, shape: DiffShape, node: NodeIndex, norm: DiffNorm, ignoreRoot?: boolean): Promise<FiguresReply | null>;
   changeTable(ids: CompareIds, view: ViewKind, norm: DiffNorm): Promise<ChangeTableReply | null>;
@@ -73,10 +73,10 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       // The next question starts a fresh worker, which holds nothing yet.
       sent.A = sent.B = null;
       for (const k of Object.keys(inFlight) as Kind[]) drop(k);
-      useStore.getState().failCompare(`The comparison's worker stopped: ${reason}`);
+      useStore.getState().failLoading(`The comparison's worker stopped: ${reason}`, 'B');
     });
 
-  const idOf = (slot: 'A' | 'B', snapshot: ProfileSnapshot): number => {
+  const idOf = (slot: RecordingSlot, snapshot: ProfileSnapshot): number => {
     const id = ids.of(snapshot);
     if (sent[slot] !== snapshot) {
       sent[slot] = snapshot;

@@ -48,20 +48,33 @@ export interface ReloadOptions {
   split?: RootSplit;
 }
 
-export interface LoadSlice {
+/** Which recording: A, the one open (the baseline), or B, the comparison beside it. */
+export type RecordingSlot = 'A' | 'B';
+
+/** A recording's load, one shape for both: progress, error, and the open snapshot and its name. */
+export interface RecordingState {
   loading: LoadingState | null;
   error: string | null;
   snapshot: ProfileSnapshot | null;
   name: string | null;
+}
+
+/**
+ * A's recording state at the top level, B's in `compare` (store/compare-slice.ts); the load
+ * actions serve both (`slot`, A by default). Opening differs: finishLoading for A,
+ * finishCompare for B.
+ */
+export interface LoadSlice extends RecordingState {
   source: ProfileSource | null;
   /** Set by requestReload; the shell subscribes, reloads, and calls finishLoading. seq grows. */
   reloadRequest: { seq: number; options: ReloadOptions } | null;
-  startLoading(name: string, totalBytes: number | null): void;
-  loadProgress(bytesRead: number, samples: number): void;
+  startLoading(name: string, totalBytes: number | null, slot?: RecordingSlot): void;
+  loadProgress(bytesRead: number, samples: number, slot?: RecordingSlot): void;
   finishLoading(snapshot: ProfileSnapshot, name: string, source: ProfileSource): void;
-  failLoading(message: string): void;
-  cancelLoading(): void;
-  dismissError(): void;
+  /** The load failed: the recording that was open stays, only `error` is set. */
+  failLoading(message: string, slot?: RecordingSlot): void;
+  cancelLoading(slot?: RecordingSlot): void;
+  dismissError(slot?: RecordingSlot): void;
   requestReload(options: ReloadOptions): void;
   /**
    * The page was opened with a link made from a local recording and nothing else to open: the
