@@ -6,7 +6,6 @@ import { checkProfileUrl, type OpenProgress } from '../core/session/profile-sess
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { recordingOf } from '../store/load-slice';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
-import { compareParamsFromHash } from '../store/url/compare-hash';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
@@ -140,15 +139,10 @@ export function closeCompare(): void {
 }
 
 /**
- * Starts loading `#compare=` at once (in parallel with the baseline) and opens what the link asks
- * for later (back/forward, an edited hash: compare.openRequest). Returns the unsubscribe.
+ * Opens the comparison a link asks for after start-up (back/forward, an edited hash:
+ * compare.openRequest; the start-up one is url-sync.ts's startLinkedLoads). Returns the unsubscribe.
  */
-export function startCompareController(win: Window = window): () => void {
-  const initial = compareParamsFromHash(win.location.hash);
-  const s = useStore.getState();
-  if (initial.mode) s.setCompareMode(initial.mode);
-  if (initial.norm) s.setCompareNorm(initial.norm);
-  if (initial.compare) void openCompareUrl(initial.compare);
+export function startCompareController(): () => void {
   const unsubOpen = useStore.subscribe(
     (st) => st.compare.openRequest,
     (request) => {
