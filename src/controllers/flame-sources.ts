@@ -14,7 +14,7 @@ import type { NodeIndex } from '../core/model/types';
 import type { Viewport } from '../core/model/view-types';
 import { sideOf } from '../core/query/diff-sides';
 import { treeOf } from '../core/query/tree-walks';
-import { paneOrientation, type SandwichPane } from '../core/query/sandwich';
+import { paneOrientation, type CallersCalleesPane } from '../core/query/callers-callees';
 import { highlightOf, shortLabeller } from '../core/query/table-model';
 import type { DiffSide } from '../core/views/diff';
 import { findNearestPath } from '../core/views/frame-path';
@@ -22,7 +22,7 @@ import { nodeColoursOf } from '../render/diff-palette';
 import type { FlameSource, FlameState } from '../render/flame-source';
 import { prefersDark, searchDimmed } from '../render/search-colours';
 import { FULL_PANE, FULL_VIEWPORT, zoomed, type PaneState } from '../store/pane';
-import { currentSandwich } from '../store/selectors';
+import { currentCallersCallees } from '../store/selectors';
 import { useStore } from '../store/store';
 import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
@@ -340,21 +340,21 @@ function startDiffSync(): () => void {
 
 // ── The callers and callees graphs ────────────────────────────────────────────────────────────
 
-/** The tree of a sandwich pane: both derive from the tree the main graph shows (currentTree). */
-function sandwichTree(s: StoreState, pane: SandwichPane): CallTree | null {
-  if (s.analysis.panel !== 'sandwich' || !s.snapshot) return null;
-  return currentSandwich(s)?.[pane] ?? null;
+/** The tree of a callers & callees pane: both derive from the tree the main graph shows (currentTree). */
+function callersCalleesTree(s: StoreState, pane: CallersCalleesPane): CallTree | null {
+  if (s.analysis.panel !== 'callersCallees' || !s.snapshot) return null;
+  return currentCallersCallees(s)?.[pane] ?? null;
 }
 
-function sandwichSource(pane: SandwichPane): PaneSource {
+function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
   return paneSource(
     storedPane(
       (s) => s.analysis[pane],
-      (p) => useStore.getState().setSandwichPane(pane, p),
-      (s) => sandwichTree(s, pane),
+      (p) => useStore.getState().setCallersCalleesPane(pane, p),
+      (s) => callersCalleesTree(s, pane),
     ),
     (s, animating) => {
-      const tree = sandwichTree(s, pane);
+      const tree = callersCalleesTree(s, pane);
       if (!tree || !s.snapshot) return null;
       const frames = s.snapshot.frames;
       return paneState(
@@ -382,7 +382,7 @@ function sandwichSource(pane: SandwichPane): PaneSource {
       selectedFunction: s.analysis.selectedFunction,
       shortNames: s.analysis.shortNames,
       pane: s.analysis[pane],
-      trees: s.analysis.sandwichTrees,
+      trees: s.analysis.callersCalleesTrees,
       pending: s.analysis.pending,
       matches: s.search.matches,
       status: s.search.status,
@@ -391,8 +391,8 @@ function sandwichSource(pane: SandwichPane): PaneSource {
   );
 }
 
-export const callersSource = sandwichSource('callers');
-export const calleesSource = sandwichSource('callees');
+export const callersSource = callersCalleesSource('callers');
+export const calleesSource = callersCalleesSource('callees');
 
 /** Whether the graph on screen is zoomed: the differential graph in its mode, else the main graph. */
 export function shownZoomed(s: StoreState): boolean {

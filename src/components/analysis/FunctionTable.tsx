@@ -76,7 +76,7 @@ export function FunctionTable() {
     if (to === null) {
       if (e.key === 'Enter' && pos >= 0) {
         e.preventDefault();
-        setAnalysisPanel('sandwich');
+        setAnalysisPanel('callersCallees');
       }
       return;
     }
@@ -101,7 +101,7 @@ export function FunctionTable() {
         className={`fn-row${isSelected ? ' selected' : ''}`}
         style={{ transform: `translateY(${i * ROW_HEIGHT}px)` }}
         onClick={() => pickFunction(fig.name)}
-        onDoubleClick={() => (pickFunction(fig.name), setAnalysisPanel('sandwich'))}
+        onDoubleClick={() => (pickFunction(fig.name), setAnalysisPanel('callersCallees'))}
         onContextMenu={(e) => {
           e.preventDefault();
           pickFunction(fig.name);
