@@ -1,10 +1,10 @@
 // The worker side of bench/analysis-bench.ts: what workers/analysis.worker.ts does for the
-// analysis panel (analyseTable / analyseSandwich over a tree it holds, columns back by transfer).
+// analysis panel (analyseTable / analyseCallersCallees over a tree it holds, columns back by transfer).
 
 import { parentPort } from 'node:worker_threads';
 import type { CallTree } from '../src/core/model/call-tree';
 import type { FrameTable } from '../src/core/model/frame-table';
-import { analyseSandwich, analyseTable, sandwichColumns, tableColumns } from '../src/core/views/derive-analysis';
+import { analyseCallersCallees, analyseTable, callersCalleesColumns, tableColumns } from '../src/core/views/derive-analysis';
 
 let base: { tree: CallTree; frames: FrameTable } | null = null;
 
@@ -21,7 +21,7 @@ parentPort!.on('message', (msg: Msg) => {
     const r = analyseTable(tree, base!.frames, false);
     parentPort!.postMessage({ type: 'result', reply: r }, tableColumns(r.table));
   } else {
-    const r = analyseSandwich(tree, base!.frames, msg.name, false);
-    parentPort!.postMessage({ type: 'result', reply: r }, sandwichColumns(r));
+    const r = analyseCallersCallees(tree, base!.frames, msg.name, false);
+    parentPort!.postMessage({ type: 'result', reply: r }, callersCalleesColumns(r));
   }
 });

@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { functionTable, sortRows } from '../src/core/views/function-table';
-import { sandwichOf, sandwichPair } from '../src/core/query/sandwich';
+import { callersCalleesOf, callersCalleesPair } from '../src/core/query/callers-callees';
 import { tableFor } from '../src/core/query/table-model';
 import { useStore } from '../src/store/store';
 import { Rng } from './prng';
@@ -42,7 +42,7 @@ for (let i = 0; i <= RUNS; i++) {
   tableFor({ ...tree }, frames);
   const t = cpuMs(process.cpuUsage(c));
   c = process.cpuUsage();
-  sandwichOf({ ...tree }, frames, hot);
+  callersCalleesOf({ ...tree }, frames, hot);
   const s = cpuMs(process.cpuUsage(c));
   if (i > 0) {
     before.table.push(t);
@@ -77,7 +77,7 @@ const after = { table: [] as ReturnType<typeof timed> extends Promise<infer T> ?
 for (let i = 0; i <= RUNS; i++) {
   const t = await timed({ type: 'table' }, (reply) => useStore.getState().setAnalysisResults({ table: { tree, reversed: false, table: reply.table } }));
   const s = await timed({ type: 'sandwich', name: hot }, (reply) =>
-    useStore.getState().setAnalysisResults({ sandwichTrees: { tree, name: hot, reversed: false, trees: sandwichPair(reply.callers, reply.callees) } }),
+    useStore.getState().setAnalysisResults({ callersCalleesTrees: { tree, name: hot, reversed: false, trees: callersCalleesPair(reply.callers, reply.callees) } }),
   );
   if (i > 0) {
     after.table.push(t);

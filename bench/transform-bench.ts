@@ -21,7 +21,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { CallTree } from '../src/core/model/call-tree';
 import { FrameFlags } from '../src/core/model/types';
-import { callersTree, calleesTree } from '../src/core/views/butterfly';
+import { callersTree, calleesTree } from '../src/core/views/callers-callees-trees';
 import { functionTable, sortRows } from '../src/core/views/function-table';
 import { reversedTree } from '../src/core/views/reversed';
 import { applyTransform, applyTransforms, nameIndex, type DerivedTree, type Transform } from '../src/core/views/transforms';

@@ -236,7 +236,7 @@ test.describe('callers and callees', () => {
     // The callees' figures add up to the function's total (the table's Total, the caption's share).
     const fnShare = ((100 * oracle.get(fn)![1]) / oracleFolded.total).toFixed(1);
     expect(fnShare).toBe('13.0');
-    await expect(page.getByTestId('sandwich-caption')).toContainText(`${fn}: ${fnShare}% of the profile`);
+    await expect(page.getByTestId('callers-callees-caption')).toContainText(`${fn}: ${fnShare}% of the profile`);
     // Hover a caller: the tooltip names it and its share of the function.
     const caller = await page.evaluate((n) => {
       const hook = (window as unknown as { flameviewFrames: { rect(a: string, b: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames;
@@ -288,7 +288,7 @@ test.describe('callers and callees', () => {
     await expect(page.getByRole('button', { name: 'Callers & callees' })).toHaveAttribute('aria-pressed', 'true');
     await expect((await menuButton(page, 'View', 'Short names'))).toHaveAttribute('aria-pressed', 'true');
     await expect(callers).toHaveAttribute('aria-busy', 'false');
-    await expect(page.getByTestId('sandwich-caption')).toHaveAttribute('title', selectedName);
+    await expect(page.getByTestId('callers-callees-caption')).toHaveAttribute('title', selectedName);
   });
 
   test('untrusted names render as text in the table and the sandwich', async ({ page }) => {

@@ -26,7 +26,7 @@ async function tableText(page: Page): Promise<string[]> {
 }
 
 const workerTiming = (page: Page) =>
-  page.evaluate(() => (window as unknown as { flameviewAnalysis: { table: unknown; sandwich: unknown } }).flameviewAnalysis);
+  page.evaluate(() => (window as unknown as { flameviewAnalysis: { table: unknown; callersCallees: unknown } }).flameviewAnalysis);
 
 test('the worker computes the same table and sandwich as the main thread', async ({ browser }) => {
   const local = await browser.newPage();
@@ -47,8 +47,8 @@ test('the worker computes the same table and sandwich as the main thread', async
   await page.getByRole('button', { name: 'Callers & callees' }).click();
   await waitForIdle(page);
   await expect(page.getByRole('application', { name: 'Callers flame graph' })).toHaveAttribute('aria-busy', 'false');
-  await expect(page.getByTestId('sandwich-caption')).toContainText(`${fn}: 13.0% of the profile`);
-  expect((await workerTiming(page)).sandwich).not.toBeNull();
+  await expect(page.getByTestId('callers-callees-caption')).toContainText(`${fn}: 13.0% of the profile`);
+  expect((await workerTiming(page)).callersCallees).not.toBeNull();
   const rect = await page.evaluate((n) => (window as unknown as { flameviewFrames: { rect(a: string, b: string): { width: number } | null } }).flameviewFrames.rect('Callees flame graph', n), fn);
   expect(rect?.width ?? 0).toBeGreaterThan(200);
   await page.close();

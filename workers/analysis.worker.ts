@@ -7,7 +7,7 @@
 import * as Comlink from 'comlink';
 import { AnalysisSession, type DeriveReply } from '../src/core/session/analysis-session';
 import { treeColumns, type DeriveInput, type DeriveRequest } from '../src/core/views/derive';
-import { sandwichColumns, tableColumns, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../src/core/views/derive-analysis';
+import { callersCalleesColumns, tableColumns, type AnalysisTreeRef, type CallersCalleesReply, type TableReply } from '../src/core/views/derive-analysis';
 import { unpackStrings } from '../src/core/util/wire';
 
 export type BaseWire = Omit<DeriveInput, 'frames'> & { frames: Omit<DeriveInput['frames'], 'strings'>; strings: string };
@@ -20,7 +20,7 @@ const api = {
     const { strings, ...rest } = wire;
     session.setBase(id, { ...rest, frames: { ...wire.frames, strings: unpackStrings(strings) } });
   },
-  /** `keep`: the analysis panel is open, so keep this tree for its table/sandwich (one more copy). */
+  /** `keep`: the analysis panel is open, so keep this tree for its table and callers & callees (one more copy). */
   async derive(id: number, seq: number, request: DeriveRequest, keep = false): Promise<DeriveReply | null> {
     const reply = await session.derive(id, seq, request, keep);
     if (!reply) return null;
@@ -32,9 +32,9 @@ const api = {
     const reply = await session.table(id, seq, ref, reversed);
     return reply && Comlink.transfer(reply, tableColumns(reply.table));
   },
-  async sandwich(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<SandwichReply | null> {
-    const reply = await session.sandwich(id, seq, ref, name, reversed);
-    return reply && Comlink.transfer(reply, sandwichColumns(reply));
+  async callersCallees(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<CallersCalleesReply | null> {
+    const reply = await session.callersCallees(id, seq, ref, name, reversed);
+    return reply && Comlink.transfer(reply, callersCalleesColumns(reply));
   },
 };
 

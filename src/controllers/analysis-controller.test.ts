@@ -5,7 +5,7 @@ import { useStore } from '../store/store';
 import { inlineBackend, type DeriveBackend } from './derive-backend';
 import { startDeriveController } from './derive-controller';
 import type { FunctionTable } from '../core/views/function-table';
-import { currentSandwich, currentTable } from '../store/selectors';
+import { currentCallersCallees, currentTable } from '../store/selectors';
 
 // Worked out by hand from the stacks below: self is where samples end, total counts a function
 // once per stack (11 samples in all).
@@ -28,13 +28,13 @@ const snapshot = makeSnapshot(
 
 let stop: () => void = () => {};
 let tables = 0;
-let sandwiches = 0;
+let recentCallersCallees = 0;
 function start() {
   const b = inlineBackend();
   const counting: DeriveBackend = {
     ...b,
     table: (...args) => (tables++, b.table!(...args)),
-    sandwich: (...args) => (sandwiches++, b.sandwich!(...args)),
+    callersCallees: (...args) => (recentCallersCallees++, b.callersCallees!(...args)),
   };
   stop = startDeriveController(counting);
 }
@@ -45,11 +45,11 @@ const idle = () =>
   });
 
 beforeEach(() => {
-  tables = sandwiches = 0;
+  tables = recentCallersCallees = 0;
   useStore.getState().setSyncNodes(0); // every tree goes to the backend
   useStore.setState({ transforms: [], reversed: false, derived: null, deriving: false, timeRange: null });
   useStore.getState().finishLoading(snapshot, 'test', { kind: 'file' });
-  useStore.getState().setAnalysisResults({ table: null, sandwichTrees: null, pending: false });
+  useStore.getState().setAnalysisResults({ table: null, callersCalleesTrees: null, pending: false });
 });
 afterEach(() => {
   stop();
@@ -96,24 +96,24 @@ describe('analysis controller', () => {
     expect(tables).toBe(1);
   });
 
-  it('asks for the sandwich of the selected function; the latest function wins', async () => {
+  it('asks for the callersCallees of the selected function; the latest function wins', async () => {
     start();
-    useStore.getState().setAnalysisPanel('sandwich');
+    useStore.getState().setAnalysisPanel('callersCallees');
     useStore.getState().selectFunction('a');
     useStore.getState().selectFunction('b');
     await idle();
-    const got = currentSandwich(useStore.getState())!;
+    const got = currentCallersCallees(useStore.getState())!;
     // b's callees merged over its call sites, and the inverted tree of its callers.
     const callees = profileFrom('b;c 5\nb 6');
     const callers = profileFrom('b;a;main 4\nb;d;main 2\nb;sys_[k];main 5');
     expect(dumpTree(got.callees, snapshot.frames)).toBe(dumpTree(callees.tree, callees.frames));
     expect(dumpTree(got.callers, snapshot.frames)).toBe(dumpTree(callers.tree, callers.frames));
     expect(got.total).toBe(11);
-    expect(sandwiches).toBeGreaterThanOrEqual(1);
-    expect(useStore.getState().analysis.sandwichTrees?.name).toBe('b');
+    expect(recentCallersCallees).toBeGreaterThanOrEqual(1);
+    expect(useStore.getState().analysis.callersCalleesTrees?.name).toBe('b');
 
     useStore.getState().selectFunction('no such function');
     await idle();
-    expect(currentSandwich(useStore.getState())).toBeNull();
+    expect(currentCallersCallees(useStore.getState())).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 // Connects the analysis panel to the analysis worker: while the panel is open on a tree of more
 // than SYNC_NODES nodes, asks the worker for the function table (table panel) or the callers and
-// callees trees of the selected function (sandwich panel) of the tree the main graph shows, and
-// puts the result in the store (analysis.table / analysis.sandwichTrees). Runs outside React;
+// callees trees of the selected function (the callers & callees panel) of the tree the main graph shows, and
+// puts the result in the store (analysis.table / analysis.callersCalleesTrees). Runs outside React;
 // started by the derive controller, with its backend (one worker).
 //
 // Invariants: the worker computes over its own copy of the tree (a derived tree by its derive
@@ -17,20 +17,21 @@ import type { CallTree } from '../core/model/call-tree';
 import type { DeriveRequest } from '../core/views/derive';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { AnalysisTreeRef } from '../core/views/derive-analysis';
-import type { SandwichResult, TableResult } from '../store/analysis-slice';
+import type { CallersCalleesResult, TableResult } from '../store/analysis-slice';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import type { DeriveBackend } from './derive-backend';
-import { sandwichOf, sandwichPair } from '../core/query/sandwich';
+import { callersCalleesOf, callersCalleesPair } from '../core/query/callers-callees';
 import { tableFor } from '../core/query/table-model';
 import { isReversed } from '../store/selectors';
 import { Latest } from '../core/util/latest';
 
 /** Timings of the last worker answers (ms; for the bench and the console). */
-export const lastAnalysisTiming: { table: { workerMs: number; roundTripMs: number } | null; sandwich: { workerMs: number; roundTripMs: number } | null } = {
+export const lastAnalysisTiming: { table: { workerMs: number; roundTripMs: number } | null; callersCallees: { workerMs: number; roundTripMs: number } | null } = {
   table: null,
-  sandwich: null,
+  callersCallees: null,
 };
 
 interface Job {
@@ -48,17 +49,17 @@ export function startAnalysisController(
   derivedRefOf: (tree: CallTree) => { id: number; seq: number; request: DeriveRequest } | null,
 ): () => void {
   const tables = new WeakMap<CallTree, TableResult[]>();
-  const sandwiches = new WeakMap<CallTree, SandwichResult[]>();
+  const recentCallersCallees = new WeakMap<CallTree, CallersCalleesResult[]>();
   const table: Job = { tree: null, reversed: false, name: null, latest: new Latest() };
-  const sandwich: Job = { tree: null, reversed: false, name: null, latest: new Latest() };
+  const callersCallees: Job = { tree: null, reversed: false, name: null, latest: new Latest() };
 
   const cacheTable = (r: TableResult) => {
     const list = tables.get(r.tree) ?? [];
     tables.set(r.tree, [r, ...list.filter((e) => e.reversed !== r.reversed)]);
   };
-  const cacheSandwich = (r: SandwichResult) => {
-    const list = sandwiches.get(r.tree) ?? [];
-    sandwiches.set(r.tree, [r, ...list.filter((e) => e.name !== r.name || e.reversed !== r.reversed)].slice(0, 8));
+  const cacheCallersCallees = (r: CallersCalleesResult) => {
+    const list = recentCallersCallees.get(r.tree) ?? [];
+    recentCallersCallees.set(r.tree, [r, ...list.filter((e) => e.name !== r.name || e.reversed !== r.reversed)].slice(0, 8));
   };
 
   /** Which backend tree the shown tree is, or null (not one the backend holds). */
@@ -76,7 +77,7 @@ export function startAnalysisController(
     job.name = null;
     job.latest.cancel();
   };
-  const setPending = () => useStore.getState().setAnalysisResults({ pending: table.tree !== null || sandwich.tree !== null });
+  const setPending = () => useStore.getState().setAnalysisResults({ pending: table.tree !== null || callersCallees.tree !== null });
 
   const requestTable = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree, reversed: boolean) => {
     const have = s.analysis.table;
@@ -119,41 +120,41 @@ export function startAnalysisController(
     );
   };
 
-  const requestSandwich = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree, reversed: boolean, name: string) => {
-    const have = s.analysis.sandwichTrees;
-    if (have && have.tree === tree && have.reversed === reversed && have.name === name) return stop(sandwich);
-    const hit = sandwiches.get(tree)?.find((e) => e.reversed === reversed && e.name === name);
+  const requestCallersCallees = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree, reversed: boolean, name: string) => {
+    const have = s.analysis.callersCalleesTrees;
+    if (have && have.tree === tree && have.reversed === reversed && have.name === name) return stop(callersCallees);
+    const hit = recentCallersCallees.get(tree)?.find((e) => e.reversed === reversed && e.name === name);
     if (hit) {
-      stop(sandwich);
-      return s.setAnalysisResults({ sandwichTrees: hit });
+      stop(callersCallees);
+      return s.setAnalysisResults({ callersCalleesTrees: hit });
     }
-    if (sandwich.tree === tree && sandwich.reversed === reversed && sandwich.name === name) return;
+    if (callersCallees.tree === tree && callersCallees.reversed === reversed && callersCallees.name === name) return;
     const frames = s.snapshot.frames;
     const local = () => {
-      stop(sandwich);
-      const r: SandwichResult = { tree, name, reversed, trees: sandwichOf(tree, frames, name, reversed) };
-      cacheSandwich(r);
-      useStore.getState().setAnalysisResults({ sandwichTrees: r });
+      stop(callersCallees);
+      const r: CallersCalleesResult = { tree, name, reversed, trees: callersCalleesOf(tree, frames, name, reversed) };
+      cacheCallersCallees(r);
+      useStore.getState().setAnalysisResults({ callersCalleesTrees: r });
     };
     const where = refOf(s, tree);
-    if (!where || !backend.sandwich) return local();
-    const mine = sandwich.latest.next();
-    Object.assign(sandwich, { tree, reversed, name });
+    if (!where || !backend.callersCallees) return local();
+    const mine = callersCallees.latest.next();
+    Object.assign(callersCallees, { tree, reversed, name });
     const t0 = performance.now();
-    backend.sandwich(where.id, mine, where.ref, name, reversed).then(
+    backend.callersCallees(where.id, mine, where.ref, name, reversed).then(
       (reply) => {
-        if (!sandwich.latest.isLatest(mine)) return;
+        if (!callersCallees.latest.isLatest(mine)) return;
         if (!reply) return void (local(), setPending());
-        lastAnalysisTiming.sandwich = { workerMs: reply.ms, roundTripMs: performance.now() - t0 };
-        stop(sandwich);
-        const trees = reply.callers && reply.callees ? sandwichPair(reply.callers, reply.callees) : null;
-        const r: SandwichResult = { tree, name, reversed, trees };
-        cacheSandwich(r);
-        useStore.getState().setAnalysisResults({ sandwichTrees: r });
+        lastAnalysisTiming.callersCallees = { workerMs: reply.ms, roundTripMs: performance.now() - t0 };
+        stop(callersCallees);
+        const trees = reply.callers && reply.callees ? callersCalleesPair(reply.callers, reply.callees) : null;
+        const r: CallersCalleesResult = { tree, name, reversed, trees };
+        cacheCallersCallees(r);
+        useStore.getState().setAnalysisResults({ callersCalleesTrees: r });
         setPending();
       },
       (error: unknown) => {
-        if (!sandwich.latest.isLatest(mine)) return;
+        if (!callersCallees.latest.isLatest(mine)) return;
         console.error('flameview: the callers/callees failed in the worker', error);
         local();
         setPending();
@@ -169,26 +170,25 @@ export function startAnalysisController(
     const big = s.snapshot !== null && tree !== null && tree.nodeCount > s.analysis.syncNodes && !s.deriving;
     if (big && panel === 'table') requestTable(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s));
     else stop(table);
-    if (big && panel === 'sandwich' && selectedFunction !== null) requestSandwich(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s), selectedFunction);
-    else stop(sandwich);
+    if (big && panel === 'callersCallees' && selectedFunction !== null) requestCallersCallees(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s), selectedFunction);
+    else stop(callersCallees);
     setPending();
   };
 
-  const unsub = useStore.subscribe(
-    (s) => [s.snapshot, s.view, s.derived, s.deriving, s.analysis.panel, s.analysis.selectedFunction] as const,
+  const unsub = watch(
+    (s) => ({ snapshot: s.snapshot, view: s.view, derived: s.derived, deriving: s.deriving, panel: s.analysis.panel, selectedFunction: s.analysis.selectedFunction }),
     () => run(),
-    { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
   );
   run();
   if (typeof window !== 'undefined') {
     const w = window as unknown as { flameviewAnalysis?: typeof lastAnalysisTiming; flameviewSetSyncNodes?: (n: number) => void };
     w.flameviewAnalysis = lastAnalysisTiming;
-    // For the e2e tests and the bench: 0 sends every tree's table and sandwich to the worker.
+    // For the e2e tests and the bench: 0 sends every tree's table and callers & callees to the worker.
     w.flameviewSetSyncNodes = (n) => useStore.getState().setSyncNodes(n);
   }
   return () => {
     unsub();
     stop(table);
-    stop(sandwich);
+    stop(callersCallees);
   };
 }

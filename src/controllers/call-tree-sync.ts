@@ -4,10 +4,10 @@
 // ancestors expanded), so a click in the graph always has a row to scroll to. Returns the
 // unsubscribe.
 
-import { shallow } from 'zustand/shallow';
 import { initialExpansion, mergeExpanded, revealNode, searchMaskOf } from '../core/query/call-tree-rows';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
+import { watch } from '../store/watch';
 
 export function startCallTreeSync(): () => void {
   let lastMatches: Uint8Array | null = null;
@@ -24,7 +24,7 @@ export function startCallTreeSync(): () => void {
     if (node > 0 && node < tree.nodeCount) expanded = revealNode(tree, expanded, node);
     s.setCallTreeExpansion(tree, expanded);
   };
-  const unsub = useStore.subscribe((s) => [s.analysis.panel, currentTree(s), s.selectedNode, s.search.matches] as const, run, { equalityFn: shallow });
+  const unsub = watch((s) => ({ panel: s.analysis.panel, tree: currentTree(s), selected: s.selectedNode, matches: s.search.matches }), run);
   run();
   return unsub;
 }

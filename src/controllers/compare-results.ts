@@ -10,7 +10,6 @@
 // transform), since the worker holds the base trees.
 
 import * as Comlink from 'comlink';
-import { shallow } from 'zustand/shallow';
 import type { NodeIndex } from '../core/model/types';
 import type { ViewKind } from '../core/model/view-types';
 import { treeOf } from '../core/query/tree-walks';
@@ -19,15 +18,16 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
 import type { ComparePane, CompareResults, DiffKey, PaneFigures } from '../store/compare-slice';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
-import type { StoreState } from '../store/types';
+import type { RecordingSlot, StoreState } from '../store/types';
 import type { CompareWorkerApi } from '../../workers/compare.worker';
 import { WorkerHandle } from './worker-handle';
 import { Latest, ObjectIds } from '../core/util/latest';
 
 /** Where the comparison's questions are answered: the compare worker (or a CompareSession in tests). */
 export interface CompareBackend {
-  setRecording(slot: 'A' | 'B', id: number, snapshot: ProfileSnapshot): unknown;
+  setRecording(slot: RecordingSlot, id: number, snapshot: ProfileSnapshot): unknown;
   colours(ids: CompareIds, view: ViewKind, shape: DiffShape, norm: DiffNorm, ignoreRoot?: boolean): Promise<ColoursReply | null>;
   figures(ids: CompareIds, view: ViewKind, shape: DiffShape, node: NodeIndex, norm: DiffNorm, ignoreRoot?: boolean): Promise<FiguresReply | null>;
   changeTable(ids: CompareIds, view: ViewKind, norm: DiffNorm): Promise<ChangeTableReply | null>;
@@ -73,10 +73,10 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       // The next question starts a fresh worker, which holds nothing yet.
       sent.A = sent.B = null;
       for (const k of Object.keys(inFlight) as Kind[]) drop(k);
-      useStore.getState().failCompare(`The comparison's worker stopped: ${reason}`);
+      useStore.getState().failLoading(`The comparison's worker stopped: ${reason}`, 'B');
     });
 
-  const idOf = (slot: 'A' | 'B', snapshot: ProfileSnapshot): number => {
+  const idOf = (slot: RecordingSlot, snapshot: ProfileSnapshot): number => {
     const id = ids.of(snapshot);
     if (sent[slot] !== snapshot) {
       sent[slot] = snapshot;
@@ -155,7 +155,7 @@ export function startCompareResults(backend?: CompareBackend): () => void {
     figures('selected', selected(s, selectedPane));
   };
 
-  const unsubscribe = useStore.subscribe(
+  const unsubscribe = watch(
     (s) => ({
       a: s.snapshot,
       b: s.compare.snapshot,
@@ -178,7 +178,6 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       else if (next.sideSelected !== prev.sideSelected && next.sideSelected >= 0) selectedPane = 'side';
       update();
     },
-    { equalityFn: shallow },
   );
   update();
   return unsubscribe;

@@ -7,18 +7,18 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import { AnalysisSession } from '../core/session/analysis-session';
 import type { SampleColumns } from '../core/model/sample-column';
 import { copyTree, treeColumns, type DeriveInput, type DeriveRequest } from '../core/views/derive';
-import type { AnalysisTreeRef, SandwichReply, TableReply } from '../core/views/derive-analysis';
+import type { AnalysisTreeRef, CallersCalleesReply, TableReply } from '../core/views/derive-analysis';
 import type { AnalysisWorkerApi, BaseWire, DeriveReply } from '../../workers/analysis.worker';
 import { packStrings } from '../core/util/wire';
 
 /** Where derivations run: the worker, or in-process (tests). */
 export interface DeriveBackend {
   setBase(id: number, input: DeriveInput): Promise<void> | void;
-  /** `keep`: keep the result for table/sandwich requests (the analysis panel is open). */
+  /** `keep`: keep the result for table and callers & callees requests (the analysis panel is open). */
   derive(id: number, seq: number, request: DeriveRequest, keep?: boolean): Promise<DeriveReply | null>;
-  /** The function table / sandwich of a tree the backend holds (analysis-controller.ts). */
+  /** The function table / callers & callees of a tree the backend holds (analysis-controller.ts). */
   table?(id: number, seq: number, ref: AnalysisTreeRef, reversed: boolean): Promise<TableReply | null>;
-  sandwich?(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<SandwichReply | null>;
+  callersCallees?(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<CallersCalleesReply | null>;
   dispose?(): void;
 }
 
@@ -78,9 +78,9 @@ export function workerBackend(): DeriveBackend {
       const r = get();
       return Promise.race([r.table(id, seq, ref, reversed), failed]);
     },
-    sandwich: (id, seq, ref, name, reversed) => {
+    callersCallees: (id, seq, ref, name, reversed) => {
       const r = get();
-      return Promise.race([r.sandwich(id, seq, ref, name, reversed), failed]);
+      return Promise.race([r.callersCallees(id, seq, ref, name, reversed), failed]);
     },
     dispose: () => {
       worker?.terminate();
@@ -97,7 +97,7 @@ export function inlineBackend(): DeriveBackend {
     setBase: (id, input) => session.setBase(id, input),
     derive: (id, seq, request, keep) => session.derive(id, seq, request, keep),
     table: (id, seq, ref, reversed) => session.table(id, seq, ref, reversed),
-    sandwich: (id, seq, ref, name, reversed) => session.sandwich(id, seq, ref, name, reversed),
+    callersCallees: (id, seq, ref, name, reversed) => session.callersCallees(id, seq, ref, name, reversed),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import { isIdentity, rangeApplies, type DeriveRequest } from '../core/views/derive';
 import { encodeTransforms } from '../core/views/transforms-codec';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import type { DerivedView } from '../store/transform-slice';
 import { treeOf } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
@@ -159,11 +160,10 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
     );
   };
 
-  const unsub = useStore.subscribe(
-    (s) => [s.snapshot, s.view, s.transforms, s.reversed, s.timeRange] as const,
+  const unsub = watch(
+    (s) => ({ snapshot: s.snapshot, view: s.view, transforms: s.transforms, reversed: s.reversed, timeRange: s.timeRange }),
     // Read the store afresh: a nested update may hand this listener an older slice.
     () => run(),
-    { equalityFn: (a, b) => a.every((x, i) => x === b[i]) },
   );
   run();
   const stopAnalysis = startAnalysisController(backend, ensureBase, (tree) => derivedRefs.get(tree) ?? null);

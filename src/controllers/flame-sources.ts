@@ -8,14 +8,13 @@
 // frame path (findSamePath), or to its deepest ancestor that exists there (findNearestPath), and
 // says so in compare.syncNotice. A guard stops the echo: a zoom applied by the sync is not synced back.
 
-import { shallow } from 'zustand/shallow';
 import type { CallTree } from '../core/model/call-tree';
 import { frameName } from '../core/model/frame-table';
 import type { NodeIndex } from '../core/model/types';
 import type { Viewport } from '../core/model/view-types';
 import { sideOf } from '../core/query/diff-sides';
 import { treeOf } from '../core/query/tree-walks';
-import { paneOrientation, type SandwichPane } from '../core/query/sandwich';
+import { paneOrientation, type CallersCalleesPane } from '../core/query/callers-callees';
 import { highlightOf, shortLabeller } from '../core/query/table-model';
 import type { DiffSide } from '../core/views/diff';
 import { findNearestPath } from '../core/views/frame-path';
@@ -23,8 +22,9 @@ import { nodeColoursOf } from '../render/diff-palette';
 import type { FlameSource, FlameState } from '../render/flame-source';
 import { prefersDark, searchDimmed } from '../render/search-colours';
 import { FULL_PANE, FULL_VIEWPORT, zoomed, type PaneState } from '../store/pane';
-import { currentSandwich } from '../store/selectors';
+import { currentCallersCallees } from '../store/selectors';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
 import type { StoreState } from '../store/types';
 import type { ProfileSnapshot } from '../core/views/snapshot';
@@ -46,7 +46,7 @@ export interface PaneSource extends FlameSource {
   readonly animation: ZoomAnimation;
 }
 
-function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boolean) => Omit<FlameState, 'order'> | null, watched: (s: StoreState) => unknown[]): PaneSource {
+function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boolean) => Omit<FlameState, 'order'> | null, watched: (s: StoreState) => Record<string, unknown>): PaneSource {
   // Every graph draws its siblings in the one order the store holds (by name or heaviest first).
   const animation = new ZoomAnimation({
     current: () => {
@@ -64,7 +64,7 @@ function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boole
       const state = read(s, animation.active);
       return state && { ...state, order: s.siblingOrder };
     },
-    subscribe: (onChange) => useStore.subscribe((s) => [...watched(s), s.siblingOrder], onChange, { equalityFn: shallow }),
+    subscribe: (onChange) => watch((s) => ({ ...watched(s), siblingOrder: s.siblingOrder }), onChange),
     hover: binding.hover,
     select: binding.select,
     zoom: (node) => animation.zoom(node),
@@ -134,23 +134,21 @@ export const mainSource: PaneSource = paneSource(
       label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,
     };
   },
-  (s) => [
-    s.snapshot,
-    s.view,
-    s.orientation,
-    s.zoomNode,
-    s.viewport,
-    s.selectedNode,
-    s.hoverNode,
-    s.search.matches,
-    s.search.status,
-    s.loading !== null,
-    s.derived,
-    s.deriving,
-    s.analysis.pending,
-    s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
-    s.analysis.shortNames,
-  ],
+  (s) => ({
+    snapshot: s.snapshot,
+    view: s.view,
+    orientation: s.orientation,
+    // The main pane's state (kept at the store's top level).
+    zoomNode: s.zoomNode, viewport: s.viewport, selectedNode: s.selectedNode, hoverNode: s.hoverNode,
+    matches: s.search.matches,
+    searchStatus: s.search.status,
+    loading: s.loading !== null,
+    derived: s.derived,
+    deriving: s.deriving,
+    analysisPending: s.analysis.pending,
+    highlighted: s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
+    shortNames: s.analysis.shortNames,
+  }),
 );
 
 // ── The comparison graphs ─────────────────────────────────────────────────────────────────────
@@ -189,7 +187,7 @@ export const comparisonSource: PaneSource = paneSource(
       nodeColours: null,
     });
   },
-  (s) => [s.compare.snapshot, s.compare.side, s.compare.loading !== null, s.view, s.orientation, s.search.compare.matches],
+  (s) => ({ b: s.compare.snapshot, pane: s.compare.side, loading: s.compare.loading !== null, view: s.view, orientation: s.orientation, matches: s.search.compare.matches }),
 );
 
 /** The differential graph's shaping run (B, or A by compare.shape) and its tree, or null. */
@@ -232,22 +230,22 @@ export const diffSource: PaneSource = paneSource(
       nodeColours: searchDimmed(nodeColoursOf(delta, colours?.maxAbs ?? 0, match, prefersDark()), tree, matches, prefersDark()),
     });
   },
-  (s) => [
-    s.snapshot,
-    s.compare.snapshot,
-    s.compare.diff,
-    s.compare.shape,
-    s.compare.norm,
-    s.compare.results.colours,
-    s.view,
-    s.orientation,
-    s.loading !== null,
-    s.compare.loading !== null,
-    s.search.matches,
-    s.search.status,
-    s.search.compare.matches,
-    s.search.compare.status,
-  ],
+  (s) => ({
+    a: s.snapshot,
+    b: s.compare.snapshot,
+    pane: s.compare.diff,
+    shape: s.compare.shape,
+    norm: s.compare.norm,
+    colours: s.compare.results.colours,
+    view: s.view,
+    orientation: s.orientation,
+    loadingA: s.loading !== null,
+    loadingB: s.compare.loading !== null,
+    matchesA: s.search.matches,
+    statusA: s.search.status,
+    matchesB: s.search.compare.matches,
+    statusB: s.search.compare.status,
+  }),
 );
 
 function notice(from: DiffSide, node: NodeIndex, to: DiffSide, nearest: NodeIndex, where: 'baseline' | 'comparison'): string {
@@ -280,7 +278,7 @@ export function startCompareSync(): () => void {
     s.setSyncNotice(r.exact ? null : notice(sideA, s.zoomNode, sideB, r.node, 'comparison'));
   };
   sync();
-  const unsubSide = useStore.subscribe((s) => [s.zoomNode, s.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.mode], sync, { equalityFn: shallow });
+  const unsubSide = watch((s) => ({ zoomNode: s.zoomNode, viewport: s.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, mode: s.compare.mode }), sync);
   const unsubDiff = startDiffSync();
   return () => {
     unsubSide();
@@ -337,26 +335,26 @@ function startDiffSync(): () => void {
     if (!moved && !switched) return fromDiff(s);
     toDiff(s, moved);
   };
-  return useStore.subscribe((s) => [s.compare.diff.zoomNode, s.compare.diff.viewport, s.view, s.snapshot, s.compare.snapshot, s.compare.shape, s.compare.mode], onChange, { equalityFn: shallow });
+  return watch((s) => ({ zoomNode: s.compare.diff.zoomNode, viewport: s.compare.diff.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode }), onChange);
 }
 
 // ── The callers and callees graphs ────────────────────────────────────────────────────────────
 
-/** The tree of a sandwich pane: both derive from the tree the main graph shows (currentTree). */
-function sandwichTree(s: StoreState, pane: SandwichPane): CallTree | null {
-  if (s.analysis.panel !== 'sandwich' || !s.snapshot) return null;
-  return currentSandwich(s)?.[pane] ?? null;
+/** The tree of a callers & callees pane: both derive from the tree the main graph shows (currentTree). */
+function callersCalleesTree(s: StoreState, pane: CallersCalleesPane): CallTree | null {
+  if (s.analysis.panel !== 'callersCallees' || !s.snapshot) return null;
+  return currentCallersCallees(s)?.[pane] ?? null;
 }
 
-function sandwichSource(pane: SandwichPane): PaneSource {
+function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
   return paneSource(
     storedPane(
       (s) => s.analysis[pane],
-      (p) => useStore.getState().setSandwichPane(pane, p),
-      (s) => sandwichTree(s, pane),
+      (p) => useStore.getState().setCallersCalleesPane(pane, p),
+      (s) => callersCalleesTree(s, pane),
     ),
     (s, animating) => {
-      const tree = sandwichTree(s, pane);
+      const tree = callersCalleesTree(s, pane);
       if (!tree || !s.snapshot) return null;
       const frames = s.snapshot.frames;
       return paneState(
@@ -375,12 +373,26 @@ function sandwichSource(pane: SandwichPane): PaneSource {
         paneOrientation(pane, s.orientation),
       );
     },
-    (s) => [s.snapshot, s.view, s.derived, s.orientation, s.analysis.panel, s.analysis.selectedFunction, s.analysis.shortNames, s.analysis[pane], s.analysis.sandwichTrees, s.analysis.pending, s.search.matches, s.search.status, s.loading !== null],
+    (s) => ({
+      snapshot: s.snapshot,
+      view: s.view,
+      derived: s.derived,
+      orientation: s.orientation,
+      panel: s.analysis.panel,
+      selectedFunction: s.analysis.selectedFunction,
+      shortNames: s.analysis.shortNames,
+      pane: s.analysis[pane],
+      trees: s.analysis.callersCalleesTrees,
+      pending: s.analysis.pending,
+      matches: s.search.matches,
+      status: s.search.status,
+      loading: s.loading !== null,
+    }),
   );
 }
 
-export const callersSource = sandwichSource('callers');
-export const calleesSource = sandwichSource('callees');
+export const callersSource = callersCalleesSource('callers');
+export const calleesSource = callersCalleesSource('callees');
 
 /** Whether the graph on screen is zoomed: the differential graph in its mode, else the main graph. */
 export function shownZoomed(s: StoreState): boolean {

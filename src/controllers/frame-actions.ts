@@ -103,7 +103,7 @@ export function frameActions(target: FrameTarget): FrameAction[] {
       run: () => {
         const st = useStore.getState();
         st.selectFunction(name);
-        st.setAnalysisPanel('sandwich');
+        st.setAnalysisPanel('callersCallees');
       },
     },
   );

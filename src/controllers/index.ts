@@ -9,7 +9,7 @@ import { startLoadingController } from './load-controller';
 import { startCompareController } from './recordings';
 import { startSearchController } from './search-controller';
 import { startSelectionSync } from './selection-sync';
-import { startUrlSync } from './url-sync';
+import { startLinkedLoads, startUrlSync } from './url-sync';
 
 export function startControllers(win: Window = window): void {
   startSearchController();
@@ -22,6 +22,7 @@ export function startControllers(win: Window = window): void {
   startCompareResults();
   // The hash (or the demo) starts loading in the worker; `#compare=` loads the second recording
   // in a worker of its own, in parallel.
+  startLinkedLoads(win);
   startLoadingController(win);
-  startCompareController(win);
+  startCompareController();
 }

@@ -1,33 +1,12 @@
-// Start-up and page-wide triggers for loading: the location hash (`#profile=<url>`), else a
-// stored recording's /p/<id> path, else, for a link made from a local file (`#file=…`), nothing:
-// the page asks for that file (store.awaitingLocal); else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
+// Page-wide triggers for loading: Ctrl+V of text anywhere outside an input, and the store's
+// reload requests. What the address opens (and keeping `#profile=` in step) is the URL sync's
+// (url-sync.ts, startLinkedLoads): every read and write of the address is there.
 
 import { useStore } from '../store/store';
-import { openDemo, openPasted, openUrl, reload } from './recordings';
-import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
-import { localRecordingFromHash } from '../store/url/local-recording';
-import { sameUrl } from '../store/url/url-state';
+import { openPasted, reload } from './recordings';
 
-/** Called once, from main.tsx. */
+/** Called once, from controllers/index.ts. */
 export function startLoadingController(win: Window = window): void {
-  let lastProfile = profileFromHash(win.location.hash);
-  const fromPath = profileFromPath(win.location.pathname);
-  const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
-  const local = localRecordingFromHash(win.location.hash);
-  if (lastProfile !== null) void openUrl(lastProfile);
-  else if (pathUrl !== null) void openUrl(pathUrl);
-  // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
-  else if (local !== null) useStore.getState().setAwaitingLocal(local);
-  else void openDemo();
-
-  win.addEventListener('hashchange', () => {
-    const profile = profileFromHash(win.location.hash);
-    // The store may rewrite other parts of the hash; only a new profile URL means "open".
-    if (profile === null || profile === lastProfile) return;
-    lastProfile = profile;
-    void openUrl(profile);
-  });
-
   win.document.addEventListener('paste', (event) => {
     if (isEditable(event.target)) return;
     const text = event.clipboardData?.getData('text/plain') ?? '';
@@ -35,22 +14,6 @@ export function startLoadingController(win: Window = window): void {
     event.preventDefault();
     void openPasted(text);
   });
-
-  // Keep `#profile=` in step with what is open, so a reload or a shared link reopens it: set for
-  // a URL opened some other way (a dropped link), removed once a file, paste or the demo opens.
-  useStore.subscribe(
-    (s) => s.source,
-    (source) => {
-      if (!source) return;
-      // The recording named by the path needs no hash; anything else opened replaces it there.
-      const profile = source.kind === 'url' && source.url !== pathUrl ? (source.url ?? null) : null;
-      const current = profileFromHash(win.location.hash);
-      if (profile === null ? current === null : current !== null && sameUrl(current, profile, win.document.baseURI)) return;
-      lastProfile = profile;
-      const hash = withProfile(win.location.hash, profile);
-      win.history.replaceState(win.history.state, '', hash === '' ? win.location.pathname + win.location.search : hash);
-    },
-  );
 
   useStore.subscribe(
     (s) => s.reloadRequest,

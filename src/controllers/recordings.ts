@@ -1,39 +1,65 @@
-// The two recording panes' loaders: one RecordingLoader each (recording-loader.ts), the baseline's
-// answers going to the store's load slice and the comparison's to its compare slice (errors there
-// never touch the baseline). The functions below are what the components and the other
-// controllers call.
+// The two recordings' loaders, A (the baseline) and B (the comparison): one RecordingLoader each
+// (recording-loader.ts) with one sink, the store's load actions for its slot (errors in B never
+// touch A). The functions below are what the components and the other controllers call.
 
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
-import { useStore, type ProfileSource, type ReloadOptions } from '../store/store';
-import { compareParamsFromHash } from '../store/url/compare-hash';
+import type { ProfileSnapshot } from '../core/views/snapshot';
+import { recordingOf } from '../store/load-slice';
+import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
 import { originalFromHash } from '../store/url/profile-hash';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
 export const DEMO_NAME = 'rust-toyc.perf-script.txt';
 
-// ── The baseline (A) ──────────────────────────────────────────────────────────────────────────
+// ── One sink for both recordings ──────────────────────────────────────────────────────────────
 
-const mainSink: LoadSink = {
-  markPrefix: '',
-  started: (input) => useStore.getState().startLoading(input.name, input.kind === 'file' ? input.file.size : null),
-  progress: (input, p: OpenProgress) => {
-    const s = useStore.getState();
-    if (p.totalBytes !== null && s.loading && p.totalBytes !== s.loading.totalBytes) s.startLoading(input.name, p.totalBytes);
-    useStore.getState().loadProgress(p.bytesRead, p.samples);
+/** How a failure reads in each slot: B's say "comparison"; a cancelled load of A says nothing. */
+const FAILURE_TEXT: Record<RecordingSlot, Record<LoadFailure, (name: string, message: string) => string | null>> = {
+  A: {
+    'bad-url': (_, message) => message,
+    threw: (name, message) => `Could not open ${name}: ${message}`,
+    unreadable: (_, message) => message,
+    cancelled: () => null,
+    'worker-stopped': (_, message) => `The loading worker stopped: ${message}`,
   },
-  finished: (snapshot, name, input) => {
+  B: {
+    'bad-url': (_, message) => `Comparison: ${message}`,
+    threw: (name, message) => `Could not open ${name} for comparison: ${message}`,
+    unreadable: (name, message) => `Comparison (${name}): ${message}`,
+    cancelled: (name) => `Opening ${name} for comparison was cancelled.`,
+    'worker-stopped': (_, message) => `The comparison's loading worker stopped: ${message}`,
+  },
+};
+
+/** What opening a recording does: A becomes the recording shown (its source kept for links), B is compared with it. */
+const OPENED: Record<RecordingSlot, (snapshot: ProfileSnapshot, name: string, input: RecordingInput) => void> = {
+  A: (snapshot, name, input) => {
     useStore.getState().finishLoading(snapshot, name, sourceOf(input));
     performance.mark('flameview:committed', { detail: name });
   },
-  failed: (failure: LoadFailure, name, message) => {
-    const s = useStore.getState();
-    if (failure === 'cancelled') s.cancelLoading();
-    else if (failure === 'threw') s.failLoading(`Could not open ${name}: ${message}`);
-    else if (failure === 'worker-stopped') s.failLoading(`The loading worker stopped: ${message}`);
-    else s.failLoading(message);
-  },
+  B: (snapshot, name, input) => useStore.getState().finishCompare(snapshot, name, input.kind === 'url' ? input.given : null),
 };
+
+/** Where a slot's loader puts its answers: the store's load actions for that slot. */
+function sinkOf(slot: RecordingSlot): LoadSink {
+  return {
+    markPrefix: slot === 'A' ? '' : 'compare-',
+    started: (input) => useStore.getState().startLoading(input.name, input.kind === 'file' ? input.file.size : null, slot),
+    progress: (input, p: OpenProgress) => {
+      const s = useStore.getState();
+      const loading = recordingOf(s, slot).loading;
+      if (p.totalBytes !== null && loading && p.totalBytes !== loading.totalBytes) s.startLoading(input.name, p.totalBytes, slot);
+      useStore.getState().loadProgress(p.bytesRead, p.samples, slot);
+    },
+    finished: OPENED[slot],
+    failed: (failure, name, message) => {
+      const text = FAILURE_TEXT[slot][failure](name, message);
+      if (text === null) useStore.getState().cancelLoading(slot);
+      else useStore.getState().failLoading(text, slot);
+    },
+  };
+}
 
 function sourceOf(input: RecordingInput): ProfileSource {
   if (input.kind === 'url') return input.demo ? { kind: 'demo', url: input.url } : { kind: 'url', url: input.linkedAs ?? input.url };
@@ -42,7 +68,11 @@ function sourceOf(input: RecordingInput): ProfileSource {
   return { kind: 'paste', local: { kind: 'paste', name: null, size: input.text.length } };
 }
 
-const main = new RecordingLoader('profile', mainSink);
+// Each recording loads in a profile worker of its own (the worker sessions, beside the store).
+const main = new RecordingLoader('profile', sinkOf('A'));
+const comparison = new RecordingLoader('compare', sinkOf('B'));
+
+// ── The baseline (A) ──────────────────────────────────────────────────────────────────────────
 
 export const openFile = (file: File): Promise<void> => main.openFile(file);
 export const openText = (text: string): Promise<void> => main.openText(text);
@@ -81,23 +111,6 @@ export function cancel(): void {
 }
 
 // ── The comparison (B) ────────────────────────────────────────────────────────────────────────
-
-const compareSink: LoadSink = {
-  markPrefix: 'compare-',
-  started: (input) => useStore.getState().startCompareLoading(input.name, input.kind === 'file' ? input.file.size : null),
-  progress: (_input, p) => useStore.getState().compareProgress(p.bytesRead, p.samples),
-  finished: (snapshot, name, input) => useStore.getState().finishCompare(snapshot, name, input.kind === 'url' ? input.given : null),
-  failed: (failure, name, message) => {
-    const s = useStore.getState();
-    if (failure === 'bad-url') s.failCompare(`Comparison: ${message}`);
-    else if (failure === 'threw') s.failCompare(`Could not open ${name} for comparison: ${message}`);
-    else if (failure === 'cancelled') s.failCompare(`Opening ${name} for comparison was cancelled.`);
-    else if (failure === 'worker-stopped') s.failCompare(`The comparison's loading worker stopped: ${message}`);
-    else s.failCompare(`Comparison (${name}): ${message}`);
-  },
-};
-
-const comparison = new RecordingLoader('compare', compareSink);
 
 /** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
 export function requestedCompareUrl(): string | null {
@@ -141,15 +154,10 @@ export function closeCompare(): void {
 }
 
 /**
- * Starts loading `#compare=` at once (in parallel with the baseline) and opens what the link asks
- * for later (back/forward, an edited hash: compare.openRequest). Returns the unsubscribe.
+ * Opens the comparison a link asks for after start-up (back/forward, an edited hash:
+ * compare.openRequest; the start-up one is url-sync.ts's startLinkedLoads). Returns the unsubscribe.
  */
-export function startCompareController(win: Window = window): () => void {
-  const initial = compareParamsFromHash(win.location.hash);
-  const s = useStore.getState();
-  if (initial.mode) s.setCompareMode(initial.mode);
-  if (initial.norm) s.setCompareNorm(initial.norm);
-  if (initial.compare) void openCompareUrl(initial.compare);
+export function startCompareController(): () => void {
   const unsubOpen = useStore.subscribe(
     (st) => st.compare.openRequest,
     (request) => {

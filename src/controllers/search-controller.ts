@@ -5,6 +5,7 @@
 
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import type { SearchSide, StoreState } from '../store/types';
 import { SearchClient } from './search-client';
 
@@ -36,11 +37,7 @@ function searchSide(client: SearchClient, side: SearchSide, snapshotOf: (s: Stor
     setNames();
     run();
   });
-  const unsubSearch = useStore.subscribe(
-    (s) => [s.search.pattern, s.search.caseInsensitive] as const,
-    run,
-    { equalityFn: (a, b) => a[0] === b[0] && a[1] === b[1] },
-  );
+  const unsubSearch = watch((s) => ({ pattern: s.search.pattern, caseInsensitive: s.search.caseInsensitive }), run);
   run();
   return () => {
     unsubSnapshot();

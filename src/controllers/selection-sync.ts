@@ -2,21 +2,20 @@
 // panel is open), so the table scrolls to its row and the callers/callees follow it. Returns the
 // unsubscribe.
 
-import { shallow } from 'zustand/shallow';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
+import { watch } from '../store/watch';
 
 export function startSelectionSync(): () => void {
-  return useStore.subscribe(
-    (s) => [s.selectedNode, s.analysis.panel] as const,
-    ([node, panel], [prevNode]) => {
-      if (panel === 'none' || node === prevNode || node <= 0) return;
+  return watch(
+    (s) => ({ node: s.selectedNode, panel: s.analysis.panel }),
+    ({ node, panel }, before) => {
+      if (panel === 'none' || node === before.node || node <= 0) return;
       const s = useStore.getState();
       const tree = currentTree(s);
       if (!tree || !s.snapshot || node >= tree.nodeCount) return;
       const f = tree.frame[node];
       if (f >= 0) s.selectFunction(s.snapshot.frames.strings[s.snapshot.frames.name[f]]);
     },
-    { equalityFn: shallow },
   );
 }

@@ -20,6 +20,7 @@ import { FrameColours, LIGHT, type Theme } from '../core/palette';
 import { stackChartModel, type StackChartModel } from '../render/stack-chart-model';
 import { AXIS_HEIGHT, CHART_FONT, RectScratch, drawStackChart, hitBox, rowsHeight, timeAt, type TimeWindow } from '../render/stack-chart-renderer';
 import { useStore } from '../store/store';
+import { watch } from '../store/watch';
 import type { StoreState } from '../store/types';
 
 const DRAG_THRESHOLD = 3;
@@ -67,11 +68,7 @@ export class TimeChartController {
     this.ctx = ctx;
     this.labels = new LabelFitter(ctx, CHART_FONT);
     this.cleanups.push(
-      useStore.subscribe(
-        (s) => [s.snapshot, s.view, s.timeRange] as const,
-        () => this.schedule(),
-        { equalityFn: (a, b) => a[0] === b[0] && a[1] === b[1] && a[2] === b[2] },
-      ),
+      watch((s) => ({ snapshot: s.snapshot, view: s.view, timeRange: s.timeRange }), () => this.schedule()),
     );
     const resize = new ResizeObserver(() => this.schedule());
     resize.observe(container);

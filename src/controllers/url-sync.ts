@@ -6,13 +6,18 @@
 //    recording without pushing again. A new `profile` is left to the loading shell; the hash is
 //    applied when that recording arrives. So is a link made from a local file other than the open
 //    one (file=…, local-recording.ts): it waits, with a notice, for that file to be opened.
+//  - At start-up, what the address names is opened (startLinkedLoads: #profile=, the /p/<id>
+//    path, #file=, #compare=), and #profile= follows what is open. Every read and write of the
+//    address is in this file but Share's (share.ts puts the uploaded recordings' URLs in it).
 //
 // Invariants: while applying, writes are suppressed; `lastHash` is the hash this module last
 // wrote or applied, so its own writes never come back as navigations.
 
 import { create } from 'zustand';
-import { profileFromHash } from '../store/url/profile-hash';
+import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
+import { compareParamsFromHash } from '../store/url/compare-hash';
 import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
+import { openCompareUrl, openDemo, openUrl } from './recordings';
 import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/views/snapshot';
@@ -100,7 +105,7 @@ export function startUrlSync(win: Window = window): () => void {
         reason,
         notify: (m) => notices.push(m),
         reload: (options) => {
-          if (options.split) useStore.getState().setSplit(options.split === 'process' ? null : options.split);
+          if (options.split) useStore.getState().setSplit(options.split);
           useStore.getState().requestReload(options);
         },
       }).reloading;
@@ -168,7 +173,7 @@ export function startUrlSync(win: Window = window): () => void {
     } else {
       // Another recording (a dropped file, a paste): the hash follows the store.
       setNotices([]);
-      useStore.getState().setSplit(null);
+      useStore.getState().setSplit('process');
       write('replace');
     }
   };
@@ -232,3 +237,58 @@ export function startUrlSync(win: Window = window): () => void {
   return () => {};
 }
 
+// ── What the address opens ────────────────────────────────────────────────────────────────────
+
+/**
+ * Opens what the address names at start-up: `#profile=<url>`, else a stored recording's /p/<id>
+ * path, else, for a link made from a local file (`#file=…`), nothing (the page asks for that
+ * file: store.awaitingLocal), else the demo; and `#compare=` with its mode and norm at once, so B
+ * loads in parallel with A instead of after A has opened. Later, an edited hash that names
+ * another recording opens it, and `#profile=` follows what is open. Called once per page.
+ */
+export function startLinkedLoads(win: Window = window): void {
+  let lastProfile = profileFromHash(win.location.hash);
+  const fromPath = profileFromPath(win.location.pathname);
+  const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
+  const local = localRecordingFromHash(win.location.hash);
+  if (lastProfile !== null) void openUrl(lastProfile);
+  else if (pathUrl !== null) void openUrl(pathUrl);
+  // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
+  else if (local !== null) useStore.getState().setAwaitingLocal(local);
+  else void openDemo();
+
+  win.addEventListener('hashchange', () => {
+    const profile = profileFromHash(win.location.hash);
+    // The store may rewrite other parts of the hash; only a new profile URL means "open".
+    if (profile === null || profile === lastProfile) return;
+    lastProfile = profile;
+    void openUrl(profile);
+  });
+
+  // Keep `#profile=` in step with what is open, so a reload or a shared link reopens it: set for
+  // a URL opened some other way (a dropped link), removed once a file, paste or the demo opens.
+  useStore.subscribe(
+    (s) => s.source,
+    (source) => {
+      if (!source) return;
+      // The recording named by the path needs no hash; anything else opened replaces it there.
+      const profile = source.kind === 'url' && source.url !== pathUrl ? (source.url ?? null) : null;
+      const current = profileFromHash(win.location.hash);
+      if (profile === null ? current === null : current !== null && sameUrl(current, profile, win.document.baseURI)) return;
+      lastProfile = profile;
+      const hash = withProfile(win.location.hash, profile);
+      win.history.replaceState(win.history.state, '', hash === '' ? win.location.pathname + win.location.search : hash);
+    },
+  );
+
+  const compare = compareParamsFromHash(win.location.hash);
+  const s = useStore.getState();
+  if (compare.mode) s.setCompareMode(compare.mode);
+  if (compare.norm) s.setCompareNorm(compare.norm);
+  if (compare.compare) void openCompareUrl(compare.compare);
+}
+
+/** Drops the link's state from the address (the page opens the demo instead of the file a link needs). */
+export function forgetLink(win: Window = window): void {
+  win.history.replaceState(win.history.state, '', win.location.pathname + win.location.search);
+}

@@ -1,23 +1,23 @@
 // The analysis panel beside the flame graph: the function table, the callers/callees of the
-// selected function ("sandwich"), the call tree (its expansion: call-tree-slice.ts), and the name-shortening switch. The selected function is a
+// selected function (callers & callees), the call tree (its expansion: call-tree-slice.ts), and the name-shortening switch. The selected function is a
 // name (not a node), so it survives view toggles, transforms and time ranges.
 //
-// The sandwich's two graphs have their own zoom/selection/hover (PaneState, as the comparison
+// The callers & callees' two graphs have their own zoom/selection/hover (PaneState, as the comparison
 // panes); their node indices refer to the callers/callees trees of the selected function, so they
 // are reset whenever the function changes.
 
 import type { StateCreator } from 'zustand';
 import type { CallTree } from '../core/model/call-tree';
 import type { FunctionTable } from '../core/views/function-table';
-import type { SandwichPane, SandwichTrees } from '../core/query/sandwich';
+import type { CallersCalleesPane, CallersCalleesTrees } from '../core/query/callers-callees';
 import { DEFAULT_SORT, SYNC_NODES, type TableColumn, type TableSortState } from '../core/query/table-model';
 import { FULL_PANE, patchPane, type PaneState } from './pane';
 import type { StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
-export type AnalysisPanel = 'none' | 'table' | 'sandwich' | 'tree';
-export type { SandwichPane, SandwichTrees, TableColumn, TableSortState };
+export type AnalysisPanel = 'none' | 'table' | 'callersCallees' | 'tree';
+export type { CallersCalleesPane, CallersCalleesTrees, TableColumn, TableSortState };
 
 /** A function table computed off the main thread, for one tree (reversed: bottom-up selves). */
 export interface TableResult {
@@ -26,12 +26,12 @@ export interface TableResult {
   table: FunctionTable;
 }
 
-/** The sandwich of `name` in `tree`, computed off the main thread (trees null: no such frame). */
-export interface SandwichResult {
+/** The callers & callees of `name` in `tree`, computed off the main thread (trees null: no such frame). */
+export interface CallersCalleesResult {
   tree: CallTree;
   name: string;
   reversed: boolean;
-  trees: SandwichTrees | null;
+  trees: CallersCalleesTrees | null;
 }
 
 export interface AnalysisSlice {
@@ -43,18 +43,18 @@ export interface AnalysisSlice {
     shortNames: boolean;
     /** The function table's order. */
     sort: TableSortState;
-    /** The sandwich graphs' own zoom, selection and hover. */
+    /** The callers & callees graphs' own zoom, selection and hover. */
     callers: PaneState;
     callees: PaneState;
     /**
      * The results of the analysis worker (analysis-controller.ts) for large trees; selectors use
-     * them only when their tree is the one shown (table-model.ts currentTable, sandwich.ts).
+     * them only when their tree is the one shown (table-model.ts currentTable, callers-callees.ts).
      */
     table: TableResult | null;
-    sandwichTrees: SandwichResult | null;
-    /** A table or sandwich request is in flight (the main graph stays aria-busy). */
+    callersCalleesTrees: CallersCalleesResult | null;
+    /** A table or callers & callees request is in flight (the main graph stays aria-busy). */
     pending: boolean;
-    /** Trees of more nodes get their table and sandwich from the worker (tests set 0). */
+    /** Trees of more nodes get their table and callers & callees from the worker (tests set 0). */
     syncNodes: number;
   };
   setAnalysisPanel(panel: AnalysisPanel): void;
@@ -67,16 +67,16 @@ export interface AnalysisSlice {
   setShortNames(on: boolean): void;
   /** Sorts by a column: again on the same column flips the direction. */
   sortTable(by: TableColumn): void;
-  setSandwichPane(pane: SandwichPane, patch: Partial<PaneState>): void;
+  setCallersCalleesPane(pane: CallersCalleesPane, patch: Partial<PaneState>): void;
   /** Stores worker results and the pending flag (analysis-controller.ts only). */
-  setAnalysisResults(patch: Partial<Pick<AnalysisSlice['analysis'], 'table' | 'sandwichTrees' | 'pending'>>): void;
+  setAnalysisResults(patch: Partial<Pick<AnalysisSlice['analysis'], 'table' | 'callersCalleesTrees' | 'pending'>>): void;
   setSyncNodes(n: number): void;
 }
 
 export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
   const patch = (p: Partial<AnalysisSlice['analysis']>) => set({ analysis: { ...get().analysis, ...p } });
   return {
-    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, callers: FULL_PANE, callees: FULL_PANE, table: null, sandwichTrees: null, pending: false, syncNodes: SYNC_NODES },
+    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, callers: FULL_PANE, callees: FULL_PANE, table: null, callersCalleesTrees: null, pending: false, syncNodes: SYNC_NODES },
     setAnalysisPanel: (panel) => {
       if (get().analysis.panel !== panel) patch({ panel });
     },
@@ -95,7 +95,7 @@ export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
       const cur = get().analysis.sort;
       patch({ sort: cur.by === by ? { by, descending: !cur.descending } : { by, descending: by !== 'name' } });
     },
-    setSandwichPane: (pane, p) => patch({ [pane]: patchPane(get().analysis[pane], p) }),
+    setCallersCalleesPane: (pane, p) => patch({ [pane]: patchPane(get().analysis[pane], p) }),
     setAnalysisResults: (p) => {
       const cur = get().analysis;
       if ((Object.keys(p) as (keyof typeof p)[]).some((k) => cur[k] !== p[k])) patch(p);

@@ -13,18 +13,18 @@ describe('compare slice', () => {
   it('loads a comparison without touching the baseline, and a failure keeps both', () => {
     const s = useStore.getState();
     s.finishLoading(A, 'a.txt', { kind: 'file' });
-    s.startCompareLoading('b.txt', 10);
-    s.compareProgress(5, 3);
+    s.startLoading('b.txt', 10, 'B');
+    s.loadProgress(5, 3, 'B');
     expect(useStore.getState().compare.loading).toMatchObject({ bytesRead: 5, samples: 3 });
     s.finishCompare(B, 'b.txt', null);
-    s.startCompareLoading('c.txt', null);
-    s.failCompare('Comparison (c.txt): not a recording');
+    s.startLoading('c.txt', null, 'B');
+    s.failLoading('Comparison (c.txt): not a recording', 'B');
     const after = useStore.getState();
     expect(after.snapshot).toBe(A);
     expect(after.compare.snapshot).toBe(B);
     expect(after.compare.error).toMatch(/not a recording/);
     expect(after.error).toBeNull();
-    s.dismissCompareError();
+    s.dismissError('B');
     expect(useStore.getState().compare.error).toBeNull();
   });
 

@@ -4,8 +4,8 @@
 // the side-by-side view and the differential graph. Node indices of `side` refer to B's tree of
 // the current view; those of `diff` to the shaping run's tree.
 //
-// A failed comparison load keeps the baseline and any comparison already open (only
-// compare.error is set).
+// B's load (loading, error, snapshot, name) has A's shape and actions (store/load-slice.ts, slot
+// 'B'): a failed comparison load keeps the baseline and any comparison already open.
 
 import type { StateCreator } from 'zustand';
 import type { NodeIndex } from '../core/model/types';
@@ -18,7 +18,8 @@ import type { PathSegment } from '../core/views/zoom-path';
 import { resolvePath } from '../core/views/zoom-path';
 import { treeOf } from '../core/query/tree-walks';
 import { FULL_PANE, patchPane, zoomed, type PaneState } from './pane';
-import type { LoadingState, StoreState } from './types';
+import { NO_RECORDING } from './load-slice';
+import type { RecordingState, StoreState } from './types';
 
 export type CompareMode = 'side' | 'diff';
 
@@ -51,11 +52,8 @@ export interface CompareResults {
   selected: PaneFigures | null;
 }
 
-export interface CompareState {
-  loading: LoadingState | null;
-  error: string | null;
-  snapshot: ProfileSnapshot | null;
-  name: string | null;
+/** B's recording (its load as A's: store/load-slice.ts), how the two are compared, and its panes. */
+export interface CompareState extends RecordingState {
   /** The URL B was fetched from (kept in the hash as `compare=`), or null for a file. */
   url: string | null;
   /** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
@@ -78,11 +76,7 @@ export interface CompareState {
 
 export interface CompareSlice {
   compare: CompareState;
-  startCompareLoading(name: string, totalBytes: number | null): void;
-  compareProgress(bytesRead: number, samples: number): void;
   finishCompare(snapshot: ProfileSnapshot, name: string, url: string | null): void;
-  failCompare(message: string): void;
-  dismissCompareError(): void;
   closeCompare(): void;
   setCompareMode(mode: CompareMode): void;
   setCompareNorm(norm: DiffNorm): void;
@@ -103,10 +97,7 @@ export interface CompareSlice {
 export const NO_RESULTS: CompareResults = { colours: null, table: null, hover: null, selected: null };
 
 export const INITIAL_COMPARE: CompareState = {
-  loading: null,
-  error: null,
-  snapshot: null,
-  name: null,
+  ...NO_RECORDING,
   url: null,
   requestedUrl: null,
   openRequest: null,
@@ -136,19 +127,12 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
   const patch = (p: Partial<CompareState>) => set({ compare: { ...get().compare, ...p } });
   return {
     compare: INITIAL_COMPARE,
-    startCompareLoading: (name, totalBytes) => patch({ loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
-    compareProgress: (bytesRead, samples) => {
-      const loading = get().compare.loading;
-      if (loading) patch({ loading: { ...loading, bytesRead, samples } });
-    },
     finishCompare: (snapshot, name, url) => {
       const next: CompareState = { ...get().compare, snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null, results: NO_RESULTS };
       const path = next.pendingDiffZoom;
       const diff = path ? diffZoomed(get(), next, path) : null;
       set({ compare: diff ? { ...next, diff, pendingDiffZoom: null } : next });
     },
-    failCompare: (message) => patch({ loading: null, error: message }),
-    dismissCompareError: () => patch({ error: null }),
     closeCompare: () => set({ compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm, ignoreRoot: get().compare.ignoreRoot } }),
     setCompareMode: (mode) => patch({ mode, syncNotice: null }),
     setCompareNorm: (norm) => patch({ norm }),

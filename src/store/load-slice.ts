@@ -1,29 +1,37 @@
-// Loading a recording: progress, errors, and the open snapshot. A failed load keeps the recording
-// that was open (only `error` is set), so nothing is lost.
+// Loading a recording, A (the one open) or B (the comparison): progress, errors, and the open
+// snapshot. A failed load keeps the recording that was open (only `error` is set), so nothing is
+// lost; B's failures never touch A.
 
 import type { StateCreator } from 'zustand';
 import { zoomed } from './pane';
-import type { LoadSlice, StoreState } from './types';
+import type { LoadSlice, RecordingSlot, RecordingState, StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
-export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
-  loading: null,
-  error: null,
-  snapshot: null,
-  name: null,
+/** No recording open or loading. */
+export const NO_RECORDING: RecordingState = { loading: null, error: null, snapshot: null, name: null };
+
+/** The recording state of a slot: A's at the top level, B's in `compare`. */
+export function recordingOf(s: StoreState, slot: RecordingSlot): RecordingState {
+  return slot === 'A' ? s : s.compare;
+}
+
+export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
+  const patch = (slot: RecordingSlot, p: Partial<RecordingState>) => set(slot === 'A' ? p : { compare: { ...get().compare, ...p } });
+  return {
+  ...NO_RECORDING,
   source: null,
   reloadRequest: null,
   awaitingLocal: null,
   setAwaitingLocal: (awaitingLocal) => set({ awaitingLocal }),
-  split: null,
+  split: 'process',
   setSplit: (split) => {
     if (get().split !== split) set({ split });
   },
-  startLoading: (name, totalBytes) => set({ loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
-  loadProgress: (bytesRead, samples) => {
-    const loading = get().loading;
-    if (loading) set({ loading: { ...loading, bytesRead, samples } });
+  startLoading: (name, totalBytes, slot = 'A') => patch(slot, { loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
+  loadProgress: (bytesRead, samples, slot = 'A') => {
+    const loading = recordingOf(get(), slot).loading;
+    if (loading) patch(slot, { loading: { ...loading, bytesRead, samples } });
   },
   finishLoading: (snapshot, name, source) =>
     set({
@@ -44,8 +52,9 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => ({
       search: { ...get().search, matches: null, status: get().search.pattern ? 'searching' : 'idle' },
       warningsOpen: false,
     }),
-  failLoading: (message) => set({ loading: null, error: message }),
-  cancelLoading: () => set({ loading: null }),
-  dismissError: () => set({ error: null }),
+  failLoading: (message, slot = 'A') => patch(slot, { loading: null, error: message }),
+  cancelLoading: (slot = 'A') => patch(slot, { loading: null }),
+  dismissError: (slot = 'A') => patch(slot, { error: null }),
   requestReload: (options) => set({ reloadRequest: { seq: (get().reloadRequest?.seq ?? 0) + 1, options } }),
-});
+  };
+};

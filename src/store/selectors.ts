@@ -3,7 +3,7 @@
 // nodes), else null while the worker's answer is on its way.
 
 import type { FunctionTable } from '../core/views/function-table';
-import { sandwichOf, type SandwichTrees } from '../core/query/sandwich';
+import { callersCalleesOf, type CallersCalleesTrees } from '../core/query/callers-callees';
 import { tableFor } from '../core/query/table-model';
 import { callTreeRows } from '../core/query/call-tree-rows';
 import { currentTree } from './tree-helpers';
@@ -25,23 +25,23 @@ export function currentTable(s: StoreState): FunctionTable | null {
   return tree.nodeCount <= s.analysis.syncNodes ? tableFor(tree, s.snapshot.frames, reversed) : null;
 }
 
-/** The sandwich of the store's selected function, or null. */
-export function currentSandwich(s: StoreState): SandwichTrees | null {
+/** The callers & callees of the store's selected function, or null. */
+export function currentCallersCallees(s: StoreState): CallersCalleesTrees | null {
   const tree = currentTree(s);
   const name = s.analysis.selectedFunction;
   if (!tree || !s.snapshot || name === null) return null;
   const reversed = isReversed(s);
-  const r = s.analysis.sandwichTrees;
+  const r = s.analysis.callersCalleesTrees;
   if (r && r.tree === tree && r.name === name && r.reversed === reversed) return r.trees;
-  return tree.nodeCount <= s.analysis.syncNodes ? sandwichOf(tree, s.snapshot.frames, name, reversed) : null;
+  return tree.nodeCount <= s.analysis.syncNodes ? callersCalleesOf(tree, s.snapshot.frames, name, reversed) : null;
 }
 
-/** True while the selected function's sandwich is being computed by the worker. */
-export function sandwichPending(s: StoreState): boolean {
+/** True while the selected function's callers & callees are being computed by the worker. */
+export function callersCalleesPending(s: StoreState): boolean {
   const tree = currentTree(s);
   const name = s.analysis.selectedFunction;
   if (!tree || !s.snapshot || name === null || tree.nodeCount <= s.analysis.syncNodes) return false;
-  const r = s.analysis.sandwichTrees;
+  const r = s.analysis.callersCalleesTrees;
   return !(r && r.tree === tree && r.name === name && r.reversed === isReversed(s));
 }
 

@@ -1,6 +1,7 @@
 // The shape of the one UI store, split into slices. Node indices always refer to the tree of the
 // current view (see currentTree); a view toggle maps them through snapshot.toFunction/toInline.
 
+import type { RootSplit } from '../core/import/importer';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
@@ -12,7 +13,7 @@ import type { TransformSlice } from './transform-slice';
 
 import type { Orientation, SiblingOrder, ViewKind, Viewport } from '../core/model/view-types';
 
-export type { Orientation, SiblingOrder, ViewKind, Viewport };
+export type { Orientation, RootSplit, SiblingOrder, ViewKind, Viewport };
 
 export interface LoadingState {
   name: string;
@@ -44,23 +45,36 @@ export interface LocalRecording {
 export interface ReloadOptions {
   event?: string;
   /** perf script roots: per command name ('process', the default), per process or per thread. */
-  split?: 'process' | 'pid' | 'tid';
+  split?: RootSplit;
 }
 
-export interface LoadSlice {
+/** Which recording: A, the one open (the baseline), or B, the comparison beside it. */
+export type RecordingSlot = 'A' | 'B';
+
+/** A recording's load, one shape for both: progress, error, and the open snapshot and its name. */
+export interface RecordingState {
   loading: LoadingState | null;
   error: string | null;
   snapshot: ProfileSnapshot | null;
   name: string | null;
+}
+
+/**
+ * A's recording state at the top level, B's in `compare` (store/compare-slice.ts); the load
+ * actions serve both (`slot`, A by default). Opening differs: finishLoading for A,
+ * finishCompare for B.
+ */
+export interface LoadSlice extends RecordingState {
   source: ProfileSource | null;
   /** Set by requestReload; the shell subscribes, reloads, and calls finishLoading. seq grows. */
   reloadRequest: { seq: number; options: ReloadOptions } | null;
-  startLoading(name: string, totalBytes: number | null): void;
-  loadProgress(bytesRead: number, samples: number): void;
+  startLoading(name: string, totalBytes: number | null, slot?: RecordingSlot): void;
+  loadProgress(bytesRead: number, samples: number, slot?: RecordingSlot): void;
   finishLoading(snapshot: ProfileSnapshot, name: string, source: ProfileSource): void;
-  failLoading(message: string): void;
-  cancelLoading(): void;
-  dismissError(): void;
+  /** The load failed: the recording that was open stays, only `error` is set. */
+  failLoading(message: string, slot?: RecordingSlot): void;
+  cancelLoading(slot?: RecordingSlot): void;
+  dismissError(slot?: RecordingSlot): void;
   requestReload(options: ReloadOptions): void;
   /**
    * The page was opened with a link made from a local recording and nothing else to open: the
@@ -68,9 +82,9 @@ export interface LoadSlice {
    */
   awaitingLocal: LocalRecording | null;
   setAwaitingLocal(local: LocalRecording | null): void;
-  /** The split the open recording was read with (null: one root per process name). */
-  split: 'pid' | 'tid' | null;
-  setSplit(split: 'pid' | 'tid' | null): void;
+  /** The split the open recording was read with ('process' unless a link or the picker asked otherwise). */
+  split: RootSplit;
+  setSplit(split: RootSplit): void;
 }
 
 /** The main graph's pane state (zoom, viewport, selection, hover) lives at the top level, in the shape every pane has. */

@@ -8,10 +8,10 @@ import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
 import { CallTreePanel } from './CallTreePanel';
 import { FunctionTable } from './FunctionTable';
-import { SandwichView } from './SandwichView';
+import { CallersCalleesView } from './CallersCalleesView';
 
 const MIN_WIDTH = 280;
-const LABELS = { table: 'Function table panel', sandwich: 'Callers and callees panel', tree: 'Call tree panel' } as const;
+const LABELS = { table: 'Function table panel', callersCallees: 'Callers and callees panel', tree: 'Call tree panel' } as const;
 const STEP = 40;
 
 function clampWidth(width: number, total: number): number {
@@ -61,7 +61,7 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
             onKeyDown={onKeyDown}
           />
           <aside className="analysis-panel" style={{ width }} aria-label={LABELS[panel]}>
-            {panel === 'table' ? <FunctionTable /> : panel === 'tree' ? <CallTreePanel /> : <SandwichView />}
+            {panel === 'table' ? <FunctionTable /> : panel === 'tree' ? <CallTreePanel /> : <CallersCalleesView />}
           </aside>
         </>
       )}

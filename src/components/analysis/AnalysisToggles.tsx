@@ -7,7 +7,7 @@ import { CallersIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
 export function PanelToggles() {
   const panel = useStore((s) => s.analysis.panel);
   const { setAnalysisPanel } = useStore.getState();
-  const toggle = (p: 'table' | 'sandwich' | 'tree') => setAnalysisPanel(panel === p ? 'none' : p);
+  const toggle = (p: 'table' | 'callersCallees' | 'tree') => setAnalysisPanel(panel === p ? 'none' : p);
   return (
     <>
       <button type="button" className="btn btn-icon" aria-label="Function table" title="Function table: self and total time per function" aria-pressed={panel === 'table'} onClick={() => toggle('table')}>
@@ -18,8 +18,8 @@ export function PanelToggles() {
         className="btn btn-icon"
         aria-label="Callers & callees"
         title="Callers & callees of the selected function"
-        aria-pressed={panel === 'sandwich'}
-        onClick={() => toggle('sandwich')}
+        aria-pressed={panel === 'callersCallees'}
+        onClick={() => toggle('callersCallees')}
       >
         <CallersIcon />
       </button>

@@ -16,7 +16,7 @@ import { currentCallTreeRows } from '../../store/selectors';
 import { useStore } from '../../store/store';
 import { currentTree } from '../../store/tree-helpers';
 import { useDarkTheme } from '../toolbar/FrameLegend';
-import { ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
+import { movedRow, ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
 import { frameTargetOf, runFrameShortcut } from '../../controllers/frame-actions';
 import { isMenuKey, useFrameMenu } from '../FrameMenu';
 import { cutName } from '../../core/views/shorten';
@@ -76,14 +76,10 @@ export function CallTreePanel() {
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey || count === 0) return;
     const node = pos >= 0 ? rows[pos] : -1;
-    let to = -2;
-    if (e.key === 'ArrowDown') to = pos < 0 ? 0 : pos + 1;
-    else if (e.key === 'ArrowUp') to = pos < 0 ? 0 : pos - 1;
-    else if (e.key === 'PageDown') to = Math.max(0, pos) + pageRows;
-    else if (e.key === 'PageUp') to = Math.max(0, pos) - pageRows;
-    else if (e.key === 'Home') to = 0;
-    else if (e.key === 'End') to = count - 1;
-    else if (e.key === 'Enter' || e.key === ' ') to = Math.max(0, pos);
+    let to = movedRow(e.key, pos, count, pageRows) ?? -2;
+    if (to !== -2) {
+      // Moved: selected below.
+    } else if (e.key === 'Enter' || e.key === ' ') to = Math.max(0, pos);
     else if (node < 0) return;
     else if (e.key === 'ArrowRight') {
       if (!hasChildren(tree, node)) return;
@@ -168,21 +164,17 @@ export function CallTreePanel() {
         role="treegrid"
         label="Call tree"
         count={count}
-        columns={HEADERS.length}
         selected={pos}
         rowId={rowId}
         help="ct-help"
         onKeyDown={onKeyDown}
         view={view}
-        head={
-          <div role="row" aria-rowindex={1} className="fn-row ct-row fn-head-row">
-            {HEADERS.map((h, k) => (
-              <div key={h} role="columnheader" className={k === HEADERS.length - 1 ? 'fn-name' : 'fn-num'}>
-                {h}
-              </div>
-            ))}
+        headClass="fn-row ct-row fn-head-row"
+        headers={HEADERS.map((h, k) => (
+          <div key={h} role="columnheader" className={k === HEADERS.length - 1 ? 'fn-name' : 'fn-num'}>
+            {h}
           </div>
-        }
+        ))}
       >
         {items}
       </VirtualGrid>

@@ -12,7 +12,7 @@ import { useStore } from '../../store/store';
 import { formatCount, formatNs, formatPercent } from '../../format';
 import { functionCss } from '../../core/palette';
 import { useDarkTheme } from '../toolbar/FrameLegend';
-import { ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
+import { movedRow, ROW_HEIGHT, useVirtualRows, VirtualGrid } from './VirtualRows';
 import { runFrameShortcut } from '../../controllers/frame-actions';
 import { isMenuKey, useFrameMenu } from '../FrameMenu';
 import { cutName } from '../../core/views/shorten';
@@ -73,18 +73,14 @@ export function FunctionTable() {
       e.preventDefault();
       return;
     }
-    let to = -2;
-    if (e.key === 'ArrowDown') to = pos < 0 ? 0 : pos + 1;
-    else if (e.key === 'ArrowUp') to = pos < 0 ? 0 : pos - 1;
-    else if (e.key === 'PageDown') to = Math.max(0, pos) + pageRows;
-    else if (e.key === 'PageUp') to = Math.max(0, pos) - pageRows;
-    else if (e.key === 'Home') to = 0;
-    else if (e.key === 'End') to = rows.length - 1;
-    else if (e.key === 'Enter' && pos >= 0) {
-      e.preventDefault();
-      setAnalysisPanel('sandwich');
+    const to = movedRow(e.key, pos, rows.length, pageRows);
+    if (to === null) {
+      if (e.key === 'Enter' && pos >= 0) {
+        e.preventDefault();
+        setAnalysisPanel('callersCallees');
+      }
       return;
-    } else return;
+    }
     e.preventDefault();
     pickFunction(nameAt(Math.max(0, Math.min(rows.length - 1, to))));
   };
@@ -106,7 +102,7 @@ export function FunctionTable() {
         className={`fn-row${isSelected ? ' selected' : ''}`}
         style={{ transform: `translateY(${i * ROW_HEIGHT}px)` }}
         onClick={() => pickFunction(fig.name)}
-        onDoubleClick={() => (pickFunction(fig.name), setAnalysisPanel('sandwich'))}
+        onDoubleClick={() => (pickFunction(fig.name), setAnalysisPanel('callersCallees'))}
         onContextMenu={(e) => {
           e.preventDefault();
           pickFunction(fig.name);
@@ -137,33 +133,29 @@ export function FunctionTable() {
         role="grid"
         label="Functions"
         count={rows.length}
-        columns={HEADERS.length}
         selected={pos}
         rowId={rowId}
         help="fn-table-help"
         onKeyDown={onKeyDown}
         view={view}
-        head={
-          <div role="row" aria-rowindex={1} className="fn-row fn-head-row">
-            {HEADERS.map((h) => (
-              <div
-                key={h.label}
-                role="columnheader"
-                className={h.className}
-                aria-sort={h.sort && sort.by === h.sort ? (sort.descending ? 'descending' : 'ascending') : undefined}
-              >
-                {h.sort ? (
-                  <button type="button" className="fn-sort" onClick={() => sortTable(h.sort!)}>
-                    {h.label}
-                    <span aria-hidden="true">{sort.by === h.sort ? (sort.descending ? ' ▼' : ' ▲') : ''}</span>
-                  </button>
-                ) : (
-                  h.label
-                )}
-              </div>
-            ))}
+        headClass="fn-row fn-head-row"
+        headers={HEADERS.map((h) => (
+          <div
+            key={h.label}
+            role="columnheader"
+            className={h.className}
+            aria-sort={h.sort && sort.by === h.sort ? (sort.descending ? 'descending' : 'ascending') : undefined}
+          >
+            {h.sort ? (
+              <button type="button" className="fn-sort" onClick={() => sortTable(h.sort!)}>
+                {h.label}
+                <span aria-hidden="true">{sort.by === h.sort ? (sort.descending ? ' ▼' : ' ▲') : ''}</span>
+              </button>
+            ) : (
+              h.label
+            )}
           </div>
-        }
+        ))}
       >
         {items}
       </VirtualGrid>

@@ -41,20 +41,34 @@ export function useVirtualRows(count: number, selected: number, mounted: boolean
   };
 }
 
+/**
+ * The row an arrow, Page or Home/End key moves the selection to in a grid of `count` rows (not
+ * clamped; from nothing selected, the arrows go to the first row), or null for any other key.
+ */
+export function movedRow(key: string, pos: number, count: number, pageRows: number): number | null {
+  if (key === 'ArrowDown') return pos < 0 ? 0 : pos + 1;
+  if (key === 'ArrowUp') return pos < 0 ? 0 : pos - 1;
+  if (key === 'PageDown') return Math.max(0, pos) + pageRows;
+  if (key === 'PageUp') return Math.max(0, pos) - pageRows;
+  if (key === 'Home') return 0;
+  if (key === 'End') return count - 1;
+  return null;
+}
+
 interface VirtualGridProps {
   role: 'grid' | 'treegrid';
   label: string;
   /** Body rows (the header row is one more). */
   count: number;
-  columns: number;
   /** The selected row (-1: none) and the id of a row's element. */
   selected: number;
   rowId: (i: number) => string;
   /** The id of the element that explains the keys. */
   help: string;
   onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
-  /** The header row. */
-  head: ReactNode;
+  /** The header row's cells (role columnheader), one a column, and the row's class. */
+  headers: ReactNode[];
+  headClass: string;
   /** From useVirtualRows. */
   view: VirtualRows;
   /** The rows in the window, placed by translateY(index * ROW_HEIGHT). */
@@ -70,7 +84,7 @@ export function VirtualGrid(p: VirtualGridProps) {
       role={p.role}
       aria-label={p.label}
       aria-rowcount={p.count + 1}
-      aria-colcount={p.columns}
+      aria-colcount={p.headers.length}
       aria-activedescendant={p.selected >= first && p.selected < last ? p.rowId(p.selected) : undefined}
       aria-describedby={p.help}
       tabIndex={0}
@@ -78,7 +92,9 @@ export function VirtualGrid(p: VirtualGridProps) {
       onKeyDown={p.onKeyDown}
     >
       <div role="rowgroup" className="fn-head">
-        {p.head}
+        <div role="row" aria-rowindex={1} className={p.headClass}>
+          {p.headers}
+        </div>
       </div>
       <div role="rowgroup" className="fn-body" ref={p.view.body} onScroll={p.view.onScroll}>
         <div className="fn-spacer" style={{ height: p.count * ROW_HEIGHT }}>

@@ -64,7 +64,7 @@ export function CompareBar() {
       {error && (
         <div className="compare-error" role="alert">
           {error}{' '}
-          <button type="button" onClick={() => st.dismissCompareError()}>
+          <button type="button" onClick={() => st.dismissError('B')}>
             Dismiss
           </button>
         </div>

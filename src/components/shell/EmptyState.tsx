@@ -1,5 +1,6 @@
 import { useStore } from '../../store/store';
 import { openDemo } from '../../controllers/recordings';
+import { forgetLink } from '../../controllers/url-sync';
 import { linkRestores, localNeeded } from '../../store/url/local-recording';
 import type { LocalRecording } from '../../store/types';
 import { openFilePicker } from './OpenControls';
@@ -44,7 +45,7 @@ function LinkNeedsFile({ local }: { local: LocalRecording }) {
   const restores = linkRestores(window.location.hash);
   const openInstead = () => {
     // The link's state belongs to its file: the demo starts afresh.
-    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    forgetLink();
     useStore.getState().setAwaitingLocal(null);
     void openDemo();
   };

@@ -9,7 +9,7 @@ export function ErrorAlert() {
     <div className="shell-alert" role="alert">
       <span className="shell-alert-icon" aria-hidden="true">!</span>
       <p className="shell-alert-text">{error}</p>
-      <button type="button" className="btn btn-quiet" onClick={dismiss} aria-label="Dismiss error">
+      <button type="button" className="btn btn-quiet" onClick={() => dismiss()} aria-label="Dismiss error">
         ✕
       </button>
     </div>

@@ -9,11 +9,14 @@ import type { SampleColumns } from '../model/sample-column';
 
 export type Detection = 'yes' | 'no' | 'need-more';
 
+/** perf script's root frames: one per process name (the default), `comm-PID`, or `comm-PID/TID` (inferno's forms). */
+export type RootSplit = 'process' | 'pid' | 'tid';
+
 export interface ImportOptions {
   /** perf script: the event to keep (default: the first one seen, as inferno does). */
   event?: string;
-  /** Root frame: process name (default), `comm-PID`, or `comm-PID/TID` (inferno's forms). */
-  split?: 'process' | 'pid' | 'tid';
+  /** Root frame: process name (default), `comm-PID`, or `comm-PID/TID`. */
+  split?: RootSplit;
   /** Name of the input, for messages. */
   source?: string;
   /**

@@ -23,7 +23,7 @@
 //   become `[unknown frame N]`.
 
 import { FrameTableBuilder } from '../model/frame-table';
-import { TreeBuilder } from '../model/tree-builder';
+import { TreeBuilder, finishProfile } from '../model/tree-builder';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from '../model/types';
 import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Profile } from '../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from './importer';
@@ -146,22 +146,16 @@ export function buildSpeedscope(json: unknown, options: ImportOptions): Profile 
 
   const warnings: ImportWarning[] = [];
   for (const [what, n] of problems) warnings.push({ line: 0, message: n > 1 ? `${what} (${n} times)` : what });
-  const frameTable = frames.finish();
-  const { tree } = builder.finish(frameTable);
-  return {
-    frames: frameTable,
-    tree,
-    meta: {
-      format: 'speedscope',
-      events,
-      event: names[chosen],
-      weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
-      samples,
-      hasInlineInfo: false,
-      skippedLines: 0,
-      warnings,
-    },
-  };
+  return finishProfile(frames, builder, () => ({
+    format: 'speedscope',
+    events,
+    event: names[chosen],
+    weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
+    samples,
+    hasInlineInfo: false,
+    skippedLines: 0,
+    warnings,
+  }));
 }
 
 function countOf(p: unknown): number {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { refCallees, refCollapse, refDrop } from '../testing/reference-transforms';
-import { callersTree, calleesTree } from '../views/butterfly';
+import { callersTree, calleesTree } from '../views/callers-callees-trees';
 import { collapseRecursion, dropFrames, isUnknownName, type DerivedTree } from '../views/transforms';
 import type { CallTree } from './call-tree';
 import { FrameTableBuilder, type FrameTable } from './frame-table';

@@ -13,7 +13,8 @@
 // node into a table of 8 slots per node, and its regrowth re-inserts only those children.
 
 import { newTreeColumns, type CallTree } from './call-tree';
-import type { FrameTable } from './frame-table';
+import type { FrameTable, FrameTableBuilder } from './frame-table';
+import type { Profile, ProfileMeta } from './profile';
 import { markMutable } from './mutable-fields';
 import { ROOT_NODE, type FrameIndex, type NodeIndex } from './types';
 import { grown } from './grown';
@@ -346,4 +347,14 @@ export function fillTotalsAndEnds(
       if (end[i] > end[p]) end[p] = end[i];
     }
   }
+}
+
+/**
+ * The profile two builders made: the frame table frozen, then the tree finished over it. `meta`
+ * may read both (the samples at the root, whether a frame is inlined).
+ */
+export function finishProfile(frames: FrameTableBuilder, builder: TreeBuilder, meta: (table: FrameTable, tree: CallTree) => ProfileMeta): Profile {
+  const table = frames.finish();
+  const { tree } = builder.finish(table);
+  return { frames: table, tree, meta: meta(table, tree) };
 }

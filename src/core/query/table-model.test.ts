@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
 import { reversedTree } from '../views/reversed';
-import { paneOrientation, sandwichNodeInfo, sandwichOf, topPane } from './sandwich';
+import { paneOrientation, callersCalleesNodeInfo, callersCalleesOf, topPane } from './callers-callees';
 import { DEFAULT_SORT, displayName, displayRows, functionTable, highlightOf, tableFor, matchingRows, nameIndex, positionOf, rowFigures, shortLabel, shortLabeller } from './table-model';
 
 const p = profileFrom(`
@@ -77,17 +77,17 @@ describe('short labels', () => {
   });
 });
 
-describe('sandwich', () => {
+describe('callersCallees', () => {
   it('builds callers and callees of a name, memoised, with figures per node', () => {
-    const s = sandwichOf(p.tree, p.frames, 'a')!;
-    expect(sandwichOf(p.tree, p.frames, 'a')).toBe(s);
+    const s = callersCalleesOf(p.tree, p.frames, 'a')!;
+    expect(callersCalleesOf(p.tree, p.frames, 'a')).toBe(s);
     expect(s.total).toBe(9);
     expect(dumpTree(s.callees, p.frames)).toContain('b');
     expect(dumpTree(s.callers, p.frames)).toContain('main');
-    const root = sandwichNodeInfo(s.callers, p.frames, 1)!;
+    const root = callersCalleesNodeInfo(s.callers, p.frames, 1)!;
     expect(root).toMatchObject({ name: 'a', totalWeight: 9, ofFunction: 1 });
-    expect(sandwichNodeInfo(s.callers, p.frames, 999)).toBeNull();
-    expect(sandwichOf(p.tree, p.frames, 'nope')).toBeNull();
+    expect(callersCalleesNodeInfo(s.callers, p.frames, 999)).toBeNull();
+    expect(callersCalleesOf(p.tree, p.frames, 'nope')).toBeNull();
   });
 
   it('puts the function between the graphs in either orientation', () => {
@@ -111,8 +111,8 @@ describe('reversed trees', () => {
 
   it('swap callers and callees, so each graph still shows what its name says', () => {
     const rev = reversedTree(p.tree, p.frames);
-    const s = sandwichOf(rev, p.frames, 'a', true)!;
-    const plain = sandwichOf(p.tree, p.frames, 'a')!;
+    const s = callersCalleesOf(rev, p.frames, 'a', true)!;
+    const plain = callersCalleesOf(p.tree, p.frames, 'a')!;
     expect(s.total).toBe(plain.total);
     expect(dumpTree(s.callers, p.frames)).toContain('main');
     expect(dumpTree(s.callers, p.frames)).not.toContain('c');

@@ -23,7 +23,7 @@ import { frameNameIndex, tableOf } from '../views/derive-analysis';
 export { functionTable };
 
 /**
- * Trees up to this many nodes get their table and sandwich on the main thread (a few ms); larger
+ * Trees up to this many nodes get their table and callers & callees on the main thread (a few ms); larger
  * ones from the analysis worker (a 1M-node table takes 60-80 ms, over the 50 ms task budget). The
  * store keeps the threshold in force (analysis.syncNodes; tests and the bench set it to 0).
  */

@@ -5,12 +5,12 @@
 //
 // Invariants: requests name a recording by id and are ignored for another one; the last range-
 // restricted input tree is reused while the range stays; the last two derived trees asked to be
-// kept (by request seq) stay for table/sandwich requests, and one not kept is derived again; with
+// kept (by request seq) stay for table and callers & callees requests, and one not kept is derived again; with
 // `skipOvertaken`, a request that a newer one of its kind overtook while queued answers null.
 
 import type { CallTree } from '../model/call-tree';
 import { copyTree, derive, deriveInputTree, type DeriveInput, type DeriveRequest } from '../views/derive';
-import { analyseSandwich, analyseTable, type AnalysisTreeRef, type SandwichReply, type TableReply } from '../views/derive-analysis';
+import { analyseCallersCallees, analyseTable, type AnalysisTreeRef, type CallersCalleesReply, type TableReply } from '../views/derive-analysis';
 import { Latest } from '../util/latest';
 
 export interface DeriveReply {
@@ -32,9 +32,9 @@ export class AnalysisSession {
   private base: { id: number; input: DeriveInput } | null = null;
   /** The last range-restricted input tree (switching transforms under one range reuses it). */
   private rangeCache: { key: string; value: ReturnType<typeof deriveInputTree> } | null = null;
-  /** The last derived trees built (by request seq), kept for the function table and the sandwich. */
+  /** The last derived trees built (by request seq), kept for the function table and the callers & callees. */
   private kept: { id: number; seq: number; tree: CallTree }[] = [];
-  private readonly latest = { derive: new Latest(), table: new Latest(), sandwich: new Latest() };
+  private readonly latest = { derive: new Latest(), table: new Latest(), callersCallees: new Latest() };
 
   constructor(private readonly options: AnalysisSessionOptions) {}
 
@@ -44,7 +44,7 @@ export class AnalysisSession {
     this.kept = [];
   }
 
-  /** `keep`: the analysis panel is open, so keep this tree for its table/sandwich. */
+  /** `keep`: the analysis panel is open, so keep this tree for its table and callers & callees. */
   async derive(id: number, seq: number, request: DeriveRequest, keep = false): Promise<DeriveReply | null> {
     if (!(await this.stillLatest('derive', seq)) || !this.base || this.base.id !== id) return null;
     const t0 = performance.now();
@@ -65,17 +65,17 @@ export class AnalysisSession {
   }
 
   /** The callers and callees trees of `name` in a tree this session holds (null: skipped or gone). */
-  async sandwich(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<SandwichReply | null> {
-    if (!(await this.stillLatest('sandwich', seq))) return null;
+  async callersCallees(id: number, seq: number, ref: AnalysisTreeRef, name: string, reversed: boolean): Promise<CallersCalleesReply | null> {
+    if (!(await this.stillLatest('callersCallees', seq))) return null;
     const tree = this.treeOfRef(id, ref);
-    return tree && this.base ? analyseSandwich(tree, this.base.input.frames, name, reversed) : null;
+    return tree && this.base ? analyseCallersCallees(tree, this.base.input.frames, name, reversed) : null;
   }
 
   private keep(id: number, seq: number, tree: CallTree): void {
     this.kept = [{ id, seq, tree }, ...this.kept].slice(0, 2);
   }
 
-  /** The tree a table/sandwich request names, or null (another recording). */
+  /** The tree a table or callers & callees request names, or null (another recording). */
   private treeOfRef(id: number, ref: AnalysisTreeRef): CallTree | null {
     const base = this.base;
     if (!base || base.id !== id) return null;

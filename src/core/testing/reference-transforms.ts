@@ -2,7 +2,7 @@
 // that derived-builder.ts and the grouped reversed.ts replaced (hashed child lookups for every
 // node, then finish() re-sorts every child list). Kept as the oracles of the property tests and
 // as the "before" of bench/transform-bench.ts --ref. An oracle must not share code with what it
-// checks, so nothing here comes from views/ (butterfly.ts, transforms.ts, frame-groups.ts): the
+// checks, so nothing here comes from views/ (callers-callees-trees.ts, transforms.ts, frame-groups.ts): the
 // small rules those transforms rest on (which frame stands for a function, how a builder's
 // indices become the frozen tree's, how a module names its library) are written again below.
 
@@ -11,7 +11,7 @@ import type { FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type FrameIndex, type StringIndex } from '../model/types';
 import type { PathSegment } from '../views/zoom-path';
-import type { DerivedTree } from '../views/butterfly';
+import type { DerivedTree } from '../views/callers-callees-trees';
 import type { GroupKind } from '../views/frame-groups';
 
 /** The frame a function's tree is rooted at: its first frame neither inlined nor folded, else its first, else -1. */

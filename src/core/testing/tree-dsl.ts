@@ -10,7 +10,7 @@
 
 import type { CallTree } from '../model/call-tree';
 import { FrameTableBuilder, frameName, type FrameTable } from '../model/frame-table';
-import { TreeBuilder } from '../model/tree-builder';
+import { TreeBuilder, finishProfile } from '../model/tree-builder';
 import { FrameFlags } from '../model/types';
 import type { Profile } from '../model/profile';
 
@@ -36,22 +36,16 @@ export function profileFrom(text: string): Profile {
     builder.addStack(stack, stack.length, weight, weight);
     samples += weight;
   }
-  const table = frames.finish();
-  const { tree } = builder.finish(table);
-  return {
-    frames: table,
-    tree,
-    meta: {
-      format: 'folded',
-      events: [],
-      event: null,
-      weightUnit: null,
-      samples,
-      hasInlineInfo: (table.flags as Uint8Array).some((f) => (f & (FrameFlags.INLINED | FrameFlags.FOLDED)) !== 0),
-      skippedLines: 0,
-      warnings: [],
-    },
-  };
+  return finishProfile(frames, builder, (table) => ({
+    format: 'folded',
+    events: [],
+    event: null,
+    weightUnit: null,
+    samples,
+    hasInlineInfo: (table.flags as Uint8Array).some((f) => (f & (FrameFlags.INLINED | FrameFlags.FOLDED)) !== 0),
+    skippedLines: 0,
+    warnings: [],
+  }));
 }
 
 /** Indented text of a tree: `name total/self`, inlined frames suffixed `_[i]`. */

@@ -1,16 +1,16 @@
 // The analysis panel's computations as the analysis worker runs them: the function table of a
 // tree (with the bottom-up self weights when the tree is reversed) and the callers/callees trees
 // of a function name, each returned as fresh typed-array columns that a host can transfer away
-// (the memoised originals in function-table.ts and butterfly.ts stay intact).
+// (the memoised originals in function-table.ts and callers-callees-trees.ts stay intact).
 //
 // Invariants: a reply never shares a buffer with a memoised value; a name that no frame has gives
-// a null sandwich; in a reversed tree the callers and callees swap (a node's children are its
+// null callers & callees; in a reversed tree the callers and callees swap (a node's children are its
 // callers there).
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { StringIndex } from '../model/types';
-import { calleesTree, callersTree } from './butterfly';
+import { calleesTree, callersTree } from './callers-callees-trees';
 import { copyTree, treeColumns, type DeriveRequest, type DeriveView } from './derive';
 import { functionTable, type FunctionTable } from './function-table';
 import { Memo } from '../util/memo';
@@ -27,7 +27,7 @@ export interface TableReply {
   ms: number;
 }
 
-export interface SandwichReply {
+export interface CallersCalleesReply {
   /** Null when no frame has the name. */
   callers: CallTree | null;
   callees: CallTree | null;
@@ -93,7 +93,7 @@ export function analyseTable(tree: CallTree, frames: FrameTable, reversed: boole
 }
 
 /** The callers and callees trees of `name` as fresh columns (see the module comment). */
-export function analyseSandwich(tree: CallTree, frames: FrameTable, name: string, reversed: boolean): SandwichReply {
+export function analyseCallersCallees(tree: CallTree, frames: FrameTable, name: string, reversed: boolean): CallersCalleesReply {
   const t0 = performance.now();
   const s = frameNameIndex(frames, name);
   if (s < 0) return { callers: null, callees: null, ms: performance.now() - t0 };
@@ -107,7 +107,7 @@ export function tableColumns(t: FunctionTable): ArrayBuffer[] {
   return [t.name, t.selfWeight, t.totalWeight, t.selfSamples, t.totalSamples, t.flags, t.rowOfName].map((a) => a.buffer as ArrayBuffer);
 }
 
-/** The buffers of a sandwich reply. */
-export function sandwichColumns(r: SandwichReply): ArrayBuffer[] {
+/** The buffers of a callers & callees reply. */
+export function callersCalleesColumns(r: CallersCalleesReply): ArrayBuffer[] {
   return [...(r.callers ? treeColumns(r.callers) : []), ...(r.callees ? treeColumns(r.callees) : [])];
 }

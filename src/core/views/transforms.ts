@@ -44,7 +44,7 @@ import { mergeIntoParents, mergeSubtrees } from '../model/derived-builder';
 import { fillTotalsAndEnds, TreeBuilder } from '../model/tree-builder';
 import { FrameFlags, type StringIndex } from '../model/types';
 import { describePath, resolvePath, type PathSegment } from './zoom-path';
-import { calleesTree, finishDerived, type DerivedTree } from './butterfly';
+import { calleesTree, finishDerived, type DerivedTree } from './callers-callees-trees';
 import { frameGroups, nodeGroups, type GroupKind } from './frame-groups';
 import { encodeTransforms } from './transforms-codec';
 import { Memo } from '../util/memo';

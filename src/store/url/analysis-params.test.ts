@@ -29,7 +29,7 @@ describe('analysis link parameters', () => {
   it('round-trip panel, fn (any characters) and names', () => {
     open();
     const s = useStore.getState();
-    s.setAnalysisPanel('sandwich');
+    s.setAnalysisPanel('callersCallees');
     s.selectFunction(WEIRD);
     s.setShortNames(true);
     const hash = writeUrlState('', useStore.getState());
@@ -39,7 +39,7 @@ describe('analysis link parameters', () => {
     useStore.setState(initial, true);
     open();
     expect(applyHash(hash)).toEqual([]);
-    expect(useStore.getState().analysis).toMatchObject({ panel: 'sandwich', selectedFunction: WEIRD, shortNames: true });
+    expect(useStore.getState().analysis).toMatchObject({ panel: 'callersCallees', selectedFunction: WEIRD, shortNames: true });
   });
 
   it('leave fn out while the panel is closed, and restore the defaults when absent', () => {
@@ -81,5 +81,15 @@ describe('analysis link parameters', () => {
     const notices = applyHash('#v=1&panel=tree&inverted=yes');
     expect(notices.join('\n')).toMatch(/inverted value "yes" is not 1/);
     expect(useStore.getState().reversed).toBe(false);
+  });
+
+  it('open the callers & callees panel from a link of its first name, panel=sandwich, and take no internal id', () => {
+    open();
+    expect(applyHash('#v=1&panel=sandwich')).toEqual([]);
+    expect(useStore.getState().analysis.panel).toBe('callersCallees');
+    expect(writeUrlState('', useStore.getState())).toContain('panel=sandwich');
+    const notices = applyHash('#v=1&panel=callersCallees');
+    expect(notices.join('\n')).toMatch(/panel value "callersCallees" is not one of table, sandwich, tree/);
+    expect(useStore.getState().analysis.panel).toBe('none');
   });
 });

@@ -65,6 +65,7 @@ export function sameLocal(wanted: LocalRecording, opened: LocalRecording | null 
   return wanted.size === null || wanted.size === opened.size;
 }
 
+// Keyed by the link's panel= words (sandwich: the callers & callees panel, analysis-params.ts).
 const PANELS: Record<string, string> = { table: 'the function table', sandwich: 'the callers & callees panel', tree: 'the call tree' };
 
 /**

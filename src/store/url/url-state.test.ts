@@ -155,4 +155,23 @@ describe('URL state', () => {
     expect(writeUrlState('', useStore.getState())).toContain('test-extra=ok');
     expect(() => registerUrlParam({ key: 'profile', history: 'replace', order: 0, parse: () => ({ ok: true, value: 1 }), write: () => null, apply: () => {} })).toThrow();
   });
+
+  it('spells the root split one way: split=tid reads per thread, no split= reads per process name again', () => {
+    const text = makeSnapshot(profileFrom('p;main;a 3'));
+    const snap = { ...text, meta: { ...text.meta, format: 'perf-script' as const } };
+    useStore.getState().finishLoading(snap, 'x', { kind: 'url', url: 'http://h/x' });
+    const reloads: unknown[] = [];
+    const apply = (hash: string) => applyUrlState(parseUrlState(hash), { snapshot: snap, reason: 'navigate', notify: () => {}, reload: (o) => reloads.push(o) });
+    expect(useStore.getState().split).toBe('process');
+    expect(writeUrlState('', useStore.getState())).not.toContain('split=');
+    apply('#split=tid');
+    expect(reloads).toEqual([{ split: 'tid' }]);
+    expect(useStore.getState().split).toBe('tid');
+    expect(writeUrlState('', useStore.getState())).toContain('split=tid');
+    apply('#view=functions');
+    expect(reloads).toEqual([{ split: 'tid' }, { split: 'process' }]);
+    expect(useStore.getState().split).toBe('process');
+    apply('#view=functions');
+    expect(reloads).toHaveLength(2);
+  });
 });

@@ -28,7 +28,7 @@
 import type { ProfileSnapshot } from '../../core/views/snapshot';
 import { useStore } from '../store';
 import { currentTree, mapNode, treeOf } from '../tree-helpers';
-import type { StoreState, ViewKind } from '../types';
+import type { ReloadOptions, StoreState, ViewKind } from '../types';
 import { decodeZoomPath, describePath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
 
 export const URL_STATE_VERSION = 1;
@@ -51,7 +51,7 @@ export interface ApplyContext {
    * Asks for the recording to be read again (another event or split). The remaining parameters
    * are applied once it has been read (reason 'reload').
    */
-  reload(options: { event?: string; split?: 'process' | 'pid' | 'tid' }): void;
+  reload(options: ReloadOptions): void;
 }
 
 export interface UrlParamCodec<T> {
@@ -211,15 +211,17 @@ registerUrlParam<'pid' | 'tid'>({
   history: 'replace',
   order: 1,
   parse: oneOf('split', ['pid', 'tid'] as const),
-  write: (s) => s.split,
+  // The default, one root per process name, is what a link without split= means.
+  write: (s) => (s.split === 'process' ? null : s.split),
   apply: (value, ctx) => {
-    if (ctx.reason === 'reload' || (value ?? null) === useStore.getState().split) return;
+    const split = value ?? 'process';
+    if (ctx.reason === 'reload' || split === useStore.getState().split) return;
     if (ctx.snapshot.meta.format !== 'perf-script') {
       if (value) ctx.notify(`The link's split=${value} applies to perf script recordings only; it was ignored.`);
       return;
     }
-    useStore.getState().setSplit(value ?? null);
-    ctx.reload({ split: value ?? 'process' });
+    useStore.getState().setSplit(split);
+    ctx.reload({ split });
   },
 });
 

@@ -24,7 +24,7 @@
 //   an exception; the weight of an unknown sample id goes to a `[unknown node N]` frame.
 
 import { FrameTableBuilder } from '../../model/frame-table';
-import { TreeBuilder } from '../../model/tree-builder';
+import { TreeBuilder, finishProfile } from '../../model/tree-builder';
 import { ROOT_NODE, type NodeIndex } from '../../model/types';
 import { ImportError, quoteInput, type EventSummary, type FormatId, type ImportWarning, type Profile } from '../../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from '../importer';
@@ -283,13 +283,7 @@ export function buildCpuProfile(
   }
   for (const [what, count] of problems) warnings.push({ line: 0, message: count > 1 ? `${what} (${count} times)` : what });
 
-  const table = frames.finish();
-  const { tree } = builder.finish(table);
-  return {
-    frames: table,
-    tree,
-    meta: { format, events, event, weightUnit, samples, hasInlineInfo: false, skippedLines: 0, warnings },
-  };
+  return finishProfile(frames, builder, () => ({ format, events, event, weightUnit, samples, hasInlineInfo: false, skippedLines: 0, warnings }));
 }
 
 /** Nanoseconds per sample (see the header), or null when timeDeltas cannot give them. */

@@ -21,7 +21,7 @@
 //   perf's JIT maps (`perf-<pid>.map`, `[jit]`) mark them JIT.
 
 import { FrameTableBuilder } from '../../model/frame-table';
-import { TreeBuilder } from '../../model/tree-builder';
+import { TreeBuilder, finishProfile } from '../../model/tree-builder';
 import { FrameFlags, type FrameIndex } from '../../model/types';
 import { ImportError, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from '../importer';
@@ -136,22 +136,16 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
   }
   for (const [what, n] of problems) warnings.push({ line: 0, message: n > 1 ? `${what} (${n} times)` : what });
 
-  const table = frames.finish();
-  const { tree } = builder.finish(table);
-  return {
-    frames: table,
-    tree,
-    meta: {
-      format: 'pprof',
-      events,
-      event: names[chosen],
-      weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
-      samples,
-      hasInlineInfo: inlined,
-      skippedLines: 0,
-      warnings,
-    },
-  };
+  return finishProfile(frames, builder, () => ({
+    format: 'pprof',
+    events,
+    event: names[chosen],
+    weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
+    samples,
+    hasInlineInfo: inlined,
+    skippedLines: 0,
+    warnings,
+  }));
 }
 
 function functionName(

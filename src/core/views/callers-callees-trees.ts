@@ -1,4 +1,4 @@
-// Callers and callees of one function (speedscope's "sandwich", the "butterfly" of others).
+// Callers and callees of one function (speedscope's "sandwich", others' "butterfly"; flameview says callers & callees).
 //
 //   profile            calleesTree(main→…, "b")      callersTree("b")
 //   a;b;c 3            all                           all

@@ -2,9 +2,9 @@
 // caller/callee path, and its share of the selected function's total. React text only.
 
 import { useMemo } from 'react';
-import { sandwichNodeInfo } from '../../core/query/sandwich';
-import { currentSandwich } from '../../store/selectors';
-import type { SandwichPane } from '../../store/analysis-slice';
+import { callersCalleesNodeInfo } from '../../core/query/callers-callees';
+import { currentCallersCallees } from '../../store/selectors';
+import type { CallersCalleesPane } from '../../store/analysis-slice';
 import { useStore } from '../../store/store';
 import { BreakableName } from '../BreakableName';
 import { MAX_TOOLTIP_NAME } from '../../core/views/shorten';
@@ -13,18 +13,18 @@ import { formatNs, formatPercent, formatWeight } from '../../format';
 
 const WIDTH = 380;
 
-export function SandwichTooltip({ pane }: { pane: SandwichPane }) {
+export function CallersCalleesTooltip({ pane }: { pane: CallersCalleesPane }) {
   const snapshot = useStore((s) => s.snapshot);
-  const trees = useStore(currentSandwich);
+  const trees = useStore(currentCallersCallees);
   const node = useStore((s) => s.analysis[pane].hoverNode);
   const pos = useStore((s) => s.analysis[pane].hoverPos);
   const fn = useStore((s) => s.analysis.selectedFunction);
-  const info = useMemo(() => (trees && snapshot ? sandwichNodeInfo(trees[pane], snapshot.frames, node) : null), [trees, snapshot, pane, node]);
+  const info = useMemo(() => (trees && snapshot ? callersCalleesNodeInfo(trees[pane], snapshot.frames, node) : null), [trees, snapshot, pane, node]);
   if (!info || !pos || !snapshot) return null;
   const ns = snapshot.meta.weightUnit === 'nanoseconds';
   const path = pane === 'callers' ? `called through this path` : `spent in this callee path`;
   return (
-    <TipBox x={pos.x} y={pos.y} width={WIDTH} within={`[data-sandwich-pane="${pane}"]`} aboveFrom={120} testId={`${pane}-tooltip`}>
+    <TipBox x={pos.x} y={pos.y} width={WIDTH} within={`[data-callers-callees-pane="${pane}"]`} aboveFrom={120} testId={`${pane}-tooltip`}>
       <div className="frame-name">
         <span className="frame-name-text">
           <BreakableName name={info.name} max={MAX_TOOLTIP_NAME} />

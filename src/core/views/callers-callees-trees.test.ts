@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../import/load';
 import { dumpTree, profileFrom } from '../testing/tree-dsl';
-import { callersTree, calleesTree, canonicalFrame } from './butterfly';
+import { callersTree, calleesTree, canonicalFrame } from './callers-callees-trees';
 import { functionTable } from './function-table';
 import { nameIndex } from './transforms';
 

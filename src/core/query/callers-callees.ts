@@ -1,32 +1,32 @@
-// The callers and callees of one function (the "sandwich"): the trees of core/views/butterfly.ts
+// The callers and callees of one function (speedscope's "sandwich"): the trees of core/views/callers-callees-trees.ts
 // for a function name, paired once per pair of trees, how the two graphs are oriented around the
 // function, and what a tooltip says about one of their nodes. Pure, memoised by identity.
 //
 // Invariants: in a reversed (bottom-up) tree a function's children are its callers, so the two
-// trees swap; one SandwichTrees object per (callers, callees) pair, so selectors see the same
+// trees swap; one CallersCalleesTrees object per (callers, callees) pair, so selectors see the same
 // value until the trees change.
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { FrameFlags, type NodeIndex } from '../model/types';
 import type { Orientation } from '../model/view-types';
-import { callersTree, calleesTree } from '../views/butterfly';
+import { callersTree, calleesTree } from '../views/callers-callees-trees';
 import { frameNameIndex } from '../views/derive-analysis';
 
-export type SandwichPane = 'callers' | 'callees';
+export type CallersCalleesPane = 'callers' | 'callees';
 
 /** The callers and callees trees of one function. */
-export interface SandwichTrees {
+export interface CallersCalleesTrees {
   callers: CallTree;
   callees: CallTree;
   /** The selected function's total weight (both trees' root total). */
   total: number;
 }
 
-const pairs = new WeakMap<CallTree, SandwichTrees>();
+const pairs = new WeakMap<CallTree, CallersCalleesTrees>();
 
 /** The callers and callees trees of `name` in `tree`, or null when no frame has that name. */
-export function sandwichOf(tree: CallTree, frames: FrameTable, name: string, reversed = false): SandwichTrees | null {
+export function callersCalleesOf(tree: CallTree, frames: FrameTable, name: string, reversed = false): CallersCalleesTrees | null {
   const s = frameNameIndex(frames, name);
   if (s < 0) return null;
   const down = calleesTree(tree, frames, s).tree;
@@ -35,13 +35,13 @@ export function sandwichOf(tree: CallTree, frames: FrameTable, name: string, rev
   const callers = reversed ? down : up;
   const hit = pairs.get(callees);
   if (hit && hit.callers === callers) return hit;
-  const out = sandwichPair(callers, callees);
+  const out = callersCalleesPair(callers, callees);
   pairs.set(callees, out);
   return out;
 }
 
-/** The SandwichTrees of a callers/callees pair. */
-export function sandwichPair(callers: CallTree, callees: CallTree): SandwichTrees {
+/** The CallersCalleesTrees of a callers/callees pair. */
+export function callersCalleesPair(callers: CallTree, callees: CallTree): CallersCalleesTrees {
   return { callers, callees, total: callees.nodeCount > 0 ? callees.totalWeight[0] : 0 };
 }
 
@@ -50,17 +50,17 @@ export function sandwichPair(callers: CallTree, callees: CallTree): SandwichTree
  * (root at the bottom) the callees grow up above it and the callers hang below it (icicle); with
  * the main graph as an icicle, the other way round.
  */
-export function paneOrientation(pane: SandwichPane, main: Orientation): Orientation {
+export function paneOrientation(pane: CallersCalleesPane, main: Orientation): Orientation {
   if (pane === 'callees') return main;
   return main === 'flame' ? 'icicle' : 'flame';
 }
 
 /** Which pane is drawn first (on top). */
-export function topPane(main: Orientation): SandwichPane {
+export function topPane(main: Orientation): CallersCalleesPane {
   return main === 'flame' ? 'callees' : 'callers';
 }
 
-export interface SandwichNodeInfo {
+export interface CallersCalleesNodeInfo {
   name: string;
   inlined: boolean;
   totalWeight: number;
@@ -71,8 +71,8 @@ export interface SandwichNodeInfo {
   ofFunction: number;
 }
 
-/** What the tooltip of a sandwich graph says about one of its nodes, or null. */
-export function sandwichNodeInfo(tree: CallTree, frames: FrameTable, node: NodeIndex): SandwichNodeInfo | null {
+/** What the tooltip of a callers or callees graph says about one of its nodes, or null. */
+export function callersCalleesNodeInfo(tree: CallTree, frames: FrameTable, node: NodeIndex): CallersCalleesNodeInfo | null {
   if (node < 0 || node >= tree.nodeCount) return null;
   const f = tree.frame[node];
   const total = tree.totalWeight[0];
