@@ -77,7 +77,11 @@ describe('off-CPU intervals', () => {
   });
 
   it('ends a wait at the thread’s next sample when its switch-in was not recorded (one process)', async () => {
-    const text = switchOut(11, 0, '1.000000', 'S', 99, 'wait (/lib/libc.so)', 'main (/bin/prog)') + cpuSample(11, 1, '1.100000', 'main (/bin/prog)');
+    // The CPU sample stamped with the switch-out's own time was taken on the way out: no end.
+    const text =
+      switchOut(11, 0, '1.000000', 'S', 99, 'wait (/lib/libc.so)', 'main (/bin/prog)') +
+      cpuSample(11, 0, '1.000000', 'wait (/lib/libc.so)', 'main (/bin/prog)') +
+      cpuSample(11, 1, '1.100000', 'main (/bin/prog)');
     const off = await loadProfileFromText(text, { event: 'off-cpu' });
     expect(collapseLines(off)).toEqual(['prog;main;wait;__schedule;[off-CPU: sleeping] 100000000']);
     expect(off.meta.warnings[0].message).toMatch(/^1 of 1 off-CPU intervals end at their thread's next sample/);

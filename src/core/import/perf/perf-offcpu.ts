@@ -160,7 +160,8 @@ export class OffCpuIntervals {
     for (let i = 0; i < n; i++) if (time[i] > summary.lastTime) summary.lastTime = time[i];
     const close = (thread: number, at: number, inferred: boolean): void => {
       const r = pending.get(thread);
-      if (r === undefined) return;
+      // A sample stamped with its thread's switch-out time was taken on the way out, not after.
+      if (r === undefined || (inferred && at <= time[r])) return;
       pending.delete(thread);
       if (this.emit(r, at, sink)) {
         summary.intervals++;
