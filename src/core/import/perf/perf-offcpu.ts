@@ -20,6 +20,9 @@
 
 import { grown } from '../../model/grown';
 
+/** The leaf frame that ends off-CPU time, per state class (indexed by SLEEPING … OTHER). */
+export { STATE_LEAVES } from '../../model/off-cpu-leaves';
+
 /** The derived events, as meta.events lists them and the event picker and `event=` name them. */
 export const OFF_CPU_EVENT = 'Off-CPU';
 export const WALL_EVENT = 'Wall clock';
@@ -43,14 +46,6 @@ export const PREEMPTED = 2;
 export const OTHER = 3;
 /** prev_state X or Z: the thread exits, it waits for nothing. */
 export const EXITED = -1;
-
-/** The leaf frame that ends off-CPU time, per state class. */
-export const STATE_LEAVES = ['[off-CPU: sleeping]', '[off-CPU: I/O]', '[off-CPU: preempted]', '[off-CPU: other]'] as const;
-
-/** Whether a frame name is one of the off-CPU leaves (the palette draws them apart). */
-export function isOffCpuLeaf(name: string): boolean {
-  return name.startsWith('[off-CPU: ') && (STATE_LEAVES as readonly string[]).includes(name);
-}
 
 /** The state class of perf's prev_state text: `S`, `D`, `D|K`, `R`, `R+`, `I`, `X`… */
 export function stateClass(state: string): number {
