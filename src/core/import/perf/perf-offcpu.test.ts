@@ -1,10 +1,13 @@
 // Off-CPU and wall clock from sched:sched_switch samples (./perf-offcpu.ts), on small perf script
 // texts written here: states, out-of-order CPUs, threads still off CPU, and switch-ins missing.
 
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadProfileFromText } from '../load';
+import { loadProfileFromText, probeSplit } from '../load';
 import { collapseLines } from '../../export/folded';
-import { ImportError } from '../../model/profile';
+import { ImportError, type Profile } from '../../model/profile';
+import { fixtureBytes } from '../../testing/fixtures';
+import { expectSameProfile, loadSplitOrNull } from '../../testing/split-parts';
 
 /** One sample: header and frames (leaf first). */
 function sample(header: string, ...frames: string[]): string {
@@ -111,5 +114,29 @@ describe('off-CPU intervals', () => {
     expect(collapseLines(off)).toEqual(['prog;main;__schedule;[off-CPU: sleeping] 100000000']);
     expect(off.meta.skippedLines).toBe(1);
     expect(off.meta.warnings[0]).toEqual({ line: 1, message: expect.stringMatching(/^expected a sched_switch sample .* found "prog 11 \[000\] 1\.000000: {2}sched:sched_switch: prev_comm=prog …"; sample skipped$/) });
+  });
+});
+
+describe('off-CPU and the parallel parse', () => {
+  const text = gunzipSync(fixtureBytes('offcpu/waits-a.perf-script.txt.gz'));
+  const cuts = [text.length / 4, text.length / 2, (3 * text.length) / 4].map(Math.floor);
+
+  it('reads a derived event with one parser: an interval crosses any cut', async () => {
+    expect(await loadSplitOrNull(text, cuts, { event: 'off-cpu' })).toBeNull();
+    expect(probeSplit(text, true, { event: 'wall' })).toBeNull();
+  });
+
+  it('splits a mixed recording as one parser reads it, opening on the CPU samples', async () => {
+    const split = await loadSplitOrNull(text, cuts);
+    expect(split).not.toBeNull();
+    const whole = await loadProfileFromText(text);
+    expect(whole.meta.event).toBe('cpu-clock/freq=999/');
+    expectSameProfile(split as Profile, whole);
+  });
+
+  it('does not split while the start shows only tracepoints: a CPU event may come later', () => {
+    const head = sample('prog 12 [000] 0.900000:  sched:sched_wakeup: comm=prog pid=11 prio=120 target_cpu=000', 'ttwu_do_activate ([kernel.kallsyms])');
+    expect(probeSplit(new TextEncoder().encode(head), false)).toBeNull();
+    expect(probeSplit(new TextEncoder().encode(cpuSample(11, 0, '1.000000', 'main (/bin/prog)')), false)).not.toBeNull();
   });
 });
