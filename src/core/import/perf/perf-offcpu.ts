@@ -19,6 +19,8 @@
 // - memory is a few typed columns per sample header, grown by doubling: bounded by the input.
 
 import { grown } from '../../model/grown';
+import { eventBaseName } from '../../model/profile';
+import { parsePeriod, parseTimeInto, type HeaderFields } from './perf-line';
 
 /** The leaf frame that ends off-CPU time, per state class (indexed by SLEEPING … OTHER). */
 export { STATE_LEAVES } from '../../model/off-cpu-leaves';
@@ -111,7 +113,29 @@ export type IntervalSink = (node: number, state: number, ns: number, start: numb
 const SEEN = 0;
 const SWITCH = 1;
 
+/** OffCpuIntervals.header's answer for a sched_switch sample whose fields do not read. */
+export const BAD_SWITCH = -2;
+
 export class OffCpuIntervals {
+  private readonly fields: SwitchFields = { prev: 0, state: 0, next: 0 };
+
+  /**
+   * A sample header (fields `h` of `text`): the thread runs; a kept sched_switch sample starts an
+   * interval. Writes the time into `time[0]`; returns the switch's record, -1 for another sample,
+   * or BAD_SWITCH.
+   */
+  header(text: string, h: HeaderFields, kept: boolean, time: Float64Array): number {
+    parseTimeInto(text, h.timeStart, h.timeEnd, time);
+    // A TID may be printed -1 (a task perf could not name).
+    const thread = h.tidEnd - h.tidStart > 9 || text.charCodeAt(h.tidStart) === 45 ? -1 : parsePeriod(text, h.tidStart, h.tidEnd);
+    if (!kept || eventBaseName(text.slice(h.eventStart, h.eventEnd)) !== SWITCH_EVENT) {
+      this.seen(time[0], thread);
+      return -1;
+    }
+    if (h.restStart < 0 || !parseSwitch(text, h.restStart, this.fields) || time[0] < 0) return BAD_SWITCH;
+    return this.switchOut(time[0], thread, this.fields);
+  }
+
   private count = 0;
   private time = new Float64Array(1024);
   private kind = new Uint8Array(1024);

@@ -36,7 +36,7 @@ import { PerfStackAssembler } from './perf-stack';
 import { PerfLateMerge } from './perf-late';
 import { DEFERRED_LIMIT, DeferredSamples, foldRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
-import { derivedEvent, OffCpuIntervals, parseSwitch, STATE_LEAVES, SWITCH_EVENT, type DerivedEvent, type OffCpuSummary, type SwitchFields } from './perf-offcpu';
+import { BAD_SWITCH, derivedEvent, OffCpuIntervals, STATE_LEAVES, SWITCH_EVENT, type DerivedEvent, type OffCpuSummary } from './perf-offcpu';
 import { TIME_EVENTS } from './perf-parts';
 
 const TAB = 9;
@@ -112,7 +112,6 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private readonly offCpu: OffCpuIntervals | null;
   private switchRecord = -1;
   private readonly deferredSwitches = new Map<number, number>();
-  private readonly switchFields: SwitchFields = { prev: 0, state: 0, next: 0 };
   private offCpuSummary: OffCpuSummary | null = null;
 
   // Events.
@@ -371,22 +370,14 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
    * cannot be read (the sample is skipped and reported).
    */
   private offCpuSample(text: string, lineNumber: number): boolean {
-    const h = this.header;
-    const offCpu = this.offCpu as OffCpuIntervals;
-    const time = this.column.nextTime;
-    parseTimeInto(text, h.timeStart, h.timeEnd, time);
-    const thread = h.tidEnd - h.tidStart <= 9 ? parseSigned(text, h.tidStart, h.tidEnd) : -1;
-    if (!this.kept || eventBaseName(text.slice(h.eventStart, h.eventEnd)) !== SWITCH_EVENT) {
-      offCpu.seen(time[0], thread);
-      return true;
-    }
-    if (h.restStart < 0 || !parseSwitch(text, h.restStart, this.switchFields) || time[0] < 0) {
+    const record = (this.offCpu as OffCpuIntervals).header(text, this.header, this.kept, this.column.nextTime);
+    if (record === BAD_SWITCH) {
       this.badSamples++;
       this.skippedLines++;
       this.quote(lineNumber, `expected a sched_switch sample "TIME: sched:sched_switch: prev_comm=… prev_pid=N … prev_state=S ==> next_comm=… next_pid=N", found ${quoteInput(text)}; sample skipped`);
       return false;
     }
-    this.switchRecord = offCpu.switchOut(time[0], thread, this.switchFields);
+    this.switchRecord = record;
     return true;
   }
 
@@ -528,9 +519,4 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
 /** A tracepoint (`sched:sched_switch`), not a CPU event: its name keeps a colon. */
 function isTracepoint(base: string): boolean {
   return base.includes(':');
-}
-
-/** A TID that may be printed -1 (a task perf could not name); -1 also when unreadable. */
-function parseSigned(text: string, start: number, end: number): number {
-  return text.charCodeAt(start) === 45 ? -1 : parsePeriod(text, start, end);
 }
