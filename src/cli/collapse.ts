@@ -16,7 +16,9 @@ export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
                            their caller (the view the viewer, top and svg open with)
   --samples                weight by sample count instead of the summed period
   --pid, --tid             root frame comm-PID or comm-PID/TID instead of the process name
-  --event NAME             perf script: keep samples of this event (default: the first seen)
+  --event NAME             perf script: keep samples of this event (default: the CPU samples);
+                           off-cpu or wall: the time off CPU, or on and off CPU, from
+                           sched:sched_switch (ns)
   --kernel, --jit          annotate kernel frames _[k], JIT frames _[j]; --all: both
   --full-names             keep argument lists and full names (only ';' becomes ':')
 `;

@@ -22,7 +22,8 @@ export const CONVERT_USAGE = `usage: flameview convert [options] IN|- -o OUT|-
                      the format to write: flameview's processed recording (gzipped), or pprof
                      (profile.proto, gzipped); by default pprof for an OUT ending in .pb.gz
                      (or .pb: not compressed), else the processed recording
-  --event NAME       perf script: samples of this event (default: the first seen)
+  --event NAME       perf script: samples of this event (default: the CPU samples;
+                     off-cpu, wall: derived from sched:sched_switch)
   --pid, --tid       perf script: the root frames are process-PID (or thread-TID) names
 `;
 

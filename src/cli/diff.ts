@@ -27,7 +27,9 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
                            functions: inlined frames merged into their caller
   --samples                weight by sample count instead of the summed period
   --pid, --tid             root frame comm-PID or comm-PID/TID instead of the process name
-  --event NAME             perf script: keep samples of this event (default: the first seen)
+  --event NAME             perf script: keep samples of this event (default: the CPU samples);
+                           off-cpu or wall: the time off CPU, or on and off CPU, from
+                           sched:sched_switch (ns)
   --full-names             keep argument lists and full names (only ';' becomes ':')
   --normalize, -n          scale A's weights to B's total, as difffolded.pl -n
   --ignore-root            compare ignoring the root (process or thread) names: A's roots take

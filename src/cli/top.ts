@@ -26,7 +26,9 @@ export const TOP_USAGE = `usage: flameview top [options] FILE|-
   --by self|total          sort by self (default) or total weight (recursion counted once)
   -n N                     print the N heaviest functions (default 20; 0 = all)
   --samples                weight by sample count instead of the summed period
-  --event NAME             perf script: samples of this event (default: the first seen)
+  --event NAME             perf script: samples of this event (default: the CPU samples);
+                           off-cpu or wall: the time off CPU, or on and off CPU, from
+                           sched:sched_switch (ns)
   --full-names             keep argument lists and full names
   --raw                    bare numbers instead of weights with their unit (12.3 ms, 1,234 samples)
   --json                   a JSON array of {name, self, selfPercent, total, totalPercent, inlined}

@@ -1,5 +1,7 @@
 // The event picker, shown when the recording has samples of several events. Picking one asks the
-// shell to read the recording again for that event (store.requestReload).
+// shell to read the recording again for that event (store.requestReload). A perf recording with
+// sched:sched_switch also offers the derived Off-CPU and Wall clock events; the tooltip says
+// how to record them when they are absent.
 
 import { useStore } from '../store/store';
 
@@ -8,8 +10,12 @@ export function EventPicker() {
   const loading = useStore((s) => s.loading !== null);
   const requestReload = useStore((s) => s.requestReload);
   if (!meta || meta.events.length < 2) return null;
+  const derived = meta.events.some((e) => e.name === 'Off-CPU');
+  const title = derived
+    ? 'Off-CPU and Wall clock are derived from sched:sched_switch: time off CPU per state, and on plus off CPU'
+    : 'Off-CPU and Wall clock need sched:sched_switch: perf record -e cpu-clock -e sched:sched_switch --call-graph dwarf';
   return (
-    <label className="picker">
+    <label className="picker" title={meta.format === 'perf-script' ? title : undefined}>
       Event
       <select value={meta.event ?? ''} disabled={loading} onChange={(e) => requestReload({ event: e.target.value })}>
         {meta.events.map((ev) => (

@@ -4,6 +4,8 @@ import {
   COLOUR_COUNT,
   contrast,
   DARK,
+  familiesPresent,
+  FAMILIES,
   FrameColours,
   LIGHT,
   luminance,
@@ -31,6 +33,28 @@ describe('palette', () => {
     const b = new FrameColours((f) => (f === 1 ? 'main' : 'x'), new Uint8Array([0, 0]), LIGHT);
     expect(a.get(0)).toBe(b.get(1));
     expect(hashName('a')).not.toBe(hashName('b'));
+  });
+
+  it('draws the off-CPU leaves in a colour per state that no on-CPU frame has, in both themes', () => {
+    const leaves = ['[off-CPU: sleeping]', '[off-CPU: I/O]', '[off-CPU: preempted]', '[off-CPU: other]'];
+    for (const theme of [LIGHT, DARK]) {
+      const c = new FrameColours((f) => leaves[f], new Uint8Array(4), theme);
+      const leafCss = new Set(leaves.map((_, f) => c.get(f)));
+      expect(leafCss.size).toBe(4);
+      // Every colour of every other family (all shades, all flags) is another colour.
+      const others = new Set<string>();
+      const names = Array.from({ length: 4000 }, (_, i) => `fn_${i}`);
+      for (const flags of [0, FrameFlags.INLINED, FrameFlags.KERNEL, FrameFlags.JIT]) {
+        const o = new FrameColours((f) => names[f], new Uint8Array(names.length).fill(flags), theme);
+        for (let f = 0; f < names.length; f++) others.add(o.get(f));
+      }
+      for (const css of leafCss) expect(others.has(css)).toBe(false);
+    }
+    // The legend lists the family when a leaf is in the frame table, and only then.
+    const table = (names: string[]) => ({ flags: new Uint8Array(names.length), name: Int32Array.from(names.keys()), strings: names });
+    const bit = 1 << FAMILIES.findIndex((f) => f.key === 'offcpu');
+    expect(familiesPresent(table(['main', '[off-CPU: I/O]'])) & bit).toBe(bit);
+    expect(familiesPresent(table(['main', '[off-CPU: napping]'])) & bit).toBe(0);
   });
 
   it('maps frames to colour ids by family and shade, dimmed ids after them', () => {

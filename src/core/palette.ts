@@ -3,7 +3,8 @@
 // like flamegraph.pl's "hot"; inlined frames a muted teal (calmer than flamegraph.pl's aqua, so
 // the eye is not drawn to inlined helpers first), kernel frames blue-violet (`_[k]`: a hue no
 // function frame has, so user/kernel boundaries show at a glance in either theme), JIT frames green
-// (`_[j]`). During a search, matches take a magenta highlight (flamegraph.pl's) and the rest fade
+// (`_[j]`), and the leaves that end off-CPU time (`[off-CPU: sleeping]`…) a cool azure, one
+// fixed shade per state, apart from every on-CPU hue. During a search, matches take a magenta highlight (flamegraph.pl's) and the rest fade
 // towards the background.
 //
 // Legibility: every fill is made to keep its theme's label colour at WCAG AA contrast (4.5:1) or
@@ -14,6 +15,8 @@
 
 import { FrameFlags } from './model/types';
 import { Memo } from './util/memo';
+import { offCpuLeafIndex } from './model/off-cpu-leaves';
+import type { FrameTable } from './model/frame-table';
 
 export type Rgb = readonly [number, number, number];
 
@@ -58,6 +61,23 @@ export function shadeRgb(shade: number, flags: number): Rgb {
   if (flags & FrameFlags.JIT) return [Math.round(50 + 60 * v1), Math.round(190 + 55 * v2), Math.round(50 + 60 * v3)];
   // hot: red to yellow (the reds no darker than black text allows).
   return [Math.round(222 + 33 * v3), Math.round(50 + 180 * v1), Math.round(55 * v2)];
+}
+
+/**
+ * Off-CPU leaves per state (sleeping, I/O, preempted, other): azure to steel blue, blue above
+ * green above red, unlike the teal (green ≈ blue), the kernel's lavender (red > green) and the
+ * warm and green families. Light enough for black labels before the theme transform.
+ */
+const OFF_CPU_RGB: readonly Rgb[] = [
+  [96, 170, 235],
+  [70, 130, 215],
+  [150, 205, 240],
+  [150, 172, 200],
+];
+
+/** The colour of an off-CPU state's leaf (0..3). */
+export function offCpuRgb(state: number): Rgb {
+  return OFF_CPU_RGB[state];
 }
 
 export const MATCH_RGB: Rgb = [230, 0, 230];
@@ -170,7 +190,10 @@ export const DARK: Theme = {
 /** How far a frame that does not match a search (or a zoomed-out ancestor) fades. */
 export const DIM = { light: 0.7, dark: 0.6 };
 
-/** The hue family of a frame: 0 ordinary, 1 inlined, 2 kernel, 3 JIT. */
+/** The legend's stand-in flag for the off-CPU leaves, which are told apart by name. */
+const OFF_CPU_LEGEND = -1;
+
+/** The hue family of a frame by its flags: 0 ordinary, 1 inlined, 2 kernel, 3 JIT. */
 function family(flags: number): number {
   // A folded frame (perf printed it plain) is inlined all the same.
   if (flags & (FrameFlags.INLINED | FrameFlags.FOLDED)) return 1;
@@ -179,13 +202,18 @@ function family(flags: number): number {
   return 0;
 }
 
+/** Family 4: the off-CPU leaves, by name (shade = state); FAMILY_COUNT families in all. */
+const OFF_CPU_FAMILY = 4;
+const FAMILY_COUNT = 5;
+const DIMMED = FAMILY_COUNT * SHADES;
+
 /**
  * Colour ids for the renderer: one per (family, shade), dimmed variants after them, then the
  * search highlight and the root. The renderer groups rectangles by id and fills each group as
  * one path, so a frame costs a rect() call, not a fillStyle change and a fill.
  */
-export const COLOUR_COUNT = 4 * SHADES * 2 + 2;
-export const MATCH_COLOUR = 4 * SHADES * 2;
+export const COLOUR_COUNT = DIMMED * 2 + 2;
+export const MATCH_COLOUR = DIMMED * 2;
 export const ROOT_COLOUR = MATCH_COLOUR + 1;
 
 export class FrameColours {
@@ -198,12 +226,13 @@ export class FrameColours {
     theme: Theme,
   ) {
     this.ids = new Int16Array(flags.length).fill(-1);
-    for (let fam = 0; fam < 4; fam++) {
+    for (let fam = 0; fam < FAMILY_COUNT; fam++) {
       const flag = [0, FrameFlags.INLINED, FrameFlags.KERNEL, FrameFlags.JIT][fam];
       for (let shade = 0; shade < SHADES; shade++) {
-        const rgb = themeRgb(shadeRgb(shade, flag), theme.dark);
+        const base = fam === OFF_CPU_FAMILY ? offCpuRgb(shade % OFF_CPU_RGB.length) : shadeRgb(shade, flag);
+        const rgb = themeRgb(base, theme.dark);
         this.css[fam * SHADES + shade] = css(rgb);
-        this.css[4 * SHADES + fam * SHADES + shade] = css(fade(rgb, theme.background, theme.dark ? DIM.dark : DIM.light));
+        this.css[DIMMED + fam * SHADES + shade] = css(fade(rgb, theme.background, theme.dark ? DIM.dark : DIM.light));
       }
     }
     this.css[MATCH_COLOUR] = css(theme.match);
@@ -217,19 +246,23 @@ export class FrameColours {
 
   /** The label colour on a colour id's fill: the theme's frame text, dimmed on faded fills. */
   textOf(id: number): string {
-    return id >= 4 * SHADES && id < MATCH_COLOUR ? this.dimText : this.text;
+    return id >= DIMMED && id < MATCH_COLOUR ? this.dimText : this.text;
   }
 
   /** The colour id of a frame (computed once per frame). */
   id(frame: number): number {
     let id = this.ids[frame];
-    if (id < 0) id = this.ids[frame] = family(this.flags[frame]) * SHADES + shadeOf(this.names(frame));
+    if (id < 0) {
+      const name = this.names(frame);
+      const state = offCpuLeafIndex(name);
+      id = this.ids[frame] = state >= 0 ? OFF_CPU_FAMILY * SHADES + state : family(this.flags[frame]) * SHADES + shadeOf(name);
+    }
     return id;
   }
 
   /** The id of a frame that does not match a search. */
   dimId(frame: number): number {
-    return 4 * SHADES + this.id(frame);
+    return DIMMED + this.id(frame);
   }
 
   cssOf(id: number): string {
@@ -247,15 +280,17 @@ export const FAMILIES = [
   { key: 'inlined', label: 'inlined', flag: FrameFlags.INLINED, title: 'Inlined frames: code the compiler copied into its caller' },
   { key: 'kernel', label: 'kernel', flag: FrameFlags.KERNEL, title: 'Kernel frames' },
   { key: 'jit', label: 'JIT', flag: FrameFlags.JIT, title: 'Just-in-time compiled frames' },
+  { key: 'offcpu', label: 'off-CPU', flag: OFF_CPU_LEGEND, title: 'Time off CPU: a leaf per state the thread was switched out in (sleeping, I/O, preempted, other)' },
 ] as const;
 
 export function familyCss(flag: number, dark: boolean): string {
-  return css(themeRgb(shadeRgb(SHADES >> 2, flag), dark));
+  return css(themeRgb(flag === OFF_CPU_LEGEND ? offCpuRgb(0) : shadeRgb(SHADES >> 2, flag), dark));
 }
 
 /** A frame's colour in the graph (by name and FrameFlags), for the call tree's swatch. */
 export function frameCss(name: string, flags: number, dark: boolean): string {
-  return css(themeRgb(frameRgb(name, flags), dark));
+  const state = offCpuLeafIndex(name);
+  return css(themeRgb(state >= 0 ? offCpuRgb(state) : frameRgb(name, flags), dark));
 }
 
 /** A function's colour in the graph (as its frames that are not inlined), for the table's swatch. */
@@ -263,10 +298,14 @@ export function functionCss(name: string, kernel: boolean, dark: boolean): strin
   return frameCss(name, kernel ? FrameFlags.KERNEL : 0, dark);
 }
 
-/** Which families occur in a frame table's flags (bit i set for FAMILIES[i]). */
-export function familiesPresent(flags: Uint8Array): number {
+/** Which families occur in a frame table (bit i set for FAMILIES[i]; the off-CPU leaves by name). */
+export function familiesPresent(frames: Pick<FrameTable, 'flags' | 'name' | 'strings'>): number {
+  const flags = frames.flags;
   let bits = 0;
-  for (let f = 0; f < flags.length && bits !== 15; f++) bits |= 1 << family(flags[f]);
+  for (let f = 0; f < flags.length; f++) {
+    bits |= 1 << family(flags[f]);
+    if (offCpuLeafIndex(frames.strings[frames.name[f]]) >= 0) bits |= 1 << OFF_CPU_FAMILY;
+  }
   return bits;
 }
 

@@ -1,5 +1,5 @@
 // What the frame colours mean, beside the view toggle: a swatch per family of frame present in
-// the recording (function, inlined, kernel, JIT), in the current theme's colours.
+// the recording (function, inlined, kernel, JIT, off-CPU), in the current theme's colours.
 
 import { useEffect, useMemo, useState } from 'react';
 import { FAMILIES, familiesPresent, familyCss, watchTheme } from '../../core/palette';
@@ -13,9 +13,9 @@ export function useDarkTheme(): boolean {
 }
 
 export function FrameLegend() {
-  const flags = useStore((s) => s.snapshot?.frames.flags ?? null);
+  const frames = useStore((s) => s.snapshot?.frames ?? null);
   const dark = useDarkTheme();
-  const present = useMemo(() => (flags ? familiesPresent(flags) : 1), [flags]);
+  const present = useMemo(() => (frames ? familiesPresent(frames) : 1), [frames]);
   return (
     <ul className="legend" aria-label="Frame colours">
       {FAMILIES.map((f, i) =>

@@ -44,6 +44,19 @@ describe('processed recording', () => {
     expect(everyView(back)).toEqual(everyView(original));
   });
 
+  it('keeps a derived event (Wall clock) as its kept event: tree, time order, unit, event list', async () => {
+    const text = gunzipSync(fixtureBytes('offcpu/waits-a.perf-script.txt.gz'));
+    const original = await loadProfileFromText(text, { event: 'wall' });
+    const back = await loadProfileFromText(gzipSync(toProcessed(original)));
+    expect(everyView(back)).toEqual(everyView(original));
+    expect(back.meta.event).toBe('Wall clock');
+    expect(back.meta.weightUnit).toBe('nanoseconds');
+    expect(back.meta.events.map((e) => e.name)).toContain('Off-CPU');
+    expect(back.samples?.count).toBe(original.samples?.count);
+    // The intervals are in the file as the tree's weights: opening it again asks for no other event.
+    await expect(loadProfileFromText(gzipSync(toProcessed(original)), { event: 'Wall clock' })).resolves.toBeTruthy();
+  });
+
   it('is a small part of the perf script it came from', async () => {
     const text = fixture('rust-toyc.perf-script.txt');
     const bytes = gzipSync(toProcessed(await loadProfileFromText(text)));

@@ -12,6 +12,7 @@ export const RECORDING_FIXTURES = [
   'cpp/maps.perf-script.txt',
   'cpp/mixed-clang.perf-script.txt',
   'cpp/recur.perf-script.txt',
+  'offcpu/waits-a.perf-script.txt.gz',
   'rust-toyc.folded',
   'rust-toyc.svg',
   'interchange/node.cpuprofile',

@@ -26,12 +26,21 @@ describe('a system-wide recording with CPU samples and scheduler tracepoints', (
 
   it('counts every event under its full name, and cpu-clock with terms is a time', async () => {
     const profile = await loadProfileFromText(text, { event: 'cpu-clock' });
-    const names = profile.meta.events.map((e) => e.name).sort();
-    expect(names).toEqual(['cpu-clock/freq=999/', 'sched:sched_switch', 'sched:sched_wakeup']);
-    for (const e of profile.meta.events) expect(e.samples).toBe(headersOf(e.name));
+    const names = profile.meta.events.map((e) => e.name);
+    // The recorded events in order of appearance, then the two derived from sched_switch.
+    expect(names).toEqual(['sched:sched_wakeup', 'cpu-clock/freq=999/', 'sched:sched_switch', 'Off-CPU', 'Wall clock']);
+    for (const e of profile.meta.events.slice(0, 3)) expect(e.samples).toBe(headersOf(e.name));
     expect(profile.meta.samples).toBe(headersOf('cpu-clock/freq=999/'));
     expect(profile.meta.weightUnit).toBe('nanoseconds');
     const wakeups = await loadProfileFromText(text, { event: 'sched:sched_wakeup' });
     expect(weightUnitOf(wakeups.meta, false)).toEqual({ kind: 'count', name: 'sched:sched_wakeup' });
+  });
+
+  it('opens on its CPU samples by default, though a wake-up comes first', async () => {
+    expect(text.slice(0, text.indexOf('\n'))).toMatch(/ sched:sched_wakeup: /);
+    const profile = await loadProfileFromText(text);
+    expect(profile.meta.event).toBe('cpu-clock/freq=999/');
+    expect(profile.meta.samples).toBe(headersOf('cpu-clock/freq=999/'));
+    expect(profile.meta.weightUnit).toBe('nanoseconds');
   });
 });

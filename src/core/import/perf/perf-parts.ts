@@ -14,9 +14,11 @@ import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer
 import { sortSamples } from '../../model/sample-column';
 import type { PerfLateData, PerfLateMerge } from './perf-late';
 import { functionFrames, type FunctionNamesData } from './perf-function-names';
+import { OFF_CPU_EVENT, SWITCH_EVENT, WALL_EVENT, type DerivedEvent, type OffCpuSummary } from './perf-offcpu';
 
 export const MAX_QUOTED = 5;
-const TIME_EVENTS = new Set(['cpu-clock', 'task-clock']);
+/** The events whose period is a time in nanoseconds. */
+export const TIME_EVENTS = new Set(['cpu-clock', 'task-clock']);
 
 /** What one perf script parser learnt, as plain data (it crosses from a worker). */
 export interface PerfPartMeta {
@@ -43,6 +45,9 @@ export interface PerfPartMeta {
   late?: PerfLateData;
   /** The physical symbols of its groups, for one name per function (./perf-function-names.ts). */
   names: FunctionNamesData;
+  /** The derived event read (never in parts), and what its intervals came to. */
+  derived?: DerivedEvent | null;
+  offCpu?: OffCpuSummary | null;
 }
 
 /** The profile of the whole input; `merged` from ../parallel/merge.ts, or one parser's own tables. */
@@ -83,11 +88,19 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
     if (quoted.length < MAX_QUOTED) quoted.push(...shiftWarnings(m.quoted, merged.lineOffsets[part]).slice(0, MAX_QUOTED - quoted.length));
   });
 
+  const switches = events.filter((e) => eventBaseName(e.name) === SWITCH_EVENT).reduce((n, e) => n + e.samples, 0);
+  const cpuTime = events.filter((e) => TIME_EVENTS.has(eventBaseName(e.name))).reduce((n, e) => n + e.samples, 0);
+  const derived = first.derived ?? null;
+  if (derived !== null && switches === 0) {
+    const seen = events.length ? events.map((e) => `${e.name} (${e.samples})`).join(', ') : 'no samples';
+    throw new ImportError(`samples of ${SWITCH_EVENT} for the ${wanted} event (record with -e ${SWITCH_EVENT})`, 0, seen, options.source);
+  }
   if (wanted !== null && samples === 0 && events.length > 0) {
     const seen = events.map((e) => `${e.name} (${e.samples})`).join(', ');
     throw new ImportError(`samples of event "${wanted}"`, 0, `only ${seen}`, options.source);
   }
-  const eventName = kept.size === 1 ? [...kept][0] : kept.size > 1 ? (wanted ?? chosenBase) : null;
+  const derivedName = derived === 'off-cpu' ? OFF_CPU_EVENT : derived === 'wall' ? WALL_EVENT : null;
+  const eventName = derivedName ?? (kept.size === 1 ? [...kept][0] : kept.size > 1 ? (wanted ?? chosenBase) : null);
 
   // Bad frame lines are found when their sample ends, so quoted lines are put back in order.
   const warnings = quoted.sort((a, b) => a.line - b.line);
@@ -103,7 +116,18 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   if (badSamples > 0) {
     warnings.push({ line: 0, message: `${badSamples} sample${badSamples === 1 ? '' : 's'} skipped for a bad period` });
   }
-  if (otherEventSamples > 0) {
+  const offCpu = first.offCpu;
+  if (offCpu && offCpu.inferred > 0) {
+    warnings.push({
+      line: 0,
+      message: `${offCpu.inferred} of ${offCpu.intervals} off-CPU intervals end at their thread's next sample, as their switch-in was not recorded (record system-wide, -a, for exact ends): each is longer by the time its thread ran before that sample`,
+    });
+  }
+  if (offCpu && offCpu.unfinished > 0) {
+    const n = offCpu.unfinished;
+    warnings.push({ line: 0, message: `${n} thread${n === 1 ? ' was' : 's were'} still off CPU at the end of the recording: ${n === 1 ? 'its' : 'their'} last wait counts up to the last timestamp (${offCpu.lastTime.toFixed(6)})` });
+  }
+  if (otherEventSamples > 0 && derived === null) {
     const keptName = eventName ?? wanted ?? '?';
     const others = events.filter((e) => !kept.has(e.name)).map((e) => `${e.name} (${e.samples})`);
     warnings.push({
@@ -113,7 +137,10 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   }
 
   let weightUnit: 'nanoseconds' | null = samples > 0 && samplesWithoutPeriod === 0 ? 'nanoseconds' : null;
-  for (const name of kept) if (!TIME_EVENTS.has(eventBaseName(name))) weightUnit = null;
+  for (const name of kept) if (!TIME_EVENTS.has(eventBaseName(name)) && eventBaseName(name) !== SWITCH_EVENT) weightUnit = null;
+  // The derived events, listed whenever their sources are there, so the picker offers them.
+  if (switches > 0) events.push({ name: OFF_CPU_EVENT, samples: switches });
+  if (switches > 0 && cpuTime > 0) events.push({ name: WALL_EVENT, samples: switches + cpuTime });
 
   return {
     frames: merged.frames,

@@ -6,8 +6,12 @@
 //   and 1 to its self sample count; the root frame is the process name with spaces turned into
 //   `_` (`comm-PID`, `comm-PID/TID` with options.split; `?` when the line has no PID);
 // - only one event is kept: options.event (matched against the printed name when it contains a
-//   ':', else against the name without modifiers), by default the first event seen, compared
-//   without modifiers as inferno does; meta.events counts every printed event name;
+//   ':', else against the name without modifiers), by default the first CPU event seen (a
+//   tracepoint only until one is met), compared without modifiers as inferno does;
+//   meta.events counts every printed event name;
+// - the derived events (options.event Off-CPU or Wall clock) keep sched:sched_switch samples as
+//   off-CPU intervals (./perf-offcpu.ts), Wall clock also the cpu-clock/task-clock samples; they
+//   need the whole input in one parser (intervals cross any cut);
 // - a sample ends at a blank line, at the next header, or at the end of input; a last sample
 //   without its blank line is kept (FlameGraph's corpus has such files), but one whose last line
 //   has no line end was cut mid-write (unterminated()): it is skipped and reported, never drawn;
@@ -32,6 +36,8 @@ import { PerfStackAssembler } from './perf-stack';
 import { PerfLateMerge } from './perf-late';
 import { DEFERRED_LIMIT, DeferredSamples, foldRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
+import { BAD_SWITCH, derivedEvent, OffCpuIntervals, STATE_LEAVES, SWITCH_EVENT, type DerivedEvent, type OffCpuSummary } from './perf-offcpu';
+import { TIME_EVENTS } from './perf-parts';
 
 const TAB = 9;
 const SPACE = 32;
@@ -80,7 +86,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   samples = 0;
 
   private readonly frames = new FrameTableBuilder();
-  private readonly builder = new TreeBuilder();
+  // Replaced when the default event changes from a tracepoint to a CPU event (restart()).
+  private builder = new TreeBuilder();
   private readonly stack: PerfStackAssembler;
   private readonly header = newHeaderFields();
   private readonly frameFields = newFrameFields();
@@ -95,9 +102,17 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private root: FrameIndex = 0;
   private weight = 1;
   private thread = -1;
-  private readonly column: SampleColumnBuilder;
+  private column: SampleColumnBuilder;
   // Samples waiting for the end of the input to fold their runs (./perf-runs.ts).
-  private readonly deferred = new DeferredSamples();
+  private deferred = new DeferredSamples();
+
+  // Derived events: the intervals, the current sample's switch record (-1: not a switch), and
+  // switch samples kept aside with the deferred ones, by ordinal.
+  private readonly derived: DerivedEvent | null;
+  private readonly offCpu: OffCpuIntervals | null;
+  private switchRecord = -1;
+  private readonly deferredSwitches = new Map<number, number>();
+  private offCpuSummary: OffCpuSummary | null = null;
 
   // Events.
   private readonly wanted: string | null;
@@ -132,11 +147,15 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     this.wanted = options.event ?? null;
     if (this.wanted === null) this.chosenBase = options.partContext?.event ?? null;
     this.wantedIsFull = this.wanted !== null && this.wanted.includes(':');
+    this.derived = derivedEvent(this.wanted);
+    this.offCpu = this.derived ? new OffCpuIntervals() : null;
     this.column = new SampleColumnBuilder(maxTimedSamples);
     markMutable(this, ['prevFrames', 'prevNodes']);
   }
 
   line(text: string, lineNumber: number): void {
+    // An interval starts in one part and ends in another: one parser reads the whole input.
+    if (this.derived !== null && this.options.part) throw new WholeInputNeeded(`the ${this.wanted} event pairs switches across the whole recording`);
     if (lineNumber === this.cutLine) {
       this.cutAtEnd(text, lineNumber);
       return;
@@ -198,6 +217,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   finish(): Profile {
     this.endInput();
     this.addDeferred();
+    this.addIntervals();
     const meta = this.partMeta();
     const table = this.frames.finish();
     const { tree, order } = this.builder.finish(table);
@@ -226,7 +246,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   /** What later parts of a split input need: the kept event, once a sample header decided it. */
   splitContext(): PartContext | null {
     if (this.wanted !== null) return {};
-    return this.chosenBase === null ? null : { event: this.chosenBase };
+    // Undecided while only tracepoints were seen: a CPU event later would become the default.
+    return this.chosenBase === null || isTracepoint(this.chosenBase) ? null : { event: this.chosenBase };
   }
 
   private endInput(): void {
@@ -268,6 +289,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       quotedCount: this.quoted,
       hasInlined: this.stack.hasInlined,
       names: this.stack.names.data(),
+      derived: this.derived,
+      offCpu: this.offCpuSummary,
       column: { count: this.column.count, dropped: this.column.dropped, cap: this.column.cap },
     };
   }
@@ -277,7 +300,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     this.inSample = true;
     this.sampleLine = lineNumber;
     this.kept = this.countEvent(text.slice(h.eventStart, h.eventEnd));
+    this.switchRecord = -1;
+    if (this.offCpu !== null && !this.offCpuSample(text, lineNumber)) this.kept = false;
     if (!this.kept) this.otherEventSamples++;
+    else if (this.switchRecord >= 0) this.weight = 0;
     else if (h.periodStart >= 0) {
       const period = parsePeriod(text, h.periodStart, h.periodEnd);
       if (period < 0) {
@@ -311,6 +337,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const depth = stack.end();
     const ordinal = this.samples++;
     if (stack.runs.unsettled) {
+      if (this.switchRecord >= 0) this.deferredSwitches.set(ordinal, this.switchRecord);
       this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs, this.frames.size, stack.printedInlined);
       if (this.deferred.full) {
         // One parser folds them with the statistics known now; a part cannot know those (see
@@ -322,7 +349,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;
     this.hook?.sample(this.root, stack.stack, depth, this.weight, ordinal);
-    this.addPath(this.root, stack.stack, depth, this.weight, this.thread);
+    this.addPath(this.root, stack.stack, depth, this.weight, this.thread, this.switchRecord);
   }
 
   /** Folds the samples kept aside with the runs' final gcds and adds them to the tree. */
@@ -332,13 +359,47 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       if (this.stack.printedInlined && foldRuns(stack, runs, runCount, this.stack.stats, this.frames)) this.stack.hasInlined = true;
       this.column.nextTime[0] = at;
       this.hook?.sample(root, stack, depth, weight, ordinal);
-      this.addPath(root, stack, depth, weight, thread);
+      this.addPath(root, stack, depth, weight, thread, this.deferredSwitches.get(ordinal) ?? -1);
     });
     this.column.nextTime[0] = time;
   }
 
-  /** Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. */
-  private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number): void {
+  /**
+   * A sample header when a derived event is read: every sample says its thread runs; a switch
+   * sample starts an interval (its stack is the switch-out's). False when the switch's fields
+   * cannot be read (the sample is skipped and reported).
+   */
+  private offCpuSample(text: string, lineNumber: number): boolean {
+    const record = (this.offCpu as OffCpuIntervals).header(text, this.header, this.kept, this.column.nextTime);
+    if (record === BAD_SWITCH) {
+      this.badSamples++;
+      this.skippedLines++;
+      this.quote(lineNumber, `expected a sched_switch sample "TIME: sched:sched_switch: prev_comm=… prev_pid=N … prev_state=S ==> next_comm=… next_pid=N", found ${quoteInput(text)}; sample skipped`);
+      return false;
+    }
+    this.switchRecord = record;
+    return true;
+  }
+
+  /** The derived events' intervals, each a leaf per state under its switch-out stack. */
+  private addIntervals(): void {
+    const offCpu = this.offCpu;
+    if (offCpu === null) return;
+    const leaves = STATE_LEAVES.map((name) => this.frames.intern(name, 0));
+    const time = this.column.nextTime;
+    this.offCpuSummary = offCpu.finish((node, state, ns, start, thread) => {
+      const leaf = this.builder.child(node, leaves[state]);
+      this.builder.addSelf(leaf, ns, 1);
+      time[0] = start;
+      this.column.push(leaf, ns, thread);
+    });
+  }
+
+  /**
+   * Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. A
+   * switch sample (`switchRecord` ≥ 0) adds no weight: its node is where its interval will go.
+   */
+  private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number, switchRecord: number): void {
     const length = depth + 1;
     if (length > this.prevFrames.length) {
       const size = Math.max(length, this.prevFrames.length * 2);
@@ -367,6 +428,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       prevNodes[d] = node;
     }
     this.prevLength = length;
+    if (switchRecord >= 0) {
+      this.offCpu?.setNode(switchRecord, node);
+      return;
+    }
     this.builder.addSelf(node, weight, 1);
     this.column.push(node, weight, thread);
   }
@@ -386,15 +451,36 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     summary.samples++;
     this.lastEvent = summary;
     let kept: boolean;
-    if (this.wanted !== null) kept = this.wantedIsFull ? name === this.wanted : eventBaseName(name) === this.wanted;
+    const base = eventBaseName(name);
+    if (this.derived !== null) kept = base === SWITCH_EVENT || (this.derived === 'wall' && TIME_EVENTS.has(base));
+    else if (this.wanted !== null) kept = this.wantedIsFull ? name === this.wanted : base === this.wanted;
     else {
-      const base = eventBaseName(name);
       if (this.chosenBase === null) this.chosenBase = base;
+      // A mixed recording opens on its CPU samples, whatever tracepoint comes first.
+      else if (isTracepoint(this.chosenBase) && !isTracepoint(base) && this.options.partContext === undefined) this.restart(base);
       kept = base === this.chosenBase;
     }
     if (kept) this.keptNames.add(summary.name);
     this.lastEventKept = kept;
     return kept;
+  }
+
+  /**
+   * The default event becomes `base`, a CPU event met after samples of a tracepoint: what was
+   * kept of the tracepoint is dropped (its frames stay in the table, unused) and counted among
+   * the other events' samples.
+   */
+  private restart(base: string): void {
+    this.chosenBase = base;
+    this.otherEventSamples += this.samples + this.badSamples;
+    this.samples = 0;
+    this.badSamples = 0;
+    this.samplesWithoutPeriod = 0;
+    this.keptNames.clear();
+    this.builder = new TreeBuilder();
+    this.column = new SampleColumnBuilder(this.column.cap);
+    this.deferred = new DeferredSamples();
+    this.prevLength = 0;
   }
 
   private rootFrame(text: string): FrameIndex {
@@ -428,4 +514,9 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private quote(line: number, message: string): void {
     if (this.quoted++ < MAX_QUOTED) this.warnings.push({ line, message });
   }
+}
+
+/** A tracepoint (`sched:sched_switch`), not a CPU event: its name keeps a colon. */
+function isTracepoint(base: string): boolean {
+  return base.includes(':');
 }

@@ -1,0 +1,50 @@
+// collapse, top and diff on the derived events of a perf script recording (issue 27): --event
+// off-cpu and --event wall, on waits.c recorded system-wide (fixtures/offcpu/README.md).
+
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCollapse } from './collapse';
+import { runDiff } from './diff';
+import { runTop } from './top';
+import { runInMemory } from './run-in-memory';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const waits = join(root, 'fixtures/offcpu/waits-a.perf-script.txt.gz');
+const locks = join(root, 'fixtures/offcpu/locks-a.perf-script.txt.gz');
+const sumOf = (lines: string[]) => lines.reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+
+describe('the CLI on off-CPU and wall-clock time', () => {
+  it('collapse --event off-cpu: every stack ends in an off-CPU leaf; wall adds the CPU samples', async () => {
+    const off = await runInMemory(runCollapse, ['--event', 'off-cpu', waits]);
+    expect(off.code).toBe(0);
+    const offLines = off.stdout.trimEnd().split('\n');
+    for (const l of offLines) expect(l).toMatch(/;\[off-CPU: (sleeping|I\/O|preempted|other)\] \d+$/);
+    expect(off.stderr).toMatch(/off-CPU intervals end at their thread's next sample/);
+    const wall = await runInMemory(runCollapse, ['--event', 'wall', waits]);
+    const cpu = await runInMemory(runCollapse, [waits]);
+    const sum = (s: string) => sumOf(s.trimEnd().split('\n'));
+    expect(sum(wall.stdout)).toBe(sum(off.stdout) + sum(cpu.stdout));
+  });
+
+  it('top --event wall shows the off-CPU leaves as times', async () => {
+    const { code, stdout } = await runInMemory(runTop, ['--event', 'wall', '-n', '3', waits]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[1]).toMatch(/^[\d.]+ s\t[\d.]+%\t[\d.]+ s\t[\d.]+%\t\[off-CPU: sleeping\]$/);
+  });
+
+  it('diff --event off-cpu compares two recordings’ waits', async () => {
+    const { code, stdout } = await runInMemory(runDiff, ['--event', 'off-cpu', locks, waits]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.some((l) => /^prog;.*;\[off-CPU: sleeping\] \d+ 0$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^waits;.*sleep_known;.*;\[off-CPU: sleeping\] 0 \d+$/.test(l))).toBe(true);
+  });
+
+  it('says how to record when the recording has no sched_switch', async () => {
+    const noSwitch = join(root, 'fixtures/rust-toyc.perf-script.txt');
+    const { code, stderr } = await runInMemory(runCollapse, ['--event', 'off-cpu', noSwitch]);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/expected samples of sched:sched_switch for the off-cpu event \(record with -e sched:sched_switch\), found cpu-clock/);
+  });
+});
