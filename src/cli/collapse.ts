@@ -7,7 +7,7 @@
 
 import { foldedChunks, type FoldedOptions } from '../core/export/folded';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf, VIEW_OPTIONS } from './command-args';
+import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
@@ -19,7 +19,7 @@ export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
   --event NAME             perf script: keep samples of this event (default: the first seen)
   --kernel, --jit          annotate kernel frames _[k], JIT frames _[j]; --all: both
   --full-names             keep argument lists and full names (only ';' becomes ':')
-`;
+${TRANSFORM_HELP}`;
 
 export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'collapse', COLLAPSE_USAGE);
@@ -29,11 +29,14 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     kernel: { type: 'boolean' },
     jit: { type: 'boolean' },
     all: { type: 'boolean' },
+    ...TRANSFORM_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const view = command.view(values.view, 'inline', ['inline', 'functions']);
   if (typeof view === 'number') return view;
+  const transforms = command.transforms(values.transform);
+  if (typeof transforms === 'number') return transforms;
   const file = command.oneFile(positionals);
   if (typeof file === 'number') return file;
   const source = file === '-' ? '<stdin>' : file;
@@ -51,6 +54,7 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     annotateKernel: Boolean(values.kernel || values.all),
     annotateJit: Boolean(values.jit || values.all),
     fullNames: Boolean(values['full-names']),
+    transforms,
   };
   if (profile.tree.totalSamples[0] === 0 && profile.tree.totalWeight[0] === 0) {
     if (!profile.meta.warnings.some((w) => w.message.includes('no samples'))) {

@@ -15,7 +15,9 @@
 import { frameName } from '../model/frame-table';
 import { FrameFlags } from '../model/types';
 import type { Profile } from '../model/profile';
+import type { CallTree } from '../model/call-tree';
 import { viewTree, type ViewKind } from '../views/function-view';
+import { applyTransforms, type Transform } from '../views/transforms';
 import { rawName, tidyName } from './tidy-name';
 
 export interface FoldedOptions {
@@ -31,6 +33,14 @@ export interface FoldedOptions {
   annotateJit?: boolean;
   /** Keep names as recorded instead of inferno's tidying (only ';' is replaced). */
   fullNames?: boolean;
+  /** Applied to the view's tree in order, as the viewer does (the CLI's --transform). */
+  transforms?: readonly Transform[];
+}
+
+/** The view's tree with the transforms applied (the tree itself when there are none). */
+export function transformedViewTree(profile: Profile, view: ViewKind, transforms: readonly Transform[] = []): CallTree {
+  const tree = viewTree(profile, view);
+  return transforms.length === 0 ? tree : applyTransforms(tree, profile.frames, transforms).tree;
 }
 
 export interface FoldedStacks {
@@ -41,7 +51,7 @@ export interface FoldedStacks {
 
 /** Sorted, merged stacks of a profile. Holds every stack string at once. */
 export function foldedStacks(profile: Profile, options: FoldedOptions = {}): FoldedStacks {
-  const tree = viewTree(profile, options.view ?? 'inline');
+  const tree = transformedViewTree(profile, options.view ?? 'inline', options.transforms);
   const labels = frameLabels(profile, options);
   const self = options.weight === 'samples' ? tree.selfSamples : tree.selfWeight;
 

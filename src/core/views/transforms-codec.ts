@@ -75,13 +75,14 @@ export function decodeTransforms(text: string): DecodeResult {
   const transforms: Transform[] = [];
   for (let i = 0; i < items.length; i++) {
     const one = decodeTransform(items[i], i + 1);
-    if (!one.ok) return one;
+    if (!one.ok) return { ok: false, error: one.error };
     transforms.push(one.transform);
   }
   return { ok: true, transforms };
 }
 
-export type DecodeOneResult = { ok: true; transform: Transform } | { ok: false; error: string };
+/** `found`: what was wrong, for a host that words its own message (the CLI). */
+export type DecodeOneResult = { ok: true; transform: Transform } | { ok: false; error: string; found: string };
 
 /**
  * One item of a transform list. `itemNo` (1-based) names it in errors; `percentDecoded` false
@@ -94,6 +95,7 @@ export function decodeTransform(item: string, itemNo = 1, percentDecoded = true)
   const bad = (what: string): DecodeOneResult => ({
     ok: false,
     error: `transforms: item ${itemNo}: expected ${TRANSFORM_FORMS}; found ${what} in '${clip(item)}'`,
+    found: what,
   });
   const ok = (transform: Transform): DecodeOneResult => ({ ok: true, transform });
   if (kind === 'subtree') {
