@@ -1,16 +1,19 @@
 // `flameview collapse`: a recording (perf script text or folded stacks, gzip or not) in, sorted
-// folded stacks out, as inferno-collapse-perf / stackcollapse-perf.pl print them.
+// folded stacks out, as inferno-collapse-perf / stackcollapse-perf.pl print them. Several
+// recordings (any mix of formats) print their sum: each stack once, with its weights added, as
+// folding their concatenated folded text would (several runs, hosts or per-thread files).
 //
 // Exit codes: 0 done (also for an empty recording, with a note on stderr; skipped lines are
 // reported on stderr), 1 the input cannot be read or is not a recording (one line on stderr,
 // never a stack trace), 2 usage error.
 
-import { foldedChunks, type FoldedOptions } from '../core/export/folded';
+import { foldedStackChunks, foldedStacks, sumFolded, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
 import { loadRecording, writeChunks } from './cli-common';
 import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
-export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
+export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|- [FILE...]
+  several FILEs: their stacks summed into one folded text (at most one - for stdin)
   --view inline|functions  inline (default, as inferno-collapse-perf prints perf script): every
                            frame, inlined ones marked _[i]; functions: inlined frames merged into
                            their caller (the view the viewer, top and svg open with)
@@ -37,15 +40,8 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   if (typeof view === 'number') return view;
   const transforms = command.transforms(values.transform);
   if (typeof transforms === 'number') return transforms;
-  const file = command.oneFile(positionals);
-  if (typeof file === 'number') return file;
-  const source = file === '-' ? '<stdin>' : file;
-  const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
-  if (!profile) return 1;
-  if (profile.meta.format === 'folded') {
-    const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);
-    if (ignored.length > 0) io.stderr.write(`flameview: ${source}: note: ${ignored.join(', ')} ignored: the input is already folded\n`);
-  }
+  if (positionals.length === 0) return command.usageError('missing FILE (use - for stdin)');
+  if (positionals.filter((f) => f === '-').length > 1) return command.usageError('only one FILE can be - (stdin)');
 
   const options: FoldedOptions = {
     view,
@@ -56,11 +52,24 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     fullNames: Boolean(values['full-names']),
     transforms,
   };
-  if (profile.tree.totalSamples[0] === 0 && profile.tree.totalWeight[0] === 0) {
-    if (!profile.meta.warnings.some((w) => w.message.includes('no samples'))) {
-      io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
+  // One recording at a time: only its stacks are kept while the next one loads.
+  const lists: FoldedStacks[] = [];
+  for (const file of positionals) {
+    const source = file === '-' ? '<stdin>' : file;
+    const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
+    if (!profile) return 1;
+    if (profile.meta.format === 'folded') {
+      const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);
+      if (ignored.length > 0) io.stderr.write(`flameview: ${source}: note: ${ignored.join(', ')} ignored: the input is already folded\n`);
     }
-    return 0;
+    if (profile.tree.totalSamples[0] === 0 && profile.tree.totalWeight[0] === 0) {
+      if (!profile.meta.warnings.some((w) => w.message.includes('no samples'))) {
+        io.stderr.write(`flameview: ${source}: note: no samples; nothing to print${positionals.length > 1 ? ' from it' : ''}\n`);
+      }
+      continue;
+    }
+    lists.push(foldedStacks(profile, options));
   }
-  return writeChunks(io.stdout, foldedChunks(profile, options));
+  if (lists.length === 0) return 0;
+  return writeChunks(io.stdout, foldedStackChunks(lists.length === 1 ? lists[0] : sumFolded(lists)));
 }

@@ -111,7 +111,32 @@ function isStrictlyAscending(xs: string[], compare: (a: string, b: string) => nu
 
 /** The folded text as chunks of whole lines (about 64 KiB each), for streaming writers. */
 export function* foldedChunks(profile: Profile, options: FoldedOptions = {}): Generator<string> {
-  const { stacks, weights } = foldedStacks(profile, options);
+  yield* foldedStackChunks(foldedStacks(profile, options));
+}
+
+/**
+ * Several recordings' stacks summed: a stack in several lists once, with the sum of its weights
+ * (what folding their concatenated text gives). Each list sorted and distinct, as foldedStacks
+ * gives them; so is the result.
+ */
+export function sumFolded(lists: readonly FoldedStacks[]): FoldedStacks {
+  const all: { stack: string; weight: number }[] = [];
+  for (const f of lists) for (let i = 0; i < f.stacks.length; i++) all.push({ stack: f.stacks[i], weight: f.weights[i] });
+  all.sort((a, b) => compareUtf8(a.stack, b.stack));
+  const stacks: string[] = [];
+  const weights: number[] = [];
+  for (const { stack, weight } of all) {
+    if (stacks.length > 0 && stacks[stacks.length - 1] === stack) weights[weights.length - 1] += weight;
+    else {
+      stacks.push(stack);
+      weights.push(weight);
+    }
+  }
+  return { stacks, weights: Float64Array.from(weights) };
+}
+
+/** Sorted stacks as folded text, in chunks of whole lines (about 64 KiB each). */
+export function* foldedStackChunks({ stacks, weights }: FoldedStacks): Generator<string> {
   // Parts joined once per chunk: `chunk +=` would build a rope that is flattened again on write.
   const parts: string[] = [];
   let size = 0;
