@@ -154,7 +154,7 @@ describe('collapse: errors and notes', () => {
   });
 
   it('usage errors exit 2', async () => {
-    for (const args of [['--bogus', 'x'], [], ['--view', 'flat', 'x'], ['a', 'b'], ['--event']]) {
+    for (const args of [['--bogus', 'x'], [], ['--view', 'flat', 'x'], ['-', '-'], ['--event']]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^flameview collapse: .*\nusage: flameview collapse/);

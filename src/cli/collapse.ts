@@ -1,16 +1,19 @@
 // `flameview collapse`: a recording (perf script text or folded stacks, gzip or not) in, sorted
-// folded stacks out, as inferno-collapse-perf / stackcollapse-perf.pl print them.
+// folded stacks out, as inferno-collapse-perf / stackcollapse-perf.pl print them. Several
+// recordings (any mix of formats) print their sum: each stack once, with its weights added, as
+// folding their concatenated folded text would (several runs, hosts or per-thread files).
 //
 // Exit codes: 0 done (also for an empty recording, with a note on stderr; skipped lines are
 // reported on stderr), 1 the input cannot be read or is not a recording (one line on stderr,
 // never a stack trace), 2 usage error.
 
-import { foldedChunks, type FoldedOptions } from '../core/export/folded';
+import { foldedStackChunks, foldedStacks, sumFolded, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf, VIEW_OPTIONS } from './command-args';
+import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
-export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
+export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|- [FILE...]
+  several FILEs: their stacks summed into one folded text (at most one - for stdin)
   --view inline|functions  inline (default, as inferno-collapse-perf prints perf script): every
                            frame, inlined ones marked _[i]; functions: inlined frames merged into
                            their caller (the view the viewer, top and svg open with)
@@ -21,7 +24,7 @@ export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|-
                            sched:sched_switch (ns)
   --kernel, --jit          annotate kernel frames _[k], JIT frames _[j]; --all: both
   --full-names             keep argument lists and full names (only ';' becomes ':')
-`;
+${TRANSFORM_HELP}`;
 
 export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'collapse', COLLAPSE_USAGE);
@@ -31,20 +34,16 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     kernel: { type: 'boolean' },
     jit: { type: 'boolean' },
     all: { type: 'boolean' },
+    ...TRANSFORM_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const view = command.view(values.view, 'inline', ['inline', 'functions']);
   if (typeof view === 'number') return view;
-  const file = command.oneFile(positionals);
-  if (typeof file === 'number') return file;
-  const source = file === '-' ? '<stdin>' : file;
-  const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
-  if (!profile) return 1;
-  if (profile.meta.format === 'folded') {
-    const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);
-    if (ignored.length > 0) io.stderr.write(`flameview: ${source}: note: ${ignored.join(', ')} ignored: the input is already folded\n`);
-  }
+  const transforms = command.transforms(values.transform);
+  if (typeof transforms === 'number') return transforms;
+  if (positionals.length === 0) return command.usageError('missing FILE (use - for stdin)');
+  if (positionals.filter((f) => f === '-').length > 1) return command.usageError('only one FILE can be - (stdin)');
 
   const options: FoldedOptions = {
     view,
@@ -53,12 +52,26 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     annotateKernel: Boolean(values.kernel || values.all),
     annotateJit: Boolean(values.jit || values.all),
     fullNames: Boolean(values['full-names']),
+    transforms,
   };
-  if (profile.tree.totalSamples[0] === 0 && profile.tree.totalWeight[0] === 0) {
-    if (!profile.meta.warnings.some((w) => w.message.includes('no samples'))) {
-      io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
+  // One recording at a time: only its stacks are kept while the next one loads.
+  const lists: FoldedStacks[] = [];
+  for (const file of positionals) {
+    const source = file === '-' ? '<stdin>' : file;
+    const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
+    if (!profile) return 1;
+    if (profile.meta.format === 'folded') {
+      const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);
+      if (ignored.length > 0) io.stderr.write(`flameview: ${source}: note: ${ignored.join(', ')} ignored: the input is already folded\n`);
     }
-    return 0;
+    if (profile.tree.totalSamples[0] === 0 && profile.tree.totalWeight[0] === 0) {
+      if (!profile.meta.warnings.some((w) => w.message.includes('no samples'))) {
+        io.stderr.write(`flameview: ${source}: note: no samples; nothing to print${positionals.length > 1 ? ' from it' : ''}\n`);
+      }
+      continue;
+    }
+    lists.push(foldedStacks(profile, options));
   }
-  return writeChunks(io.stdout, foldedChunks(profile, options));
+  if (lists.length === 0) return 0;
+  return writeChunks(io.stdout, foldedStackChunks(lists.length === 1 ? lists[0] : sumFolded(lists)));
 }

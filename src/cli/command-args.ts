@@ -4,6 +4,8 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LoadOptions } from '../core/import/load';
+import type { Transform } from '../core/views/transforms';
+import { decodeTransform } from '../core/views/transforms-codec';
 import { describeArgsError, usageError } from './cli-common';
 import type { CliIo } from './main';
 
@@ -24,6 +26,19 @@ export const SPLIT_OPTIONS = {
   pid: { type: 'boolean' },
   tid: { type: 'boolean' },
 } as const;
+
+/** --transform SPEC, repeatable: the viewer's transforms, applied in order (see TRANSFORM_HELP). */
+export const TRANSFORM_OPTIONS = {
+  transform: { type: 'string', multiple: true },
+} as const;
+
+/** The usage lines of --transform (each command's usage text includes them). */
+export const TRANSFORM_HELP = `  --transform SPEC         apply a transform of the viewer's, in order (repeatable), as a link
+                           writes it with the argument as typed: focus-re:RE, drop-re:RE,
+                           merge-re:RE, collapse-re:RE (regular expressions over function names;
+                           -re-i: ignore case), focus:NAME, drop:NAME, merge:NAME, collapse:NAME,
+                           hide:kernel, hide:unknown, drec, ... (README, "Transforms")
+`;
 
 export type View = 'inline' | 'functions';
 
@@ -63,6 +78,17 @@ export class CommandLine {
     if (value === undefined) return fallback;
     if (value !== 'inline' && value !== 'functions') return this.usageError(`--view must be ${order[0]} or ${order[1]}, not '${value}'`);
     return value;
+  }
+
+  /** The --transform values decoded (argument as typed), or a usage error naming the bad one. */
+  transforms(specs: readonly string[] | undefined): Transform[] | number {
+    const out: Transform[] = [];
+    for (const spec of specs ?? []) {
+      const one = decodeTransform(spec, out.length + 1, false);
+      if (!one.ok) return this.usageError(`--transform '${spec}': found ${one.found} (the forms are below)`);
+      out.push(one.transform);
+    }
+    return out;
   }
 
   /** The one FILE (or -), or a usage error. */

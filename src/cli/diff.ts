@@ -17,7 +17,7 @@
 import { compareUtf8, foldedStacks, formatWeight, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
 import { pairRoots, type RootEntry } from '../core/views/diff';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf, VIEW_OPTIONS } from './command-args';
+import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const DIFF_USAGE = `usage: flameview diff [options] A B
@@ -35,6 +35,7 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
   --ignore-root            compare ignoring the root (process or thread) names: A's roots take
                            the names of the B roots they pair with (same name first, then
                            heaviest with heaviest), so a renamed binary compares
+${TRANSFORM_HELP}                           (applied to A and B alike)
   A or B may be - for stdin (not both).
 `;
 
@@ -43,11 +44,13 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--open')) {
     return command.usageError('--open is not part of this command: `flameview A B` opens the comparison in the browser');
   }
-  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' } });
+  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, ...TRANSFORM_OPTIONS });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const view = command.view(values.view, 'inline', ['inline', 'functions']);
   if (typeof view === 'number') return view;
+  const transforms = command.transforms(values.transform);
+  if (typeof transforms === 'number') return transforms;
   if (positionals.length !== 2) return command.usageError(`expected two recordings A and B, got ${positionals.length}`);
   if (positionals[0] === '-' && positionals[1] === '-') return command.usageError('only one of A and B can be - (stdin)');
 
@@ -65,6 +68,7 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
     weight: values.samples ? 'samples' : 'period',
     annotateInline: true,
     fullNames: Boolean(values['full-names']),
+    transforms,
   };
   const stacksB = foldedStacks(b, options);
   const stacksA = values['ignore-root'] ? renameRoots(foldedStacks(a, options), stacksB) : foldedStacks(a, options);

@@ -7,7 +7,7 @@
 import { defaultView, svgChunks, svgInputOf } from '../core/export/svg';
 import type { ViewKind } from '../core/views/function-view';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine } from './command-args';
+import { CommandLine, TRANSFORM_HELP, TRANSFORM_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const SVG_USAGE = `usage: flameview svg [options] FILE|- > out.svg
@@ -17,7 +17,7 @@ export const SVG_USAGE = `usage: flameview svg [options] FILE|- > out.svg
   --min-width PX           leave out frames narrower than PX pixels (default 0.1; 0 keeps all)
   --title TEXT             title (default: the file name)
   --search REGEX           highlight matches when the SVG opens
-`;
+${TRANSFORM_HELP}`;
 
 export async function runSvg(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'svg', SVG_USAGE);
@@ -27,6 +27,7 @@ export async function runSvg(args: string[], io: CliIo): Promise<number> {
     'min-width': { type: 'string' },
     title: { type: 'string' },
     search: { type: 'string' },
+    ...TRANSFORM_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
@@ -36,6 +37,8 @@ export async function runSvg(args: string[], io: CliIo): Promise<number> {
   if (!Number.isFinite(width) || width < 100 || width > 100000) return command.usageError(`--width must be a number of pixels from 100 to 100000, not '${values.width}'`);
   const minWidth = values['min-width'] === undefined ? 0.1 : Number(values['min-width']);
   if (!Number.isFinite(minWidth) || minWidth < 0) return command.usageError(`--min-width must be a number of pixels >= 0, not '${values['min-width']}'`);
+  const transforms = command.transforms(values.transform);
+  if (typeof transforms === 'number') return transforms;
   if (values.search !== undefined) {
     try {
       new RegExp(values.search);
@@ -52,5 +55,5 @@ export async function runSvg(args: string[], io: CliIo): Promise<number> {
 
   const chosen: ViewKind = view ?? defaultView(profile.meta);
   const title = values.title ?? (file === '-' ? 'Flame Graph' : file.replace(/^.*\//, ''));
-  return writeChunks(io.stdout, svgChunks(svgInputOf(profile, chosen), { width, minWidth, title, search: values.search }));
+  return writeChunks(io.stdout, svgChunks(svgInputOf(profile, chosen, transforms), { width, minWidth, title, search: values.search }));
 }

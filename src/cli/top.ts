@@ -9,15 +9,15 @@
 // names become equal after tidying (overloads) are one row, with recursion still counted once.
 // Exit codes as collapse: 0 done, 1 unreadable input or not a recording, 2 usage error.
 
-import { formatWeight } from '../core/export/folded';
+import { formatWeight, transformedViewTree } from '../core/export/folded';
 import { defaultView } from '../core/export/svg';
 import { formatWeightIn, weightUnitOf, type WeightUnit } from '../core/model/weight-text';
 import { rawName, readableTidyName } from '../core/export/tidy-name';
 import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
-import { viewTree } from '../core/views/function-view';
+import type { Transform } from '../core/views/transforms';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, VIEW_OPTIONS } from './command-args';
+import { CommandLine, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const TOP_USAGE = `usage: flameview top [options] FILE|-
@@ -32,7 +32,7 @@ export const TOP_USAGE = `usage: flameview top [options] FILE|-
   --full-names             keep argument lists and full names
   --raw                    bare numbers instead of weights with their unit (12.3 ms, 1,234 samples)
   --json                   a JSON array of {name, self, selfPercent, total, totalPercent, inlined}
-`;
+${TRANSFORM_HELP}`;
 
 export interface TopRow {
   name: string;
@@ -51,11 +51,13 @@ export interface TopOptions {
   limit?: number;
   weight?: WeightKind;
   fullNames?: boolean;
+  /** Applied to the view's tree first, in order (--transform). */
+  transforms?: readonly Transform[];
 }
 
 /** The rows `top` prints, heaviest first (pure; used by the CLI and its tests). */
 export function topRows(profile: Profile, options: TopOptions = {}): TopRow[] {
-  const tree = viewTree(profile, options.view ?? defaultView(profile.meta));
+  const tree = transformedViewTree(profile, options.view ?? defaultView(profile.meta), options.transforms);
   const tidy = options.fullNames ? rawName : readableTidyName;
   const frames = renameFrames(profile.frames, (name) => tidy(name).replace(/[\r\n\t]/g, ' '));
   const table = functionTable(tree, frames);
@@ -97,11 +99,14 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
     n: { type: 'string', short: 'n' },
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
+    ...TRANSFORM_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const view = command.view(values.view, undefined, ['inline', 'functions']);
   if (typeof view === 'number') return view;
+  const transforms = command.transforms(values.transform);
+  if (typeof transforms === 'number') return transforms;
   const by = values.by ?? 'self';
   if (by !== 'self' && by !== 'total') return command.usageError(`--by must be self or total, not '${by}'`);
   const nText = values.n ?? '20';
@@ -120,6 +125,7 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
     limit: Number(nText),
     weight: values.samples ? 'samples' : 'period',
     fullNames: Boolean(values['full-names']),
+    transforms,
   });
   if (rows.length === 0 && !values.json) io.stderr.write(`flameview: ${source}: note: no samples; nothing to print\n`);
   const unit = values.raw ? null : weightUnitOf(profile.meta, Boolean(values.samples));

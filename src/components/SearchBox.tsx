@@ -1,11 +1,15 @@
 // Regex search: the pattern, an "Ignore case" switch, the Matched summary and next/previous
 // match. Matching runs in a worker (search-controller); an invalid pattern is an inline alert.
+// Once the search has matched (so the pattern is known to run in time), the Transform menu
+// applies the pattern transforms with it (focus, drop, merge, collapse: core/views/transforms.ts).
 
 import { useMemo } from 'react';
 import { revealNode } from '../controllers/keyboard';
 import { formatMatched, matchedShare } from '../core/query/matched';
 import { useStore } from '../store/store';
 import type { SearchStatus, StoreState } from '../store/types';
+import type { PatternOp } from '../core/views/transforms';
+import { Menu } from './toolbar/Menu';
 import { currentTree, nextMatch } from '../store/tree-helpers';
 
 export const SEARCH_INPUT_ID = 'flame-search';
@@ -56,6 +60,7 @@ export function SearchBox() {
       <button type="button" className="btn btn-small" aria-label="Next match" title="Next match (Enter)" disabled={!summary} onClick={() => step(1)}>
         ›
       </button>
+      {search.status === 'done' && search.matches && search.pattern && !search.error && <PatternTransforms pattern={search.pattern} ignoreCase={search.caseInsensitive} />}
       {search.error ? (
         <span id="search-error" className="search-error" role="alert">
           Invalid pattern: {search.error}
@@ -66,6 +71,27 @@ export function SearchBox() {
         </span>
       )}
     </div>
+  );
+}
+
+const PATTERN_ACTIONS: { op: PatternOp; label: string; title: string }[] = [
+  { op: 'focus', label: 'Focus on matches', title: 'Each stack from its outermost matching frame; stacks without a match go' },
+  { op: 'drop', label: 'Drop samples with a match', title: 'Remove every sample whose stack has a matching frame' },
+  { op: 'merge', label: 'Merge matches into callers', title: 'Matching frames disappear; their time goes to their callers' },
+  { op: 'collapse', label: 'Collapse runs of matches', title: 'Consecutive matching frames become the first of them' },
+];
+
+/** The pattern transforms of the search's pattern (undone from the transform bar). */
+function PatternTransforms({ pattern, ignoreCase }: { pattern: string; ignoreCase: boolean }) {
+  const push = useStore((s) => s.pushTransform);
+  return (
+    <Menu label="Transform by pattern" face="Transform" title={`Transform the graph by /${pattern}/${ignoreCase ? 'i' : ''}`}>
+      {PATTERN_ACTIONS.map((a) => (
+        <button key={a.op} type="button" className="menu-item" title={a.title} onClick={() => push({ kind: 'pattern', op: a.op, pattern, ignoreCase })}>
+          {a.label}
+        </button>
+      ))}
+    </Menu>
   );
 }
 

@@ -21,6 +21,7 @@ import { inputOf, samplesOf, workerBackend, type DeriveBackend } from './derive-
 import { startAnalysisController } from './analysis-controller';
 import { mapShownNodes, type ShownTree } from '../core/query/transform-node-map';
 import { Latest, ObjectIds } from '../core/util/latest';
+import { PatternGate } from './pattern-gate';
 
 /** Timings of the last derivation shown (for the bench and the console). */
 export interface DeriveTiming {
@@ -42,7 +43,7 @@ function rangeKey(snapshot: ProfileSnapshot, request: Pick<DeriveRequest, 'range
   return rangeApplies({ samples: samplesOf(snapshot) }, request) && request.range ? `${request.range.from}:${request.range.to}` : '-';
 }
 
-export function startDeriveController(backend: DeriveBackend = workerBackend()): () => void {
+export function startDeriveController(backend: DeriveBackend = workerBackend(), gate: PatternGate = new PatternGate()): () => void {
   /** Which backend tree a shown derived tree is (its recording id and derive seq). */
   const derivedRefs = new WeakMap<CallTree, { id: number; seq: number; request: DeriveRequest }>();
   let lastDeriveTiming: DeriveTiming | null = null;
@@ -118,6 +119,23 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
       else useStore.getState().takeParkedZoom();
       return;
     }
+    const unchecked = gate.pending(s, snapshot, request.transforms);
+    if (unchecked.length > 0) {
+      // A pattern not yet matched in time by the search worker: try it there first (pattern-gate.ts).
+      const mine = latest.next();
+      s.setDeriving(true);
+      void gate.check(snapshot, unchecked).then((verdict) => {
+        if (!latest.isLatest(mine) || verdict.kind === 'stale') return;
+        wantedKey = '';
+        if (verdict.kind === 'safe') return run();
+        notify(verdict.message);
+        const { pattern, ignoreCase } = verdict.pattern;
+        const st = useStore.getState();
+        st.setTransforms(st.transforms.filter((t) => !(t.kind === 'pattern' && t.pattern === pattern && t.ignoreCase === ignoreCase)));
+        run();
+      });
+      return;
+    }
     ensureBase(snapshot);
     const id = idOf(snapshot);
     const mine = latest.next();
@@ -171,6 +189,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend()):
   return () => {
     unsub();
     stopAnalysis();
+    gate.dispose();
     backend.dispose?.();
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchNames } from '../core/query/match-names';
+import { matchNames } from '../core/model/match-names';
 import type { SearchWorker } from '../core/query/search-protocol';
 import { unpackStrings } from '../core/util/wire';
 import { SearchClient } from './search-client';

@@ -15,7 +15,9 @@
 import { frameName } from '../model/frame-table';
 import { FrameFlags } from '../model/types';
 import type { Profile } from '../model/profile';
+import type { CallTree } from '../model/call-tree';
 import { viewTree, type ViewKind } from '../views/function-view';
+import { applyTransforms, type Transform } from '../views/transforms';
 import { rawName, tidyName } from './tidy-name';
 
 export interface FoldedOptions {
@@ -31,6 +33,14 @@ export interface FoldedOptions {
   annotateJit?: boolean;
   /** Keep names as recorded instead of inferno's tidying (only ';' is replaced). */
   fullNames?: boolean;
+  /** Applied to the view's tree in order, as the viewer does (the CLI's --transform). */
+  transforms?: readonly Transform[];
+}
+
+/** The view's tree with the transforms applied (the tree itself when there are none). */
+export function transformedViewTree(profile: Profile, view: ViewKind, transforms: readonly Transform[] = []): CallTree {
+  const tree = viewTree(profile, view);
+  return transforms.length === 0 ? tree : applyTransforms(tree, profile.frames, transforms).tree;
 }
 
 export interface FoldedStacks {
@@ -41,7 +51,7 @@ export interface FoldedStacks {
 
 /** Sorted, merged stacks of a profile. Holds every stack string at once. */
 export function foldedStacks(profile: Profile, options: FoldedOptions = {}): FoldedStacks {
-  const tree = viewTree(profile, options.view ?? 'inline');
+  const tree = transformedViewTree(profile, options.view ?? 'inline', options.transforms);
   const labels = frameLabels(profile, options);
   const self = options.weight === 'samples' ? tree.selfSamples : tree.selfWeight;
 
@@ -101,7 +111,32 @@ function isStrictlyAscending(xs: string[], compare: (a: string, b: string) => nu
 
 /** The folded text as chunks of whole lines (about 64 KiB each), for streaming writers. */
 export function* foldedChunks(profile: Profile, options: FoldedOptions = {}): Generator<string> {
-  const { stacks, weights } = foldedStacks(profile, options);
+  yield* foldedStackChunks(foldedStacks(profile, options));
+}
+
+/**
+ * Several recordings' stacks summed: a stack in several lists once, with the sum of its weights
+ * (what folding their concatenated text gives). Each list sorted and distinct, as foldedStacks
+ * gives them; so is the result.
+ */
+export function sumFolded(lists: readonly FoldedStacks[]): FoldedStacks {
+  const all: { stack: string; weight: number }[] = [];
+  for (const f of lists) for (let i = 0; i < f.stacks.length; i++) all.push({ stack: f.stacks[i], weight: f.weights[i] });
+  all.sort((a, b) => compareUtf8(a.stack, b.stack));
+  const stacks: string[] = [];
+  const weights: number[] = [];
+  for (const { stack, weight } of all) {
+    if (stacks.length > 0 && stacks[stacks.length - 1] === stack) weights[weights.length - 1] += weight;
+    else {
+      stacks.push(stack);
+      weights.push(weight);
+    }
+  }
+  return { stacks, weights: Float64Array.from(weights) };
+}
+
+/** Sorted stacks as folded text, in chunks of whole lines (about 64 KiB each). */
+export function* foldedStackChunks({ stacks, weights }: FoldedStacks): Generator<string> {
   // Parts joined once per chunk: `chunk +=` would build a rope that is flattened again on write.
   const parts: string[] = [];
   let size = 0;

@@ -17,7 +17,9 @@ import type { CallTree } from '../model/call-tree';
 import { frameName, type FrameTable } from '../model/frame-table';
 import { FrameFlags } from '../model/types';
 import type { Profile, ProfileMeta } from '../model/profile';
-import { viewTree, type ViewKind } from '../views/function-view';
+import type { ViewKind } from '../views/function-view';
+import type { Transform } from '../views/transforms';
+import { transformedViewTree } from './folded';
 import { css, frameRgb } from '../palette';
 import { formatWeight } from './folded';
 import { SVG_SCRIPT } from './svg-script';
@@ -58,8 +60,8 @@ export function defaultView(meta: ProfileMeta): ViewKind {
   return meta.hasInlineInfo ? 'functions' : 'inline';
 }
 
-export function svgInputOf(profile: Profile, view: ViewKind = defaultView(profile.meta)): SvgInput {
-  return { frames: profile.frames, tree: viewTree(profile, view), meta: profile.meta, view };
+export function svgInputOf(profile: Profile, view: ViewKind = defaultView(profile.meta), transforms: readonly Transform[] = []): SvgInput {
+  return { frames: profile.frames, tree: transformedViewTree(profile, view, transforms), meta: profile.meta, view };
 }
 
 /** The SVG text in chunks of whole elements. */

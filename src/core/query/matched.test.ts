@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { frameName } from '../model/frame-table';
 import { profileFrom } from '../testing/tree-dsl';
 import { formatMatched, matchedShare } from './matched';
-import { matchNames } from './match-names';
+import { matchNames } from '../model/match-names';
 
 // all 20
 //   main 16: parse 10 [parse 4 (nested match), lex 6], emit 6 [write 2]

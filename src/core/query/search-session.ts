@@ -2,7 +2,7 @@
 // frame's name index), matched against a pattern on request, one flag per frame. A pathological
 // pattern may run forever; the page terminates the worker after a timeout.
 
-import { matchNames } from './match-names';
+import { matchNames } from '../model/match-names';
 import { unpackStrings } from '../util/wire';
 
 export class SearchSession {

@@ -6,9 +6,11 @@ import type { SearchWorker } from '../query/search-protocol';
 
 export class InlineSearchWorker implements SearchWorker {
   private readonly session = new SearchSession();
+  /** `hangs`: patterns that never answer, as a catastrophic one in a real worker (running it here would block the test). */
+  constructor(private readonly hangs: (pattern: string) => boolean = () => false) {}
   readonly api = {
     setNames: (strings: string, name: Int32Array) => this.session.setNames(strings, name),
-    match: async (pattern: string, flags: string) => this.session.match(pattern, flags),
+    match: (pattern: string, flags: string) => (this.hangs(pattern) ? new Promise<Uint8Array>(() => {}) : Promise.resolve().then(() => this.session.match(pattern, flags))),
   };
   terminate(): void {}
 }

@@ -149,7 +149,8 @@ function groupsOfStack(tokens: RefToken[], kind: GroupKind): (string | null)[] {
 export type RefTransform =
   | { kind: 'subtree'; path: PathSegment[] }
   | { kind: 'focus-group' | 'collapse-group'; group: GroupKind; name: string }
-  | { kind: 'drop' | 'collapse' | 'rec'; name: string };
+  | { kind: 'drop' | 'collapse' | 'rec'; name: string }
+  | { kind: 'pattern'; op: 'focus' | 'drop' | 'merge' | 'collapse'; pattern: string; ignoreCase: boolean };
 
 /** The stacks after one transform; an empty token list is weight left at the root. */
 export function refStacks(stacks: RefStack[], t: RefTransform): RefStack[] {
@@ -209,6 +210,23 @@ export function refPaths(stacks: RefStack[], t: RefTransform): (string[] | null)
       case 'focus-group': {
         const g = groupsOfStack(tokens, t.group);
         return tokens.filter((_, i) => g[i] === t.name).map(show);
+      }
+      case 'pattern': {
+        // A fresh RegExp per stack and no flag but `i`: each test starts from a clean state.
+        const hit = names.map((x) => new RegExp(t.pattern, t.ignoreCase ? 'i' : '').test(x));
+        switch (t.op) {
+          case 'focus': {
+            const at = hit.indexOf(true);
+            return at < 0 ? null : tokens.slice(at).map(show);
+          }
+          case 'drop':
+            return hit.includes(true) ? null : tokens.map(show);
+          case 'merge':
+            return tokens.filter((_, i) => !hit[i]).map(show);
+          case 'collapse':
+            return tokens.filter((_, i) => !(i > 0 && hit[i] && hit[i - 1])).map(show);
+        }
+        break;
       }
       case 'collapse-group': {
         const g = groupsOfStack(tokens, t.group);

@@ -26,6 +26,13 @@
 //                  │                    │ frame above)
 //   hide unknown   │ hide:unknown       │ frames whose whole name is bracketed (`[unknown]`,
 //                  │                    │ `[libc.so.6]`: perf's unresolved symbols) merged likewise
+//   pattern        │ focus-re:RE        │ by a regular expression over frame names (`-i` after
+//                  │ drop-re:RE         │ the kind: ignore case, focus-re-i:RE): focus re-roots
+//                  │ merge-re:RE        │ each stack at its outermost matching frame (stacks with
+//                  │ collapse-re:RE     │ none go); drop removes samples with a match; merge merges
+//                  │                    │ matching frames into their callers; collapse merges each
+//                  │                    │ run of consecutive matching frames into the run's first
+//                  │                    │ (outermost) frame, which keeps its name
 //
 // Invariants: except for focus, subtree and drop, the root total is preserved (merged frames give
 // their weight to the caller); a transform that touches no frame returns the input tree itself
@@ -36,7 +43,10 @@
 // children × log); drop compacts the kept nodes in one pass; rec re-parents subtrees, so it uses
 // the hashed TreeBuilder (O(nodes)). `toNew` maps each input node to its node in the result, or
 // -1 when dropped. A name missing from the profile makes the merging ones no-ops and focus an
-// empty tree.
+// empty tree. A pattern is matched once per distinct name (model/match-names.ts, as the search
+// worker does): a catastrophic one would run here for as long as in the search, so the page has
+// the search worker try a pattern under its timeout before any transform uses it
+// (controllers/derive-controller.ts).
 
 import { newTreeColumns, type CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
@@ -48,6 +58,7 @@ import { calleesTree, finishDerived, type DerivedTree } from './callers-callees-
 import { frameGroups, nodeGroups, type GroupKind } from './frame-groups';
 import { encodeTransforms } from './transforms-codec';
 import { Memo } from '../util/memo';
+import { matchNames } from '../model/match-names';
 
 export type Transform =
   | { kind: 'focus'; name: string }
@@ -59,7 +70,11 @@ export type Transform =
   | { kind: 'collapse-group'; group: GroupKind; name: string }
   | { kind: 'rec'; name: string }
   | { kind: 'direct-rec'; name: string | null }
-  | { kind: 'hide'; what: 'kernel' | 'unknown' };
+  | { kind: 'hide'; what: 'kernel' | 'unknown' }
+  | { kind: 'pattern'; op: PatternOp; pattern: string; ignoreCase: boolean };
+
+/** What a pattern transform does with the frames whose name matches. */
+export type PatternOp = 'focus' | 'drop' | 'merge' | 'collapse';
 
 export type TransformKind = Transform['kind'];
 
@@ -88,6 +103,19 @@ export function describeTransform(t: Transform): string {
       return t.name === null ? 'Collapse all direct recursion' : `Collapse direct recursion of ${t.name}`;
     case 'hide':
       return t.what === 'kernel' ? 'Hide kernel frames' : 'Hide [unknown] frames';
+    case 'pattern': {
+      const re = `/${t.pattern}/${t.ignoreCase ? 'i' : ''}`;
+      switch (t.op) {
+        case 'focus':
+          return `Focus on ${re}`;
+        case 'drop':
+          return `Drop samples matching ${re}`;
+        case 'merge':
+          return `Merge ${re} into callers`;
+        case 'collapse':
+          return `Collapse runs of ${re}`;
+      }
+    }
   }
 }
 
@@ -145,7 +173,69 @@ export function applyTransform(tree: CallTree, frames: FrameTable, t: Transform)
       if (t.name !== null && s < 0) collapse.fill(0);
       return collapseRecursion(tree, frames, collapse);
     }
+    case 'pattern': {
+      const mask = framesMatching(frames, t.pattern, t.ignoreCase);
+      switch (t.op) {
+        case 'focus':
+          return focusMatching(tree, frames, mask);
+        case 'drop':
+          return dropSamples(tree, mask);
+        case 'merge':
+          return dropFrames(tree, frames, mask);
+        case 'collapse':
+          return collapseRuns(tree, frames, mask);
+      }
+    }
   }
+}
+
+// Per frame table, the masks of a few patterns (undo and redo ask again for the same ones).
+const patternMasks = new Memo<Uint8Array>({ maxPrimitives: 16 });
+
+/** Per frame, 1 when its name matches the pattern; throws on an invalid pattern (the codec checks links). */
+export function framesMatching(frames: FrameTable, pattern: string, ignoreCase: boolean): Uint8Array {
+  return patternMasks.get([frames, `${ignoreCase ? 'i' : '-'}${pattern}`], () => matchNames(frames.strings, frames.name, new RegExp(pattern, ignoreCase ? 'i' : '')));
+}
+
+/**
+ * Each stack re-rooted at its outermost marked frame, stacks without one removed: the subtrees of
+ * the outermost marked nodes, merged by frame under the root.
+ */
+export function focusMatching(tree: CallTree, frames: FrameTable, mask: Uint8Array): DerivedTree {
+  const n = tree.nodeCount;
+  const { parent, frame, end, selfWeight, selfSamples } = tree;
+  const builder = new TreeBuilder(n);
+  const mapped = new Int32Array(n).fill(-1);
+  mapped[0] = 0;
+  for (let i = 1; i < n; ) {
+    if (!mask[frame[i]]) {
+      i++;
+      continue;
+    }
+    // i is an outermost match: its subtree goes under the root (the hashed builder merges equal frames).
+    const stop = end[i];
+    for (let j = i; j < stop; j++) {
+      mapped[j] = builder.child(j === i ? 0 : mapped[parent[j]], frame[j]);
+      builder.addSelf(mapped[j], selfWeight[j], selfSamples[j]);
+    }
+    i = stop;
+  }
+  return finishDerived(builder, frames, mapped);
+}
+
+/** Each run of consecutive marked frames merged into its first (outermost) frame. */
+export function collapseRuns(tree: CallTree, frames: FrameTable, mask: Uint8Array): DerivedTree {
+  const { parent, frame } = tree;
+  const up = new Uint8Array(tree.nodeCount);
+  let any = false;
+  for (let i = 1; i < tree.nodeCount; i++) {
+    const p = parent[i];
+    if (p > 0 && mask[frame[i]] && mask[frame[p]]) {
+      up[i] = 1;
+      any = true;
+    }
+  }
+  return any ? mergeIntoParents(tree, frames, up) : identityResult(tree);
 }
 
 /** The tree with the frames marked in `drop` merged into their callers. */
