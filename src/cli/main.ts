@@ -20,6 +20,7 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   svg: async () => (await import('./svg')).runSvg,
   top: async () => (await import('./top')).runTop,
   convert: async () => (await import('./convert')).runConvert,
+  html: async () => (await import('./html')).runHtml,
 };
 
 export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   open in the browser (FILE may be -)
@@ -45,6 +46,9 @@ commands:
   convert [--to flameview|pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
       write the recording processed (OUT.flameview: opens without parsing) or as pprof
       (OUT.pb.gz: profile.proto, gzipped), both views kept
+  html [--title T] [--event NAME] [--pid|--tid] FILE [FILE2] -o OUT.html|-
+      one self-contained HTML report (the app and the recording, processed) that opens
+      from disk with no server; with FILE2 it compares the two
 
 Every command reads perf script text, perf.data (through perf script), folded stacks, pprof,
 Chrome/Node and speedscope profiles and flamegraph SVGs, gzip or not. top and svg show the

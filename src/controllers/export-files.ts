@@ -10,6 +10,7 @@
 import { foldedChunks } from '../core/export/folded';
 import { toPprof } from '../core/export/pprof';
 import { toProcessed } from '../core/export/processed';
+import { appFromReport, collectApp, reportHtml } from '../core/export/report';
 import type { CallTree } from '../core/model/call-tree';
 import { svgChunks } from '../core/export/svg';
 import type { Profile } from '../core/model/profile';
@@ -49,17 +50,35 @@ export function processedBlob(snapshot: ProfileSnapshot): Promise<Blob> {
   return gzipBlob(toProcessed({ frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, functionFrames: snapshot.functionFrames, meta: snapshot.meta }));
 }
 
+/**
+ * The open recording (and the comparison, when one is open) as a self-contained HTML report, what
+ * `flameview html` writes (core/export/report.ts). The app's own files come from the report this
+ * page is, or else are fetched from where this page was served (the same files it loaded).
+ */
+export async function reportBlob(recordings: readonly { snapshot: ProfileSnapshot; name: string }[], doc: Document = document): Promise<Blob> {
+  const app =
+    appFromReport(doc) ??
+    (await collectApp(doc.head.outerHTML, async (file) => {
+      const response = await fetch(new URL(file, doc.baseURI));
+      if (!response.ok) throw new Error(`the app's file ${file} could not be read (HTTP ${response.status})`);
+      return response.text();
+    }));
+  const parts = await Promise.all(recordings.map(async (r) => ({ name: r.name, bytes: new Uint8Array(await (await processedBlob(r.snapshot)).arrayBuffer()) })));
+  return new Blob([reportHtml(app, parts, `${parts.map((r) => r.name).join(' vs ')} · flameview`)], { type: 'text/html;charset=utf-8' });
+}
+
 async function gzipBlob(bytes: Uint8Array): Promise<Blob> {
   const gzipped = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip'));
   return new Blob([await new Response(gzipped).arrayBuffer()], { type: 'application/octet-stream' });
 }
 
 /** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg"; pprof holds both views: "rust-toyc.perf-script.pb.gz". */
-export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded' | 'pprof' | 'flameview'): string {
+export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded' | 'pprof' | 'flameview' | 'html'): string {
   let base = (name ?? 'profile').replace(/^.*[\\/]/, '');
   base = base.replace(/\.gz$/i, '').replace(/\.(txt|folded|svg|data|json|pb|pprof|cpuprofile)$/i, '');
   base = base.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100) || 'profile';
   if (ext === 'pprof') return `${base}.pb.gz`;
   if (ext === 'flameview') return `${base}.flameview`;
+  if (ext === 'html') return `${base}.html`;
   return `${base}-${view}.${ext === 'folded' ? 'folded.txt' : ext}`;
 }

@@ -1,4 +1,4 @@
-// Start-up and page-wide triggers for loading: the location hash (`#profile=<url>`), else a
+// Start-up and page-wide triggers for loading: an HTML report's own recordings, else the location hash (`#profile=<url>`), else a
 // stored recording's /p/<id> path, else, for a link made from a local file (`#file=…`), nothing:
 // the page asks for that file (store.awaitingLocal); else the demo; hashchange, Ctrl+V of text anywhere outside an input, and the store's reload requests.
 
@@ -7,6 +7,7 @@ import { openDemo, openPasted, openUrl, reload } from './recordings';
 import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
 import { localRecordingFromHash } from '../store/url/local-recording';
 import { sameUrl } from '../store/url/url-state';
+import { openReportRecordings } from './report';
 
 /** Called once, from main.tsx. */
 export function startLoadingController(win: Window = window): void {
@@ -14,7 +15,9 @@ export function startLoadingController(win: Window = window): void {
   const fromPath = profileFromPath(win.location.pathname);
   const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
   const local = localRecordingFromHash(win.location.hash);
-  if (lastProfile !== null) void openUrl(lastProfile);
+  // A report opens what it carries; its hash keeps only the view's state (zoom, search, …).
+  if (openReportRecordings(win.document)) lastProfile = null;
+  else if (lastProfile !== null) void openUrl(lastProfile);
   else if (pathUrl !== null) void openUrl(pathUrl);
   // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
   else if (local !== null) useStore.getState().setAwaitingLocal(local);
