@@ -29,8 +29,9 @@ export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   ope
 commands:
   serve --store DIR|s3://BUCKET/PREFIX [--s3-endpoint URL] [--port N] [--host ADDR]
         [--max-upload BYTES] [--upload-token FILE] [--list] [--max-store BYTES]
-        [--expire-days N] [--rate-limit N] [--trust-proxy]
-      the team server: upload, share and delete recordings (127.0.0.1 unless --host)
+        [--expire-days N] [--rate-limit N] [--trust-proxy] [--allow-embed ORIGIN]...
+      the team server: upload, share and delete recordings (127.0.0.1 unless --host);
+      --allow-embed lets pages of ORIGIN frame the viewer and send it recordings
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
            [--kernel] [--jit] [--all] [--full-names] FILE|-
       print folded stacks, sorted bytewise (inline view by default, as inferno-collapse-perf)

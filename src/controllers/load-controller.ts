@@ -7,6 +7,7 @@ import { openDemo, openPasted, openUrl, reload } from './recordings';
 import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
 import { localRecordingFromHash } from '../store/url/local-recording';
 import { sameUrl } from '../store/url/url-state';
+import { isEmbedMode } from './embed';
 import { openReportRecordings } from './report';
 
 /** Called once, from main.tsx. */
@@ -21,7 +22,8 @@ export function startLoadingController(win: Window = window): void {
   else if (pathUrl !== null) void openUrl(pathUrl);
   // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
   else if (local !== null) useStore.getState().setAwaitingLocal(local);
-  else void openDemo();
+  // Embedded, the host page sends the recording (controllers/embed.ts); the demo would flash first.
+  else if (!isEmbedMode(win.location.search)) void openDemo();
 
   win.addEventListener('hashchange', () => {
     const profile = profileFromHash(win.location.hash);
