@@ -125,6 +125,17 @@ test.describe('HTML report', () => {
     await expect(report.getByTestId('recording-name')).toHaveText('rust-toyc.run-a.perf-script.txt');
     await report.getByRole('searchbox', { name: 'Search' }).fill('optimize');
     await expect(summary(report)).toHaveText(/^Matched: \d+\.\d%$/);
+
+    // A report exported from the report: the app comes from the page itself, offline.
+    await (await menuButton(report, 'More actions', 'Export')).click();
+    const again = report.waitForEvent('download');
+    await report.getByRole('menuitem', { name: 'HTML report (.html)' }).click();
+    const second = path.join(tmp, `again-${(await again).suggestedFilename()}`);
+    await (await again).saveAs(second);
+    const copy = await context.newPage();
+    await copy.goto(pathToFileURL(second).href);
+    await waitForIdle(copy);
+    await expect(copy.getByTestId('recording-name')).toHaveText('rust-toyc.run-a.perf-script.txt');
     expect(refused).toEqual([]);
     await context.close();
   });
