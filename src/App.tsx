@@ -7,16 +7,19 @@ import { Header } from './components/shell/Header';
 import { LoadAnnouncer } from './components/shell/LoadAnnouncer';
 import { LoadingBar } from './components/shell/LoadingBar';
 import { useStore } from './store/store';
+import { isEmbedMode } from './controllers/embed';
 
 export function App() {
   const hasRecording = useStore((s) => s.snapshot !== null);
+  // In a frame (`?embed=1`) the viewer's own toolbar is the only chrome: no header, no demo banner.
+  const embed = isEmbedMode();
   return (
-    <div className="shell">
-      <Header />
+    <div className={embed ? 'shell shell-embed' : 'shell'}>
+      {!embed && <Header />}
       <div className="shell-notices">
         <ErrorAlert />
         <LoadingBar />
-        <DemoBanner />
+        {!embed && <DemoBanner />}
       </div>
       <main className="shell-main">{hasRecording ? <Viewer /> : <EmptyState />}</main>
       <DropZone />

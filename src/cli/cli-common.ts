@@ -5,7 +5,7 @@
 // Invariant: a failure is printed as exactly one line `flameview: SOURCE: …` and never as a
 // stack trace; callers turn a null result into exit status 1.
 
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { loadProfile, type LoadOptions } from '../core/import/load';
 import { ImportError, type Profile } from '../core/model/profile';
 import type { CliIo } from './main';
@@ -169,5 +169,22 @@ export function describeFsError(e: unknown): string {
       return 'too many symbolic links';
     default:
       return err?.code ?? (e instanceof Error ? e.message : String(e));
+  }
+}
+
+/**
+ * Writes `bytes` to `out` whole or not at all (a temporary file renamed into place), so a failure
+ * leaves no truncated file for another tool to choke on. False after printing the one-line error.
+ */
+export async function writeWhole(out: string, bytes: Uint8Array | string, io: CliIo): Promise<boolean> {
+  const temporary = `${out}.flameview-${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, out);
+    return true;
+  } catch (e) {
+    await rm(temporary, { force: true });
+    io.stderr.write(`flameview: ${out}: cannot write: ${describeFsError(e)}\n`);
+    return false;
   }
 }

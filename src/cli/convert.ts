@@ -8,11 +8,10 @@
 // is written whole or not at all (a temporary file renamed into place), so a failure leaves no
 // truncated profile for another tool to choke on.
 
-import { rename, rm, writeFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { toPprof } from '../core/export/pprof';
 import { toProcessed } from '../core/export/processed';
-import { describeFsError, loadRecording } from './cli-common';
+import { loadRecording, writeWhole } from './cli-common';
 import { CommandLine, SPLIT_OPTIONS, splitOf } from './command-args';
 import type { CliIo } from './main';
 
@@ -51,14 +50,6 @@ export async function runConvert(args: string[], io: CliIo): Promise<number> {
     });
     return 0;
   }
-  const temporary = `${out}.flameview-${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, bytes);
-    await rename(temporary, out);
-  } catch (e) {
-    await rm(temporary, { force: true });
-    io.stderr.write(`flameview: ${out}: cannot write: ${describeFsError(e)}\n`);
-    return 1;
-  }
+  if (!(await writeWhole(out, bytes, io))) return 1;
   return 0;
 }

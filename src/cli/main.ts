@@ -20,6 +20,7 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   svg: async () => (await import('./svg')).runSvg,
   top: async () => (await import('./top')).runTop,
   convert: async () => (await import('./convert')).runConvert,
+  html: async () => (await import('./html')).runHtml,
 };
 
 export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] FILE [FILE2]   open in the browser (FILE may be -)
@@ -29,8 +30,9 @@ commands:
   serve --store DIR|s3://BUCKET/PREFIX [--s3-endpoint URL] [--port N] [--host ADDR]
         [--max-upload BYTES] [--upload-token FILE] [--list] [--max-store BYTES]
         [--expire-days N] [--rate-limit N] [--trust-proxy] [--slow-client-seconds N]
-        [--min-upload-rate BYTES]
-      the team server: upload, share and delete recordings (127.0.0.1 unless --host)
+        [--min-upload-rate BYTES] [--allow-embed ORIGIN]...
+      the team server: upload, share and delete recordings (127.0.0.1 unless --host);
+      --allow-embed lets pages of ORIGIN frame the viewer and send it recordings
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
            [--kernel] [--jit] [--all] [--full-names] FILE|-
       print folded stacks, sorted bytewise (inline view by default, as inferno-collapse-perf)
@@ -46,6 +48,9 @@ commands:
   convert [--to flameview|pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
       write the recording processed (OUT.flameview: opens without parsing) or as pprof
       (OUT.pb.gz: profile.proto, gzipped), both views kept
+  html [--title T] [--event NAME] [--pid|--tid] FILE [FILE2] -o OUT.html|-
+      one self-contained HTML report (the app and the recording, processed) that opens
+      from disk with no server; with FILE2 it compares the two
 
 Every command reads perf script text, perf.data (through perf script), folded stacks, pprof,
 Chrome/Node and speedscope profiles and flamegraph SVGs, gzip or not. top and svg show the

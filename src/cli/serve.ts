@@ -11,6 +11,7 @@ import { ListenError, listen, parseBytes, parsePort, untilStopped } from '../ser
 import type { Retention } from '../server/retention';
 import { openStore } from '../server/open-store';
 import { DEFAULT_WRITES_PER_MINUTE } from '../server/store-routes';
+import { embedOrigin } from '../server/security';
 import { checkUploadToken } from '../server/tokens';
 import type { CliIo } from './main';
 import { openBrowser } from './open';
@@ -18,7 +19,8 @@ import { openBrowser } from './open';
 export const SERVE_USAGE =
   'usage: flameview serve --store DIR|s3://BUCKET/PREFIX [--s3-endpoint URL] [--port N] [--host ADDR]\n' +
   '         [--max-upload BYTES] [--upload-token FILE] [--list] [--max-store BYTES] [--expire-days N]\n' +
-  '         [--rate-limit N] [--trust-proxy] [--slow-client-seconds N] [--min-upload-rate BYTES]\n';
+  '         [--rate-limit N] [--trust-proxy] [--slow-client-seconds N] [--min-upload-rate BYTES]\n' +
+  '         [--allow-embed ORIGIN]...\n';
 export const DEFAULT_SERVE_PORT = 8080;
 /** CopyObject's limit, which an S3 store commits uploads with. */
 const MAX_S3_UPLOAD = 5 * 1024 ** 3;
@@ -36,6 +38,7 @@ interface ServeArgs {
   writesPerMinute: number;
   trustProxy: boolean;
   slowClients: SlowClientLimits;
+  allowEmbed: string[];
 }
 
 function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
@@ -51,6 +54,7 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
     writesPerMinute: DEFAULT_WRITES_PER_MINUTE,
     trustProxy: false,
     slowClients: { ...DEFAULT_SLOW_CLIENT_LIMITS, upload: { ...DEFAULT_SLOW_CLIENT_LIMITS.upload } },
+    allowEmbed: [],
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -148,6 +152,13 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): ServeArgs | string {
         if (inline !== undefined) return `--trust-proxy takes no value`;
         parsed.trustProxy = true;
         break;
+      case '--allow-embed': {
+        const v = value();
+        const origin = v === undefined ? null : embedOrigin(v);
+        if (origin === null) return `--allow-embed needs an origin such as https://ci.example.com (scheme, host, port; no path), found ${JSON.stringify(v ?? '')}`;
+        if (!parsed.allowEmbed.includes(origin)) parsed.allowEmbed.push(origin);
+        break;
+      }
       default:
         return `unknown option ${JSON.stringify(arg)}`;
     }
@@ -199,6 +210,7 @@ export async function runServe(args: string[], io: CliIo, env: NodeJS.ProcessEnv
       maxUpload: parsed.maxUpload,
       trustProxy: parsed.trustProxy,
       slowClients: parsed.slowClients,
+      allowEmbed: parsed.allowEmbed,
       team: { uploadToken: token, list: parsed.list, writesPerMinute: parsed.writesPerMinute, retention: parsed.retention },
     });
     const url = await listen(app, parsed.host, parsed.port);

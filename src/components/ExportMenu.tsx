@@ -1,17 +1,18 @@
 // Export menu: the current view as a standalone interactive SVG (what `flameview svg` writes), the
 // flame graph canvas as PNG at device resolution, folded stacks (what `flameview collapse`
 // prints), or the whole recording as pprof or processed (what `flameview convert -o X.pb.gz` and
-// `-o X.flameview` write). The files are made by pure helpers in src/controllers/export-files.ts (the whole recording in
-// an export worker, recording-file.ts); this component only dispatches.
+// `-o X.flameview` write), or an HTML report (`flameview html`). The files are made by pure
+// helpers in src/controllers/export-files.ts (the whole recording in an export worker,
+// recording-file.ts); this component only dispatches.
 
 import { useEffect, useRef, useState } from 'react';
 import { downloadBlob, flameCanvasPng } from '../controllers/download';
 import { exportFileName, foldedParts, svgParts } from '../controllers/export-files';
-import { recordingBlob } from '../controllers/recording-file';
+import { recordingBlob, reportBlob } from '../controllers/recording-file';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 
-type Kind = 'svg' | 'png' | 'folded' | 'pprof' | 'flameview';
+type Kind = 'svg' | 'png' | 'folded' | 'pprof' | 'flameview' | 'html';
 
 export function ExportMenu() {
   const snapshot = useStore((s) => s.snapshot);
@@ -43,6 +44,11 @@ export function ExportMenu() {
         downloadBlob(new Blob(svgParts(snapshot, view, name ?? 'Flame Graph', currentTree(useStore.getState())), { type: 'image/svg+xml' }), file);
       } else if (kind === 'pprof' || kind === 'flameview') {
         downloadBlob(await recordingBlob(snapshot, kind), file);
+      } else if (kind === 'html') {
+        const { compare } = useStore.getState();
+        const both = [{ snapshot, name: name ?? 'recording' }];
+        if (compare.snapshot) both.push({ snapshot: compare.snapshot, name: compare.name ?? 'comparison' });
+        downloadBlob(await reportBlob(both), file);
       } else if (kind === 'folded') {
         downloadBlob(new Blob(foldedParts(snapshot, view, currentTree(useStore.getState())), { type: 'text/plain;charset=utf-8' }), file);
       } else {
@@ -88,6 +94,9 @@ export function ExportMenu() {
           </button>
           <button type="button" role="menuitem" className="menu-item" title="The whole recording, processed: flameview opens it without parsing" onClick={() => void run('flameview')}>
             Processed recording (.flameview)
+          </button>
+          <button type="button" role="menuitem" className="menu-item" title="One HTML file with the viewer and the recording (and the comparison): opens from disk, no server" onClick={() => void run('html')}>
+            HTML report (.html)
           </button>
         </div>
       )}

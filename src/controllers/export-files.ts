@@ -45,11 +45,12 @@ export function recordingInput(snapshot: ProfileSnapshot): ProcessedInput {
 }
 
 /** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg"; pprof holds both views: "rust-toyc.perf-script.pb.gz". */
-export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded' | 'pprof' | 'flameview'): string {
+export function exportFileName(name: string | null, view: ViewKind, ext: 'svg' | 'png' | 'folded' | 'pprof' | 'flameview' | 'html'): string {
   let base = (name ?? 'profile').replace(/^.*[\\/]/, '');
   base = base.replace(/\.gz$/i, '').replace(/\.(txt|folded|svg|data|json|pb|pprof|cpuprofile)$/i, '');
   base = base.replace(/[\u0000-\u001f\u007f<>:"/\\|?*]+/g, '_').replace(/^[.\s]+/, '').slice(0, 100) || 'profile';
   if (ext === 'pprof') return `${base}.pb.gz`;
   if (ext === 'flameview') return `${base}.flameview`;
+  if (ext === 'html') return `${base}.html`;
   return `${base}-${view}.${ext === 'folded' ? 'folded.txt' : ext}`;
 }

@@ -2,6 +2,7 @@
 // and the window. Components only render and dispatch; none starts a controller.
 
 import { startCallTreeSync } from './call-tree-sync';
+import { startEmbedController } from './embed';
 import { startCompareResults } from './compare-results';
 import { startDeriveController } from './derive-controller';
 import { startCompareSync } from './flame-sources';
@@ -25,4 +26,6 @@ export function startControllers(win: Window = window): void {
   startLinkedLoads(win);
   startLoadingController(win);
   startCompareController();
+  // Last: its "ready" tells a host page that recordings it sends are taken from now on.
+  startEmbedController(win);
 }

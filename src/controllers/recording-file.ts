@@ -6,6 +6,7 @@
 
 import * as Comlink from 'comlink';
 import { toRecordingFileWire, type RecordingFileKind } from '../core/export/recording-file';
+import { appFromReport, collectApp, reportHtml } from '../core/export/report';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { ExportWorkerApi } from '../../workers/export.worker';
 import { recordingInput } from './export-files';
@@ -24,4 +25,21 @@ export async function recordingBlob(snapshot: ProfileSnapshot, kind: RecordingFi
   } finally {
     worker.terminate();
   }
+}
+
+/**
+ * The open recording (and the comparison, when one is open) as a self-contained HTML report, what
+ * `flameview html` writes (core/export/report.ts). The app's own files come from the report this
+ * page is, or else are fetched from where this page was served (the same files it loaded).
+ */
+export async function reportBlob(recordings: readonly { snapshot: ProfileSnapshot; name: string }[], doc: Document = document): Promise<Blob> {
+  const app =
+    appFromReport(doc) ??
+    (await collectApp(doc.head.outerHTML, async (file) => {
+      const response = await fetch(new URL(file, doc.baseURI));
+      if (!response.ok) throw new Error(`the app's file ${file} could not be read (HTTP ${response.status})`);
+      return response.text();
+    }));
+  const parts = await Promise.all(recordings.map(async (r) => ({ name: r.name, bytes: new Uint8Array(await (await recordingBlob(r.snapshot, 'flameview')).arrayBuffer()) })));
+  return new Blob([reportHtml(app, parts, `${parts.map((r) => r.name).join(' vs ')} · flameview`)], { type: 'text/html;charset=utf-8' });
 }

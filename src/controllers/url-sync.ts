@@ -16,6 +16,8 @@
 import { create } from 'zustand';
 import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
 import { compareParamsFromHash } from '../store/url/compare-hash';
+import { isEmbedMode } from './embed';
+import { openReportRecordings } from './report';
 import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
 import { openCompareUrl, openDemo, openUrl } from './recordings';
 import { mainSource } from './flame-sources';
@@ -251,11 +253,14 @@ export function startLinkedLoads(win: Window = window): void {
   const fromPath = profileFromPath(win.location.pathname);
   const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
   const local = localRecordingFromHash(win.location.hash);
-  if (lastProfile !== null) void openUrl(lastProfile);
+  // A report opens what it carries; its hash keeps only the view's state (zoom, search, …).
+  if (openReportRecordings(win.document)) lastProfile = null;
+  else if (lastProfile !== null) void openUrl(lastProfile);
   else if (pathUrl !== null) void openUrl(pathUrl);
   // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
   else if (local !== null) useStore.getState().setAwaitingLocal(local);
-  else void openDemo();
+  // Embedded, the host page sends the recording (controllers/embed.ts); the demo would flash first.
+  else if (!isEmbedMode(win.location.search)) void openDemo();
 
   win.addEventListener('hashchange', () => {
     const profile = profileFromHash(win.location.hash);

@@ -17,7 +17,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import type { Importer } from '../core/import/importer';
 import { importers as defaultImporters } from '../core/import/registry';
-import { SECURITY_HEADERS, attachmentDisposition } from './security';
+import { SECURITY_HEADERS, attachmentDisposition, securityHeaders } from './security';
 import { StoreUnavailable, type RecordingStore, type UploadPace } from './store';
 import { parseRange, registerStore, type StoreRouteOptions } from './store-routes';
 import { bodyRange, replyWithFileBytes } from './send-file';
@@ -71,6 +71,8 @@ export interface AppOptions {
    */
   localRanges?: boolean;
   importers?: readonly Importer[];
+  /** Origins that may frame the viewer and send it recordings (`serve --allow-embed`). */
+  allowEmbed?: readonly string[];
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -96,12 +98,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
 
+  const headers = securityHeaders(options.allowEmbed);
   app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(SECURITY_HEADERS);
+    reply.headers(headers);
   });
   // Again just before sending: error paths may have replaced the headers set above.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.headers(SECURITY_HEADERS);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(headers);
+    // The host pages' helper (public/flameview-embed.js) is imported by pages of other origins.
+    if (request.url === '/flameview-embed.js') reply.header('access-control-allow-origin', '*');
     return payload;
   });
 
@@ -136,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.store) {
     await registerStore(app, {
       ...options.team,
+      allowEmbed: options.allowEmbed,
       store: options.store,
       distDir: options.distDir,
       maxUpload: options.maxUpload ?? DEFAULT_MAX_UPLOAD,

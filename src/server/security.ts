@@ -24,6 +24,33 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
 };
 
+/**
+ * SECURITY_HEADERS with `frame-ancestors` naming these origins (`serve --allow-embed`) instead of
+ * 'none': the browser then lets only pages of those origins frame the viewer. No origins, no change.
+ */
+export function securityHeaders(allowEmbed: readonly string[] = []): Readonly<Record<string, string>> {
+  if (allowEmbed.length === 0) return SECURITY_HEADERS;
+  const csp = CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", `frame-ancestors ${allowEmbed.join(' ')}`);
+  return { ...SECURITY_HEADERS, 'content-security-policy': csp };
+}
+
+/**
+ * The origin `scheme://host[:port]` that an --allow-embed value names, or null when it is not
+ * exactly one http(s) origin (a path, a wildcard, a quote or a `;` could widen or break the policy).
+ */
+export function embedOrigin(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  // A wildcard is valid CSP but the page compares origins exactly: one origin per flag.
+  if (!/^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d+)?$/.test(url.host)) return null;
+  return url.origin === value.replace(/\/$/, '') ? url.origin : null;
+}
+
 /** A recording id: the lowercase hex sha256 of the bytes as uploaded. */
 export const ID_PATTERN = /^[0-9a-f]{64}$/;
 

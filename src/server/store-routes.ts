@@ -37,6 +37,8 @@ export interface StoreRouteOptions {
   uploadToken?: string;
   /** Serve GET /api/profiles. */
   list?: boolean;
+  /** Origins allowed to embed the viewer, named in the page for its message listener. */
+  allowEmbed?: readonly string[];
   /** Writes (uploads, deletes) per client address and minute; 0 turns the limit off. */
   writesPerMinute?: number;
   retention?: Retention;
@@ -83,7 +85,7 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
 
   // The app's page, marked so the app knows it may offer Share (and asks for the token, and shows
   // the list) without probing the API.
-  const offer = { uploadToken: uploadToken !== undefined, list: options.list === true };
+  const offer = { uploadToken: uploadToken !== undefined, list: options.list === true, embed: options.allowEmbed ?? [] };
   const page = async (reply: FastifyReply) => {
     const html = await readFile(join(options.distDir, 'index.html'), 'utf8');
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(withStoreMeta(html, offer));
@@ -203,10 +205,13 @@ export async function registerStore(app: FastifyInstance, options: StoreRouteOpt
 
 /**
  * index.html with `<meta name="flameview-store">` (src/controllers/team-server.ts reads it) in its
- * head; `data-upload-token` and `data-list` say what the server asks and offers.
+ * head; `data-upload-token` and `data-list` say what the server asks and offers, `data-embed` which
+ * origins may embed the viewer (src/controllers/embed.ts).
  */
-export function withStoreMeta(html: string, offer: { uploadToken: boolean; list: boolean } = { uploadToken: false, list: false }): string {
-  const flags = `${offer.uploadToken ? ' data-upload-token' : ''}${offer.list ? ' data-list' : ''}`;
+export function withStoreMeta(html: string, offer: { uploadToken: boolean; list: boolean; embed?: readonly string[] } = { uploadToken: false, list: false }): string {
+  // The origins are checked ones (security.ts embedOrigin): no quote or space can be in them.
+  const embed = offer.embed && offer.embed.length > 0 ? ` data-embed="${offer.embed.join(' ')}"` : '';
+  const flags = `${offer.uploadToken ? ' data-upload-token' : ''}${offer.list ? ' data-list' : ''}${embed}`;
   const meta = `<meta name="flameview-store" content="/api/profiles"${flags}>`;
   const head = /<head[^>]*>/i.exec(html) ?? /<!doctype[^>]*>/i.exec(html);
   return head ? html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length) : meta + html;
