@@ -32,6 +32,7 @@ import { PerfStackAssembler } from './perf-stack';
 import { PerfLateMerge } from './perf-late';
 import { DEFERRED_LIMIT, DeferredSamples, foldRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
+import { grown } from '../../model/grown';
 
 const TAB = 9;
 const SPACE = 32;
@@ -120,6 +121,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private prevFrames = new Int32Array(256);
   private prevNodes = new Int32Array(256);
   private prevLength = 0;
+  // The same for the line tree (../../model/source-lines.ts): frames, locations, line-tree nodes.
+  private prevLineFrames = new Int32Array(256);
+  private prevLineLocations = new Int32Array(256);
+  private prevLineNodes = new Int32Array(256);
+  private prevLineLength = 0;
+  // Locations of the samples kept aside, in the order they were (null: kept before any srcline).
+  private deferredLocations: (Int32Array | null)[] = [];
 
   constructor(
     private readonly options: ImportOptions = {},
@@ -133,7 +141,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     if (this.wanted === null) this.chosenBase = options.partContext?.event ?? null;
     this.wantedIsFull = this.wanted !== null && this.wanted.includes(':');
     this.column = new SampleColumnBuilder(maxTimedSamples);
-    markMutable(this, ['prevFrames', 'prevNodes']);
+    markMutable(this, ['prevFrames', 'prevNodes', 'prevLineFrames', 'prevLineLocations', 'prevLineNodes']);
   }
 
   line(text: string, lineNumber: number): void {
@@ -148,6 +156,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const c = text.charCodeAt(0);
     if (c === TAB || c === SPACE) {
       const kind = classifyIndented(text);
+      if (kind === 2 && c === SPACE && this.inSample && this.kept && this.stack.expectsSrcline()) {
+        // A frame's source line (-F +srcline, ./perf-srcline.ts). Read by one parser: the parts
+        // of a split input do not merge their line trees yet.
+        if (this.options.part) throw new WholeInputNeeded('the recording has source lines (perf script -F +srcline)');
+        this.stack.srclineText(text);
+        return;
+      }
       if (this.inSample) {
         if (kind === 0) this.endSample();
         else if (!this.kept) return;
@@ -203,7 +218,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const { tree, order } = this.builder.finish(table);
     // One part, its own tables.
     const merged = { frames: table, tree, frameMaps: [], lineOffsets: [0], samples: this.column.inInputOrder(order) };
-    return perfProfile(merged, [meta], this.options);
+    const profile = perfProfile(merged, [meta], this.options);
+    const lines = this.stack.sourceLines;
+    if (lines !== null) profile.lines = lines.finish(table, order);
+    return profile;
   }
 
   /**
@@ -311,6 +329,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const depth = stack.end();
     const ordinal = this.samples++;
     if (stack.runs.unsettled) {
+      if (stack.sourceLines !== null) this.deferredLocations.push(stack.stackLocation.slice(0, depth));
+      else this.deferredLocations.push(null);
       this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs, this.frames.size, stack.printedInlined);
       if (this.deferred.full) {
         // One parser folds them with the statistics known now; a part cannot know those (see
@@ -322,23 +342,26 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;
     this.hook?.sample(this.root, stack.stack, depth, this.weight, ordinal);
-    this.addPath(this.root, stack.stack, depth, this.weight, this.thread);
+    this.addPath(this.root, stack.stack, depth, this.weight, this.thread, stack.sourceLines === null ? null : stack.stackLocation);
   }
 
   /** Folds the samples kept aside with the runs' final gcds and adds them to the tree. */
   private addDeferred(): void {
     const time = this.column.nextTime[0];
+    const locations = this.deferredLocations;
+    let k = 0;
     this.deferred.drain((root, thread, ordinal, weight, at, stack, depth, runs, runCount) => {
       if (this.stack.printedInlined && foldRuns(stack, runs, runCount, this.stack.stats, this.frames)) this.stack.hasInlined = true;
       this.column.nextTime[0] = at;
       this.hook?.sample(root, stack, depth, weight, ordinal);
-      this.addPath(root, stack, depth, weight, thread);
+      this.addPath(root, stack, depth, weight, thread, locations[k++] ?? null);
     });
+    this.deferredLocations = [];
     this.column.nextTime[0] = time;
   }
 
   /** Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. */
-  private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number): void {
+  private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number, locations: Int32Array | null): void {
     const length = depth + 1;
     if (length > this.prevFrames.length) {
       const size = Math.max(length, this.prevFrames.length * 2);
@@ -369,6 +392,45 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     this.prevLength = length;
     this.builder.addSelf(node, weight, 1);
     this.column.push(node, weight, thread);
+    if (locations !== null) this.addLines(root, frames, locations, depth, weight);
+  }
+
+  /**
+   * The sample's located path into the line tree (../../model/source-lines.ts), reusing the
+   * previous sample's prefix as addPath does; prevNodes holds the path's tree nodes by now.
+   */
+  private addLines(root: FrameIndex, frames: Int32Array, locations: Int32Array, depth: number, weight: number): void {
+    const lines = this.stack.sourceLines!;
+    const length = depth + 1;
+    if (length > this.prevLineFrames.length) {
+      const size = Math.max(length, this.prevLineFrames.length * 2);
+      this.prevLineFrames = grown(this.prevLineFrames, size);
+      this.prevLineLocations = grown(this.prevLineLocations, size);
+      this.prevLineNodes = grown(this.prevLineNodes, size);
+    }
+    const prevFrames = this.prevLineFrames;
+    const prevLocations = this.prevLineLocations;
+    const prevNodes = this.prevLineNodes;
+    let node: NodeIndex = ROOT_NODE;
+    let d = 0;
+    const shared = Math.min(length, this.prevLineLength);
+    while (d < shared) {
+      const f = d === 0 ? root : frames[depth - d];
+      const l = d === 0 ? -1 : locations[depth - d];
+      if (prevFrames[d] !== f || prevLocations[d] !== l) break;
+      node = prevNodes[d];
+      d++;
+    }
+    for (; d < length; d++) {
+      const f = d === 0 ? root : frames[depth - d];
+      const l = d === 0 ? -1 : locations[depth - d];
+      node = lines.child(node, f, l, this.prevNodes[d]);
+      prevFrames[d] = f;
+      prevLocations[d] = l;
+      prevNodes[d] = node;
+    }
+    this.prevLineLength = length;
+    lines.addSelf(node, weight, 1);
   }
 
   /** Counts the event; returns whether samples of it are kept. */
@@ -429,3 +491,4 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     if (this.quoted++ < MAX_QUOTED) this.warnings.push({ line, message });
   }
 }
+
