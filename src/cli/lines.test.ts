@@ -80,6 +80,13 @@ describe('flameview lines', () => {
     expect(lines[2]).toMatch(/\tfuncs\.cpp:\d+$/);
   });
 
+  it('-F ip,sym,srcline (no headers): each sample weighs 1', async () => {
+    const r = await runInMemory(runLines, ['--view', 'inline', '--raw', '--json', 'put', fx('hashack.ip-sym-srcline.perf-script.txt.gz')], '');
+    const [put] = JSON.parse(r.stdout) as FunctionLinesRow[];
+    const want = await runInMemory(runLines, ['--view', 'inline', '--raw', '--json', '--samples', 'put', fx('hashack.srcline.perf-script.txt.gz')], '');
+    expect(put).toEqual((JSON.parse(want.stdout) as FunctionLinesRow[])[0]);
+  });
+
   it('a regular expression lists every match; no match, no lines and usage errors exit 1 and 2', async () => {
     const many = JSON.parse((await runInMemory(runLines, ['--json', '--view', 'inline', '^ack|^put$', fx('hashack.srcline.perf-script.txt.gz')], '')).stdout) as FunctionLinesRow[];
     expect(many.map((x) => x.name).sort()).toEqual(['ack', 'put']);
@@ -95,11 +102,13 @@ describe('flameview lines', () => {
 });
 
 describe('collapse of perf script -F +srcline', () => {
-  for (const name of ['funcs', 'hashack', 'mixed-clang', 'toyc']) {
+  // -F ip,sym,srcline against -F ip,sym: no header lines at all, each sample a blank line and its frames.
+  const pairs = [...['funcs', 'hashack', 'mixed-clang', 'toyc'].map((n) => [n, `${n}.perf-script.txt.gz`, `${n}.srcline.perf-script.txt.gz`]), ['hashack -F ip,sym', 'hashack.ip-sym.perf-script.txt.gz', 'hashack.ip-sym-srcline.perf-script.txt.gz']];
+  for (const [name, plainFile, linesFile] of pairs) {
     it(`${name}: byte-identical to the plain printing of the same perf.data, in both views, nothing skipped`, async () => {
       for (const view of ['inline', 'functions']) {
-        const plain = await runInMemory(runCollapse, ['--view', view, fx(`${name}.perf-script.txt.gz`)], '');
-        const lines = await runInMemory(runCollapse, ['--view', view, fx(`${name}.srcline.perf-script.txt.gz`)], '');
+        const plain = await runInMemory(runCollapse, ['--view', view, fx(plainFile)], '');
+        const lines = await runInMemory(runCollapse, ['--view', view, fx(linesFile)], '');
         expect(lines.code).toBe(0);
         expect(lines.stderr).toBe('');
         expect(plain.stderr).toBe('');

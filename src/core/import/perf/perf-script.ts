@@ -70,7 +70,10 @@ export function detectPerfScript(head: string, atEnd: boolean): Detection {
     // Markup, JSON and binary data are never perf script, whatever digits and colons they hold.
     const first = line.trimStart().charCodeAt(0);
     if (first === 60 /* < */ || first === 123 /* { */ || line.includes('\u0000') || line.includes('\ufffd')) return 'no';
-    if (!parseHeader(line, fields)) return 'no';
+    if (!parseHeader(line, fields)) {
+      // `perf script -F ip,sym[,srcline]` prints no header: a frame line comes first.
+      return line.charCodeAt(0) === 9 && classifyIndented(line) === 1 && parseFrame(line, 0, newFrameFields()) ? 'yes' : 'no';
+    }
     const periodOk = fields.periodStart < 0 || parsePeriod(line, fields.periodStart, fields.periodEnd) >= 0;
     return periodOk ? 'yes' : 'no';
   }
@@ -175,7 +178,11 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       }
       if (kind === 0) return;
       if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
-      else this.skip(lineNumber, 'a sample header line before frame lines', text);
+      else if (kind === 1 && c === TAB && parseFrame(text, 0, this.frameFields)) {
+        // `perf script -F ip,sym[,srcline]`: no header, a blank line, then the frames.
+        this.startHeaderless(lineNumber);
+        this.stack.line(text, lineNumber, this.badFrame);
+      } else this.skip(lineNumber, 'a sample header line before frame lines', text);
       return;
     }
     if (c === HASH) return;
@@ -322,6 +329,22 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
   }
 
+  /**
+   * A sample printed without header (`-F ip,sym`, `-F ip,sym,srcline`): weight 1, no event, time
+   * or thread, and no process frame: its stack starts at its outermost frame (root -1).
+   */
+  private startHeaderless(lineNumber: number): void {
+    this.inSample = true;
+    this.sampleLine = lineNumber;
+    this.kept = true;
+    this.weight = 1;
+    this.samplesWithoutPeriod++;
+    this.column.nextTime[0] = -1;
+    this.thread = -1;
+    this.root = -1;
+    this.stack.begin();
+  }
+
   private endSample(): void {
     this.inSample = false;
     if (!this.kept) return;
@@ -362,7 +385,9 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
 
   /** Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. */
   private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number, locations: Int32Array | null): void {
-    const length = depth + 1;
+    // A sample without header has no process frame (root -1): its path is its frames alone.
+    const r = root < 0 ? 0 : 1;
+    const length = depth + r;
     if (length > this.prevFrames.length) {
       const size = Math.max(length, this.prevFrames.length * 2);
       const f = new Int32Array(size);
@@ -378,13 +403,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     let d = 0;
     const shared = Math.min(length, this.prevLength);
     while (d < shared) {
-      const f = d === 0 ? root : frames[depth - d];
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
       if (prevFrames[d] !== f) break;
       node = prevNodes[d];
       d++;
     }
     for (; d < length; d++) {
-      const f = d === 0 ? root : frames[depth - d];
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
       node = this.builder.child(node, f);
       prevFrames[d] = f;
       prevNodes[d] = node;
@@ -401,7 +426,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
    */
   private addLines(root: FrameIndex, frames: Int32Array, locations: Int32Array, depth: number, weight: number): void {
     const lines = this.stack.sourceLines!;
-    const length = depth + 1;
+    const r = root < 0 ? 0 : 1;
+    const length = depth + r;
     if (length > this.prevLineFrames.length) {
       const size = Math.max(length, this.prevLineFrames.length * 2);
       this.prevLineFrames = grown(this.prevLineFrames, size);
@@ -415,15 +441,15 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     let d = 0;
     const shared = Math.min(length, this.prevLineLength);
     while (d < shared) {
-      const f = d === 0 ? root : frames[depth - d];
-      const l = d === 0 ? -1 : locations[depth - d];
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
+      const l = d === 0 && r === 1 ? -1 : locations[depth - d - 1 + r];
       if (prevFrames[d] !== f || prevLocations[d] !== l) break;
       node = prevNodes[d];
       d++;
     }
     for (; d < length; d++) {
-      const f = d === 0 ? root : frames[depth - d];
-      const l = d === 0 ? -1 : locations[depth - d];
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
+      const l = d === 0 && r === 1 ? -1 : locations[depth - d - 1 + r];
       node = lines.child(node, f, l, this.prevNodes[d]);
       prevFrames[d] = f;
       prevLocations[d] = l;
