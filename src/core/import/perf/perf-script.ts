@@ -35,6 +35,8 @@ import { markMutable } from '../../model/mutable-fields';
 import { grown } from '../../model/grown';
 
 const TAB = 9;
+/** Lines of a first sample without header kept before deciding (see tentativeLine). */
+const TENTATIVE_LIMIT = 100_000;
 const SPACE = 32;
 const HASH = 35;
 
@@ -92,6 +94,12 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private readonly roots = new Map<string, FrameIndex>();
 
   private inSample = false;
+  // No line but blanks and comments yet; then whether the recording is printed without headers.
+  private beforeFirst = true;
+  private headerless = false;
+  // The lines of a first sample without header, until the recording shows whether it has headers.
+  private tentative: [string, number][] | null = null;
+  private tentativeEnded = false;
   private kept = false;
   // The current sample's header line; the line the input ended inside, with no line end (0: none).
   private sampleLine = 0;
@@ -148,6 +156,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   line(text: string, lineNumber: number): void {
+    if (this.tentative !== null && this.tentativeLine(text, lineNumber)) return;
     if (lineNumber === this.cutLine) {
       this.cutAtEnd(text, lineNumber);
       return;
@@ -177,15 +186,26 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
         return;
       }
       if (kind === 0) return;
-      if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
-      else if (kind === 1 && c === TAB && parseFrame(text, 0, this.frameFields)) {
-        // `perf script -F ip,sym[,srcline]`: no header, a blank line, then the frames.
+      if (parseHeader(text, this.header)) {
+        this.beforeFirst = false;
+        this.startSample(text, lineNumber);
+      }
+      else if (kind === 1 && c === TAB && this.headerless && parseFrame(text, 0, this.frameFields)) {
         this.startHeaderless(lineNumber);
         this.stack.line(text, lineNumber, this.badFrame);
-      } else this.skip(lineNumber, 'a sample header line before frame lines', text);
+      } else if (kind === 1 && c === TAB && this.beforeFirst && parseFrame(text, 0, this.frameFields)) {
+        // `perf script -F ip,sym[,srcline]`: no header, a blank line, then the frames. Only a
+        // recording that starts so, and goes on so, is read so (see tentativeLine).
+        this.beforeFirst = false;
+        this.tentative = [[text, lineNumber]];
+      } else {
+        this.beforeFirst = false;
+        this.skip(lineNumber, 'a sample header line before frame lines', text);
+      }
       return;
     }
     if (c === HASH) return;
+    this.beforeFirst = false;
     if (parseHeader(text, this.header)) {
       if (this.inSample) this.endSample();
       this.startSample(text, lineNumber);
@@ -198,6 +218,40 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     if (this.inSample) this.endSample();
     this.skip(lineNumber, 'a sample header line "COMM [PID/]TID [CPU] [TIME:] [PERIOD] EVENT:"', text);
+  }
+
+  /**
+   * The input began with frame lines, no header: the first sample of `perf script -F ip,sym`, or
+   * the tail of a sample cut off at the start of the file. Its lines wait until the next line after
+   * its blank line: another frame confirms a recording without headers (the lines are read as a
+   * sample), anything else rejects them (skipped, as frame lines before any header). Returns
+   * whether `text` was taken.
+   */
+  private tentativeLine(text: string, lineNumber: number): boolean {
+    const lines = this.tentative!;
+    const c = text.charCodeAt(0);
+    const frameLike = c === TAB ? classifyIndented(text) === 1 : c === SPACE && classifyIndented(text) === 2;
+    if (text.length === 0 || (c === SPACE || c === TAB ? classifyIndented(text) === 0 : false)) {
+      this.tentativeEnded = true;
+      return true;
+    }
+    if (!this.tentativeEnded && frameLike && lineNumber !== this.cutLine && lines.length < TENTATIVE_LIMIT) {
+      lines.push([text, lineNumber]);
+      return true;
+    }
+    const confirmed = this.tentativeEnded ? c === TAB && classifyIndented(text) === 1 : lines.length >= TENTATIVE_LIMIT && frameLike;
+    this.tentative = null;
+    this.tentativeEnded = false;
+    if (confirmed) this.confirmHeaderless(lines);
+    else for (const [t, n] of lines) this.skip(n, 'a sample header line before frame lines', t);
+    return false;
+  }
+
+  private confirmHeaderless(lines: [string, number][]): void {
+    if (this.options.part) throw new WholeInputNeeded('samples without header lines (perf script -F ip,sym)');
+    this.headerless = true;
+    for (const [t, n] of lines) this.line(t, n);
+    if (this.inSample) this.endSample();
   }
 
   /** Byte mode (./perf-bytes.ts): the rest of the input as bytes, from line `lineNumber` + 1. */
@@ -255,6 +309,12 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   private endInput(): void {
+    if (this.tentative !== null) {
+      // A recording of frames and nothing else: no headers.
+      const lines = this.tentative;
+      this.tentative = null;
+      this.confirmHeaderless(lines);
+    }
     if (this.inSample) this.endSample();
   }
 

@@ -44,6 +44,27 @@ describe('parseSrcline', () => {
   });
 });
 
+describe('perf script -F ip,sym (no header lines)', () => {
+  const frame = (sym: string) => `\t            1000 ${sym}`;
+  it('a recording that starts with frames and goes on so is read without headers, each sample weighing 1', async () => {
+    const p = await loadProfileFromText(['', frame('leaf'), '  a.c:3 (inlined)', frame('main'), '  a.c:9', '', '', frame('main'), '  a.c:9', ''].join('\n'));
+    expect(p.meta.samples).toBe(2);
+    expect(p.meta.skippedLines).toBe(0);
+    expect(stacks(p, 'inline')).toEqual(['main/0 1 1', 'main/0;leaf/1 1 1']);
+    const fl = functionLines(p, 'inline', framesMatching(p, 'inline', (n) => n === 'main'))!;
+    expect(fl.lines).toEqual([{ file: 'a.c', line: 9, self: 1, total: 2, selfSamples: 1, totalSamples: 2 }]);
+    expect((await loadProfileFromText([frame('only'), ''].join('\n'))).meta.samples).toBe(1);
+  });
+
+  it('frames cut off at the start of a recording with headers are skipped, not a sample', async () => {
+    const p = await loadProfileFromText([frame('orphan'), '  a.c:1', '', 'app  100   1.000000:   5 cpu-clock: ', frame('x'), '  a.c:2', ''].join('\n'));
+    expect(p.meta.samples).toBe(1);
+    expect(p.meta.skippedLines).toBe(2);
+    expect(p.meta.warnings[0]).toMatchObject({ line: 1 });
+    expect(stacks(p, 'inline')).toEqual(['app/0;x/0 5 1']);
+  });
+});
+
 describe('perf script -F +srcline', () => {
   for (const name of SRCLINE_RECORDINGS) {
     it(`${name}: the same trees as without srcline, 0 skipped lines, every sample with its lines`, async () => {
