@@ -19,10 +19,9 @@
 // counts each sample once.
 
 import type { Profile } from '../model/profile';
-import type { SourceLines } from '../model/source-lines';
-import { FrameFlags } from '../model/types';
+import { viewNodes, type LinesView } from '../views/source-lines-view';
 
-export type LinesView = 'inline' | 'functions';
+export type { LinesView };
 
 export interface LineWeight {
   /** The file as the recording names it, or null for the unknown line. */
@@ -46,33 +45,6 @@ export interface FunctionLines {
   allSamples: number;
   /** One row per line the function was at, in file order (file, then line; unknown last). */
   lines: LineWeight[];
-}
-
-const MERGED = FrameFlags.INLINED | FrameFlags.FOLDED;
-
-/**
- * The frame each line-tree node is shown as in `view`, and the node whose location it takes:
- * itself in the inline view; in the function view, the physical node its inline frame merges into.
- */
-function viewNodes(profile: Profile, lines: SourceLines, view: LinesView): { frame: Int32Array; owner: Int32Array } {
-  const t = lines.tree;
-  const n = t.nodeCount;
-  const frame = new Int32Array(n).fill(-1);
-  const owner = new Int32Array(n);
-  const flags = profile.frames.flags;
-  const rename = view === 'functions' ? profile.functionFrames ?? null : null;
-  for (let ln = 1; ln < n; ln++) {
-    const f = lines.locatedFrame[t.frame[ln]];
-    const p = t.parent[ln];
-    if (view === 'functions' && flags[f] & MERGED && p !== 0) {
-      owner[ln] = owner[p];
-      frame[ln] = frame[p];
-    } else {
-      owner[ln] = ln;
-      frame[ln] = rename ? rename[f] : f;
-    }
-  }
-  return { frame, owner };
 }
 
 /**
@@ -201,3 +173,4 @@ export function framesMatching(profile: Profile, view: LinesView, test: (name: s
   }
   return mask;
 }
+
