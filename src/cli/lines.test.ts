@@ -118,3 +118,25 @@ describe('collapse of perf script -F +srcline', () => {
     });
   }
 });
+
+describe('the processed recording keeps the lines', () => {
+  it('convert to .flameview, then lines gives what the original gives, in both views', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { runConvert } = await import('./convert');
+    const dir = mkdtempSync(join(tmpdir(), 'flameview-lines-'));
+    try {
+      const out = join(dir, 'funcs.flameview');
+      const c = await runInMemory(runConvert, [fx('funcs.srcline.perf-script.txt.gz'), '-o', out], '');
+      expect(c.code).toBe(0);
+      for (const view of ['inline', 'functions']) {
+        const want = await runInMemory(runLines, ['--view', view, '--json', 'main|sort_items', fx('funcs.srcline.perf-script.txt.gz')], '');
+        const got = await runInMemory(runLines, ['--view', view, '--json', 'main|sort_items', out], '');
+        expect(got.stderr).toBe('');
+        expect(JSON.parse(got.stdout)).toEqual(JSON.parse(want.stdout));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
