@@ -7,8 +7,10 @@
 //
 // The srcline twin is made from the plain file as perf 6.x prints it: after each frame line a
 // line `  FILE:LINE`, ` (inlined)` moved from the frame line to it, `[kernel.kallsyms][ADDR]` for
-// kernel frames, none after an `[unknown]` DSO. FILE and LINE are a hash of the function name and
-// of the address and name, so a frame line always has the same srcline, as with perf.
+// kernel frames, none after an `[unknown]` DSO. FILE is a hash of the function name; LINE the
+// function's first line (a hash of its name) plus one line per 8 bytes of its `+0x` offset, as
+// compiled code has (one source line per few instructions): a frame line always has the same
+// srcline, as with perf, and the sampled leaves of a function spread over its lines.
 
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, renameSync, statSync } from 'node:fs';
@@ -32,17 +34,17 @@ function hash(s: string): number {
 export function withSrcline(frameLine: string): string {
   const m = /^(\t\s*([0-9a-f]+) (.*?)(\+0x[0-9a-f]+)?) \((.*)\)$/.exec(frameLine);
   if (!m) return frameLine;
-  const [, head, address, name, , dso] = m;
+  const [, head, address, name, offset, dso] = m;
   if (dso === '[unknown]') return frameLine;
   if (dso.startsWith('[')) return `${frameLine}\n  ${dso}[${address}]`;
   const file = `src/${(hash(name) % 97).toString(36)}/${name.replace(/[^A-Za-z0-9_]/g, '').slice(0, 24) || 'anon'}.rs`;
-  const line = 1 + (hash(address + name) % 1500);
+  const line = 1 + (hash(name) % 3000) + (offset ? Math.floor(parseInt(offset.slice(3), 16) / 8) : 0);
   if (dso === 'inlined') return `${head}\n  ${file}:${line} (inlined)`;
   return `${frameLine}\n  ${file}:${line}`;
 }
 
 async function srclineTwin(plain: string): Promise<string> {
-  const path = plain.replace(/\.perf-script\.txt$/, '.srcline.perf-script.txt');
+  const path = plain.replace(/\.perf-script\.txt$/, '.srcline-v2.perf-script.txt');
   if (existsSync(path) && statSync(path).mtimeMs >= statSync(plain).mtimeMs) return path;
   const out = createWriteStream(`${path}.partial`);
   const lines = createInterface({ input: createReadStream(plain), crlfDelay: Infinity });
