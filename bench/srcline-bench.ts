@@ -4,6 +4,7 @@
 // peak RSS, and their ratios (targets: MB/s ≥ 0.8x, peak RSS ≤ 1.25x).
 //
 //   npx tsx bench/srcline-bench.ts [--size 160] [--runs 3] [--workers N]
+//   npx tsx bench/srcline-bench.ts --plain A.txt --srcline B.txt [--runs 3]   (any twin pair)
 //
 // The srcline twin is made from the plain file as perf 6.x prints it: after each frame line a
 // line `  FILE:LINE`, ` (inlined)` moved from the frame line to it, `[kernel.kallsyms][ADDR]` for
@@ -84,8 +85,8 @@ async function main(argv: string[]): Promise<void> {
   const size = Number(arg('--size') ?? 160);
   const runs = Number(arg('--runs') ?? 3);
   const workers = Number(arg('--workers') ?? 1);
-  const plain = await ensureInput('perf', size, 1, console.log);
-  const lines = await srclineTwin(plain);
+  const plain = arg('--plain') ?? (await ensureInput('perf', size, 1, console.log));
+  const lines = arg('--srcline') ?? (await srclineTwin(plain));
   console.log(`plain ${(statSync(plain).size / MB).toFixed(1)} MB, srcline ${(statSync(lines).size / MB).toFixed(1)} MB; load ${loadavg()[0].toFixed(1)}`);
   const results: Record<'plain' | 'srcline', Measurement[]> = { plain: [], srcline: [] };
   for (let r = 0; r < runs; r++) {
@@ -93,7 +94,7 @@ async function main(argv: string[]): Promise<void> {
       const m = await measure(kind === 'plain' ? plain : lines, workers);
       if (m.skippedLines) throw new Error(`${kind}: ${m.skippedLines} skipped lines`);
       results[kind].push(m);
-      console.log(`${kind} run ${r + 1}: ${(m.bytes / MB / (m.ms / 1000)).toFixed(1)} MB/s, ${(m.bytes / MB / (m.cpuMs / 1000)).toFixed(1)} MB/cpu-s, ${m.maxRssMB.toFixed(0)} MB RSS, ${m.inlineNodes} nodes`);
+      console.log(`${kind} run ${r + 1}: ${(m.bytes / MB / (m.ms / 1000)).toFixed(1)} MB/s, ${(m.bytes / MB / (m.cpuMs / 1000)).toFixed(1)} MB/cpu-s, ${m.maxRssMB.toFixed(0)} MB RSS, ${m.inlineNodes} nodes, ${m.lineNodes ?? 0} line-tree nodes`);
     }
   }
   const summary = (kind: 'plain' | 'srcline') => {
