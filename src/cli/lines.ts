@@ -38,7 +38,7 @@ export const LINES_USAGE = `usage: flameview lines [options] FUNCTION FILE|-
   --json                   a JSON array of {name, self, selfPercent, total, totalPercent, lines:
                            [{file, line, self, selfPercent, total, totalPercent}]}
 The recording must carry source lines: perf script -F +srcline, pprof, Chrome .cpuprofile or
-speedscope with file and line.
+speedscope with file and line; a perf.data file is printed so (perf script -F +srcline).
 `;
 
 export interface LineRow {
@@ -154,7 +154,8 @@ export async function runLines(args: string[], io: CliIo): Promise<number> {
   }
   const [pattern, file] = positionals;
   const source = file === '-' ? '<stdin>' : file;
-  const profile = await loadRecording(file, io, { event: values.event });
+  // A perf.data file is printed with its lines (perf script -F +srcline).
+  const profile = await loadRecording(file, io, { event: values.event }, true);
   if (!profile) return 1;
   let rows: FunctionLinesRow[] | null;
   try {

@@ -23,7 +23,8 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   convert: async () => (await import('./convert')).runConvert,
 };
 
-export const USAGE = `usage: flameview [--no-open] [--port N] FILE [FILE2]   open in the browser (FILE may be -)
+export const USAGE = `usage: flameview [--no-open] [--port N] [--lines] FILE [FILE2]   open in the browser (FILE may be -;
+       --lines: a perf.data file with its source lines, perf script -F +srcline)
        flameview <command> [options]
 
 commands:

@@ -29,7 +29,7 @@ import { COMMAND_NAMES } from './command-names';
 import { PerfScriptError, runPerfScript } from './perf-data';
 import { workersSetting } from './parallel-load';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--lines] FILE [FILE2]   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -38,12 +38,15 @@ interface OpenArgs {
   inputs: string[];
   open: boolean;
   port: number;
+  /** perf.data is printed with its source lines (perf script -F +srcline). */
+  lines: boolean;
 }
 
 function parseArgs(args: string[]): OpenArgs {
   const inputs: string[] = [];
   let open = true;
   let port = 0;
+  let lines = false;
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -51,6 +54,8 @@ function parseArgs(args: string[]): OpenArgs {
       options = false;
     } else if (options && arg === '--no-open') {
       open = false;
+    } else if (options && arg === '--lines') {
+      lines = true;
     } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
       const v = arg === '--port' ? args[++i] : arg.slice(7);
       const p = v === undefined ? null : parsePort(v);
@@ -68,7 +73,7 @@ function parseArgs(args: string[]): OpenArgs {
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
   if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port };
+  return { inputs, open, port, lines };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -96,7 +101,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const files = new Map<string, LocalFile>();
     const paths: string[] = [];
     for (const input of parsed.inputs) {
-      const file = await prepare(input, io, tempDir);
+      const file = await prepare(input, io, tempDir, parsed.lines);
       const token = randomBytes(16).toString('hex');
       files.set(token, file);
       paths.push(localFilePath(token, file.name));
@@ -137,7 +142,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
 }
 
 /** Checks one input and returns the file to serve (the input itself, or a temporary file). */
-async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>): Promise<LocalFile> {
+async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>, lines = false): Promise<LocalFile> {
   let path: string;
   let name: string;
   if (input === '-') {
@@ -165,7 +170,7 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>)
   });
   if (isPerfData(head)) {
     const out = join(await tempDir(), `${randomBytes(6).toString('hex')}.perf-script.txt`);
-    await perfScript(path, label, out, io);
+    await perfScript(path, label, out, io, lines);
     path = out;
     name = `${name}.txt`;
   }
@@ -177,8 +182,8 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>)
 }
 
 /** Runs `perf script -i INPUT` into `out` (see perf-data.ts). */
-async function perfScript(input: string, label: string, out: string, io: CliIo): Promise<void> {
-  const run = runPerfScript(input, label, io);
+async function perfScript(input: string, label: string, out: string, io: CliIo, lines: boolean): Promise<void> {
+  const run = runPerfScript(input, label, io, lines);
   const written = pipeline(run.output, createWriteStream(out, { mode: 0o600 }));
   written.catch(() => undefined); // perf's own failure, below, is the better message
   try {
