@@ -96,6 +96,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private inSample = false;
   // No line but blanks and comments yet; then whether the recording is printed without headers.
   private beforeFirst = true;
+  // The sample just read had its one frame on its header line (see line()).
+  private singleLine = false;
   private headerless = false;
   // The lines of a first sample without header, until the recording shows whether it has headers.
   private tentative: [string, number][] | null = null;
@@ -157,6 +159,21 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
 
   line(text: string, lineNumber: number): void {
     if (this.tentative !== null && this.tentativeLine(text, lineNumber)) return;
+    if (this.singleLine) {
+      // The line after a sample without call chain: its frame's source line (-F +srcline), or
+      // whatever comes next, once the sample has ended.
+      this.singleLine = false;
+      const c = text.charCodeAt(0);
+      if (c === SPACE && this.inSample && classifyIndented(text) === 2 && (!this.kept || this.stack.expectsSrcline()) && !parseHeader(text, this.header)) {
+        if (this.kept) {
+          if (this.options.part) throw new WholeInputNeeded('the recording has source lines (perf script -F +srcline)');
+          this.stack.srclineText(text);
+        }
+        this.endSample();
+        return;
+      }
+      if (this.inSample) this.endSample();
+    }
     if (lineNumber === this.cutLine) {
       this.cutAtEnd(text, lineNumber);
       return;
@@ -168,7 +185,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const c = text.charCodeAt(0);
     if (c === TAB || c === SPACE) {
       const kind = classifyIndented(text);
-      if (kind === 2 && c === SPACE && this.inSample && this.kept && this.stack.expectsSrcline()) {
+      // perf pads COMM to 16 columns, so a header can start with blanks too: never a source line.
+      if (kind === 2 && c === SPACE && this.inSample && this.kept && this.stack.expectsSrcline() && !parseHeader(text, this.header)) {
         // A frame's source line (-F +srcline, ./perf-srcline.ts). Read by one parser: the parts
         // of a split input do not merge their line trees yet.
         if (this.options.part) throw new WholeInputNeeded('the recording has source lines (perf script -F +srcline)');
@@ -309,6 +327,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   private endInput(): void {
+    this.singleLine = false;
     if (this.tentative !== null) {
       // A recording of frames and nothing else: no headers.
       const lines = this.tentative;
@@ -383,9 +402,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       this.stack.begin();
     }
     if (h.restStart >= 0 && parseFrame(text, h.restStart, this.frameFields)) {
-      // A sample without call chain: its one frame is on the header line, and no blank follows.
+      // A sample without call chain: its one frame is on the header line, and no blank follows;
+      // it ends with the next line, which may be the frame's source line (-F +srcline).
       if (this.kept) this.stack.frame(text, this.frameFields);
-      this.endSample();
+      this.singleLine = true;
     }
   }
 
