@@ -3,6 +3,7 @@
 // adding up, and `collapse` of the srcline printing byte-identical to the plain printing.
 
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +143,38 @@ describe('the processed recording keeps the lines', () => {
         const got = await runInMemory(runLines, ['--view', view, '--json', 'main|sort_items', out], '');
         expect(got.stderr).toBe('');
         expect(JSON.parse(got.stdout)).toEqual(JSON.parse(want.stdout));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('flameview lines against go tool pprof -list', () => {
+  // CI installs Go (.ci/run); elsewhere the check is skipped when `go` is missing.
+  const hasGo = (() => {
+    try {
+      return execFileSync('go', ['version']).length > 0;
+    } catch {
+      return false;
+    }
+  })();
+  it.skipIf(!hasGo && !process.env.CI)('the Go CPU profile: flat and cum per line are self and total of the inline view', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'flameview-pprof-list-'));
+    const file = join(root, 'fixtures', 'interchange', 'go-cpu.pb.gz');
+    const ns = (t: string) => (t === '.' ? 0 : Math.round(Number(t.replace(/(ms|us|s)$/, '')) * { ms: 1e6, us: 1e3, s: 1e9 }[/(ms|us|s)$/.exec(t)![1] as 'ms']));
+    try {
+      for (const fn of ['main.sortWork', 'main.hashLoop', 'main.histogram', 'main.main']) {
+        const out = execFileSync('go', ['tool', 'pprof', '-list', `^${fn.replace('.', '\\.')}$`, file], { encoding: 'utf8', env: { ...process.env, HOME: dir, GOCACHE: join(dir, 'go-cache'), PPROF_TMPDIR: dir } });
+        const want = new Map<number, { self: number; total: number }>();
+        for (const m of out.matchAll(/^\s+(\S+)\s+(\S+)\s+(\d+):/gm)) if (m[1] !== '.' || m[2] !== '.') want.set(Number(m[3]), { self: ns(m[1]), total: ns(m[2]) });
+        expect(want.size, fn).toBeGreaterThan(1);
+        const r = await runInMemory(runLines, ['--view', 'inline', '--raw', '--json', fn, file], '');
+        const [row] = JSON.parse(r.stdout) as FunctionLinesRow[];
+        const got = new Map(row.lines.map((l) => [l.line, { self: Math.round(l.self), total: Math.round(l.total) }]));
+        expect(Object.fromEntries(got), fn).toEqual(Object.fromEntries(want));
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
