@@ -9,7 +9,7 @@ const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph
 /** Hovers the graph's rows from the bottom up until a tooltip gives a Line; returns it and where. */
 async function hoverForLine(page: Page): Promise<{ text: string | null; x: number; y: number }> {
   const box = (await graph(page).locator('canvas').first().boundingBox())!;
-  for (let dy = 10; dy < 200; dy += 8) {
+  for (let dy = 9; dy < 160; dy += 17) {
     const x = box.x + box.width * 0.5;
     const y = box.y + box.height - dy;
     await page.mouse.move(x, y);
