@@ -33,6 +33,8 @@ export interface Measurement {
   newlines?: number;
   samples?: number;
   inlineNodes?: number;
+  /** Nodes of the line tree (Profile.lines), when the recording has source lines. */
+  lineNodes?: number;
   functionNodes?: number;
   frames?: number;
   maxDepth?: number;
@@ -71,6 +73,7 @@ async function engine(path: string, started: number, workers: number): Promise<P
     viewsMs: performance.now() - loaded,
     samples: profile.meta.samples,
     inlineNodes: snapshot.inline.nodeCount,
+    lineNodes: profile.lines?.tree.nodeCount,
     functionNodes: snapshot.functions?.nodeCount ?? snapshot.inline.nodeCount,
     frames: snapshot.frames.count,
     maxDepth: snapshot.inline.maxDepth,

@@ -43,6 +43,8 @@ export async function loadRecording(
   file: string,
   io: CliIo,
   options: Pick<LoadOptions, 'event' | 'split'> = {},
+  /** A perf.data input is printed with its source lines (`perf script -F +srcline`). */
+  srcline = false,
 ): Promise<Profile | null> {
   const source = file === '-' ? '<stdin>' : file;
   let input: AsyncIterable<Uint8Array>;
@@ -65,7 +67,7 @@ export async function loadRecording(
       if (stat.isFile() && isPerfData(await readHead(file, 8))) {
         // perf.data: read the text `perf script` prints for it, as `flameview FILE` does.
         await handle.close();
-        perf = runPerfScript(file, file, io);
+        perf = runPerfScript(file, file, io, srcline);
         input = perf.output;
       } else {
         // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by

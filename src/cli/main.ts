@@ -19,11 +19,13 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   diff: async () => (await import('./diff')).runDiff,
   svg: async () => (await import('./svg')).runSvg,
   top: async () => (await import('./top')).runTop,
+  lines: async () => (await import('./lines')).runLines,
   convert: async () => (await import('./convert')).runConvert,
   html: async () => (await import('./html')).runHtml,
 };
 
-export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] FILE [FILE2]   open in the browser (FILE may be -)
+export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] FILE [FILE2]   open in the browser (FILE may be -;
+       --lines: a perf.data file with its source lines, perf script -F +srcline)
        flameview <command> [options]
 
 commands:
@@ -45,6 +47,10 @@ commands:
   top [--view functions|inline] [--by self|total] [-n N] [--samples] [--json]
       [--raw] [--full-names] FILE|-
       the heaviest functions over all call sites (pprof -top): self, self%, total, total%, name
+  lines [--view functions|inline] [--by line|self|total] [--samples] [--json] [--raw]
+        [--full-names] FUNCTION FILE|-
+      a function's source lines (pprof -list): self and total per line, from a recording
+      with lines (perf script -F +srcline, pprof, .cpuprofile, speedscope)
   convert [--to flameview|pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
       write the recording processed (OUT.flameview: opens without parsing) or as pprof
       (OUT.pb.gz: profile.proto, gzipped), both views kept

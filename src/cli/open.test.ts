@@ -225,6 +225,14 @@ describe('flameview perf.data', () => {
     expect(s.stderr()).toContain(`flameview: perf script ${data}: ${headers} samples\n`);
   });
 
+  it('--lines: perf script -F +srcline, so the page gets the source lines', async () => {
+    const data = perfData();
+    const bin = fakePerf(`[ "$1" = script ] && [ "$2" = -i ] && [ "$3" = "${data}" ] && [ "$4" = -F ] && [ "$5" = +srcline ] || exit 9\nexec /bin/cat '${perfPath}'`);
+    const s = open(['--no-open', '--lines', data], { PATH: bin });
+    const { profiles } = await served(s);
+    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+  });
+
   it('says so in one line when perf is not installed, or fails', async () => {
     const data = perfData();
     const missing = await failure(open(['--no-open', data], { PATH: scratch() }));

@@ -35,7 +35,7 @@ import { COMMAND_NAMES } from './command-names';
 import { PerfScriptError, runPerfScript } from './perf-data';
 import { workersSetting } from './parallel-load';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] FILE [FILE2]   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -46,6 +46,8 @@ interface OpenArgs {
   port: number;
   /** Serve the files as they are, for the page to parse (no processed form). */
   raw: boolean;
+  /** perf.data is printed with its source lines (perf script -F +srcline). */
+  lines: boolean;
 }
 
 function parseArgs(args: string[]): OpenArgs {
@@ -53,6 +55,7 @@ function parseArgs(args: string[]): OpenArgs {
   let open = true;
   let raw = false;
   let port = 0;
+  let lines = false;
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -62,6 +65,8 @@ function parseArgs(args: string[]): OpenArgs {
       open = false;
     } else if (options && arg === '--raw') {
       raw = true;
+    } else if (options && arg === '--lines') {
+      lines = true;
     } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
       const v = arg === '--port' ? args[++i] : arg.slice(7);
       const p = v === undefined ? null : parsePort(v);
@@ -79,7 +84,7 @@ function parseArgs(args: string[]): OpenArgs {
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
   if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port, raw };
+  return { inputs, open, port, raw, lines };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -113,7 +118,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
       return localFilePath(token, file.name);
     };
     for (const [i, input] of parsed.inputs.entries()) {
-      const file = await prepare(input, io, tempDir);
+      const file = await prepare(input, io, tempDir, parsed.lines);
       const processed = parsed.raw ? null : await processLocal(file, io, tempDir);
       paths.push(serve(processed ?? file));
       // The baseline's own bytes, for the event picker (the comparison's events are not picked).
@@ -156,7 +161,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
 }
 
 /** Checks one input and returns the file to serve (the input itself, or a temporary file). */
-async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>): Promise<LocalFile> {
+async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>, lines = false): Promise<LocalFile> {
   let path: string;
   let name: string;
   if (input === '-') {
@@ -184,7 +189,7 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>)
   });
   if (isPerfData(head)) {
     const out = join(await tempDir(), `${randomBytes(6).toString('hex')}.perf-script.txt`);
-    await perfScript(path, label, out, io);
+    await perfScript(path, label, out, io, lines);
     path = out;
     name = `${name}.txt`;
   }
@@ -215,8 +220,8 @@ async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<s
 }
 
 /** Runs `perf script -i INPUT` into `out` (see perf-data.ts). */
-async function perfScript(input: string, label: string, out: string, io: CliIo): Promise<void> {
-  const run = runPerfScript(input, label, io);
+async function perfScript(input: string, label: string, out: string, io: CliIo, lines: boolean): Promise<void> {
+  const run = runPerfScript(input, label, io, lines);
   const written = pipeline(run.output, createWriteStream(out, { mode: 0o600 }));
   written.catch(() => undefined); // perf's own failure, below, is the better message
   try {

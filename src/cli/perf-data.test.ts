@@ -54,6 +54,18 @@ describe('commands read perf.data through perf script', () => {
     expect(broken).toEqual({ code: 1, stdout: '', stderr: `flameview: perf script failed on ${data}: incompatible file format\n` });
   });
 
+  it('lines asks perf for the source lines (perf script -F +srcline) and gives what the text gives', async () => {
+    const { gunzipSync } = await import('node:zlib');
+    const srclineText = join(work, 'funcs.srcline.txt');
+    writeFileSync(srclineText, gunzipSync(readFileSync(join(FIXTURES, 'srcline', 'funcs.srcline.perf-script.txt.gz'))));
+    const srclinePerf = fakePerf('srcline', `[ "$1" = script ] && [ "$2" = -i ] && [ "$4" = -F ] && [ "$5" = +srcline ] || exit 9\nexec /bin/cat '${srclineText}'`);
+    const fromText = await run(['lines', 'main', srclineText], srclinePerf);
+    const fromData = await run(['lines', 'main', data], srclinePerf);
+    expect(fromData.code).toBe(0);
+    expect(fromData.stdout).toBe(fromText.stdout);
+    expect(fromData.stdout).toMatch(/\tfuncs\.cpp:\d+\n/);
+  });
+
   it('perf.data on stdin says to pass the file name', async () => {
     const s = runCli(['collapse', '-'], { env: { ...process.env, PATH: goodPerf } });
     s.child.stdin.end(readFileSync(data));

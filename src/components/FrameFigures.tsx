@@ -23,6 +23,15 @@ export function FrameFigures({ info, maxName }: { info: FrameInfo; maxName?: num
             <dd className="frame-module">{info.module}</dd>
           </>
         )}
+        {info.line && (
+          <>
+            <dt>Line</dt>
+            <dd className="frame-line">
+              {info.line}
+              {info.lines !== undefined && info.lines > 1 && ` (the heaviest of ${info.lines})`}
+            </dd>
+          </>
+        )}
         <dt>Total</dt>
         <dd>
           {formatWeight(info.totalSamples, info.totalTime)}, {formatPercent(info.ofProfile)} of all

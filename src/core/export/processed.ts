@@ -13,6 +13,7 @@ import type { FrameTable } from '../model/frame-table';
 import type { ProfileMeta } from '../model/profile';
 import { FrameFlags } from '../model/types';
 import type { SampleColumns } from '../model/sample-column';
+import type { SourceLines } from '../model/source-lines';
 import { COLUMNS, ELEMENT_BYTES, FORMAT_VERSION, PROCESSED_MAGIC, shuffle, type ColumnSpec, type ProcessedHeader } from '../import/processed';
 
 export interface ProcessedInput {
@@ -22,12 +23,14 @@ export interface ProcessedInput {
   samples?: SampleColumns | null;
   /** Profile.functionFrames (the function view's name of each frame), when the importer gave one. */
   functionFrames?: Int32Array | null;
+  /** Profile.lines, the source lines. */
+  lines?: SourceLines | null;
   meta: ProfileMeta;
 }
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-export function toProcessed({ frames, tree, samples, functionFrames, meta }: ProcessedInput): Uint8Array {
+export function toProcessed({ frames, tree, samples, functionFrames, lines, meta }: ProcessedInput): Uint8Array {
   // A snapshot's frame table ends with the GROUP frames of "collapse library": not the recording's.
   let frameCount = frames.count;
   while (frameCount > 0 && frames.flags[frameCount - 1] & FrameFlags.GROUP) frameCount--;
@@ -50,11 +53,30 @@ export function toProcessed({ frames, tree, samples, functionFrames, meta }: Pro
     data.push(['sample.weight', bytesOf(samples.weight.subarray(0, sampleCount)), sampleCount]);
     if (samples.thread) data.push(['sample.thread', bytesOf(samples.thread.subarray(0, sampleCount)), sampleCount]);
   }
+  if (lines) {
+    const { locations, locatedFrame, locatedLocation, tree: t, node } = lines;
+    const m = t.nodeCount;
+    data.push(['location.file', bytesOf(locations.file.subarray(0, locations.count)), locations.count]);
+    data.push(['location.line', bytesOf(locations.line.subarray(0, locations.count)), locations.count]);
+    data.push(['located.frame', bytesOf(locatedFrame), locatedFrame.length]);
+    data.push(['located.location', bytesOf(locatedLocation), locatedLocation.length]);
+    data.push(['line.parent', bytesOf(t.parent.subarray(0, m)), m]);
+    data.push(['line.located', bytesOf(t.frame.subarray(0, m)), m]);
+    data.push(['line.node', bytesOf(node.subarray(0, m)), m]);
+    data.push(['line.selfWeight', bytesOf(t.selfWeight.subarray(0, m)), m]);
+    data.push(['line.selfSamples', bytesOf(t.selfSamples.subarray(0, m)), m]);
+  }
   data[0][2] = data[0][1].length;
   const columns: ColumnSpec[] = data.map(([name, , length]) => ({ name, type: COLUMNS[name], length }));
   const header: ProcessedHeader = {
     meta,
-    counts: { strings: frames.strings.length, frames: frameCount, nodes: n, samples: sampleCount },
+    counts: {
+      strings: frames.strings.length,
+      frames: frameCount,
+      nodes: n,
+      samples: sampleCount,
+      ...(lines ? { locations: lines.locations.count, located: lines.locatedFrame.length, lineNodes: lines.tree.nodeCount } : {}),
+    },
     columns,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));

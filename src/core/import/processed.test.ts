@@ -79,9 +79,33 @@ describe('processed recording', () => {
     const good = toProcessed(await loadProfileFromText(fixture('rust-toyc.folded')));
     const newer = good.slice();
     new DataView(newer.buffer).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
-    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 2, newer than this flameview reads \(1\): open it with a newer flameview/);
+    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 3, newer than this flameview reads \(2\): open it with a newer flameview/);
     expect(() => decodeProcessed(good.subarray(0, good.length - 100))).toThrow(/found column .* bytes with \d+ left \(a cut file\?\)/);
     expect(() => decodeProcessed(good.subarray(0, 24))).toThrow(/too short for its header/);
+  });
+
+  it('version 2 keeps the source lines; a version 1 file (no lines) still opens, one with line columns is refused', async () => {
+    const { gunzipSync } = await import('node:zlib');
+    const original = await loadProfileFromText(gunzipSync(fixture('srcline/hashack.srcline.perf-script.txt.gz')));
+    const back = decodeProcessed(toProcessed(original));
+    const lines = back.lines!;
+    const want = original.lines!;
+    expect([...lines.locations.file]).toEqual([...want.locations.file]);
+    expect([...lines.locations.line]).toEqual([...want.locations.line]);
+    expect([...lines.locatedFrame]).toEqual([...want.locatedFrame]);
+    expect([...lines.node]).toEqual([...want.node]);
+    for (const key of ['parent', 'frame', 'end', 'selfWeight', 'totalWeight', 'totalSamples'] as const) expect([...lines.tree[key]]).toEqual([...want.tree[key]]);
+    // Version 1: written without lines, the version field set to 1.
+    const plain = await loadProfileFromText(fixture('rust-toyc.folded'));
+    const v1 = toProcessed(plain).slice();
+    new DataView(v1.buffer).setUint32(PROCESSED_MAGIC.length, 1, true);
+    expect(everyView(decodeProcessed(v1))).toEqual(everyView(plain));
+    const v1lines = toProcessed(original).slice();
+    new DataView(v1lines.buffer).setUint32(PROCESSED_MAGIC.length, 1, true);
+    expect(() => decodeProcessed(v1lines)).toThrow(/in a version 1 file/);
+    // A line tree that does not project onto the tree is refused.
+    const bad = { ...original, lines: { ...want, node: want.node.map((n, i) => (i === 5 ? 1 : n)) } };
+    expect(() => decodeProcessed(toProcessed(bad))).toThrow(/line node 5/);
   });
 
   it('fuzz: flipped bytes, cuts and lying lengths give an ImportError or a consistent recording, allocation bounded by the size', async () => {

@@ -25,10 +25,11 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { ImportError, type FormatId, type Profile, type ProfileMeta } from '../model/profile';
 import type { SampleColumns } from '../model/sample-column';
+import type { SourceLines } from '../model/source-lines';
 import type { BytesImporter, Detection } from './importer';
 
 export const PROCESSED_MAGIC = 'flameview-processed\n';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 export const PROCESSED_DESCRIPTION = 'a flameview processed recording (.flameview)';
 
 export type ColumnType = 'i32' | 'f64' | 'u8' | 'utf8';
@@ -41,11 +42,12 @@ export interface ColumnSpec {
 
 export interface ProcessedHeader {
   meta: ProfileMeta;
-  counts: { strings: number; frames: number; nodes: number; samples: number };
+  /** locations, located, lineNodes: version 2, when the recording has source lines (Profile.lines). */
+  counts: { strings: number; frames: number; nodes: number; samples: number; locations?: number; located?: number; lineNodes?: number };
   columns: ColumnSpec[];
 }
 
-/** The columns of version 1, by name, and their element type (the header must agree). */
+/** The columns of version 2, by name, and their element type (the header must agree). */
 export const COLUMNS: Record<string, ColumnType> = {
   strings: 'utf8',
   'frame.name': 'i32',
@@ -60,7 +62,19 @@ export const COLUMNS: Record<string, ColumnType> = {
   'sample.time': 'f64',
   'sample.weight': 'f64',
   'sample.thread': 'i32',
+  // Version 2: the source lines (../model/source-lines.ts), all or none.
+  'location.file': 'i32',
+  'location.line': 'i32',
+  'located.frame': 'i32',
+  'located.location': 'i32',
+  'line.parent': 'i32',
+  'line.located': 'i32',
+  'line.node': 'i32',
+  'line.selfWeight': 'f64',
+  'line.selfSamples': 'f64',
 };
+
+const LINE_COLUMNS = ['location.file', 'location.line', 'located.frame', 'located.location', 'line.parent', 'line.located', 'line.node', 'line.selfWeight', 'line.selfSamples'];
 
 export const ELEMENT_BYTES: Record<ColumnType, number> = { i32: 4, f64: 8, u8: 1, utf8: 1 };
 
@@ -137,7 +151,7 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
   } catch {
     return fail('a header that is not JSON');
   }
-  header = upgrade(header, version);
+  header = upgrade(header, version, fail);
   checkHeader(header, fail);
 
   // The columns, each checked against the bytes left before anything of its size is allocated.
@@ -192,7 +206,48 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
     }
     samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}) };
   }
-  return { frames, tree, meta: metaOf(header.meta, fail), samples, ...(functionFrames ? { functionFrames } : {}) };
+  const lines = counts.lineNodes !== undefined ? buildLines(counts as Required<ProcessedHeader['counts']>, i32, f64, frames, tree, fail) : null;
+  return { frames, tree, meta: metaOf(header.meta, fail), samples, ...(functionFrames ? { functionFrames } : {}), ...(lines ? { lines } : {}) };
+}
+
+/** The source lines (version 2), checked: every index in range, the line tree projecting onto the tree. */
+function buildLines(
+  counts: Required<ProcessedHeader['counts']>,
+  i32: (name: string) => Int32Array | null,
+  f64: (name: string) => Float64Array | null,
+  frames: FrameTable,
+  tree: CallTree,
+  fail: (found: string) => never,
+): SourceLines {
+  const file = i32('location.file')!;
+  const line = i32('location.line')!;
+  for (let l = 0; l < counts.locations; l++) {
+    if (file[l] < 0 || file[l] >= frames.strings.length) fail(`location ${l} in file string ${file[l]} of ${frames.strings.length}`);
+    if (line[l] < 0) fail(`location ${l} at line ${line[l]}`);
+  }
+  const locatedFrame = i32('located.frame')!;
+  const locatedLocation = i32('located.location')!;
+  for (let k = 0; k < counts.located; k++) {
+    if (locatedFrame[k] < 0 || locatedFrame[k] >= frames.count) fail(`located frame ${k} of frame ${locatedFrame[k]} of ${frames.count}`);
+    if (locatedLocation[k] < -1 || locatedLocation[k] >= counts.locations) fail(`located frame ${k} at location ${locatedLocation[k]} of ${counts.locations}`);
+  }
+  // Ranked as the writer's TreeBuilder ranked them: the frames' (name, flags), then the located id.
+  const name = new Int32Array(counts.located);
+  const flags = new Uint8Array(counts.located);
+  for (let k = 0; k < counts.located; k++) {
+    name[k] = frames.name[locatedFrame[k]];
+    flags[k] = frames.flags[locatedFrame[k]];
+  }
+  const ranked: FrameTable = { count: counts.located, name, module: new Int32Array(counts.located).fill(-1), flags, strings: frames.strings };
+  const lineTree = buildTree(counts.lineNodes, i32('line.parent')!, i32('line.located')!, f64('line.selfWeight')!, f64('line.selfSamples')!, ranked, (found) => fail(`a line tree with ${found}`));
+  const node = i32('line.node')!;
+  if (node[0] !== 0) fail('a line tree whose root is not the root');
+  for (let ln = 1; ln < counts.lineNodes; ln++) {
+    const n = node[ln];
+    if (n <= 0 || n >= tree.nodeCount) fail(`line node ${ln} on node ${n} of ${tree.nodeCount}`);
+    if (tree.frame[n] !== locatedFrame[lineTree.frame[ln]] || tree.parent[n] !== node[lineTree.parent[ln]]) fail(`line node ${ln} that is not on the path of node ${n}`);
+  }
+  return { locations: { count: counts.locations, file, line }, locatedFrame, locatedLocation, tree: lineTree, node };
 }
 
 const FORMATS: readonly FormatId[] = ['perf-script', 'folded', 'pprof', 'cpuprofile', 'chrome-trace', 'speedscope', 'svg', 'flameview'];
@@ -214,9 +269,15 @@ function metaOf(m: ProfileMeta, fail: (found: string) => never): ProfileMeta {
   };
 }
 
-/** Older headers made current. Version 1 is the first: nothing to do yet, one step per version after. */
-function upgrade(header: ProcessedHeader, version: number): ProcessedHeader {
-  void version;
+/**
+ * Older headers made current, one step per version. 1 → 2: version 2 added the source-line
+ * columns, which a version 1 file never has (a line count or column in one is refused, as then).
+ */
+function upgrade(header: ProcessedHeader, version: number, fail: (found: string) => never): ProcessedHeader {
+  if (version === 1 && header && typeof header === 'object' && Array.isArray(header.columns)) {
+    for (const c of header.columns) if (c && LINE_COLUMNS.includes(c.name)) fail(`column ${c.name} in a version 1 file`);
+    if (header.counts && typeof header.counts === 'object' && ('lineNodes' in header.counts || 'located' in header.counts || 'locations' in header.counts)) fail('line counts in a version 1 file');
+  }
   return header;
 }
 
@@ -225,6 +286,10 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
   if (!h || typeof h !== 'object' || !h.meta || typeof h.meta !== 'object' || !h.counts || !Array.isArray(h.columns)) fail('a header without meta, counts and columns');
   const { counts } = h;
   for (const k of ['strings', 'frames', 'nodes', 'samples'] as const) if (!isCount(counts[k])) fail(`a header count ${k} of ${JSON.stringify(counts[k])}`);
+  const lineCounts = (['locations', 'located', 'lineNodes'] as const).filter((k) => counts[k] !== undefined);
+  if (lineCounts.length !== 0 && lineCounts.length !== 3) fail('a header with some of the line counts (locations, located, lineNodes) but not all');
+  for (const k of lineCounts) if (!isCount(counts[k])) fail(`a header count ${k} of ${JSON.stringify(counts[k])}`);
+  if (counts.lineNodes !== undefined && counts.lineNodes < 1) fail('a line tree without its root');
   if (counts.nodes < 1) fail('a call tree without its root');
   if (!Array.isArray(h.meta.events) || !Array.isArray(h.meta.warnings) || typeof h.meta.format !== 'string') fail('a header whose meta lacks format, events or warnings');
   const want: Record<string, number> = {
@@ -237,6 +302,10 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
     'node.selfSamples': counts.nodes,
   };
   if (counts.samples > 0) Object.assign(want, { 'sample.leaf': counts.samples, 'sample.time': counts.samples, 'sample.weight': counts.samples });
+  if (counts.lineNodes !== undefined) {
+    Object.assign(want, { 'location.file': counts.locations, 'location.line': counts.locations, 'located.frame': counts.located, 'located.location': counts.located });
+    for (const c of ['line.parent', 'line.located', 'line.node', 'line.selfWeight', 'line.selfSamples']) want[c] = counts.lineNodes;
+  }
   const seen = new Set<string>();
   for (const c of h.columns) {
     if (!c || typeof c.name !== 'string' || !(c.name in COLUMNS) || c.type !== COLUMNS[c.name] || !isCount(c.length)) fail(`a column ${JSON.stringify(c).slice(0, 80)}`);
@@ -247,6 +316,7 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
     if (c.name in want && c.length !== want[c.name]) fail(`column ${c.name} of ${c.length} where the counts say ${want[c.name]}`);
   }
   for (const name of ['strings', ...Object.keys(want)]) if (!seen.has(name)) fail(`no column ${name}`);
+  for (const name of LINE_COLUMNS) if (seen.has(name) && !(name in want)) fail(`column ${name} without the line counts`);
 }
 
 /** The call tree from its parent, frame and self columns, checked; ends, depths and totals derived. */

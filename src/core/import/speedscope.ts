@@ -13,7 +13,10 @@
 // - One profile is imported: options.event names it; by default activeProfileIndex (what
 //   speedscope itself opens first), else the first. meta.events lists every profile by name with
 //   its number of samples (sampled) or of opened frames (evented).
-// - A frame is its name; the module is its file. Time units become nanoseconds (weightUnit
+// - A frame is its name; the module is its file. Its `file` and `line` are the location of every
+//   sample at it (Profile.lines, ../model/source-lines.ts): shared frames of one name at several
+//   lines are one frame of the tree at several locations; no file is the unknown location, no
+//   line (or 0) a known file without a line. A file without any file names has no lines. Time units become nanoseconds (weightUnit
 //   'nanoseconds'); 'bytes' and 'none' keep their values (weightUnit null).
 // - Sampled: one sample per stack, weighted by its weight. Evented: the time between two events
 //   goes to the frame on top of the open stack (its self time); each such interval counts as one
@@ -29,6 +32,7 @@ import { ImportError, quoteInput, type EventSummary, type ImportWarning, type Pr
 import type { BytesImporter, Detection, ImportOptions } from './importer';
 import { headText, parseJsonBytes } from './whole-input';
 import { withoutNul } from '../util/wire';
+import { NO_LOCATION, SourceLinesBuilder } from '../model/source-lines';
 
 const DESCRIPTION = 'a speedscope JSON file';
 const SCHEMA = 'speedscope.app/file-format-schema.json';
@@ -92,6 +96,21 @@ export function buildSpeedscope(json: unknown, options: ImportOptions): Profile 
   const frames = new FrameTableBuilder();
   const table = shared.frames as unknown[];
   const frameIndex = new Int32Array(table.length).fill(-1);
+  const sourceLines = new SourceLinesBuilder(frames.strings);
+  let anyFile = false;
+  // Per shared frame, its location (-2: not made yet).
+  const frameLocation = new Int32Array(table.length).fill(-2);
+  const locationOf = (i: unknown): number => {
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= table.length) return NO_LOCATION;
+    if (frameLocation[i] === -2) {
+      const f = table[i];
+      const file = isObject(f) && typeof f.file === 'string' ? clean(f.file) : '';
+      const line = isObject(f) && typeof f.line === 'number' && Number.isSafeInteger(f.line) && f.line > 0 ? f.line : 0;
+      if (file !== '') anyFile = true;
+      frameLocation[i] = file === '' ? NO_LOCATION : sourceLines.location(file, line);
+    }
+    return frameLocation[i];
+  };
   const problems = new Map<string, number>();
   const problem = (what: string) => problems.set(what, (problems.get(what) ?? 0) + 1);
   const frameOf = (i: unknown): FrameIndex => {
@@ -116,6 +135,8 @@ export function buildSpeedscope(json: unknown, options: ImportOptions): Profile 
     const weights = Array.isArray(sp.weights) ? (sp.weights as unknown[]) : null;
     if (!weights || weights.length !== sp.samples.length) problem('"weights" is missing or does not match "samples": each sample weighs 1');
     const stack: FrameIndex[] = [];
+    const locations: number[] = [];
+    const path: NodeIndex[] = [];
     for (let s = 0; s < sp.samples.length; s++) {
       const sample = sp.samples[s] as unknown;
       if (!Array.isArray(sample)) {
@@ -132,30 +153,41 @@ export function buildSpeedscope(json: unknown, options: ImportOptions): Profile 
         problem('a weight past 2^53; the sample was skipped');
         continue;
       }
-      stack.length = 0;
-      for (const i of sample) stack.push(frameOf(i));
-      builder.addStack(stack, stack.length, w * scale, 1);
+      stack.length = locations.length = 0;
+      for (const i of sample) {
+        stack.push(frameOf(i));
+        locations.push(locationOf(i));
+      }
+      let node: NodeIndex = ROOT_NODE;
+      for (let k = 0; k < stack.length; k++) path[k] = node = builder.child(node, stack[k]);
+      builder.addSelf(node, w * scale, 1);
+      sourceLines.addStack(stack, locations, path, stack.length, w * scale, 1);
       samples++;
     }
   } else if (sp.type === 'evented') {
     if (!Array.isArray(sp.events)) throw fail(`an evented profile without "events"`);
-    samples = replayEvents(sp.events, typeof sp.endValue === 'number' ? sp.endValue : NaN, scale, builder, frameOf, problem);
+    samples = replayEvents(sp.events, typeof sp.endValue === 'number' ? sp.endValue : NaN, scale, builder, frameOf, problem, sourceLines, locationOf);
   } else {
     throw fail(`profiles[${chosen}] of type ${quoteInput(String(sp.type))} (expected "sampled" or "evented")`);
   }
 
   const warnings: ImportWarning[] = [];
   for (const [what, n] of problems) warnings.push({ line: 0, message: n > 1 ? `${what} (${n} times)` : what });
-  return finishProfile(frames, builder, () => ({
-    format: 'speedscope',
-    events,
-    event: names[chosen],
-    weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
-    samples,
-    hasInlineInfo: false,
-    skippedLines: 0,
-    warnings,
-  }));
+  return finishProfile(
+    frames,
+    builder,
+    () => ({
+      format: 'speedscope',
+      events,
+      event: names[chosen],
+      weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
+      samples,
+      hasInlineInfo: false,
+      skippedLines: 0,
+      warnings,
+    }),
+    anyFile ? (table, order) => sourceLines.finish(table, order) : null,
+  );
 }
 
 function countOf(p: unknown): number {
@@ -177,8 +209,12 @@ function replayEvents(
   builder: TreeBuilder,
   frameOf: (i: unknown) => FrameIndex,
   problem: (what: string) => void,
+  lines: SourceLinesBuilder,
+  locationOf: (i: unknown) => number,
 ): number {
   const nodes: NodeIndex[] = [ROOT_NODE];
+  // The open frames' line-tree nodes, parallel to `nodes`.
+  const lineNodes: NodeIndex[] = [ROOT_NODE];
   const open: FrameIndex[] = [];
   let last = NaN;
   let intervals = 0;
@@ -188,6 +224,7 @@ function replayEvents(
       else if (!((at - last) * scale <= Number.MAX_SAFE_INTEGER)) problem('an interval between events past 2^53; it counts as zero');
       else if (at > last) {
         builder.addSelf(nodes[nodes.length - 1], (at - last) * scale, 1);
+        lines.addSelf(lineNodes[lineNodes.length - 1], (at - last) * scale, 1);
         intervals++;
       }
     }
@@ -201,7 +238,9 @@ function replayEvents(
     advance(e.at);
     const frame = frameOf(e.frame);
     if (e.type === 'O') {
-      nodes.push(builder.child(nodes[nodes.length - 1], frame));
+      const node = builder.child(nodes[nodes.length - 1], frame);
+      nodes.push(node);
+      lineNodes.push(lines.child(lineNodes[lineNodes.length - 1], frame, locationOf(e.frame), node));
       open.push(frame);
     } else {
       const at = open.lastIndexOf(frame);
@@ -212,6 +251,7 @@ function replayEvents(
       if (at !== open.length - 1) problem('a close event for a frame that is not on top; the frames above it were closed too');
       open.length = at;
       nodes.length = at + 1;
+      lineNodes.length = at + 1;
     }
   }
   if (open.length > 0) {

@@ -4,6 +4,7 @@
 import type { CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
 import type { SampleColumns } from './sample-column';
+import type { SourceLines } from './source-lines';
 
 export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg' | 'flameview';
 
@@ -51,6 +52,12 @@ export interface Profile {
    * ../import/perf/perf-function-names.ts); null or absent: every frame is its own.
    */
   functionFrames?: Int32Array | null;
+  /**
+   * The source line of each frame of each sample, beside the tree (./source-lines.ts), when the
+   * recording carries lines (perf script -F +srcline, pprof, .cpuprofile, speedscope); null or
+   * absent otherwise. Not yet stored in the processed format (docs/processed-format.md).
+   */
+  lines?: SourceLines | null;
 }
 
 /**

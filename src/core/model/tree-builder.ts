@@ -351,10 +351,16 @@ export function fillTotalsAndEnds(
 
 /**
  * The profile two builders made: the frame table frozen, then the tree finished over it. `meta`
- * may read both (the samples at the root, whether a frame is inlined).
+ * may read both (the samples at the root, whether a frame is inlined); `lines` finishes the source
+ * lines over the tree's node order (model/source-lines.ts), when the recording has them.
  */
-export function finishProfile(frames: FrameTableBuilder, builder: TreeBuilder, meta: (table: FrameTable, tree: CallTree) => ProfileMeta): Profile {
+export function finishProfile(
+  frames: FrameTableBuilder,
+  builder: TreeBuilder,
+  meta: (table: FrameTable, tree: CallTree) => ProfileMeta,
+  lines: ((table: FrameTable, order: Int32Array) => Profile['lines']) | null = null,
+): Profile {
   const table = frames.finish();
-  const { tree } = builder.finish(table);
-  return { frames: table, tree, meta: meta(table, tree) };
+  const { tree, order } = builder.finish(table);
+  return { frames: table, tree, lines: lines?.(table, order) ?? null, meta: meta(table, tree) };
 }

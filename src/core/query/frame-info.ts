@@ -28,6 +28,12 @@ export interface FrameInfo {
   ofZoom: number | null;
   /** The figures are a function's, over all its call sites (the function table's row). */
   allCallSites?: boolean;
+  /**
+   * `file:line` where the node's samples are, the heaviest when several (`lines` of them), for a
+   * node of a base tree of a recording with source lines; absent otherwise.
+   */
+  line?: string | null;
+  lines?: number;
 }
 
 /** `shown`: the tree the node belongs to (currentTree), or a view of the snapshot's base trees. */
@@ -53,7 +59,19 @@ export function frameInfo(snapshot: ProfileSnapshot, shown: ViewKind | CallTree,
     selfTime: ns ? formatNs(tree.selfWeight[node]) : null,
     ofProfile: root > 0 ? tree.totalWeight[node] / root : 0,
     ofZoom: zoomNode > 0 && insideZoom && zoomTotal > 0 ? tree.totalWeight[node] / zoomTotal : null,
+    ...lineOf(snapshot, tree, node),
   };
+}
+
+/** The node's heaviest source line (see FrameInfo.line): base trees only, a derived one has no map. */
+function lineOf(snapshot: ProfileSnapshot, tree: CallTree, node: NodeIndex): { line?: string; lines?: number } {
+  const lines = snapshot.lines;
+  if (!lines) return {};
+  const at = tree === snapshot.inline ? lines.inline : tree === snapshot.functions ? lines.functions : null;
+  if (!at || node <= 0 || node >= at.location.length) return {};
+  const loc = at.location[node];
+  if (loc < 0) return {};
+  return { line: `${snapshot.frames.strings[lines.file[loc]]}:${lines.line[loc]}`, lines: at.count[node] };
 }
 
 /** The figures of a function (a row of the function table), over all its call sites; null if absent. */

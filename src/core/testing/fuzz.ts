@@ -24,6 +24,8 @@ import { fixtureBytes } from './fixtures';
 export const SEEDS: Record<string, () => Promise<Uint8Array> | Uint8Array> = {
   'perf script': () => fixtureBytes('cpp/recur.perf-script.txt'),
   'perf script, no call chains': () => fixtureBytes('sqlite.no-callchain.perf-script.txt'),
+  // The first 200 samples of a -F +srcline printing (source lines under each frame).
+  'perf script -F +srcline': () => firstSamples(gunzipSync(fixtureBytes('srcline/hashack.srcline.perf-script.txt.gz')), 200),
   folded: () => fixtureBytes('cpp/recur.folded'),
   // Decompressed, so that flips reach the protobuf (the gzip mutations wrap it again).
   pprof: () => gunzipSync(fixtureBytes('interchange/go-cpu.pb.gz')),
@@ -209,4 +211,26 @@ function consistent(p: Profile, inputBytes: number): void {
   if (p.samples) {
     for (let i = 0; i < p.samples.count; i++) if (!(p.samples.leaf[i] >= 0 && p.samples.leaf[i] < tree.nodeCount)) fail(`sample ${i} at node ${p.samples.leaf[i]}`);
   }
+  if (p.lines) {
+    // The line tree projects onto the tree, and holds no more weight than it.
+    const lines = p.lines;
+    const t = lines.tree;
+    if (t.nodeCount > bound) fail(`${t.nodeCount} line-tree nodes from ${inputBytes} bytes`);
+    for (let ln = 1; ln < t.nodeCount; ln++) {
+      const k = t.frame[ln];
+      if (!(k >= 0 && k < lines.locatedFrame.length)) fail(`line node ${ln} of located frame ${k}`);
+      const n = lines.node[ln];
+      if (!(n > 0 && n < tree.nodeCount) || tree.frame[n] !== lines.locatedFrame[k] || tree.parent[n] !== lines.node[t.parent[ln]]) fail(`line node ${ln} off the path of node ${n}`);
+      const loc = lines.locatedLocation[k];
+      if (!(loc >= -1 && loc < lines.locations.count)) fail(`line node ${ln} at location ${loc}`);
+    }
+    if (t.totalWeight[0] > tree.totalWeight[0] * (1 + 1e-9) + 1e-9) fail(`line tree weight ${t.totalWeight[0]} over the tree's ${tree.totalWeight[0]}`);
+  }
+}
+
+/** The input up to the end of its `n`-th blank line (perf script: its first n samples). */
+function firstSamples(input: Uint8Array, n: number): Uint8Array {
+  let blanks = 0;
+  for (let i = 1; i < input.length; i++) if (input[i] === 10 && input[i - 1] === 10 && ++blanks === n) return input.slice(0, i + 1);
+  return input;
 }

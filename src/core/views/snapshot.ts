@@ -14,6 +14,15 @@ import type { SampleColumns } from '../model/sample-column';
 import { withGroupFrames } from './frame-groups';
 import { functionView, hasInlinedFrames } from './function-view';
 import { packStrings, unpackStrings } from '../util/wire';
+import { nodeLines, type NodeLines } from './source-lines-view';
+
+/** Source lines for the page's figures: locations (file: string index) and each base node's heaviest. */
+export interface SnapshotLines {
+  file: Int32Array;
+  line: Int32Array;
+  inline: NodeLines;
+  functions: NodeLines | null;
+}
 
 export interface ProfileSnapshot {
   frames: FrameTable;
@@ -32,6 +41,8 @@ export interface ProfileSnapshot {
   samples: SampleColumns | null;
   /** Profile.functionFrames: the frame the function view shows each frame as, or null (itself). */
   functionFrames?: Int32Array | null;
+  /** Where each node of the base trees is in the source (Profile.lines), or null/absent without lines. */
+  lines?: SnapshotLines | null;
   meta: ProfileMeta;
 }
 
@@ -46,7 +57,20 @@ export function makeSnapshot(profile: Profile): ProfileSnapshot {
     toInline: fv?.toInline ?? null,
     samples: profile.samples ?? null,
     functionFrames: profile.functionFrames ?? null,
+    lines: snapshotLines(profile, fv?.toFunction ?? null, fv?.tree.nodeCount ?? 0),
     meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
+  };
+}
+
+function snapshotLines(profile: Profile, toFunction: Int32Array | null, functionNodes: number): SnapshotLines | null {
+  const lines = profile.lines;
+  if (!lines) return null;
+  return {
+    // Copies: the snapshot's columns are transferred, the line tree stays with the profile.
+    file: lines.locations.file.slice(),
+    line: lines.locations.line.slice(),
+    inline: nodeLines(profile, 'inline', null, profile.tree.nodeCount)!,
+    functions: toFunction ? nodeLines(profile, 'functions', toFunction, functionNodes) : null,
   };
 }
 
@@ -71,6 +95,7 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
   add(s.toFunction);
   add(s.toInline);
   add(s.functionFrames ?? null);
+  if (s.lines) for (const col of [s.lines.file, s.lines.line, s.lines.inline.location, s.lines.inline.count, s.lines.functions?.location ?? null, s.lines.functions?.count ?? null]) add(col);
   if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null]) add(col);
   return { wire, transfer: [...buffers] };
 }

@@ -19,17 +19,25 @@
 //   timeDeltas, in µs, put in time order when deltas are negative); the last one lasts until
 //   endTime. Weights are in nanoseconds. Without usable timeDeltas the weight is the sample
 //   count (weightUnit null). Without `samples`, each node's hitCount is its sample count.
+// - Source lines (Profile.lines, ../../model/source-lines.ts): a node's self weight is split over
+//   the lines of its `positionTicks` in proportion to their ticks (the line a sample was at is
+//   recorded per node, not per sample), at `url`:LINE; without positionTicks it is at `url`:0 (the
+//   file, no line). A frame below the leaf is at its url:0 too: a .cpuprofile records no call
+//   sites (callFrame.lineNumber is where the function starts, not where it called). No url: the
+//   unknown location. A profile without any url has no lines.
 // - The tree is built from parent links with explicit stacks (no recursion). A cycle, a node
 //   listed as the child of two parents, a missing child or sample id: a warning, never a hang or
 //   an exception; the weight of an unknown sample id goes to a `[unknown node N]` frame.
 
 import { FrameTableBuilder } from '../../model/frame-table';
+import type { StringTable } from '../../model/string-table';
 import { TreeBuilder, finishProfile } from '../../model/tree-builder';
 import { ROOT_NODE, type NodeIndex } from '../../model/types';
 import { ImportError, quoteInput, type EventSummary, type FormatId, type ImportWarning, type Profile } from '../../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from '../importer';
 import { headText, parseJsonBytes } from '../whole-input';
 import { withoutNul } from '../../util/wire';
+import { NO_LOCATION, SourceLinesBuilder } from '../../model/source-lines';
 
 const DESCRIPTION = 'a Chrome/Node CPU profile (.cpuprofile JSON)';
 
@@ -39,6 +47,8 @@ export interface CpuProfileNode {
   hitCount?: number;
   children?: number[];
   parent?: number;
+  /** Self hits per 1-based source line of the function (V8's positionTicks). */
+  positionTicks?: { line: number; ticks: number }[];
 }
 
 export interface CpuProfileInput {
@@ -219,6 +229,10 @@ export function buildCpuProfile(
   // treeNode[i]: the builder node of nodes[i] (-1 until resolved). Walks go up the parent links
   // with an explicit stack; `walk[i]` marks nodes on the current walk, to find cycles.
   const treeNode = new Int32Array(n).fill(-1);
+  // The url of each builder node (the first node that made it), and each node's self weight and samples.
+  const nodeUrl = new Map<NodeIndex, string>();
+  const selfWeight = new Float64Array(n);
+  const selfSamples = new Float64Array(n);
   const walk = new Int32Array(n).fill(-1);
   const pending: number[] = [];
   const resolve = (start: number): NodeIndex => {
@@ -247,6 +261,7 @@ export function buildCpuProfile(
       }
       const url = typeof cf.url === 'string' && cf.url !== '' ? cf.url : undefined;
       base = builder.child(base, frames.intern(frameLabel(cf), 0, url));
+      if (url !== undefined && !nodeUrl.has(base)) nodeUrl.set(base, url);
       treeNode[i] = base;
     }
     return treeNode[start];
@@ -266,7 +281,11 @@ export function buildCpuProfile(
         problem('a sample refers to a node id that is not in "nodes"');
         node = unknown.get(ids[s]) ?? builder.child(ROOT_NODE, frames.intern(`[unknown node ${ids[s]}]`, 0));
         unknown.set(ids[s], node);
-      } else node = resolve(i);
+      } else {
+        node = resolve(i);
+        selfWeight[i] += weights ? weights[s] : 1;
+        selfSamples[i] += 1;
+      }
       builder.addSelf(node, weights ? weights[s] : 1, 1);
     }
     samples = ids.length;
@@ -276,6 +295,8 @@ export function buildCpuProfile(
       const hits = nodes[i].hitCount;
       if (typeof hits === 'number' && hits > 0) {
         builder.addSelf(resolve(i), hits, hits);
+        selfWeight[i] += hits;
+        selfSamples[i] += hits;
         samples += hits;
       }
     }
@@ -283,7 +304,70 @@ export function buildCpuProfile(
   }
   for (const [what, count] of problems) warnings.push({ line: 0, message: count > 1 ? `${what} (${count} times)` : what });
 
-  return finishProfile(frames, builder, () => ({ format, events, event, weightUnit, samples, hasInlineInfo: false, skippedLines: 0, warnings }));
+  const lines = nodeUrl.size > 0 ? sourceLinesOf(nodes, treeNode, nodeUrl, selfWeight, selfSamples, builder, frames.strings) : null;
+  return finishProfile(
+    frames,
+    builder,
+    () => ({ format, events, event, weightUnit, samples, hasInlineInfo: false, skippedLines: 0, warnings }),
+    lines && ((table, order) => lines.finish(table, order)),
+  );
+}
+
+/**
+ * The line tree (see the header): each node's self weight at its lines, its callers at their
+ * files. A caller's located path depends on its tree node alone, so it is made once per tree node
+ * (`located`), and the whole is linear in nodes however deep the chains.
+ */
+function sourceLinesOf(
+  nodes: CpuProfileNode[],
+  treeNode: Int32Array,
+  nodeUrl: Map<NodeIndex, string>,
+  selfWeight: Float64Array,
+  selfSamples: Float64Array,
+  builder: TreeBuilder,
+  strings: StringTable,
+): SourceLinesBuilder {
+  const lines = new SourceLinesBuilder(strings);
+  const fileOf = (b: NodeIndex) => {
+    const url = nodeUrl.get(b);
+    return url === undefined ? NO_LOCATION : lines.location(withoutNul(url), 0);
+  };
+  // Line-tree node of each tree node at its file (0: not made yet; the root is the root).
+  const located = new Int32Array(builder.nodeCount);
+  const pending: NodeIndex[] = [];
+  const callerPath = (b: NodeIndex): NodeIndex => {
+    pending.length = 0;
+    let at = b;
+    while (at !== ROOT_NODE && located[at] === 0) {
+      pending.push(at);
+      at = builder.parentOf(at);
+    }
+    let ln = at === ROOT_NODE ? ROOT_NODE : located[at];
+    for (let k = pending.length - 1; k >= 0; k--) {
+      const node = pending[k];
+      ln = lines.child(ln, builder.frameOf(node), fileOf(node), node);
+      located[node] = ln;
+    }
+    return ln;
+  };
+  for (let i = 0; i < nodes.length; i++) {
+    const leaf = treeNode[i];
+    if (leaf <= ROOT_NODE || (selfWeight[i] === 0 && selfSamples[i] === 0)) continue;
+    const url = nodes[i].callFrame.url;
+    const ticks = Array.isArray(nodes[i].positionTicks) ? nodes[i].positionTicks!.filter((t) => t && Number.isSafeInteger(t.line) && t.line > 0 && Number.isFinite(t.ticks) && t.ticks > 0) : [];
+    let all = 0;
+    for (const t of ticks) all += t.ticks;
+    if (typeof url !== 'string' || url === '' || all === 0) {
+      lines.addSelf(callerPath(leaf), selfWeight[i], selfSamples[i]);
+      continue;
+    }
+    const above = callerPath(builder.parentOf(leaf));
+    for (const t of ticks) {
+      const ln = lines.child(above, builder.frameOf(leaf), lines.location(withoutNul(url), t.line), leaf);
+      lines.addSelf(ln, (selfWeight[i] * t.ticks) / all, (selfSamples[i] * t.ticks) / all);
+    }
+  }
+  return lines;
 }
 
 /** Nanoseconds per sample (see the header), or null when timeDeltas cannot give them. */

@@ -111,6 +111,14 @@ export class PerfByteReader {
           s += length + (chunk[s + length] === CR ? 2 : 1);
           continue;
         }
+      } else if (chunk[s] === SPACE && stack.expectsSrcline() && target.framesWanted()) {
+        // A frame's srcline line (./perf-srcline.ts) seen before: found by its bytes.
+        const length = stack.srclineBytes(chunk, dv, s, n);
+        if (length >= 0) {
+          this.lineNumber++;
+          s += length + (chunk[s + length] === CR ? 2 : 1);
+          continue;
+        }
       }
       const nl = chunk.indexOf(LF, s);
       if (nl < 0) return s;

@@ -38,8 +38,11 @@ import { DEFERRED_LIMIT, DeferredSamples, foldRuns } from './perf-runs';
 import { markMutable } from '../../model/mutable-fields';
 import { BAD_SWITCH, derivedEvent, OffCpuIntervals, STATE_LEAVES, SWITCH_EVENT, type DerivedEvent, type OffCpuSummary } from './perf-offcpu';
 import { TIME_EVENTS } from './perf-parts';
+import { grown } from '../../model/grown';
 
 const TAB = 9;
+/** Lines of a first sample without header kept before deciding (see tentativeLine). */
+const TENTATIVE_LIMIT = 100_000;
 const SPACE = 32;
 const HASH = 35;
 
@@ -75,7 +78,10 @@ export function detectPerfScript(head: string, atEnd: boolean): Detection {
     // Markup, JSON and binary data are never perf script, whatever digits and colons they hold.
     const first = line.trimStart().charCodeAt(0);
     if (first === 60 /* < */ || first === 123 /* { */ || line.includes('\u0000') || line.includes('\ufffd')) return 'no';
-    if (!parseHeader(line, fields)) return 'no';
+    if (!parseHeader(line, fields)) {
+      // `perf script -F ip,sym[,srcline]` prints no header: a frame line comes first.
+      return line.charCodeAt(0) === 9 && classifyIndented(line) === 1 && parseFrame(line, 0, newFrameFields()) ? 'yes' : 'no';
+    }
     const periodOk = fields.periodStart < 0 || parsePeriod(line, fields.periodStart, fields.periodEnd) >= 0;
     return periodOk ? 'yes' : 'no';
   }
@@ -95,6 +101,14 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private readonly roots = new Map<string, FrameIndex>();
 
   private inSample = false;
+  // No line but blanks and comments yet; then whether the recording is printed without headers.
+  private beforeFirst = true;
+  // The sample just read had its one frame on its header line (see line()).
+  private singleLine = false;
+  private headerless = false;
+  // The lines of a first sample without header, until the recording shows whether it has headers.
+  private tentative: [string, number][] | null = null;
+  private tentativeEnded = false;
   private kept = false;
   // The current sample's header line; the line the input ended inside, with no line end (0: none).
   private sampleLine = 0;
@@ -135,6 +149,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private prevFrames = new Int32Array(256);
   private prevNodes = new Int32Array(256);
   private prevLength = 0;
+  // The same for the line tree (../../model/source-lines.ts): frames, locations, line-tree nodes.
+  private prevLineFrames = new Int32Array(256);
+  private prevLineLocations = new Int32Array(256);
+  private prevLineNodes = new Int32Array(256);
+  private prevLineLength = 0;
+  // Locations of the samples kept aside, in the order they were (null: kept before any srcline).
+  private deferredLocations: (Int32Array | null)[] = [];
 
   constructor(
     private readonly options: ImportOptions = {},
@@ -150,12 +171,28 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     this.derived = derivedEvent(this.wanted);
     this.offCpu = this.derived ? new OffCpuIntervals() : null;
     this.column = new SampleColumnBuilder(maxTimedSamples);
-    markMutable(this, ['prevFrames', 'prevNodes']);
+    markMutable(this, ['prevFrames', 'prevNodes', 'prevLineFrames', 'prevLineLocations', 'prevLineNodes']);
   }
 
   line(text: string, lineNumber: number): void {
     // An interval starts in one part and ends in another: one parser reads the whole input.
     if (this.derived !== null && this.options.part) throw new WholeInputNeeded(`the ${this.wanted} event pairs switches across the whole recording`);
+    if (this.tentative !== null && this.tentativeLine(text, lineNumber)) return;
+    if (this.singleLine) {
+      // The line after a sample without call chain: its frame's source line (-F +srcline), or
+      // whatever comes next, once the sample has ended.
+      this.singleLine = false;
+      const c = text.charCodeAt(0);
+      if (c === SPACE && this.inSample && classifyIndented(text) === 2 && (!this.kept || this.stack.expectsSrcline()) && !parseHeader(text, this.header)) {
+        if (this.kept) {
+          if (this.options.part) throw new WholeInputNeeded('the recording has source lines (perf script -F +srcline)');
+          this.stack.srclineText(text);
+        }
+        this.endSample();
+        return;
+      }
+      if (this.inSample) this.endSample();
+    }
     if (lineNumber === this.cutLine) {
       this.cutAtEnd(text, lineNumber);
       return;
@@ -167,6 +204,14 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const c = text.charCodeAt(0);
     if (c === TAB || c === SPACE) {
       const kind = classifyIndented(text);
+      // perf pads COMM to 16 columns, so a header can start with blanks too: never a source line.
+      if (kind === 2 && c === SPACE && this.inSample && this.kept && this.stack.expectsSrcline() && !parseHeader(text, this.header)) {
+        // A frame's source line (-F +srcline, ./perf-srcline.ts). Read by one parser: the parts
+        // of a split input do not merge their line trees yet.
+        if (this.options.part) throw new WholeInputNeeded('the recording has source lines (perf script -F +srcline)');
+        this.stack.srclineText(text);
+        return;
+      }
       if (this.inSample) {
         if (kind === 0) this.endSample();
         else if (!this.kept) return;
@@ -178,11 +223,26 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
         return;
       }
       if (kind === 0) return;
-      if (parseHeader(text, this.header)) this.startSample(text, lineNumber);
-      else this.skip(lineNumber, 'a sample header line before frame lines', text);
+      if (parseHeader(text, this.header)) {
+        this.beforeFirst = false;
+        this.startSample(text, lineNumber);
+      }
+      else if (kind === 1 && c === TAB && this.headerless && parseFrame(text, 0, this.frameFields)) {
+        this.startHeaderless(lineNumber);
+        this.stack.line(text, lineNumber, this.badFrame);
+      } else if (kind === 1 && c === TAB && this.beforeFirst && parseFrame(text, 0, this.frameFields)) {
+        // `perf script -F ip,sym[,srcline]`: no header, a blank line, then the frames. Only a
+        // recording that starts so, and goes on so, is read so (see tentativeLine).
+        this.beforeFirst = false;
+        this.tentative = [[text, lineNumber]];
+      } else {
+        this.beforeFirst = false;
+        this.skip(lineNumber, 'a sample header line before frame lines', text);
+      }
       return;
     }
     if (c === HASH) return;
+    this.beforeFirst = false;
     if (parseHeader(text, this.header)) {
       if (this.inSample) this.endSample();
       this.startSample(text, lineNumber);
@@ -195,6 +255,40 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     if (this.inSample) this.endSample();
     this.skip(lineNumber, 'a sample header line "COMM [PID/]TID [CPU] [TIME:] [PERIOD] EVENT:"', text);
+  }
+
+  /**
+   * The input began with frame lines, no header: the first sample of `perf script -F ip,sym`, or
+   * the tail of a sample cut off at the start of the file. Its lines wait until the next line after
+   * its blank line: another frame confirms a recording without headers (the lines are read as a
+   * sample), anything else rejects them (skipped, as frame lines before any header). Returns
+   * whether `text` was taken.
+   */
+  private tentativeLine(text: string, lineNumber: number): boolean {
+    const lines = this.tentative!;
+    const c = text.charCodeAt(0);
+    const frameLike = c === TAB ? classifyIndented(text) === 1 : c === SPACE && classifyIndented(text) === 2;
+    if (text.length === 0 || (c === SPACE || c === TAB ? classifyIndented(text) === 0 : false)) {
+      this.tentativeEnded = true;
+      return true;
+    }
+    if (!this.tentativeEnded && frameLike && lineNumber !== this.cutLine && lines.length < TENTATIVE_LIMIT) {
+      lines.push([text, lineNumber]);
+      return true;
+    }
+    const confirmed = this.tentativeEnded ? c === TAB && classifyIndented(text) === 1 : lines.length >= TENTATIVE_LIMIT && frameLike;
+    this.tentative = null;
+    this.tentativeEnded = false;
+    if (confirmed) this.confirmHeaderless(lines);
+    else for (const [t, n] of lines) this.skip(n, 'a sample header line before frame lines', t);
+    return false;
+  }
+
+  private confirmHeaderless(lines: [string, number][]): void {
+    if (this.options.part) throw new WholeInputNeeded('samples without header lines (perf script -F ip,sym)');
+    this.headerless = true;
+    for (const [t, n] of lines) this.line(t, n);
+    if (this.inSample) this.endSample();
   }
 
   /** Byte mode (./perf-bytes.ts): the rest of the input as bytes, from line `lineNumber` + 1. */
@@ -223,7 +317,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const { tree, order } = this.builder.finish(table);
     // One part, its own tables.
     const merged = { frames: table, tree, frameMaps: [], lineOffsets: [0], samples: this.column.inInputOrder(order) };
-    return perfProfile(merged, [meta], this.options);
+    const profile = perfProfile(merged, [meta], this.options);
+    const lines = this.stack.sourceLines;
+    if (lines !== null) profile.lines = lines.finish(table, order);
+    return profile;
   }
 
   /**
@@ -251,6 +348,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   }
 
   private endInput(): void {
+    this.singleLine = false;
+    if (this.tentative !== null) {
+      // A recording of frames and nothing else: no headers.
+      const lines = this.tentative;
+      this.tentative = null;
+      this.confirmHeaderless(lines);
+    }
     if (this.inSample) this.endSample();
   }
 
@@ -324,10 +428,27 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       this.stack.begin();
     }
     if (h.restStart >= 0 && parseFrame(text, h.restStart, this.frameFields)) {
-      // A sample without call chain: its one frame is on the header line, and no blank follows.
+      // A sample without call chain: its one frame is on the header line, and no blank follows;
+      // it ends with the next line, which may be the frame's source line (-F +srcline).
       if (this.kept) this.stack.frame(text, this.frameFields);
-      this.endSample();
+      this.singleLine = true;
     }
+  }
+
+  /**
+   * A sample printed without header (`-F ip,sym`, `-F ip,sym,srcline`): weight 1, no event, time
+   * or thread, and no process frame: its stack starts at its outermost frame (root -1).
+   */
+  private startHeaderless(lineNumber: number): void {
+    this.inSample = true;
+    this.sampleLine = lineNumber;
+    this.kept = true;
+    this.weight = 1;
+    this.samplesWithoutPeriod++;
+    this.column.nextTime[0] = -1;
+    this.thread = -1;
+    this.root = -1;
+    this.stack.begin();
   }
 
   private endSample(): void {
@@ -338,6 +459,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const ordinal = this.samples++;
     if (stack.runs.unsettled) {
       if (this.switchRecord >= 0) this.deferredSwitches.set(ordinal, this.switchRecord);
+      if (stack.sourceLines !== null) this.deferredLocations.push(stack.stackLocation.slice(0, depth));
+      else this.deferredLocations.push(null);
       this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs, this.frames.size, stack.printedInlined);
       if (this.deferred.full) {
         // One parser folds them with the statistics known now; a part cannot know those (see
@@ -349,18 +472,21 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;
     this.hook?.sample(this.root, stack.stack, depth, this.weight, ordinal);
-    this.addPath(this.root, stack.stack, depth, this.weight, this.thread, this.switchRecord);
+    this.addPath(this.root, stack.stack, depth, this.weight, this.thread, this.switchRecord, stack.sourceLines === null ? null : stack.stackLocation);
   }
 
   /** Folds the samples kept aside with the runs' final gcds and adds them to the tree. */
   private addDeferred(): void {
     const time = this.column.nextTime[0];
+    const locations = this.deferredLocations;
+    let k = 0;
     this.deferred.drain((root, thread, ordinal, weight, at, stack, depth, runs, runCount) => {
       if (this.stack.printedInlined && foldRuns(stack, runs, runCount, this.stack.stats, this.frames)) this.stack.hasInlined = true;
       this.column.nextTime[0] = at;
       this.hook?.sample(root, stack, depth, weight, ordinal);
-      this.addPath(root, stack, depth, weight, thread, this.deferredSwitches.get(ordinal) ?? -1);
+      this.addPath(root, stack, depth, weight, thread, this.deferredSwitches.get(ordinal) ?? -1, locations[k++] ?? null);
     });
+    this.deferredLocations = [];
     this.column.nextTime[0] = time;
   }
 
@@ -399,8 +525,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
    * Adds root, stack[depth-1] … stack[0] to the tree, reusing the previous sample's prefix. A
    * switch sample (`switchRecord` ≥ 0) adds no weight: its node is where its interval will go.
    */
-  private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number, switchRecord: number): void {
-    const length = depth + 1;
+  private addPath(root: FrameIndex, frames: Int32Array, depth: number, weight: number, thread: number, switchRecord: number, locations: Int32Array | null): void {
+    // A sample without header has no process frame (root -1): its path is its frames alone.
+    const r = root < 0 ? 0 : 1;
+    const length = depth + r;
     if (length > this.prevFrames.length) {
       const size = Math.max(length, this.prevFrames.length * 2);
       const f = new Int32Array(size);
@@ -416,13 +544,13 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     let d = 0;
     const shared = Math.min(length, this.prevLength);
     while (d < shared) {
-      const f = d === 0 ? root : frames[depth - d];
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
       if (prevFrames[d] !== f) break;
       node = prevNodes[d];
       d++;
     }
     for (; d < length; d++) {
-      const f = d === 0 ? root : frames[depth - d];
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
       node = this.builder.child(node, f);
       prevFrames[d] = f;
       prevNodes[d] = node;
@@ -434,6 +562,46 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     this.builder.addSelf(node, weight, 1);
     this.column.push(node, weight, thread);
+    if (locations !== null) this.addLines(root, frames, locations, depth, weight);
+  }
+
+  /**
+   * The sample's located path into the line tree (../../model/source-lines.ts), reusing the
+   * previous sample's prefix as addPath does; prevNodes holds the path's tree nodes by now.
+   */
+  private addLines(root: FrameIndex, frames: Int32Array, locations: Int32Array, depth: number, weight: number): void {
+    const lines = this.stack.sourceLines!;
+    const r = root < 0 ? 0 : 1;
+    const length = depth + r;
+    if (length > this.prevLineFrames.length) {
+      const size = Math.max(length, this.prevLineFrames.length * 2);
+      this.prevLineFrames = grown(this.prevLineFrames, size);
+      this.prevLineLocations = grown(this.prevLineLocations, size);
+      this.prevLineNodes = grown(this.prevLineNodes, size);
+    }
+    const prevFrames = this.prevLineFrames;
+    const prevLocations = this.prevLineLocations;
+    const prevNodes = this.prevLineNodes;
+    let node: NodeIndex = ROOT_NODE;
+    let d = 0;
+    const shared = Math.min(length, this.prevLineLength);
+    while (d < shared) {
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
+      const l = d === 0 && r === 1 ? -1 : locations[depth - d - 1 + r];
+      if (prevFrames[d] !== f || prevLocations[d] !== l) break;
+      node = prevNodes[d];
+      d++;
+    }
+    for (; d < length; d++) {
+      const f = d === 0 && r === 1 ? root : frames[depth - d - 1 + r];
+      const l = d === 0 && r === 1 ? -1 : locations[depth - d - 1 + r];
+      node = lines.child(node, f, l, this.prevNodes[d]);
+      prevFrames[d] = f;
+      prevLocations[d] = l;
+      prevNodes[d] = node;
+    }
+    this.prevLineLength = length;
+    lines.addSelf(node, weight, 1);
   }
 
   /** Counts the event; returns whether samples of it are kept. */

@@ -41,6 +41,8 @@ import { RunStats, SampleRuns } from './perf-runs';
 import { FunctionNames } from './perf-function-names';
 import { markMutable } from '../../model/mutable-fields';
 import { grown } from '../../model/grown';
+import { NO_LOCATION, SourceLinesBuilder } from '../../model/source-lines';
+import { SrclineCache } from './perf-srcline';
 
 const UNKNOWN = '[unknown]';
 
@@ -73,6 +75,16 @@ const SCRATCH_LINE = 0;
 export class PerfStackAssembler {
   /** Frames of the current sample, leaf first, in [0, depth). */
   stack = new Int32Array(256);
+  /** Their source locations (-1: unknown), once the input printed a srcline (`lines`). */
+  stackLocation = new Int32Array(256);
+  /** The source lines, from the first srcline line on (./perf-srcline.ts); null before. */
+  sourceLines: SourceLinesBuilder | null = null;
+  private srclines: SrclineCache | null = null;
+  // Pending entries of the last frame line, from this one on, while its srcline may follow (-1: none may).
+  private lastLineFrom = -1;
+  private lastLineId = SCRATCH_LINE;
+  // Per frame line id, the srcline id that followed it last (0: none yet).
+  private srclineAfter = new Int32Array(0);
   depth = 0;
   /** True once any frame was flagged INLINED (or FOLDED). */
   hasInlined = false;
@@ -119,6 +131,7 @@ export class PerfStackAssembler {
   private pendingFlags = new Uint8Array(64);
   private pendingModule = new Int32Array(64);
   private pendingInlined = new Uint8Array(64);
+  private pendingLocation = new Int32Array(64);
   private pendingCount = 0;
   // The line id of a run's first line while the run is that one line (else -1), whose frame its
   // record can remember (L_FRAME).
@@ -146,7 +159,7 @@ export class PerfStackAssembler {
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
-    markMutable(this, ['stack', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule', 'pendingInlined', 'lineStart', 'pendingStart', 'addressNoted']);
+    markMutable(this, ['stack', 'stackLocation', 'srclineAfter', 'pendingLocation', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule', 'pendingInlined', 'lineStart', 'pendingStart', 'addressNoted']);
     this.dsos.push({ flags: 0, module: -1, inlined: false, fallback: UNKNOWN });
   }
 
@@ -156,7 +169,73 @@ export class PerfStackAssembler {
     this.pendingCount = 0;
     this.lastAddress = -1;
     this.before = SCRATCH_LINE;
+    this.lastLineFrom = -1;
     this.runs.clear();
+  }
+
+  /** Whether the line just added was a frame line whose srcline line may follow. */
+  expectsSrcline(): boolean {
+    return this.lastLineFrom >= 0;
+  }
+
+  /** A srcline line (./perf-srcline.ts) after the frame line just added. */
+  srclineText(text: string): void {
+    if (this.srclines === null) this.startLines();
+    this.applySrcline(this.srclines!.id(text));
+  }
+
+  /**
+   * Byte mode: if the line at input[start] is the srcline that followed the frame line just added
+   * last time, or any srcline seen before, applies it and returns its length in bytes (the line end
+   * not included); else -1 (the caller decodes it for srclineText). It must end before `stop`.
+   */
+  srclineBytes(input: Uint8Array, dv: DataView, start: number, stop: number): number {
+    const cache = this.srclines;
+    if (cache === null) return -1;
+    const line = this.lastLineId;
+    const guess = line > SCRATCH_LINE && line < this.srclineAfter.length ? this.srclineAfter[line] : 0;
+    if (guess > 0) {
+      const n = cache.lengthOf(guess);
+      const ref = cache.refOf(guess);
+      if (n >= 0 && isLineEnd(input, start + n, stop) && bytesEqual(dv, start, cache.keys.views[ref >>> SLAB_BITS], ref & OFFSET_MASK, n)) {
+        this.applySrcline(guess);
+        return n;
+      }
+    }
+    let nl = start;
+    while (nl < stop && input[nl] !== 10) nl++;
+    if (nl === stop) return -1;
+    const end = nl > start && input[nl - 1] === 13 ? nl - 1 : nl;
+    const id = cache.keys.find(input, dv, start, end);
+    if (id < 0) return -1;
+    this.applySrcline(id);
+    return end - start;
+  }
+
+  private startLines(): void {
+    this.sourceLines = new SourceLinesBuilder(this.frames.strings);
+    this.srclines = new SrclineCache(this.sourceLines);
+    this.srclineAfter = new Int32Array(Math.max(4096, this.lineCount));
+  }
+
+  private applySrcline(id: number): void {
+    const cache = this.srclines!;
+    const location = cache.locationOf(id);
+    const inlined = cache.isInlined(id);
+    for (let i = this.lastLineFrom; i < this.pendingCount; i++) {
+      this.pendingLocation[i] = location;
+      if (inlined) {
+        this.pendingInlined[i] = 1;
+        this.pendingModule[i] = -1;
+      }
+    }
+    if (inlined) this.printedInlined = true;
+    const line = this.lastLineId;
+    if (line > SCRATCH_LINE) {
+      if (line >= this.srclineAfter.length) this.srclineAfter = grown(this.srclineAfter, Math.max(line + 1, this.srclineAfter.length * 2));
+      this.srclineAfter[line] = id;
+    }
+    this.lastLineFrom = -1;
   }
 
   /**
@@ -288,6 +367,8 @@ export class PerfStackAssembler {
     const address = rec[at + L_ADDRESS];
     if (this.pendingCount > 0 && address !== this.lastAddress) this.closeRun();
     this.lastAddress = address;
+    this.lastLineFrom = this.pendingCount;
+    this.lastLineId = line;
     const dso = this.dsos[rec[at + L_DSO]];
     const entry = rec[at + L_ENTRY];
     const start = this.entryStart[entry];
@@ -336,20 +417,24 @@ export class PerfStackAssembler {
       this.pendingModule = grown(this.pendingModule, n * 2);
       this.pendingFlags = grown(this.pendingFlags, n * 2);
       this.pendingInlined = grown(this.pendingInlined, n * 2);
+      this.pendingLocation = grown(this.pendingLocation, n * 2);
     }
     this.pendingName[n] = name;
     this.pendingFlags[n] = flags;
     this.pendingModule[n] = module;
     this.pendingInlined[n] = inlined ? 1 : 0;
     this.pendingStart[n] = start;
+    this.pendingLocation[n] = NO_LOCATION;
     this.pendingCount = n + 1;
   }
 
-  private pushFrame(frame: FrameIndex, address: number): void {
+  private pushFrame(frame: FrameIndex, address: number, location: number): void {
     if (this.depth === this.stack.length) {
       this.stack = grown(this.stack, this.depth * 2);
+      this.stackLocation = grown(this.stackLocation, this.depth * 2);
       this.address = grown(this.address, this.depth * 2);
     }
+    this.stackLocation[this.depth] = location;
     this.address[this.depth] = address;
     this.stack[this.depth++] = frame;
   }
@@ -372,7 +457,7 @@ export class PerfStackAssembler {
       this.stats.note(frame, address, 1, this.depth === 0);
       this.noteName(address, frame, 0);
       if (this.depth === this.kernelDepth && this.pendingFlags[0] & FrameFlags.KERNEL) this.kernelDepth++;
-      this.pushFrame(frame, address);
+      this.pushFrame(frame, address, this.pendingLocation[0]);
       return;
     }
     const names = this.pendingName;
@@ -395,12 +480,14 @@ export class PerfStackAssembler {
     if (this.depth + n > this.stack.length) {
       const size = Math.max(this.stack.length * 2, this.depth + n);
       this.stack = grown(this.stack, size);
+      this.stackLocation = grown(this.stackLocation, size);
       this.address = grown(this.address, size);
     }
     const start = this.depth;
     for (let i = 0; i < n; i++) {
       const own = i % size === physical;
       this.address[this.depth] = address;
+      this.stackLocation[this.depth] = this.pendingLocation[i];
       // A line perf did not mark `(inlined)` stays unmarked in the inline view: FOLDED, not INLINED.
       const merged = inlined[i] ? FrameFlags.INLINED : FrameFlags.FOLDED;
       this.stack[this.depth++] = this.frameOf(names[i], own ? flags[i] : flags[i] | merged, this.pendingModule[i]);

@@ -28,6 +28,8 @@ export interface PprofLocation {
   address: number;
   /** Function ids of the lines, innermost first (as on the wire). */
   functions: number[];
+  /** Their line numbers (Line.line; 0: unknown), parallel to `functions`. */
+  lines: number[];
 }
 
 export interface PprofFunction {
@@ -239,26 +241,32 @@ function decodeMapping(r: BinaryReader): [number, number] {
 
 function decodeLocation(r: BinaryReader): [number, PprofLocation] {
   let id = 0;
-  const location: PprofLocation = { mapping: 0, address: 0, functions: [] };
+  const location: PprofLocation = { mapping: 0, address: 0, functions: [], lines: [] };
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
     if (field === 1 && wire === WireType.Varint) id = varint(r, false);
     else if (field === 2 && wire === WireType.Varint) location.mapping = varint(r, false);
     else if (field === 3 && wire === WireType.Varint) location.address = varint(r, false);
-    else if (field === 4 && wire === WireType.LengthDelimited) location.functions.push(decodeLine(sub(r)));
+    else if (field === 4 && wire === WireType.LengthDelimited) {
+      const [fn, line] = decodeLine(sub(r));
+      location.functions.push(fn);
+      location.lines.push(line);
+    }
     else r.skip(wire, field);
   }
   return [id, location];
 }
 
-function decodeLine(r: BinaryReader): number {
+function decodeLine(r: BinaryReader): [number, number] {
   let fn = 0;
+  let line = 0;
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
     if (field === 1 && wire === WireType.Varint) fn = varint(r, false);
+    else if (field === 2 && wire === WireType.Varint) line = varint(r, true);
     else r.skip(wire, field);
   }
-  return fn;
+  return [fn, line];
 }
 
 function decodeFunction(r: BinaryReader): [number, PprofFunction] {

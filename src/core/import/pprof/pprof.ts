@@ -17,6 +17,11 @@
 // - A location without lines (unsymbolized) is named by its address, `0x…`. A missing location or
 //   function, or a string index out of range, gives a `[unknown …]` frame and one warning: weight
 //   is never dropped.
+// - Source lines (Profile.lines, ../../model/source-lines.ts): each frame of a location is at its
+//   Line's line in its Function's filename (a location's lines are its inline chain, so an
+//   inlined frame has its own line and its caller the call site); an empty filename is the
+//   unknown location, a line of 0 a known file without a line. A profile with no filename and
+//   no line at all has no lines (null).
 // - The module is the location's mapping file name. Mappings named `[kernel…]` mark frames KERNEL,
 //   perf's JIT maps (`perf-<pid>.map`, `[jit]`) mark them JIT.
 
@@ -27,6 +32,8 @@ import { ImportError, type EventSummary, type ImportWarning, type Profile } from
 import type { BytesImporter, Detection, ImportOptions } from '../importer';
 import { decodePprof, looksLikePprof, PPROF_DESCRIPTION, type PprofProfile } from './pprof-decode';
 import { withoutNul } from '../../util/wire';
+import { NO_LOCATION, SourceLinesBuilder } from '../../model/source-lines';
+import { ROOT_NODE, type NodeIndex } from '../../model/types';
 
 const TIME_SCALE: Record<string, number> = { nanoseconds: 1, microseconds: 1e3, milliseconds: 1e6, seconds: 1e9 };
 
@@ -86,14 +93,25 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
     return s;
   };
 
-  // Location id → its frames, root-first (the reverse of the wire's line order).
+  // Location id → its frames, root-first (the reverse of the wire's line order), and their source locations.
   const chains = new Map<number, FrameIndex[]>();
+  const chainLocations = new Map<number, number[]>();
+  const sourceLines = new SourceLinesBuilder(frames.strings);
+  let anyLine = false;
+  const sourceLocation = (fnId: number, line: number): number => {
+    const fn = p.functions.get(fnId);
+    const file = fn ? p.strings[fn.filename] ?? '' : '';
+    if (file === '' && line === 0) return NO_LOCATION;
+    anyLine = true;
+    return sourceLines.location(withoutNul(file), line);
+  };
   let inlined = false;
   const chainOf = (id: number): FrameIndex[] => {
     let chain = chains.get(id);
     if (chain) return chain;
     const loc = p.locations.get(id);
     chain = [];
+    const located: number[] = [];
     if (!loc) {
       problem('a sample refers to a missing location');
       chain.push(frames.intern(`[unknown location ${id}]`, 0));
@@ -105,15 +123,20 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
       for (let i = loc.functions.length - 1; i >= 0; i--) {
         const flags = base | (i < loc.functions.length - 1 ? ((inlined = true), FrameFlags.INLINED) : 0);
         chain.push(frames.intern(functionName(p, loc.functions[i], str, problem), flags, mod));
+        located.push(sourceLocation(loc.functions[i], loc.lines[i] ?? 0));
       }
     }
+    while (located.length < chain.length) located.push(NO_LOCATION);
     chains.set(id, chain);
+    chainLocations.set(id, located);
     return chain;
   };
 
   const events: EventSummary[] = names.map((name) => ({ name, samples: 0 }));
   let samples = 0;
   const stack: FrameIndex[] = [];
+  const stackLocations: number[] = [];
+  const path: NodeIndex[] = [];
   const records = p.locStart.length - 1;
   for (let s = 0; s < records; s++) {
     const v0 = p.valueStart[s];
@@ -127,25 +150,38 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
     const value = p.values[v0 + chosen];
     if (value === 0) continue;
     stack.length = 0;
+    stackLocations.length = 0;
     for (let l = p.locStart[s + 1] - 1; l >= p.locStart[s]; l--) {
       const chain = chainOf(p.locs[l]);
-      for (let k = 0; k < chain.length; k++) stack.push(chain[k]);
+      const located = chainLocations.get(p.locs[l])!;
+      for (let k = 0; k < chain.length; k++) {
+        stack.push(chain[k]);
+        stackLocations.push(located[k]);
+      }
     }
-    builder.addStack(stack, stack.length, value * scale, count);
+    let node: NodeIndex = ROOT_NODE;
+    for (let i = 0; i < stack.length; i++) path[i] = node = builder.child(node, stack[i]);
+    builder.addSelf(node, value * scale, count);
+    sourceLines.addStack(stack, stackLocations, path, stack.length, value * scale, count);
     samples += count;
   }
   for (const [what, n] of problems) warnings.push({ line: 0, message: n > 1 ? `${what} (${n} times)` : what });
 
-  return finishProfile(frames, builder, () => ({
-    format: 'pprof',
-    events,
-    event: names[chosen],
-    weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
-    samples,
-    hasInlineInfo: inlined,
-    skippedLines: 0,
-    warnings,
-  }));
+  return finishProfile(
+    frames,
+    builder,
+    () => ({
+      format: 'pprof',
+      events,
+      event: names[chosen],
+      weightUnit: unit in TIME_SCALE ? 'nanoseconds' : null,
+      samples,
+      hasInlineInfo: inlined,
+      skippedLines: 0,
+      warnings,
+    }),
+    anyLine ? (table, order) => sourceLines.finish(table, order) : null,
+  );
 }
 
 function functionName(
