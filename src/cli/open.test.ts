@@ -229,8 +229,10 @@ describe('flameview perf.data', () => {
     const data = perfData();
     const bin = fakePerf(`[ "$1" = script ] && [ "$2" = -i ] && [ "$3" = "${data}" ] && [ "$4" = -F ] && [ "$5" = +srcline ] || exit 9\nexec /bin/cat '${perfPath}'`);
     const s = open(['--no-open', '--lines', data], { PATH: bin });
-    const { profiles } = await served(s);
-    expect(Buffer.compare(await bytes(profiles[0]), readFileSync(perfPath))).toBe(0);
+    // The page gets the processed form of what perf printed, and that text as the original.
+    const { profiles, original } = await served(s);
+    await expectProcessedOf(await bytes(profiles[0]), perfPath);
+    expect(Buffer.compare(await bytes(original!), readFileSync(perfPath))).toBe(0);
   });
 
   it('says so in one line when perf is not installed, or fails', async () => {
