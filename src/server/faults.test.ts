@@ -389,6 +389,9 @@ describe('the S3 server killed and restarted', () => {
       }
       written += block.length;
       if (!req.write(block)) await Promise.race([new Promise((r) => req.once('drain', r)), answer]);
+      // After its answer the server reads and drops the rest of the body (keep-alive), so writes
+      // may never block: yield, or this loop would not see the answer until 64 MB are sent.
+      else await new Promise((r) => setImmediate(r));
     }
     const got = await answer;
     req.destroy();
