@@ -19,7 +19,8 @@ describe('the CLI on off-CPU and wall-clock time', () => {
     const off = await runInMemory(runCollapse, ['--event', 'off-cpu', waits]);
     expect(off.code).toBe(0);
     const offLines = off.stdout.trimEnd().split('\n');
-    for (const l of offLines) expect(l).toMatch(/;\[off-CPU: (sleeping|I\/O|preempted|other)\] \d+$/);
+    // A wait that recorded its wakeup names its waker above the state leaf.
+    for (const l of offLines) expect(l).toMatch(/;\[off-CPU: (sleeping|I\/O|preempted|other)\](;\[woken by: [^\]]+\])? \d+$/);
     expect(off.stderr).toMatch(/off-CPU intervals end at their thread's next sample/);
     const wall = await runInMemory(runCollapse, ['--event', 'wall', waits]);
     const cpu = await runInMemory(runCollapse, [waits]);
@@ -57,8 +58,8 @@ describe('the CLI on off-CPU and wall-clock time', () => {
     const { code, stdout } = await runInMemory(runDiff, ['--event', 'off-cpu', locks, waits]);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
-    expect(lines.some((l) => /^prog;.*;\[off-CPU: sleeping\] \d+ 0$/.test(l))).toBe(true);
-    expect(lines.some((l) => /^waits;.*sleep_known;.*;\[off-CPU: sleeping\] 0 \d+$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^prog;.*;\[off-CPU: sleeping\](;\[woken by: [^\]]+\])? \d+ 0$/.test(l))).toBe(true);
+    expect(lines.some((l) => /^waits;.*sleep_known;.*;\[off-CPU: sleeping\];\[woken by: timer\] 0 \d+$/.test(l))).toBe(true);
   });
 
   it('says how to record when the recording has no sched_switch', async () => {
