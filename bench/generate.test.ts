@@ -16,7 +16,7 @@ const importersExist =
   existsSync(new URL('../src/core/import/folded.ts', import.meta.url));
 
 describe('bench generator', () => {
-  for (const format of ['perf', 'folded'] as const) {
+  for (const format of ['perf', 'folded', 'perf-sched'] as const) {
     it(`${format}: is deterministic for a seed and differs across seeds`, async () => {
       const a = await generate(format, 300_000, 7);
       const b = await generate(format, 300_000, 7);
@@ -27,6 +27,22 @@ describe('bench generator', () => {
       expect(c.text).not.toBe(a.text);
     });
   }
+
+  it('perf-sched: the perf samples with switches and wakeups that read as every wait, exactly', async () => {
+    const { loadProfileFromText } = await import('../src/core/import/load');
+    const { text } = await generate('perf-sched', 1_000_000, 3);
+    const wall = await loadProfileFromText(text, { event: 'wall' });
+    expect(wall.meta.skippedLines).toBe(0);
+    // Every switch-out has its switch-in: no wait ends at a next sample or at the end.
+    expect(wall.meta.warnings).toEqual([]);
+    const cpu = await loadProfileFromText(text);
+    expect(cpu.meta.event).toBe('cpu-clock:ppp');
+    const off = await loadProfileFromText(text, { event: 'off-cpu' });
+    expect(wall.tree.totalWeight[0]).toBe(cpu.tree.totalWeight[0] + off.tree.totalWeight[0]);
+    const waits = [...text.matchAll(/prev_state=S ==>/g)].length;
+    expect(waits).toBeGreaterThan(30);
+    expect(off.tree.totalSamples[0]).toBe(waits);
+  });
 
   it('perf: mimics perf script text (header variants, inline groups, kernel frames, no repeated samples)', async () => {
     const { text, stats } = await generate('perf', 1_000_000, 3);

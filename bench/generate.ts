@@ -23,10 +23,17 @@ import { learnProgram, walk, type Group, type ProgramModel } from './model';
 import { Rng } from './prng';
 
 /** Bump when the output for a given seed changes, so stale cached files are not reused. */
-export const GENERATOR_VERSION: Record<BenchFormat, number> = { perf: 3, folded: 2 };
+export const GENERATOR_VERSION: Record<BenchFormat, number> = { perf: 3, folded: 2, 'perf-sched': 1 };
 const FOLDED_BLOCK_BYTES = 32 * 1024 * 1024;
 export const MB = 1_000_000;
-export type BenchFormat = 'perf' | 'folded';
+/**
+ * perf-sched: the perf samples with the scheduler's events between them (issue 27): after about
+ * a third of the samples its thread is switched out (a sched_switch with the sample's stack under
+ * `__schedule`), woken by another thread (a sched_wakeup with a short kernel stack) and switched
+ * back in (a sched_switch from that thread), as `perf record -e cpu-clock -e sched:sched_switch
+ * -e sched:sched_wakeup --call-graph dwarf -a` prints them; read with the Wall clock event.
+ */
+export type BenchFormat = 'perf' | 'folded' | 'perf-sched';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where generated inputs are cached; FLAMEVIEW_BENCH_DATA moves them (1 GB inputs to /tmp, say). */
@@ -183,10 +190,33 @@ const SPACES = ' '.repeat(32);
 const padStart = (s: string, n: number): string => (s.length >= n ? s : SPACES.slice(0, n - s.length) + s);
 
 function perfHeader(t: Thread, micros: number): string {
+  return `${headStart(t, micros)} ${padStart(String(t.period), 10)} cpu-clock:ppp: \n`;
+}
+
+/** COMM, TID (or PID/TID), [CPU] and TIME: of a header. */
+function headStart(t: Thread, micros: number): string {
   const time = `${Math.floor(micros / 1e6)}.${String(micros % 1e6).padStart(6, '0')}`;
   let who = t.style === 'pid/tid' ? `${t.pid}/${t.tid}` : padStart(String(t.tid), 5);
   if (t.style === 'cpu') who += ` [${String(t.cpu).padStart(3, '0')}]`;
-  return `${t.comm} ${who} ${padStart(time, 12)}: ${padStart(String(t.period), 10)} cpu-clock:ppp: \n`;
+  return `${t.comm} ${who} ${padStart(time, 12)}:`;
+}
+
+const SCHEDULE_FRAMES = ['__schedule+0x2f5', 'schedule+0x5e', 'futex_wait_queue+0x61', 'futex_wait+0x16f', 'do_futex+0x12b', '__x64_sys_futex+0x127', 'do_syscall_64+0x5b', 'entry_SYSCALL_64_after_hwframe+0x6e'];
+const WAKE_FRAMES = ['ttwu_do_activate+0x175', 'try_to_wake_up+0x279', 'wake_up_q+0x33', 'futex_wake+0x199', 'do_futex+0x183', '__x64_sys_futex+0x12d', 'do_syscall_64+0x71', 'entry_SYSCALL_64_after_hwframe+0x76'];
+// Kernel addresses are past 2^53: written as text, the low half a number.
+const kernelFrames = (names: readonly string[]): string => names.map((n, i) => `\tffffffff81${(0x3b4585 + i * 0x3c1).toString(16).padStart(6, '0')} ${n} ([kernel.kallsyms])\n`).join('');
+
+/**
+ * `t` switched out after its sample (its stack under the scheduler's frames) to the idle task,
+ * woken by `u` and switched back in from idle `waitMicros` later: three samples, as perf script
+ * prints them.
+ */
+function schedSamples(t: Thread, u: Thread, at: number, waitMicros: number, body: string): string {
+  const idle: Thread = { ...t, comm: 'swapper', pid: 0, tid: 0 };
+  const out = `${headStart(t, at)}  sched:sched_switch: prev_comm=${t.comm} prev_pid=${t.tid} prev_prio=120 prev_state=S ==> next_comm=swapper/${t.cpu} next_pid=0 next_prio=120\n${kernelFrames(SCHEDULE_FRAMES)}${body}\n`;
+  const wake = `${headStart(u, at + waitMicros - 1)}  sched:sched_wakeup: comm=${t.comm} pid=${t.tid} prio=120 target_cpu=${String(t.cpu).padStart(3, '0')}\n${kernelFrames(WAKE_FRAMES)}\n`;
+  const back = `${headStart(idle, at + waitMicros)}  sched:sched_switch: prev_comm=swapper/${t.cpu} prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=${t.comm} next_pid=${t.tid} next_prio=120\n${kernelFrames(['__schedule+0x2f5', 'schedule_idle+0x26', 'do_idle+0x1c1'])}\n`;
+  return out + wake + back;
 }
 
 /**
@@ -269,12 +299,15 @@ const PERF_HEADER_BLOCK = [
 
 /** Writes one generated input through `sink` in chunks of about 1 MB. */
 export async function writeInput(sink: (chunk: string) => void | Promise<void>, options: GenerateOptions): Promise<GenerateStats> {
-  const rng = new Rng(options.seed * 2 + (options.format === 'perf' ? 0 : 1));
+  // perf-sched draws the same samples as perf (same seed), then the scheduler's events.
+  const perf = options.format !== 'folded';
+  const rng = new Rng(options.seed * 2 + (perf ? 0 : 1));
+  const schedRng = new Rng(options.seed * 2 + 7);
   const models = loadModels();
   const { threads, cum, total } = makeThreads(rng);
-  const source = new StackSource(models, rng, options.poolSize ?? 3000, options.format === 'perf' ? 0.35 : 0.8);
+  const source = new StackSource(models, rng, options.poolSize ?? 3000, perf ? 0.35 : 0.8);
   const stats: GenerateStats = { bytes: 0, samples: 0, lines: 0, maxGroups: 0, weight: 0 };
-  let buf = options.format === 'perf' ? PERF_HEADER_BLOCK : '';
+  let buf = perf ? PERF_HEADER_BLOCK : '';
   let micros = rng.range(100, 900) * 1e6;
   // Folded output comes in sorted blocks of unique stacks: each block is what a collapser
   // (stackcollapse-perf.pl, inferno, `flameview collapse`) prints, so neighbouring lines share
@@ -306,13 +339,18 @@ export async function writeInput(sink: (chunk: string) => void | Promise<void>, 
     const stack = source.next(t.program, stats.samples === 200);
     if (stack.length > stats.maxGroups) stats.maxGroups = stack.length;
     stats.samples++;
-    if (options.format === 'perf') {
+    if (perf) {
       micros += rng.range(50, 1200);
       const body = perfSample(model, rng, stack);
       buf += perfHeader(t, micros) + body + '\n';
       stats.weight += t.period;
       for (let i = 0; i < body.length; i = body.indexOf('\n', i) + 1) stats.lines++;
       stats.lines += 2;
+      if (options.format === 'perf-sched' && schedRng.range(0, 2) === 0) {
+        const u = threads[schedRng.range(0, threads.length - 1)];
+        const wait = schedRng.range(2, 40);
+        if (u.tid !== t.tid) buf += schedSamples(t, u, micros + 1, wait, body);
+      }
     } else {
       const key = foldedStack(model, t, stack);
       const old = block.get(key);
@@ -328,7 +366,7 @@ export async function writeInput(sink: (chunk: string) => void | Promise<void>, 
 }
 
 export function inputPath(format: BenchFormat, sizeMB: number, seed: number): string {
-  const ext = format === 'perf' ? 'perf-script.txt' : 'folded';
+  const ext = format === 'folded' ? 'folded' : 'perf-script.txt';
   return join(DATA_DIR, `${format}-${sizeMB}MB-seed${seed}-v${GENERATOR_VERSION[format]}.${ext}`);
 }
 

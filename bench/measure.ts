@@ -60,11 +60,11 @@ async function bare(path: string): Promise<Partial<Measurement>> {
   return { bytes, newlines };
 }
 
-async function engine(path: string, started: number, workers: number): Promise<Partial<Measurement>> {
+async function engine(path: string, started: number, workers: number, event?: string): Promise<Partial<Measurement>> {
   const bytes = statSync(path).size;
   const timings: NonNullable<SplitOptions['timings']> = { parts: 1, partsMs: 0, mergeMs: 0, cpuClock: threadCpuMs };
   const inParts = workers > 1 ? await loadFileInParts(path, bytes, { source: path, timings }, workers) : null;
-  const profile = inParts ?? (await loadProfile(readAhead(await open(path, 'r')), { source: path }));
+  const profile = inParts ?? (await loadProfile(readAhead(await open(path, 'r')), { source: path, event }));
   const loaded = performance.now();
   const snapshot = makeSnapshot(profile);
   return {
@@ -87,13 +87,14 @@ async function engine(path: string, started: number, workers: number): Promise<P
 }
 
 async function main(): Promise<void> {
-  const [mode, path, workers] = process.argv.slice(2);
+  // event: the one to read (empty: the importer's choice), e.g. wall for perf-sched.
+  const [mode, path, workers, event] = process.argv.slice(2);
   if ((mode !== 'engine' && mode !== 'bare') || !path) throw new Error('usage: measure.ts engine|bare FILE');
   const startRssMB = process.memoryUsage().rss / 2 ** 20;
   const cpu0 = process.cpuUsage();
   const main0 = threadCpuMs();
   const started = performance.now();
-  const result = mode === 'bare' ? await bare(path) : await engine(path, started, Number(workers ?? 1));
+  const result = mode === 'bare' ? await bare(path) : await engine(path, started, Number(workers ?? 1), event || undefined);
   const ms = performance.now() - started;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;

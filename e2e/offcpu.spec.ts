@@ -53,6 +53,10 @@ test('a link to Wall clock and a zoom reopens at the same event, zoom and search
   // In the zoom, the sleeper's time is almost all off CPU, asleep.
   await page.getByRole('searchbox', { name: 'Search' }).fill('off-CPU: sleeping');
   await expect(page.getByRole('status').filter({ hasText: /^Matched: .*\(99\.\d% of zoom\)$/ })).toBeVisible();
+  // And its sleeps end by their timer: the waker frame above the state leaf says so.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('woken by: timer');
+  await expect(page.getByRole('status').filter({ hasText: /^Matched: .*\(9\d\.\d% of zoom\)$/ })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search' }).fill('off-CPU: sleeping');
 
   // (The recording has no inline frames, printed with --no-inline: the view toggle is off.)
   await page.reload();

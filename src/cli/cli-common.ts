@@ -42,7 +42,7 @@ export function describeArgsError(e: unknown): string {
 export async function loadRecording(
   file: string,
   io: CliIo,
-  options: Pick<LoadOptions, 'event' | 'split'> = {},
+  options: Pick<LoadOptions, 'event' | 'split' | 'unit'> = {},
   /** A perf.data input is printed with its source lines (`perf script -F +srcline`). */
   srcline = false,
 ): Promise<Profile | null> {
@@ -106,6 +106,10 @@ export async function loadRecording(
     return null;
   }
   reportWarnings(io, source, profile);
+  // Only folded text has bare numbers; every other format says what its weights are.
+  if (options.unit && options.unit !== 'samples' && profile.meta.format !== 'folded') {
+    io.stderr.write(`flameview: ${source}: note: --unit ignored: the input is ${profile.meta.format}, whose weights carry their own unit\n`);
+  }
   return profile;
 }
 

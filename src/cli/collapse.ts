@@ -9,7 +9,7 @@
 
 import { foldedStackChunks, foldedStacks, sumFolded, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
+import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|- [FILE...]
@@ -22,7 +22,7 @@ export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|- [FILE.
   --event NAME             perf script: keep samples of this event (default: the CPU samples);
                            off-cpu or wall: the time off CPU, or on and off CPU, from
                            sched:sched_switch (ns)
-  --kernel, --jit          annotate kernel frames _[k], JIT frames _[j]; --all: both
+${UNIT_HELP}  --kernel, --jit          annotate kernel frames _[k], JIT frames _[j]; --all: both
   --full-names             keep argument lists and full names (only ';' becomes ':')
 ${TRANSFORM_HELP}`;
 
@@ -30,6 +30,7 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'collapse', COLLAPSE_USAGE);
   const parsed = command.parse(args, {
     ...VIEW_OPTIONS,
+    ...UNIT_OPTIONS,
     ...SPLIT_OPTIONS,
     kernel: { type: 'boolean' },
     jit: { type: 'boolean' },
@@ -42,6 +43,8 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   if (typeof view === 'number') return view;
   const transforms = command.transforms(values.transform);
   if (typeof transforms === 'number') return transforms;
+  const inputUnit = command.unit(values.unit);
+  if (typeof inputUnit === 'number') return inputUnit;
   if (positionals.length === 0) return command.usageError('missing FILE (use - for stdin)');
   if (positionals.filter((f) => f === '-').length > 1) return command.usageError('only one FILE can be - (stdin)');
 
@@ -58,7 +61,7 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   const lists: FoldedStacks[] = [];
   for (const file of positionals) {
     const source = file === '-' ? '<stdin>' : file;
-    const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
+    const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values), unit: inputUnit });
     if (!profile) return 1;
     if (profile.meta.format === 'folded') {
       const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);

@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LoadOptions } from '../core/import/load';
 import type { Transform } from '../core/views/transforms';
 import { decodeTransform } from '../core/views/transforms-codec';
+import { FOLDED_UNITS, foldedUnit, type FoldedUnit } from '../core/model/weight-text';
 import { describeArgsError, usageError } from './cli-common';
 import type { CliIo } from './main';
 
@@ -38,6 +39,16 @@ export const TRANSFORM_HELP = `  --transform SPEC         apply a transform of t
                            merge-re:RE, collapse-re:RE (regular expressions over function names;
                            -re-i: ignore case), focus:NAME, drop:NAME, merge:NAME, collapse:NAME,
                            hide:kernel, hide:unknown, drec, ... (README, "Transforms")
+`;
+
+/** --unit: what a folded input's numbers count (LoadOptions.unit). */
+export const UNIT_OPTIONS = {
+  unit: { type: 'string' },
+} as const;
+
+/** The usage lines of --unit (each command that takes UNIT_OPTIONS includes them). */
+export const UNIT_HELP = `  --unit us|ns|ms|samples  folded input: what its numbers count (default samples); a time
+                           (BPF offcputime -f prints us) makes the weights nanoseconds
 `;
 
 export type View = 'inline' | 'functions';
@@ -78,6 +89,12 @@ export class CommandLine {
     if (value === undefined) return fallback;
     if (value !== 'inline' && value !== 'functions') return this.usageError(`--view must be ${order[0]} or ${order[1]}, not '${value}'`);
     return value;
+  }
+
+  /** --unit's value (samples when absent), or a usage error naming the units. */
+  unit(value: string | undefined): FoldedUnit | number {
+    if (value === undefined) return 'samples';
+    return foldedUnit(value) ?? this.usageError(`--unit must be one of ${Object.keys(FOLDED_UNITS).join(', ')}, not '${value}'`);
   }
 
   /** The --transform values decoded (argument as typed), or a usage error naming the bad one. */

@@ -17,7 +17,7 @@
 import { compareUtf8, foldedStacks, formatWeight, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
 import { pairRoots, type RootEntry } from '../core/views/diff';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
+import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const DIFF_USAGE = `usage: flameview diff [options] A B
@@ -30,7 +30,7 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
   --event NAME             perf script: keep samples of this event (default: the CPU samples);
                            off-cpu or wall: the time off CPU, or on and off CPU, from
                            sched:sched_switch (ns)
-  --full-names             keep argument lists and full names (only ';' becomes ':')
+${UNIT_HELP}  --full-names             keep argument lists and full names (only ';' becomes ':')
   --normalize, -n          scale A's weights to B's total, as difffolded.pl -n
   --ignore-root            compare ignoring the root (process or thread) names: A's roots take
                            the names of the B roots they pair with (same name first, then
@@ -44,18 +44,20 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--open')) {
     return command.usageError('--open is not part of this command: `flameview A B` opens the comparison in the browser');
   }
-  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, ...TRANSFORM_OPTIONS });
+  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...UNIT_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, ...TRANSFORM_OPTIONS });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const view = command.view(values.view, 'inline', ['inline', 'functions']);
   if (typeof view === 'number') return view;
   const transforms = command.transforms(values.transform);
   if (typeof transforms === 'number') return transforms;
+  const inputUnit = command.unit(values.unit);
+  if (typeof inputUnit === 'number') return inputUnit;
   if (positionals.length !== 2) return command.usageError(`expected two recordings A and B, got ${positionals.length}`);
   if (positionals[0] === '-' && positionals[1] === '-') return command.usageError('only one of A and B can be - (stdin)');
 
   const split = splitOf(values);
-  const [a, b] = await Promise.all(positionals.map((file) => loadRecording(file, io, { event: values.event, split })));
+  const [a, b] = await Promise.all(positionals.map((file) => loadRecording(file, io, { event: values.event, split, unit: inputUnit })));
   if (!a || !b) return 1;
   if (a.meta.event !== null && b.meta.event !== null && a.meta.event !== b.meta.event && !values.samples) {
     io.stderr.write(

@@ -36,16 +36,16 @@ commands:
       the team server: upload, share and delete recordings (127.0.0.1 unless --host);
       --allow-embed lets pages of ORIGIN frame the viewer and send it recordings
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
-           [--kernel] [--jit] [--all] [--full-names] FILE|-
+           [--unit us|ns|ms|samples] [--kernel] [--jit] [--all] [--full-names] FILE|-
       print folded stacks, sorted bytewise (inline view by default, as inferno-collapse-perf)
   diff [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
-       [--full-names] [--normalize] A B
+       [--unit us|ns|ms|samples] [--full-names] [--normalize] A B
       print "stack weightA weightB" lines (difffolded.pl format), sorted bytewise
   svg [--view functions|inline] [--width 1200] [--min-width 0.1] [--title T]
       [--search REGEX] FILE|-
       write a standalone interactive flame graph SVG to stdout
   top [--view functions|inline] [--by self|total] [-n N] [--samples] [--json]
-      [--raw] [--full-names] FILE|-
+      [--raw] [--unit us|ns|ms|samples] [--full-names] FILE|-
       the heaviest functions over all call sites (pprof -top): self, self%, total, total%, name
   lines [--view functions|inline] [--by line|self|total] [--samples] [--json] [--raw]
         [--full-names] FUNCTION FILE|-

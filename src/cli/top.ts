@@ -17,7 +17,7 @@ import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
 import type { Transform } from '../core/views/transforms';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, TRANSFORM_HELP, TRANSFORM_OPTIONS, VIEW_OPTIONS } from './command-args';
+import { CommandLine, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const TOP_USAGE = `usage: flameview top [options] FILE|-
@@ -29,7 +29,7 @@ export const TOP_USAGE = `usage: flameview top [options] FILE|-
   --event NAME             perf script: samples of this event (default: the CPU samples);
                            off-cpu or wall: the time off CPU, or on and off CPU, from
                            sched:sched_switch (ns)
-  --full-names             keep argument lists and full names
+${UNIT_HELP}  --full-names             keep argument lists and full names
   --raw                    bare numbers instead of weights with their unit (12.3 ms, 1,234 samples)
   --json                   a JSON array of {name, self, selfPercent, total, totalPercent, inlined}
 ${TRANSFORM_HELP}`;
@@ -95,6 +95,7 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'top', TOP_USAGE);
   const parsed = command.parse(args, {
     ...VIEW_OPTIONS,
+    ...UNIT_OPTIONS,
     by: { type: 'string' },
     n: { type: 'string', short: 'n' },
     json: { type: 'boolean' },
@@ -107,6 +108,8 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
   if (typeof view === 'number') return view;
   const transforms = command.transforms(values.transform);
   if (typeof transforms === 'number') return transforms;
+  const inputUnit = command.unit(values.unit);
+  if (typeof inputUnit === 'number') return inputUnit;
   const by = values.by ?? 'self';
   if (by !== 'self' && by !== 'total') return command.usageError(`--by must be self or total, not '${by}'`);
   const nText = values.n ?? '20';
@@ -116,7 +119,7 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
   }
   const file = positionals[0];
   const source = file === '-' ? '<stdin>' : file;
-  const profile = await loadRecording(file, io, { event: values.event });
+  const profile = await loadRecording(file, io, { event: values.event, unit: inputUnit });
   if (!profile) return 1;
 
   const rows = topRows(profile, {

@@ -132,7 +132,7 @@ export class RecordingLoader {
   reload(options: ReloadOptions): Promise<void> {
     if (!this.last) return Promise.resolve();
     this.lastOptions = { ...this.lastOptions, ...options };
-    return this.open(this.last, { event: this.lastOptions.event, split: this.lastOptions.split });
+    return this.open(this.last, { event: this.lastOptions.event, split: this.lastOptions.split, unit: this.lastOptions.unit });
   }
 
   private async open(input: RecordingInput, extra: Partial<WorkerOpenOptions> = {}): Promise<void> {

@@ -84,7 +84,7 @@ export const openUrl = (raw: string, base?: string): Promise<void> => main.openU
  * own error says to open the original.
  */
 export function reload(options: ReloadOptions, win: Window = window): Promise<void> {
-  const original = options.event !== undefined || options.split !== undefined ? originalFromHash(win.location.hash) : null;
+  const original = options.event !== undefined || options.split !== undefined || options.unit !== undefined ? originalFromHash(win.location.hash) : null;
   const source = useStore.getState().source;
   const opened = main.opened;
   if (original !== null && source?.kind === 'url' && source.url && opened?.kind === 'url' && opened.url === source.url) {

@@ -108,6 +108,7 @@ export function startUrlSync(win: Window = window): () => void {
         notify: (m) => notices.push(m),
         reload: (options) => {
           if (options.split) useStore.getState().setSplit(options.split);
+          if (options.unit) useStore.getState().setUnit(options.unit);
           useStore.getState().requestReload(options);
         },
       }).reloading;
@@ -176,6 +177,7 @@ export function startUrlSync(win: Window = window): () => void {
       // Another recording (a dropped file, a paste): the hash follows the store.
       setNotices([]);
       useStore.getState().setSplit('process');
+      useStore.getState().setUnit('samples');
       write('replace');
     }
   };

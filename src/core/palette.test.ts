@@ -36,11 +36,12 @@ describe('palette', () => {
   });
 
   it('draws the off-CPU leaves in a colour per state that no on-CPU frame has, in both themes', () => {
-    const leaves = ['[off-CPU: sleeping]', '[off-CPU: I/O]', '[off-CPU: preempted]', '[off-CPU: other]'];
+    // The four state leaves and a waker frame above them.
+    const leaves = ['[off-CPU: sleeping]', '[off-CPU: I/O]', '[off-CPU: preempted]', '[off-CPU: other]', '[woken by: timer]'];
     for (const theme of [LIGHT, DARK]) {
-      const c = new FrameColours((f) => leaves[f], new Uint8Array(4), theme);
+      const c = new FrameColours((f) => leaves[f], new Uint8Array(5), theme);
       const leafCss = new Set(leaves.map((_, f) => c.get(f)));
-      expect(leafCss.size).toBe(4);
+      expect(leafCss.size).toBe(5);
       // Every colour of every other family (all shades, all flags) is another colour.
       const others = new Set<string>();
       const names = Array.from({ length: 4000 }, (_, i) => `fn_${i}`);

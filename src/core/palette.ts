@@ -4,7 +4,7 @@
 // the eye is not drawn to inlined helpers first), kernel frames blue-violet (`_[k]`: a hue no
 // function frame has, so user/kernel boundaries show at a glance in either theme), JIT frames green
 // (`_[j]`), and the leaves that end off-CPU time (`[off-CPU: sleeping]`…) a cool azure, one
-// fixed shade per state, apart from every on-CPU hue. During a search, matches take a magenta highlight (flamegraph.pl's) and the rest fade
+// fixed shade per state and one for the waker frames above them, apart from every on-CPU hue. During a search, matches take a magenta highlight (flamegraph.pl's) and the rest fade
 // towards the background.
 //
 // Legibility: every fill is made to keep its theme's label colour at WCAG AA contrast (4.5:1) or
@@ -73,6 +73,8 @@ const OFF_CPU_RGB: readonly Rgb[] = [
   [70, 130, 215],
   [150, 205, 240],
   [150, 172, 200],
+  // The waker frames above the leaves (model/off-cpu-leaves.ts WAKER_INDEX).
+  [118, 190, 245],
 ];
 
 /** The colour of an off-CPU state's leaf (0..3). */
@@ -280,7 +282,7 @@ export const FAMILIES = [
   { key: 'inlined', label: 'inlined', flag: FrameFlags.INLINED, title: 'Inlined frames: code the compiler copied into its caller' },
   { key: 'kernel', label: 'kernel', flag: FrameFlags.KERNEL, title: 'Kernel frames' },
   { key: 'jit', label: 'JIT', flag: FrameFlags.JIT, title: 'Just-in-time compiled frames' },
-  { key: 'offcpu', label: 'off-CPU', flag: OFF_CPU_LEGEND, title: 'Time off CPU: a leaf per state the thread was switched out in (sleeping, I/O, preempted, other)' },
+  { key: 'offcpu', label: 'off-CPU', flag: OFF_CPU_LEGEND, title: 'Time off CPU: a leaf per state the thread was switched out in (sleeping, I/O, preempted, other), and above it who woke the thread' },
 ] as const;
 
 export function familyCss(flag: number, dark: boolean): string {

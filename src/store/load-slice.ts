@@ -28,6 +28,10 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
   setSplit: (split) => {
     if (get().split !== split) set({ split });
   },
+  unit: 'samples',
+  setUnit: (unit) => {
+    if (get().unit !== unit) set({ unit });
+  },
   startLoading: (name, totalBytes, slot = 'A') => patch(slot, { loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
   loadProgress: (bytesRead, samples, slot = 'A') => {
     const loading = recordingOf(get(), slot).loading;

@@ -2,6 +2,7 @@
 // current view (see currentTree); a view toggle maps them through snapshot.toFunction/toInline.
 
 import type { RootSplit } from '../core/import/importer';
+import type { FoldedUnit } from '../core/model/weight-text';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
@@ -46,6 +47,8 @@ export interface ReloadOptions {
   event?: string;
   /** perf script roots: per command name ('process', the default), per process or per thread. */
   split?: RootSplit;
+  /** Folded stacks: what the numbers count ('samples', the default, or a time unit). */
+  unit?: FoldedUnit;
 }
 
 /** Which recording: A, the one open (the baseline), or B, the comparison beside it. */
@@ -85,6 +88,9 @@ export interface LoadSlice extends RecordingState {
   /** The split the open recording was read with ('process' unless a link or the picker asked otherwise). */
   split: RootSplit;
   setSplit(split: RootSplit): void;
+  /** The unit the open folded recording was read with ('samples' unless a link asked otherwise). */
+  unit: FoldedUnit;
+  setUnit(unit: FoldedUnit): void;
 }
 
 /** The main graph's pane state (zoom, viewport, selection, hover) lives at the top level, in the shape every pane has. */

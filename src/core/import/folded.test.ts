@@ -7,10 +7,11 @@ import { FrameFlags } from '../model/types';
 import { ImportError, type Profile } from '../model/profile';
 import { dumpTree } from '../testing/tree-dsl';
 import { foldedImporter } from './folded';
+import type { ImportOptions } from './importer';
 
 /** Feeds text through the parser as the line splitter would (no terminators, '\r' stripped). */
-function parse(text: string): Profile {
-  const parser = foldedImporter.create({});
+function parse(text: string, options: ImportOptions = {}): Profile {
+  const parser = foldedImporter.create(options);
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   lines.forEach((line, i) => parser.line(line.endsWith('\r') ? line.slice(0, -1) : line, i + 1));
@@ -30,6 +31,18 @@ describe('folded importer: parsing', () => {
     expect(p.meta).toMatchObject({ format: 'folded', samples: 10, weightUnit: null, event: null, skippedLines: 0 });
     expect(p.meta.warnings).toEqual([]);
     expect(p.tree.totalSamples[0]).toBe(10);
+  });
+
+  it('reads the counts as times when told a unit (offcputime -f prints µs): nanoseconds, one sample a line', () => {
+    const text = 'app;main;read 1500\napp;main;sleep 2000000\napp;worker;futex 250.5\n';
+    const us = parse(text, { unit: 'us' });
+    expect(dump(us)).toBe(['app 2001750500/0', '  main 2001500000/0', '    read 1500000/1500000', '    sleep 2000000000/2000000000', '  worker 250500/0', '    futex 250500/250500'].join('\n'));
+    expect(us.meta).toMatchObject({ weightUnit: 'nanoseconds', samples: 3 });
+    expect(us.tree.totalSamples[0]).toBe(3);
+    expect(parse('a 2.5\n', { unit: 'ms' }).tree.totalWeight[0]).toBe(2_500_000);
+    expect(parse('a 7\n', { unit: 'ns' }).tree.totalWeight[0]).toBe(7);
+    // Samples, the default, keeps the counts as they are.
+    expect(parse(text, { unit: 'samples' }).meta).toMatchObject({ weightUnit: null, samples: 2001750.5 });
   });
 
   it('accepts fractional counts', () => {

@@ -7,7 +7,9 @@
 // - A frame's `_[i]`, `_[k]`, `_[j]` suffix becomes FrameFlags INLINED / KERNEL / JIT; the stored
 //   name has no suffix. Any other text is kept as it is (no tidying: that is the exporter's job).
 // - The count is both the period weight and the sample count (folded text has no unit, so
-//   meta.weightUnit is null). meta.samples is the sum of the counts.
+//   meta.weightUnit is null). meta.samples is the sum of the counts. Told a time unit
+//   (options.unit: BPF's offcputime prints µs), the count is a time: the weight is it in
+//   nanoseconds, each line one sample.
 // - Blank lines and lines starting with '#' are ignored (not counted as skipped).
 // - Differential input (`stack countA countB`, as difffolded.pl writes) is decided by the first
 //   stack line: then every line needs two counts and the tree holds the *second* count, which is
@@ -32,6 +34,7 @@ import { FrameFlags, ROOT_NODE, type FrameIndex } from '../model/types';
 import { ImportError, quoteInput, type ImportWarning, type Profile } from '../model/profile';
 import { shiftWarnings, type Detection, type ImportOptions, type Importer, type LineParser, type MergedParts, type PartContext, type PartialProfile } from './importer';
 import { grown } from '../model/grown';
+import { FOLDED_UNITS, type FoldedUnit } from '../model/weight-text';
 
 const DESCRIPTION = 'folded stacks (frame;frame;... count)';
 const MAX_QUOTED = 5;
@@ -234,10 +237,15 @@ class FoldedParser implements LineParser {
   private prevEnds = new Int32Array(16384);
   private prevNodes = new Int32Array(16384);
 
+  // Nanoseconds per count, or 0: the counts are samples.
+  private readonly scale: number;
+
   constructor(
     private readonly source?: string,
     context?: PartContext,
+    unit: FoldedUnit = 'samples',
   ) {
+    this.scale = FOLDED_UNITS[unit];
     markMutable(this, ['prevEnds', 'prevNodes']);
     if (context?.differential !== undefined) this.differential = context.differential;
   }
@@ -292,16 +300,21 @@ class FoldedParser implements LineParser {
     }
     if (this.differential === null) this.differential = !Number.isNaN(parsed.before);
     if (this.firstStackAt === 0) this.firstStackAt = lineNumber;
-    if (!Number.isInteger(parsed.weight)) this.integral = false;
+    // Timed weights are whole nanoseconds (see accept).
+    if (this.scale === 0 && !Number.isInteger(parsed.weight)) this.integral = false;
     this.accept(raw, parsed.stackEnd, parsed.weight);
   }
 
-  private accept(text: string, stackEnd: number, weight: number): void {
+  private accept(text: string, stackEnd: number, count: number): void {
     this.accepted++;
-    this.sampleSum += weight;
+    const samples = this.scale === 0 ? count : 1;
+    // Whole nanoseconds: a fraction of one is below any clock's resolution, and integral weights
+    // merge across parts exactly.
+    const weight = this.scale === 0 ? count : Math.round(count * this.scale);
+    this.sampleSum += samples;
     if (weight === 0) return;
     const leaf = this.addStack(text, stackEnd);
-    this.builder.addSelf(leaf, weight, weight);
+    this.builder.addSelf(leaf, weight, samples);
     this.log.push(leaf, weight);
   }
 
@@ -402,7 +415,7 @@ class FoldedParser implements LineParser {
   finish(): Profile {
     const frames = this.frames.finish();
     const { tree } = this.builder.finish(frames);
-    return foldedProfile({ frames, tree, lineOffsets: [0] }, [this.partMeta()], this.source);
+    return foldedProfile({ frames, tree, lineOffsets: [0] }, [this.partMeta()], this.source, this.scale > 0);
   }
 
   finishPart(): Omit<PartialProfile, 'lines' | 'tooLong' | 'sawReplacement'> {
@@ -446,7 +459,7 @@ interface FoldedPartMeta {
  * The profile of the whole input from its parts' statistics in input order (one part when one
  * parser read it all): the first MAX_QUOTED skipped lines of the input, in line order.
  */
-function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffsets' | 'weightSum'>, metas: readonly FoldedPartMeta[], source?: string): Profile {
+function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffsets' | 'weightSum'>, metas: readonly FoldedPartMeta[], source?: string, timed = false): Profile {
   let sampleSum = 0;
   let accepted = 0;
   let skipped = 0;
@@ -485,8 +498,9 @@ function foldedProfile(merged: Pick<MergedParts, 'frames' | 'tree' | 'lineOffset
       format: 'folded',
       events: [],
       event: null,
-      weightUnit: null,
-      samples: merged.weightSum ?? sampleSum,
+      weightUnit: timed ? 'nanoseconds' : null,
+      // Timed: the sample count is the lines', never the weights' sum.
+      samples: timed ? sampleSum : (merged.weightSum ?? sampleSum),
       hasInlineInfo: inlined,
       skippedLines: skipped,
       warnings,
@@ -543,9 +557,9 @@ export const foldedImporter: Importer = {
   description: DESCRIPTION,
   detect,
   create(options: ImportOptions): LineParser {
-    return new FoldedParser(options.source, options.partContext);
+    return new FoldedParser(options.source, options.partContext, options.unit);
   },
   mergeParts(merged: MergedParts, metas: readonly unknown[], options: ImportOptions): Profile {
-    return foldedProfile(merged, metas as FoldedPartMeta[], options.source);
+    return foldedProfile(merged, metas as FoldedPartMeta[], options.source, (options.unit ?? 'samples') !== 'samples');
   },
 };

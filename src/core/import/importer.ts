@@ -6,6 +6,7 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable, FrameTableBuilder } from '../model/frame-table';
 import type { FormatId, ImportWarning, Profile } from '../model/profile';
 import type { SampleColumns } from '../model/sample-column';
+import type { FoldedUnit } from '../model/weight-text';
 
 export type Detection = 'yes' | 'no' | 'need-more';
 
@@ -19,6 +20,8 @@ export interface ImportOptions {
   split?: RootSplit;
   /** Name of the input, for messages. */
   source?: string;
+  /** Folded stacks: what the numbers count (times become nanoseconds); other formats ignore it. */
+  unit?: FoldedUnit;
   /**
    * Parallel parsing (../parallel/): set for every part but the first, what the text before the
    * part decided (LineParser.splitContext of a parser that read the start of the input).

@@ -4,6 +4,19 @@
 
 import { eventBaseName, type ProfileMeta } from './profile';
 
+/**
+ * What the numbers of a folded input count (`--unit`, `unit=`): nanoseconds per unit for the
+ * times, 0 for samples (the default). BPF `offcputime -f` prints microseconds.
+ */
+export const FOLDED_UNITS = { ns: 1, us: 1e3, ms: 1e6, samples: 0 } as const;
+export type FoldedUnit = keyof typeof FOLDED_UNITS;
+
+/** The FoldedUnit a word names (`us`, `µs`, `ms`…), or null. */
+export function foldedUnit(word: string): FoldedUnit | null {
+  const w = word === 'µs' ? 'us' : word;
+  return Object.hasOwn(FOLDED_UNITS, w) ? (w as FoldedUnit) : null;
+}
+
 export type WeightUnit = { kind: 'time' } | { kind: 'bytes' } | { kind: 'count'; name: string };
 
 /** Nanoseconds as "850 ns", "12.3 µs", "12.3 ms" or "1.23 s". */

@@ -36,7 +36,7 @@ export interface OpenError {
 /** name: the file name the server gave (Content-Disposition), when it gave one. */
 export type OpenResult = { ok: true; snapshot: ProfileSnapshot; name?: string } | { ok: false; error: OpenError };
 
-export interface OpenOptions extends Pick<ImportOptions, 'event' | 'split'> {
+export interface OpenOptions extends Pick<ImportOptions, 'event' | 'split' | 'unit'> {
   /** Shown in messages: the file name or URL. */
   name: string;
   onProgress?: (progress: OpenProgress) => void;
@@ -184,6 +184,7 @@ export class ProfileSession {
     const loadOptions: LoadOptions = {
       event: options.event,
       split: options.split,
+      unit: options.unit,
       source: name,
       signal,
       onProgress: (p) => {

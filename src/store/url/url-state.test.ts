@@ -156,6 +156,25 @@ describe('URL state', () => {
     expect(() => registerUrlParam({ key: 'profile', history: 'replace', order: 0, parse: () => ({ ok: true, value: 1 }), write: () => null, apply: () => {} })).toThrow();
   });
 
+  it('reads folded stacks in a unit=: unit=us reloads in microseconds, no unit= as samples again, other formats ignore it', () => {
+    const snap = makeSnapshot(profileFrom('p;main;a 3'));
+    useStore.getState().finishLoading(snap, 'x', { kind: 'url', url: 'http://h/x' });
+    const reloads: unknown[] = [];
+    const notices: string[] = [];
+    const apply = (hash: string, s = snap) => applyUrlState(parseUrlState(hash), { snapshot: s, reason: 'navigate', notify: (m) => notices.push(m), reload: (o) => reloads.push(o) });
+    expect(writeUrlState('', useStore.getState())).not.toContain('unit=');
+    apply('#unit=us');
+    expect(reloads).toEqual([{ unit: 'us' }]);
+    expect(writeUrlState('', useStore.getState())).toContain('unit=us');
+    apply('#view=functions');
+    expect(reloads).toEqual([{ unit: 'us' }, { unit: 'samples' }]);
+    expect(parseUrlState('#unit=s').notices).toEqual(['The link\'s unit value "s" is not one of ns, us, ms, samples; it was ignored.']);
+    const perf = { ...snap, meta: { ...snap.meta, format: 'perf-script' as const } };
+    apply('#unit=ms', perf);
+    expect(reloads).toHaveLength(2);
+    expect(notices).toEqual(["The link's unit=ms applies to folded stacks only (other formats say what their weights are); it was ignored."]);
+  });
+
   it('spells the root split one way: split=tid reads per thread, no split= reads per process name again', () => {
     const text = makeSnapshot(profileFrom('p;main;a 3'));
     const snap = { ...text, meta: { ...text.meta, format: 'perf-script' as const } };

@@ -1,6 +1,6 @@
 // The URL projection of the view state, in the location hash (no server sees it). Format v1:
 //   #v=1&profile=<url>&view=functions|inline&zoom=<path>&search=<regex>&case=i
-//    &orient=flame|icicle&order=heavy&event=<name>&split=pid|tid
+//    &orient=flame|icicle&order=heavy&event=<name>&split=pid|tid&unit=us|ns|ms
 // A missing `v` means 1; every value is percent-encoded (encodeURIComponent; `+` reads as a
 // space, as in URLSearchParams); `zoom` is a frame path (see zoom-path.ts). `profile` belongs to
 // the loading shell (src/store/url/profile-hash.ts) and is kept verbatim here, as is any unknown parameter.
@@ -26,6 +26,7 @@
 // when a recording is open; the hash is parsed into at most MAX_PARAMS parameters.
 
 import type { ProfileSnapshot } from '../../core/views/snapshot';
+import { FOLDED_UNITS, type FoldedUnit } from '../../core/model/weight-text';
 import { useStore } from '../store';
 import { currentTree, mapNode, treeOf } from '../tree-helpers';
 import type { ReloadOptions, StoreState, ViewKind } from '../types';
@@ -225,6 +226,25 @@ registerUrlParam<'pid' | 'tid'>({
   },
 });
 
+
+registerUrlParam<FoldedUnit>({
+  key: 'unit',
+  history: 'replace',
+  order: 3,
+  parse: oneOf('unit', Object.keys(FOLDED_UNITS) as FoldedUnit[]),
+  // Samples, the default, is what a link without unit= means.
+  write: (s) => (s.unit === 'samples' ? null : s.unit),
+  apply: (value, ctx) => {
+    const unit = value ?? 'samples';
+    if (ctx.reason === 'reload' || unit === useStore.getState().unit) return;
+    if (ctx.snapshot.meta.format !== 'folded') {
+      if (value) ctx.notify(`The link's unit=${value} applies to folded stacks only (other formats say what their weights are); it was ignored.`);
+      return;
+    }
+    useStore.getState().setUnit(unit);
+    ctx.reload({ unit });
+  },
+});
 
 registerUrlParam<string>({
   key: 'event',

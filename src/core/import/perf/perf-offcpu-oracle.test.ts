@@ -67,6 +67,34 @@ describe('off-CPU and wall clock of waits.c, against its own clock and perf sche
     }
   });
 
+  it('names who ended each wait: the sleeper’s timer, the pipe’s writer, the other locker', async () => {
+    const off = await loadProfileFromText(text, { event: 'off-cpu', split: 'tid' });
+    const lines = collapseLines(off);
+    const wakersOf = (tid: number) => {
+      const sums = new Map<string, number>();
+      for (const l of lines.filter((x) => x.startsWith(`waits-?/${tid};`))) {
+        const waker = /;\[woken by: ([^\]]+)\] \d+$/.exec(l)?.[1];
+        if (waker) sums.set(waker, (sums.get(waker) ?? 0) + Number(l.slice(l.lastIndexOf(' ') + 1)));
+      }
+      return sums;
+    };
+    const tidOf = (role: string) => Number(new RegExp(`^${role} tid=(\\d+)`, 'm').exec(lifetimes)?.[1]);
+    // The sleeper's 40 ms sleeps all end by their timer.
+    const sleeper = wakersOf(tidOf('sleeper'));
+    expect([...sleeper.keys()]).toEqual(['timer']);
+    expect(Math.abs((sleeper.get('timer') ?? 0) / sleptNs - 1)).toBeLessThan(0.02);
+    // The reader is woken by the main thread, which writes the pipe (its root is the process's).
+    const reader = [...wakersOf(tidOf('reader')).keys()];
+    expect(reader).toHaveLength(1);
+    const writer = Number(reader[0].split(' ')[1]);
+    expect(lines.some((l) => l.startsWith(`waits-?/${writer};`) && l.includes(';main;'))).toBe(true);
+    // Each locker is woken by the other one's unlock.
+    const lockers = [...lifetimes.matchAll(/^locker tid=(\d+)/gm)].map((m) => Number(m[1]));
+    expect(lockers).toHaveLength(2);
+    expect([...wakersOf(lockers[0]).keys()]).toEqual([`waits ${lockers[1]}`]);
+    expect([...wakersOf(lockers[1]).keys()]).toEqual([`waits ${lockers[0]}`]);
+  });
+
   it('gives each thread a wall clock equal to its lifetime, within 2 %', async () => {
     const wall = await loadProfileFromText(text, { event: 'wall' });
     expect(wall.meta.event).toBe('Wall clock');

@@ -108,6 +108,38 @@ describe('off-CPU intervals', () => {
     await expect(asked).rejects.toThrow('expected samples of sched:sched_switch for the off-cpu event (record with -e sched:sched_switch), found sched:sched_wakeup (1), cpu-clock (1)');
   });
 
+  it('names the waker above the state leaf: the waking task, or a timer or interrupt it ran in', async () => {
+    const wake = (comm: string, tid: number, time: string, wakee: number, event: string, ...frames: string[]) =>
+      sample(`${comm} ${tid} [001] ${time}:  sched:${event}: comm=prog pid=${wakee} prio=120 target_cpu=000`, 'ttwu_do_activate ([kernel.kallsyms])', 'try_to_wake_up ([kernel.kallsyms])', ...frames);
+    const text =
+      cpuSample(11, 0, '1.000000', 'main (/bin/prog)') +
+      // A lock: the holder's unlock wakes the thread (waking then wakeup: one waker).
+      switchOut(11, 0, '1.100000', 'S', 0, 'lock (/lib/libc.so)', 'main (/bin/prog)') +
+      wake('my prog', 12, '1.190000', 11, 'sched_waking', 'futex_wake ([kernel.kallsyms])', 'unlock (/lib/libc.so)') +
+      wake('my prog', 12, '1.190001', 11, 'sched_wakeup', 'futex_wake ([kernel.kallsyms])', 'unlock (/lib/libc.so)') +
+      switchIn(11, 0, '1.200000') +
+      // A sleep: the timer interrupt runs the wakeup on whatever task it interrupted.
+      switchOut(11, 0, '1.300000', 'S', 0, 'nanosleep (/lib/libc.so)', 'main (/bin/prog)') +
+      wake('chrome', 40, '1.340000', 11, 'sched_wakeup', 'hrtimer_wakeup ([kernel.kallsyms])', '__hrtimer_run_queues ([kernel.kallsyms])', 'asm_sysvec_apic_timer_interrupt ([kernel.kallsyms])', 'render (/opt/chrome)') +
+      switchIn(11, 0, '1.350000') +
+      // A disk: the device's interrupt.
+      switchOut(11, 0, '1.400000', 'D', 0, 'read (/lib/libc.so)', 'main (/bin/prog)') +
+      wake('swapper/1', 0, '1.420000', 11, 'sched_wakeup', 'blk_mq_end_request ([kernel.kallsyms])', 'asm_common_interrupt ([kernel.kallsyms])', 'do_idle ([kernel.kallsyms])') +
+      switchIn(11, 0, '1.430000') +
+      // Preempted: nobody wakes a runnable thread; a wakeup before the wait is not its waker.
+      wake('other', 13, '1.450000', 11, 'sched_wakeup') +
+      switchOut(11, 0, '1.500000', 'R', 0, 'work (/bin/prog)', 'main (/bin/prog)') +
+      switchIn(11, 0, '1.510000');
+    const off = await loadProfileFromText(text, { event: 'off-cpu' });
+    expect(collapseLines(off)).toEqual([
+      'prog;main;lock;__schedule;[off-CPU: sleeping];[woken by: my prog 12] 100000000',
+      'prog;main;nanosleep;__schedule;[off-CPU: sleeping];[woken by: timer] 50000000',
+      'prog;main;read;__schedule;[off-CPU: I/O];[woken by: interrupt] 30000000',
+      'prog;main;work;__schedule;[off-CPU: preempted] 10000000',
+    ]);
+    expect(off.meta.skippedLines).toBe(0);
+  });
+
   it('skips and reports a sched_switch sample whose fields do not read', async () => {
     const bad = sample('prog 11 [000] 1.000000:  sched:sched_switch: prev_comm=prog prev_state=S', '__schedule ([kernel.kallsyms])');
     const off = await loadProfileFromText(bad + switchOut(11, 0, '1.100000', 'S', 0, 'main (/bin/prog)') + switchIn(11, 0, '1.200000'), { event: 'off-cpu' });

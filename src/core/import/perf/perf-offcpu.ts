@@ -6,6 +6,11 @@
 //     … T is off CPU …
 //   switch-in of T at t1 (a sched_switch with next_pid=T), or T seen running (a sample of T)
 //   ⇒ one interval of T: t1 − t0 ns, on the switch-out stack, ending in a leaf per state
+//   sched_wakeup / sched_waking of T by task W between t0 and t1 (when recorded)
+//   ⇒ the state leaf has a child `[woken by: W's COMM TID]`, as `perf sched timehist -w` names
+//     the waker: the task that ran the wakeup; but a wakeup run in an interrupt only interrupted
+//     W, so its stack decides: `[woken by: timer]` (hrtimer_wakeup: a sleep's or a timeout's
+//     timer) or `[woken by: interrupt]` (an interrupt entry, e.g. a device's)
 //
 // Invariants:
 // - intervals are formed in time order, whatever the input order: `perf record -a` writes each
@@ -14,6 +19,9 @@
 // - the end of an interval is the first evidence that the thread runs again: the switch-in when
 //   it was recorded (always, system-wide), else the thread's next sample of any event (a
 //   recording of one process records only its own threads' switch-outs), counted as `inferred`;
+// - a wait's waker is the last wakeup of its thread within it (sched_waking and sched_wakeup of
+//   one wake name the same task); a wait with none (preempted: runnable, nobody wakes it; or the
+//   wakeup was not recorded) ends at its state leaf; waker names are interned once each;
 // - a thread that exits (prev_state X or Z) and the idle task (TID 0) have no interval; a thread
 //   still off CPU at the last timestamp counts up to it, counted as `unfinished`;
 // - memory is a few typed columns per sample header, grown by doubling: bounded by the input.
@@ -21,6 +29,7 @@
 import { grown } from '../../model/grown';
 import { eventBaseName } from '../../model/profile';
 import { parsePeriod, parseTimeInto, type HeaderFields } from './perf-line';
+import { WAKER_PREFIX } from '../../model/off-cpu-leaves';
 
 /** The leaf frame that ends off-CPU time, per state class (indexed by SLEEPING … OTHER). */
 export { STATE_LEAVES } from '../../model/off-cpu-leaves';
@@ -29,6 +38,8 @@ export { STATE_LEAVES } from '../../model/off-cpu-leaves';
 export const OFF_CPU_EVENT = 'Off-CPU';
 export const WALL_EVENT = 'Wall clock';
 export const SWITCH_EVENT = 'sched:sched_switch';
+/** The wakeup tracepoints that name a wait's waker. */
+const WAKE_EVENTS: ReadonlySet<string> = new Set(['sched:sched_wakeup', 'sched:sched_waking']);
 
 export type DerivedEvent = 'off-cpu' | 'wall';
 
@@ -107,11 +118,35 @@ export interface OffCpuSummary {
   lastTime: number;
 }
 
-/** Receives one interval: the switch-out's node, the state class, nanoseconds, start, thread. */
-export type IntervalSink = (node: number, state: number, ns: number, start: number, thread: number) => void;
+/**
+ * Receives one interval: the switch-out's node, the state class, nanoseconds, start, thread, and
+ * its waker's frame name (`[woken by: …]`) or null.
+ */
+export type IntervalSink = (node: number, state: number, ns: number, start: number, thread: number, waker: string | null) => void;
 
 const SEEN = 0;
 const SWITCH = 1;
+const WAKE = 2;
+
+const TIMER_WAKER = `${WAKER_PREFIX}timer]`;
+const IRQ_WAKER = `${WAKER_PREFIX}interrupt]`;
+
+/** The frame a waker's name is drawn in, above the state leaf. */
+export function wakerFrame(comm: string, tid: number): string {
+  return `${WAKER_PREFIX}${comm} ${tid}]`;
+}
+
+/**
+ * The wakee of a sched_wakeup / sched_waking tail (`comm=NAME pid=N prio=P target_cpu=C`), or
+ * -1. The COMM may hold spaces: the last ` pid=` before ` prio=` is the field.
+ */
+export function parseWakee(text: string, start: number): number {
+  const prio = text.lastIndexOf(' prio=');
+  const at = text.lastIndexOf(' pid=', prio < 0 ? text.length : prio);
+  if (at < start - 1) return -1;
+  const pid = intAt(text, at + 5);
+  return pid === null ? -1 : pid;
+}
 
 /** OffCpuIntervals.header's answer for a sched_switch sample whose fields do not read. */
 export const BAD_SWITCH = -2;
@@ -126,10 +161,13 @@ export class OffCpuIntervals {
    */
   header(text: string, h: HeaderFields, kept: boolean, time: Float64Array): number {
     parseTimeInto(text, h.timeStart, h.timeEnd, time);
+    this.wakeRecord = -1;
     // A TID may be printed -1 (a task perf could not name).
     const thread = h.tidEnd - h.tidStart > 9 || text.charCodeAt(h.tidStart) === 45 ? -1 : parsePeriod(text, h.tidStart, h.tidEnd);
-    if (!kept || eventBaseName(text.slice(h.eventStart, h.eventEnd)) !== SWITCH_EVENT) {
+    const event = eventBaseName(text.slice(h.eventStart, h.eventEnd));
+    if (!kept || event !== SWITCH_EVENT) {
       this.seen(time[0], thread);
+      if (WAKE_EVENTS.has(event) && h.restStart >= 0 && thread >= 0) this.wake(time[0], thread, text.slice(h.commStart, h.commEnd), parseWakee(text, h.restStart));
       return -1;
     }
     if (h.restStart < 0 || !parseSwitch(text, h.restStart, this.fields) || time[0] < 0) return BAD_SWITCH;
@@ -145,6 +183,47 @@ export class OffCpuIntervals {
   private state = new Int32Array(1024);
   // SWITCH: the switch-out stack's leaf node, set when the sample ends (-1: none yet).
   private node = new Int32Array(1024);
+  // WAKE: the wakee is `next`, the waker's name `wakerNames[node]`.
+  private readonly wakerIds = new Map<string, number>();
+  private readonly wakerNames: string[] = [];
+
+  // The wakeup sample being read (its frames may show an interrupt), or -1.
+  private wakeRecord = -1;
+
+  /** A wakeup of `wakee` run by the thread `waker` (COMM `comm`) at `time`. */
+  wake(time: number, waker: number, comm: string, wakee: number): void {
+    if (wakee <= 0 || !(time >= 0)) return;
+    const i = this.add(time, WAKE);
+    this.tid[i] = waker;
+    this.next[i] = wakee;
+    this.node[i] = this.wakerId(wakerFrame(comm, waker));
+    this.wakeRecord = i;
+  }
+
+  /**
+   * A frame line of the sample whose header was read last (leaf first). For a wakeup, a timer's
+   * or an interrupt's frame names the waker instead of the interrupted task.
+   */
+  frameLine(text: string): void {
+    const r = this.wakeRecord;
+    if (r < 0) return;
+    if (text.includes(' hrtimer_wakeup')) {
+      this.node[r] = this.wakerId(TIMER_WAKER);
+      this.wakeRecord = -1;
+    } else if (text.includes(' asm_sysvec_') || text.includes(' asm_common_interrupt')) {
+      this.node[r] = this.wakerId(IRQ_WAKER);
+      this.wakeRecord = -1;
+    }
+  }
+
+  private wakerId(name: string): number {
+    let id = this.wakerIds.get(name);
+    if (id === undefined) {
+      this.wakerIds.set(name, (id = this.wakerNames.length));
+      this.wakerNames.push(name);
+    }
+    return id;
+  }
 
   /** A sample of any event: `thread` was running at `time` (seconds). */
   seen(time: number, thread: number): void {
@@ -175,6 +254,8 @@ export class OffCpuIntervals {
     const time = this.time;
     const order = timeOrder(time, n);
     const pending = new Map<number, number>();
+    // Per pending switch record, its waker's name id.
+    const wokenBy = new Map<number, number>();
     const summary: OffCpuSummary = { intervals: 0, inferred: 0, unfinished: 0, lastTime: 0 };
     for (let i = 0; i < n; i++) if (time[i] > summary.lastTime) summary.lastTime = time[i];
     const close = (thread: number, at: number, inferred: boolean): void => {
@@ -182,7 +263,9 @@ export class OffCpuIntervals {
       // A sample stamped with its thread's switch-out time was taken on the way out, not after.
       if (r === undefined || (inferred && at <= time[r])) return;
       pending.delete(thread);
-      if (this.emit(r, at, sink)) {
+      const waker = wokenBy.get(r);
+      wokenBy.delete(r);
+      if (this.emit(r, at, sink, waker)) {
         summary.intervals++;
         if (inferred) summary.inferred++;
       }
@@ -193,12 +276,17 @@ export class OffCpuIntervals {
       const thread = this.tid[r];
       // A thread seen running, or switched out again, without its switch-in in the recording.
       close(thread, t, true);
+      if (this.kind[r] === WAKE) {
+        const waiting = pending.get(this.next[r]);
+        if (waiting !== undefined) wokenBy.set(waiting, this.node[r]);
+        continue;
+      }
       if (this.kind[r] !== SWITCH) continue;
       if (thread > 0 && this.state[r] !== EXITED && this.node[r] >= 0) pending.set(thread, r);
       if (this.next[r] > 0) close(this.next[r], t, false);
     }
     for (const r of pending.values()) {
-      if (this.emit(r, summary.lastTime, sink)) {
+      if (this.emit(r, summary.lastTime, sink, wokenBy.get(r))) {
         summary.intervals++;
         summary.unfinished++;
       }
@@ -206,10 +294,10 @@ export class OffCpuIntervals {
     return summary;
   }
 
-  private emit(r: number, end: number, sink: IntervalSink): boolean {
+  private emit(r: number, end: number, sink: IntervalSink, waker: number | undefined): boolean {
     const ns = Math.round((end - this.time[r]) * 1e9);
     if (ns <= 0) return false;
-    sink(this.node[r], this.state[r], ns, this.time[r], this.tid[r]);
+    sink(this.node[r], this.state[r], ns, this.time[r], this.tid[r], waker === undefined ? null : this.wakerNames[waker]);
     return true;
   }
 

@@ -214,7 +214,11 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       }
       if (this.inSample) {
         if (kind === 0) this.endSample();
-        else if (!this.kept) return;
+        else if (!this.kept) {
+          // A wakeup's frames say whether a timer or an interrupt woke the thread.
+          this.offCpu?.frameLine(text);
+          return;
+        }
         else if (kind === 1) this.stack.line(text, lineNumber, this.badFrame);
         else if (parseHeader(text, this.header)) {
           this.endSample();
@@ -513,8 +517,9 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     if (offCpu === null) return;
     const leaves = STATE_LEAVES.map((name) => this.frames.intern(name, 0));
     const time = this.column.nextTime;
-    this.offCpuSummary = offCpu.finish((node, state, ns, start, thread) => {
-      const leaf = this.builder.child(node, leaves[state]);
+    this.offCpuSummary = offCpu.finish((node, state, ns, start, thread, waker) => {
+      let leaf = this.builder.child(node, leaves[state]);
+      if (waker !== null) leaf = this.builder.child(leaf, this.frames.intern(waker, 0));
       this.builder.addSelf(leaf, ns, 1);
       time[0] = start;
       this.column.push(leaf, ns, thread);
