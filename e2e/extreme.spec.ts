@@ -51,6 +51,8 @@ async function hover(page: Page, name: string): Promise<void> {
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`a 1 MB frame name is drawn, cut in the tooltip and the details, and the page answers (${scheme})`, async ({ page }) => {
+    // Reading and drawing a 1 MB name took 42-56 s of the default 60 on a loaded 2-core machine.
+    test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto('./');
     await waitForIdle(page);
@@ -85,6 +87,27 @@ test('a 100,000-deep stack is drawn and the page answers', async ({ page }, info
   await waitForIdle(page);
   await page.screenshot({ path: info.outputPath('deep-stack.png') });
   expect(await clickDelay(page)).toBeLessThan(200);
+  // A redraw lays out and draws only the rows in view (render/layout.ts, minDepth..maxDepth),
+  // not 100,000 of them.
+  const redraw = await traceMainThread(page, async () => {
+    await clickAndPaint(page);
+  });
+  console.log(`click on a 100,000-deep stack: main thread ${JSON.stringify(redraw)}`);
+  // Measured: 11 ms of CPU; 128 ms when every row is laid out and drawn.
+  expect(redraw.longestCpuMs).toBeLessThan(60);
+});
+
+test('zero and negative weights in folded text: zero adds nothing, a negative line is skipped and named', async ({ page }) => {
+  await page.goto('./');
+  await waitForIdle(page);
+  await openBytes(page, 'signs.folded', Buffer.from('main;a 0\nmain;b 4\nmain;c -3\nmain;d 2\n'));
+  await expect(page.locator('footer').getByTestId('status-samples')).toHaveText('Samples: 6');
+  await expect(page.locator('footer')).toContainText('Total weight: 6');
+  await page.locator('footer').getByRole('button', { name: '1 line skipped' }).click();
+  await expect(page.getByRole('region', { name: 'Warnings' })).toContainText('line 3: negative count "-3"');
+  await waitForIdle(page);
+  await hover(page, 'b');
+  await expect(page.getByRole('tooltip')).toContainText('4 samples');
 });
 
 test('a million distinct frames (5 million with FLAMEVIEW_EXTREME=1) load whole, and a click is answered and painted', async ({ page }, info) => {
