@@ -28,7 +28,14 @@ for (const name of names) {
   const msPerMb: number[] = [];
   let slowest = { ms: 0, bytes: 0, kind: '' };
   let n = 0;
+  // A line every few minutes, so that a long run shows it is alive, and a run stuck on one input
+  // shows the number to replay (the mutants are a pure function of the seed and their number).
+  let report = Date.now() + 5 * 60_000;
   while (Date.now() < until) {
+    if (Date.now() > report) {
+      report += 5 * 60_000;
+      console.log(`  ${name}: ${n} inputs so far, ${counts.loaded} loaded, ${counts['import-error']} import errors`);
+    }
     const kind = MUTATIONS[rng.int(MUTATIONS.length)];
     const mutant = mutate(rng, input, inputs[rng.int(inputs.length)], kind);
     n++;

@@ -1,7 +1,7 @@
 // The fixed-seed fuzz pass CI runs (src/core/testing/fuzz.ts says what is mutated and which
 // properties are checked): every mutation of every kind of recording flameview reads, a few
-// thousand inputs in all. Longer runs: `npm run fuzz -- --minutes N` (scripts/fuzz.ts). An input
-// that broke a property once stays here as a regression case (REGRESSIONS).
+// thousand inputs in all. Longer runs: `npm run fuzz -- --minutes N` (scripts/fuzz.ts). A defect a
+// run finds becomes a small regression test beside its importer's tests (docs/robustness.md lists them).
 
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../../bench/prng';

@@ -105,6 +105,23 @@ describe('cpuprofile: shapes', () => {
     }
   });
 
+  it('positionTicks past 2^53 are ignored and huge ones do not make the line tree Infinity (found by the long fuzz run)', async () => {
+    const withTicks = (ticks: unknown[]) => {
+      const nodes = JSON.parse(tiny()).nodes;
+      nodes[2].positionTicks = ticks;
+      return tiny({ nodes });
+    };
+    for (const ticks of [
+      [{ line: 10, ticks: 1e308 }, { line: 11, ticks: 1 }],
+      [{ line: 10, ticks: 2 ** 53 - 1 }, { line: 11, ticks: 2 ** 53 - 1 }],
+    ]) {
+      const p = await load(withTicks(ticks));
+      const lines = p.lines!;
+      expect(Number.isFinite(lines.tree.totalWeight[0])).toBe(true);
+      expect(lines.tree.totalWeight[0]).toBeCloseTo(p.tree.totalWeight[0], 6);
+    }
+  });
+
   it('falls back to sample counts without timeDeltas, and to hitCount without samples', async () => {
     const a = await load(tiny({ timeDeltas: undefined }));
     expect(a.meta.weightUnit).toBeNull();

@@ -354,7 +354,9 @@ function sourceLinesOf(
     const leaf = treeNode[i];
     if (leaf <= ROOT_NODE || (selfWeight[i] === 0 && selfSamples[i] === 0)) continue;
     const url = nodes[i].callFrame.url;
-    const ticks = Array.isArray(nodes[i].positionTicks) ? nodes[i].positionTicks!.filter((t) => t && Number.isSafeInteger(t.line) && t.line > 0 && Number.isFinite(t.ticks) && t.ticks > 0) : [];
+    // Ticks are counts (V8 writes integers); a huge one would make weight × ticks Infinity, so
+    // the share is taken as a fraction first and only counts up to 2^53 are believed.
+    const ticks = Array.isArray(nodes[i].positionTicks) ? nodes[i].positionTicks!.filter((t) => t && Number.isSafeInteger(t.line) && t.line > 0 && Number.isSafeInteger(t.ticks) && t.ticks > 0) : [];
     let all = 0;
     for (const t of ticks) all += t.ticks;
     if (typeof url !== 'string' || url === '' || all === 0) {
@@ -364,7 +366,7 @@ function sourceLinesOf(
     const above = callerPath(builder.parentOf(leaf));
     for (const t of ticks) {
       const ln = lines.child(above, builder.frameOf(leaf), lines.location(withoutNul(url), t.line), leaf);
-      lines.addSelf(ln, (selfWeight[i] * t.ticks) / all, (selfSamples[i] * t.ticks) / all);
+      lines.addSelf(ln, selfWeight[i] * (t.ticks / all), selfSamples[i] * (t.ticks / all));
     }
   }
   return lines;
