@@ -47,7 +47,11 @@ export interface GuardOptions {
   /** Defaults to 16 random bytes in hex. */
   secret?: string;
   maxBytes?: number;
+  /** How refusals name the roots and the option that adds one (another route's, e.g. binaries). */
+  words?: { roots: string; option: string };
 }
+
+const SOURCE_WORDS = { roots: 'source roots', option: '--source-root' };
 
 export class FileGuard {
   readonly secret: string;
@@ -60,13 +64,14 @@ export class FileGuard {
     private readonly names: ReadonlySet<string>,
     secret: string,
     private readonly maxBytes: number,
+    private readonly words: { roots: string; option: string },
   ) {
     this.secret = secret;
   }
 
   /** Resolves the roots; throws an Error naming the first root that is not a readable directory. */
   static async create(options: GuardOptions): Promise<FileGuard> {
-    if (options.roots.length === 0) throw new Error('no source root given');
+    if (options.roots.length === 0) throw new Error(`no ${(options.words ?? SOURCE_WORDS).roots.replace(/s$/, '')} given`);
     const roots: Root[] = [];
     for (const dir of options.roots) {
       const given = resolve(dir);
@@ -76,11 +81,11 @@ export class FileGuard {
         if (!(await stat(real)).isDirectory()) throw new Error('not a directory');
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        throw new Error(`source root ${dir}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+        throw new Error(`${(options.words ?? SOURCE_WORDS).roots.replace(/s$/, '')} ${dir}: ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
       }
       roots.push({ given, real });
     }
-    return new FileGuard(roots, options.names, options.secret ?? randomBytes(16).toString('hex'), options.maxBytes ?? MAX_SOURCE_BYTES);
+    return new FileGuard(roots, options.names, options.secret ?? randomBytes(16).toString('hex'), options.maxBytes ?? MAX_SOURCE_BYTES, options.words ?? SOURCE_WORDS);
   }
 
   /** The roots as given, resolved (for messages and the terminal). */
@@ -104,7 +109,8 @@ export class FileGuard {
     if (!this.names.has(requested)) return refuse(403, `${shown} is not a file this recording names`);
     if (requested.includes('\0')) return refuse(403, `${shown} holds a NUL character`);
     if (requested.split(/[\\/]/).includes('..')) return refuse(403, `${shown} has a '..' segment`);
-    const outside = `${shown} is outside the source roots (${this.rootPaths.join(', ')}); start flameview with --source-root DIR to allow its folder`;
+    const { roots, option } = this.words;
+    const outside = `${shown} is outside the ${roots} (${this.rootPaths.join(', ')}); start flameview with ${option} DIR to allow its folder`;
     let candidates: string[];
     if (isAbsolute(requested)) {
       const path = normalize(requested);
@@ -130,11 +136,11 @@ export class FileGuard {
       const s = await stat(real).catch(() => null);
       if (!s) continue;
       if (!s.isFile()) return refuse(403, `${shown} is not a regular file`);
-      if (s.size > this.maxBytes) return refuse(413, `${shown} is ${s.size} bytes, over the ${this.maxBytes}-byte limit for a source file`);
+      if (s.size > this.maxBytes) return refuse(413, `${shown} is ${s.size} bytes, over the ${this.maxBytes}-byte limit`);
       return { ok: true, path: real, size: s.size };
     }
-    if (linkedOut) return refuse(403, `${shown} leads outside the source roots through a symbolic link`);
-    return refuse(404, `${shown} was not found under the source roots (${this.rootPaths.join(', ')})`);
+    if (linkedOut) return refuse(403, `${shown} leads outside the ${roots} through a symbolic link`);
+    return refuse(404, `${shown} was not found under the ${roots} (${this.rootPaths.join(', ')})`);
   }
 
   private async firstFile(paths: readonly string[]): Promise<boolean> {
