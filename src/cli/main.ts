@@ -24,8 +24,10 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   html: async () => (await import('./html')).runHtml,
 };
 
-export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] FILE [FILE2]   open in the browser (FILE may be -;
-       --lines: a perf.data file with its source lines, perf script -F +srcline)
+export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... FILE [FILE2]
+       open in the browser (FILE may be -; --lines: a perf.data file with its source lines, perf
+       script -F +srcline; --source-root: the page may read the source files the recording names
+       under DIR, repeatable, default the working directory)
        flameview <command> [options]
 
 commands:

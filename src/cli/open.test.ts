@@ -2,7 +2,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { loadProfileFromText } from '../core/import/load';
 import { BIN, FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, spawnTracked, tempDir, waitForLine, type Spawned } from '../server/test-support';
 
 const LOCAL = String.raw`\/api\/local\/[0-9a-f]{32}\/[A-Za-z0-9._-]+`;
-const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?(&original=${LOCAL})?$`);
+const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?(&original=${LOCAL})?(&source=\/api\/source\/[0-9a-f]{32})?$`);
 const foldedPath = join(FIXTURES, 'rust-toyc.folded');
 const perfPath = join(FIXTURES, 'rust-toyc.perf-script.txt');
 
@@ -227,12 +227,53 @@ describe('flameview perf.data', () => {
 
   it('--lines: perf script -F +srcline, so the page gets the source lines', async () => {
     const data = perfData();
-    const bin = fakePerf(`[ "$1" = script ] && [ "$2" = -i ] && [ "$3" = "${data}" ] && [ "$4" = -F ] && [ "$5" = +srcline ] || exit 9\nexec /bin/cat '${perfPath}'`);
+    const bin = fakePerf(`[ "$1" = script ] && [ "$2" = -i ] && [ "$3" = "${data}" ] && [ "$4" = -F ] && [ "$5" = +srcline ] && [ "$6" = --full-source-path ] || exit 9\nexec /bin/cat '${perfPath}'`);
     const s = open(['--no-open', '--lines', data], { PATH: bin });
     // The page gets the processed form of what perf printed, and that text as the original.
     const { profiles, original } = await served(s);
     await expectProcessedOf(await bytes(profiles[0]), perfPath);
     expect(Buffer.compare(await bytes(original!), readFileSync(perfPath))).toBe(0);
+  });
+
+  it('--source-root: the page may read the source files the recording names under it, and no other', async () => {
+    // perf printed base names (hot.c): found under the root by their path suffix.
+    const root = scratch();
+    mkdirSync(join(root, 'src'));
+    copyFileSync(join(FIXTURES, 'source', 'hot.c'), join(root, 'src', 'hot.c'));
+    writeFileSync(join(root, 'src', 'other.c'), 'not named by the recording\n');
+    const recording = join(FIXTURES, 'source', 'hot.srcline.perf-script.txt');
+    const s = open(['--no-open', '--source-root', root, recording]);
+    const line = await waitForLine(s, URL_LINE);
+    const url = new URL(line);
+    const source = new URLSearchParams(url.hash.slice(1)).get('source');
+    expect(source).toMatch(/^\/api\/source\/[0-9a-f]{32}$/);
+    expect(s.stderr()).toContain(`under ${root}\n`);
+    const get = (secret: string, path: string) => fetch(`${url.origin}${secret}?path=${encodeURIComponent(path)}`);
+    const hot = await get(source!, 'hot.c');
+    expect(hot.status).toBe(200);
+    expect(await hot.text()).toBe(readFileSync(join(FIXTURES, 'source', 'hot.c'), 'utf8'));
+    expect(hot.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await get(source!, 'other.c')).status).toBe(403);
+    expect((await get('/api/source/' + '0'.repeat(32), 'hot.c')).status).toBe(403);
+    // Named by the recording, but not under the root.
+    const libc = await get(source!, 'libc-start.c');
+    expect(libc.status).toBe(404);
+    expect(((await libc.json()) as { error: string }).error).toMatch(/not found under the source roots/);
+  });
+
+  it('the working directory is the default source root; a missing root is one line and exit status 1', async () => {
+    const root = scratch();
+    copyFileSync(join(FIXTURES, 'source', 'hot.c'), join(root, 'hot.c'));
+    const s = open(['--no-open', join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')], {}, root);
+    const url = new URL(await waitForLine(s, URL_LINE));
+    const source = new URLSearchParams(url.hash.slice(1)).get('source');
+    expect((await fetch(`${url.origin}${source}?path=hot.c`)).status).toBe(200);
+    const missing = await failure(open(['--no-open', '--source-root', join(root, 'nope'), join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')]));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^flameview: source root .*nope: no such directory$/m);
+    // A recording without lines names no source files: nothing is served, no source= in the link.
+    const plain = open(['--no-open', foldedPath]);
+    expect(await waitForLine(plain, URL_LINE)).not.toContain('source=');
   });
 
   it('says so in one line when perf is not installed, or fails', async () => {

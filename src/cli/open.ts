@@ -34,8 +34,11 @@ import type { CliIo } from './main';
 import { COMMAND_NAMES } from './command-names';
 import { PerfScriptError, runPerfScript } from './perf-data';
 import { workersSetting } from './parallel-load';
+import { FileGuard } from '../server/source-guard';
+import { sourceBase } from '../server/source-routes';
+import { recordedFiles } from '../core/query/source-lines';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... FILE [FILE2]   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -48,6 +51,12 @@ interface OpenArgs {
   raw: boolean;
   /** perf.data is printed with its source lines (perf script -F +srcline). */
   lines: boolean;
+  /**
+   * Directories whose source files the page may read (the files the recording names); the working
+   * directory when none is given: where a project is usually built and recorded, and not the rest
+   * of the home directory or the system.
+   */
+  sourceRoots: string[];
 }
 
 function parseArgs(args: string[]): OpenArgs {
@@ -56,6 +65,7 @@ function parseArgs(args: string[]): OpenArgs {
   let raw = false;
   let port = 0;
   let lines = false;
+  const sourceRoots: string[] = [];
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -67,6 +77,10 @@ function parseArgs(args: string[]): OpenArgs {
       raw = true;
     } else if (options && arg === '--lines') {
       lines = true;
+    } else if (options && (arg === '--source-root' || arg.startsWith('--source-root='))) {
+      const v = arg === '--source-root' ? args[++i] : arg.slice('--source-root='.length);
+      if (!v) throw new OpenError('--source-root needs a directory');
+      sourceRoots.push(v);
     } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
       const v = arg === '--port' ? args[++i] : arg.slice(7);
       const p = v === undefined ? null : parsePort(v);
@@ -84,7 +98,7 @@ function parseArgs(args: string[]): OpenArgs {
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
   if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port, raw, lines };
+  return { inputs, open, port, raw, lines, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()] };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -112,6 +126,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const files = new Map<string, LocalFile>();
     const paths: string[] = [];
     let original: string | null = null;
+    const sourceNames = new Set<string>();
     const serve = (file: LocalFile) => {
       const token = randomBytes(16).toString('hex');
       files.set(token, file);
@@ -119,15 +134,24 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     };
     for (const [i, input] of parsed.inputs.entries()) {
       const file = await prepare(input, io, tempDir, parsed.lines);
-      const processed = parsed.raw ? null : await processLocal(file, io, tempDir);
+      const processed = parsed.raw ? null : await processLocal(file, io, tempDir, sourceNames);
       paths.push(serve(processed ?? file));
       // The baseline's own bytes, for the event picker (the comparison's events are not picked).
       if (processed && i === 0) original = serve(file);
     }
+    // Only the files the recordings name, under the roots; none when they name none (or --raw).
+    let sources: FileGuard | undefined;
+    if (sourceNames.size > 0) {
+      try {
+        sources = await FileGuard.create({ roots: parsed.sourceRoots, names: sourceNames });
+      } catch (e) {
+        throw new OpenError((e as Error).message);
+      }
+    }
     const distDir = await ensureBuilt(io.stderr);
     // FLAMEVIEW_WORKERS=1 (parallel parsing off) holds for the page too: no ranges, one parser.
     // Only when set: the page's cores are its own (this machine may be a 1-core container).
-    const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1 });
+    const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1, sources });
     const base = await listen(app, '127.0.0.1', parsed.port);
     handlersOff();
     const stopped = untilStopped(app, cleanup);
@@ -135,6 +159,10 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     let url = `${base}/#profile=${paths[0]}`;
     if (paths[1]) url += `&compare=${paths[1]}`;
     if (original) url += `&original=${original}`;
+    if (sources) {
+      url += `&source=${sourceBase(sources)}`;
+      io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
+    }
     if (!parsed.open) {
       io.stdout.write(`${url}\n`);
     } else if (!(await openBrowser(url))) {
@@ -202,16 +230,18 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>,
 
 /**
  * Parses `file` here (in parts on every core when large) and writes its processed form to the
- * temporary directory, served under the file's own name; null, after saying why on stderr, when
+ * temporary directory, served under the file's own name, and adds the source files it names to
+ * `sourceNames`; null, after saying why on stderr, when
  * the parser refused it (the page is then served the file and shows its error).
  */
-async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<string>): Promise<LocalFile | null> {
+async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<string>, sourceNames: Set<string>): Promise<LocalFile | null> {
   const started = performance.now();
   const profile = await loadRecording(file.path, io);
   if (!profile) {
     io.stderr.write(`flameview: ${file.name}: serving the file as it is, for the page to read\n`);
     return null;
   }
+  for (const name of recordedFiles(profile)) sourceNames.add(name);
   const path = join(await tempDir(), `${randomBytes(6).toString('hex')}.flameview`);
   // Not gzipped: on loopback, gzip and gunzip would cost more than the bytes they save.
   await writeFile(path, toProcessed(profile), { mode: 0o600 });

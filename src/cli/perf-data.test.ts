@@ -58,7 +58,7 @@ describe('commands read perf.data through perf script', () => {
     const { gunzipSync } = await import('node:zlib');
     const srclineText = join(work, 'funcs.srcline.txt');
     writeFileSync(srclineText, gunzipSync(readFileSync(join(FIXTURES, 'srcline', 'funcs.srcline.perf-script.txt.gz'))));
-    const srclinePerf = fakePerf('srcline', `[ "$1" = script ] && [ "$2" = -i ] && [ "$4" = -F ] && [ "$5" = +srcline ] || exit 9\nexec /bin/cat '${srclineText}'`);
+    const srclinePerf = fakePerf('srcline', `[ "$1" = script ] && [ "$2" = -i ] && [ "$4" = -F ] && [ "$5" = +srcline ] && [ "$6" = --full-source-path ] || exit 9\nexec /bin/cat '${srclineText}'`);
     const fromText = await run(['lines', 'main', srclineText], srclinePerf);
     const fromData = await run(['lines', 'main', data], srclinePerf);
     expect(fromData.code).toBe(0);

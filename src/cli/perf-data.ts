@@ -36,10 +36,12 @@ export function perfDataOnStdinMessage(): string {
  * line on a terminal stderr and a final count line. perf prints inline frames by default when
  * it can. `srcline`: with `-F +srcline`, each frame's source line (perf runs addr2line for them,
  * as it does for inline frames: on fixtures/srcline/'s cargo recording 1.2x the time of the plain
- * printing, 2.2 s against 1.9 s), which flameview reads as the recording's lines.
+ * printing, 2.2 s against 1.9 s), which flameview reads as the recording's lines; with
+ * `--full-source-path`, so the files are named by the absolute paths the Source panel's listing
+ * is served from (perf prints base names otherwise).
  */
 export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'stderr'>, srcline = false): PerfScriptRun {
-  const child = spawn('perf', ['script', '-i', input, ...(srcline ? ['-F', '+srcline'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('perf', ['script', '-i', input, ...(srcline ? ['-F', '+srcline', '--full-source-path'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
   let samples = 0;
   let lineStart = true;

@@ -3,6 +3,8 @@
 //
 //   GET  /, /assets/…          the built app (dist/)
 //   GET  /api/local/<token>[/<name>]  a file named on the command line (open mode only)
+//   GET  /api/source/<secret>?path=P  a source file the recording names (open mode with source
+//                              roots only; source-routes.ts, source-guard.ts)
 //   /api/profiles…, /p/<id>    the team server (store mode only; store-routes.ts); its pages are
 //                              marked <meta name=flameview-store> with what it offers
 //   GET  /p/<anything else>    the app's files, as at / (relative asset paths under /p/<id>)
@@ -21,6 +23,8 @@ import { SECURITY_HEADERS, attachmentDisposition, securityHeaders } from './secu
 import { StoreUnavailable, type RecordingStore, type UploadPace } from './store';
 import { parseRange, registerStore, type StoreRouteOptions } from './store-routes';
 import { bodyRange, replyWithFileBytes } from './send-file';
+import type { FileGuard } from './source-guard';
+import { registerSource } from './source-routes';
 
 export { withStoreMeta } from './store-routes';
 
@@ -70,6 +74,8 @@ export interface AppOptions {
    * large one in parallel parts; `flameview FILE` turns it off with FLAMEVIEW_WORKERS=1.
    */
   localRanges?: boolean;
+  /** Open mode: the source files the recording names, under the allowed roots. Never with `store`. */
+  sources?: FileGuard;
   importers?: readonly Importer[];
   /** Origins that may frame the viewer and send it recordings (`serve --allow-embed`). */
   allowEmbed?: readonly string[];
@@ -138,6 +144,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.localFiles) registerLocal(app, options.localFiles, options.localRanges ?? true);
+  // The team server never serves source files, whatever it is given.
+  if (options.sources && !options.store) registerSource(app, options.sources);
   if (options.store) {
     await registerStore(app, {
       ...options.team,

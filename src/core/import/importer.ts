@@ -6,6 +6,7 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable, FrameTableBuilder } from '../model/frame-table';
 import type { FormatId, ImportWarning, Profile } from '../model/profile';
 import type { SampleColumns } from '../model/sample-column';
+import type { SourceLines } from '../model/source-lines';
 import type { FoldedUnit } from '../model/weight-text';
 
 export type Detection = 'yes' | 'no' | 'need-more';
@@ -73,6 +74,10 @@ export interface PartialProfile {
   weightLog?: { leaf: Int32Array; weight: Float64Array };
   /** The importer's own statistics (warnings, events, …), merged by Importer.mergeParts. */
   meta: unknown;
+  /** The part's source lines (Profile.lines against its own tables), merged by ../parallel/merge-lines.ts. */
+  sourceLines?: SourceLines | null;
+  /** Samples added to the part's tree before its first source line (all, when it has none). */
+  samplesBeforeLines?: number;
   /** For benchmarks: CPU time of the thread that parsed the part, when its host measures it. */
   cpuMs?: number;
 }

@@ -173,15 +173,7 @@ export class SourceLinesBuilder {
     const count = this.locatedCount;
     const locatedFrame = this.locatedFrame.slice(0, count);
     const locatedLocation = this.locatedLocation.slice(0, count);
-    const name = new Int32Array(count);
-    const flags = new Uint8Array(count);
-    for (let k = 0; k < count; k++) {
-      name[k] = frames.name[locatedFrame[k]];
-      flags[k] = frames.flags[locatedFrame[k]];
-    }
-    // Sibling order: the frames' (name, flags), then the located id, which follows first sight.
-    const ranked: FrameTable = { count, name, module: new Int32Array(count).fill(-1), flags, strings: frames.strings };
-    const { tree, order: lineOrder } = this.tree.finish(ranked);
+    const { tree, order: lineOrder } = this.tree.finish(locatedTable(frames, locatedFrame));
     const node = new Int32Array(tree.nodeCount);
     for (let b = 1; b < tree.nodeCount; b++) node[lineOrder[b]] = order[this.plain[b]];
     return {
@@ -192,6 +184,21 @@ export class SourceLinesBuilder {
       node,
     };
   }
+}
+
+/**
+ * The located ids as a frame table for TreeBuilder.finish, which ranks siblings by (name, flags)
+ * then index: the line tree's sibling order, the frames' (name, flags), then the located id.
+ */
+export function locatedTable(frames: FrameTable, locatedFrame: ArrayLike<number>): FrameTable {
+  const count = locatedFrame.length;
+  const name = new Int32Array(count);
+  const flags = new Uint8Array(count);
+  for (let k = 0; k < count; k++) {
+    name[k] = frames.name[locatedFrame[k]];
+    flags[k] = frames.flags[locatedFrame[k]];
+  }
+  return { count, name, module: new Int32Array(count).fill(-1), flags, strings: frames.strings };
 }
 
 /** `file:line` of a location, or null when it is unknown. */

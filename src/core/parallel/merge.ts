@@ -16,7 +16,9 @@
 //   numbers of each part moved by the lines of the parts before it;
 // - samples a part could not add itself (perf script's runs waiting for the whole recording's
 //   statistics) are placed by the importer (Importer.lateSamples) among the parts' frames and
-//   time-order entries where one parser added them, and merged as one more partial tree.
+//   time-order entries where one parser added them, and merged as one more partial tree;
+// - source lines (perf script -F +srcline): the parts' line trees are merged too
+//   (./merge-lines.ts); when they cannot be merged exactly, neither is the input (null).
 //
 // Linear in nodes (plus a sort of each shared node's children by rank), no recursion.
 
@@ -29,6 +31,7 @@ import type { Importer, LateSamples, MergedParts, PartialProfile } from '../impo
 import type { SampleColumns } from '../model/sample-column';
 import { DEFAULT_MAX_LINE_CHARS } from '../import/byte-stream';
 import { grown } from '../model/grown';
+import { mergeSourceLines } from './merge-lines';
 
 const NO_RANK = 0x7fffffff;
 /** Sums of integers stay exact below this. */
@@ -52,6 +55,9 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
   const lateTree = late?.tree(frames);
   const trees = lateTree ? [...parts, { tree: lateTree }] : parts;
   const { tree, nodeMaps } = mergeTrees(trees, frames, lateTree ? [...frameMaps, identity(frames.count)] : frameMaps);
+  // Late samples' lines would have to be placed by the importer, which does not: one parser.
+  const sourceLines = late && parts.some((p) => p.sourceLines) ? null : mergeSourceLines(parts, frames, frameMaps, nodeMaps);
+  if (sourceLines === null) return null;
   const weightSum = exact ? undefined : replayWeights(parts, tree, nodeMaps);
   const lineOffsets: number[] = [];
   let lines = 0;
@@ -62,6 +68,7 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
   const samples = late ? late.joinColumn(parts, nodeMaps, nodeMaps[parts.length]) : joinSamples(parts, nodeMaps);
   const merged: MergedParts = { frames, tree, frameMaps, lineOffsets, samples, weightSum, late: late ?? undefined };
   const profile = importer.mergeParts(merged, parts.map((p) => p.meta), options);
+  if (sourceLines) profile.lines = sourceLines;
   const tooLong = parts.flatMap((p, i) => p.tooLong.map((t) => ({ line: t.line + lineOffsets[i], length: t.length })));
   addInputWarnings(profile.meta, tooLong, parts.some((p) => p.sawReplacement), options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS);
   return profile;

@@ -3,6 +3,7 @@
 // statistics, time-order column, warnings with their true line numbers).
 
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AbortedError, loadPart, loadProfileFromText, probeSplit } from '../import/load';
@@ -39,7 +40,42 @@ const FIXTURES = [
   'rust-toyc.run-a.perf-script.txt',
 ];
 
+// Recordings printed with -F +srcline (fixtures/srcline/, fixtures/source/): the parts' line trees
+// merge into the one parser's (locations, located ids, line tree, its nodes in the call tree).
+const SRCLINE = [
+  'srcline/funcs.srcline.perf-script.txt.gz',
+  'srcline/hashack.srcline.perf-script.txt.gz',
+  'srcline/mixed-clang.srcline.perf-script.txt.gz',
+  'srcline/toyc.srcline.perf-script.txt.gz',
+  'srcline/loop.no-callchain.srcline.perf-script.txt.gz',
+  'source/hot.srcline.perf-script.txt',
+];
+
+const MERGED_WITH_LINES = ['srcline/loop.no-callchain.srcline.perf-script.txt.gz', 'source/hot.srcline.perf-script.txt'];
+
 describe('split and merge', () => {
+  for (const name of SRCLINE) {
+    it(`${name}: source lines of parts cut at random boundaries merge to the one parser's`, async () => {
+      const raw = fixture(name);
+      const bytes = name.endsWith('.gz') ? new Uint8Array(gunzipSync(raw)) : raw;
+      const whole = await loadProfileFromText(bytes);
+      expect(whole.lines).toBeTruthy();
+      let merges = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { minLength: 1, maxLength: 7 }), async (offsets) => {
+          const merged = await loadSplitAt(bytes, offsets);
+          // Late samples (recursion through one call site) send the input to one parser.
+          if (merged === null) return;
+          merges++;
+          expectSameProfile(merged, whole);
+        }),
+        { numRuns: 5 },
+      );
+      // Those with samples that wait for the whole recording's run statistics are read by one parser.
+      if (MERGED_WITH_LINES.includes(name)) expect(merges, 'inputs merged in parts').toBeGreaterThan(0);
+    });
+  }
+
   for (const name of FIXTURES) {
     it(`${name}: parts cut at random boundaries merge to the one-parser profile`, async () => {
       const bytes = fixture(name);

@@ -174,3 +174,12 @@ export function framesMatching(profile: Profile, view: LinesView, test: (name: s
   return mask;
 }
 
+
+/** The source files the recording names (its known locations' files), each once. */
+export function recordedFiles(profile: Profile): string[] {
+  const lines = profile.lines;
+  if (!lines) return [];
+  const strings = profile.frames.strings;
+  const files = new Set<number>(lines.locations.file.subarray(0, lines.locations.count));
+  return [...files].map((f) => strings[f]);
+}

@@ -56,12 +56,32 @@ export function expectSameProfile(actual: Profile, expected: Profile): void {
   for (const key of ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const) {
     expect(bits(actual.tree[key]), `tree.${key}`).toEqual(bits(expected.tree[key]));
   }
+  expectSameLines(actual, expected);
   const a = actual.samples ?? null;
   const e = expected.samples ?? null;
   expect(a === null, 'time-order column present').toBe(e === null);
   if (a && e) {
     expect(a.count).toBe(e.count);
     for (const key of ['leaf', 'time', 'weight', 'thread'] as const) expect(bits(a[key]), `samples.${key}`).toEqual(bits(e[key]));
+  }
+}
+
+/** The source lines (Profile.lines) equal column by column: locations, located ids, line tree, node map. */
+export function expectSameLines(actual: Profile, expected: Profile): void {
+  const a = actual.lines ?? null;
+  const e = expected.lines ?? null;
+  expect(a === null, 'source lines present').toBe(e === null);
+  if (!a || !e) return;
+  expect(a.locations.count, 'locations.count').toBe(e.locations.count);
+  expect(bits(a.locations.file), 'locations.file').toEqual(bits(e.locations.file));
+  expect(bits(a.locations.line), 'locations.line').toEqual(bits(e.locations.line));
+  expect(bits(a.locatedFrame), 'locatedFrame').toEqual(bits(e.locatedFrame));
+  expect(bits(a.locatedLocation), 'locatedLocation').toEqual(bits(e.locatedLocation));
+  expect(bits(a.node), 'lines.node').toEqual(bits(e.node));
+  expect(a.tree.nodeCount, 'lines.tree.nodeCount').toBe(e.tree.nodeCount);
+  expect(a.tree.maxDepth, 'lines.tree.maxDepth').toBe(e.tree.maxDepth);
+  for (const key of ['parent', 'frame', 'depth', 'end', 'selfWeight', 'totalWeight', 'selfSamples', 'totalSamples'] as const) {
+    expect(bits(a.tree[key]), `lines.tree.${key}`).toEqual(bits(e.tree[key]));
   }
 }
 

@@ -138,6 +138,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private readonly keptNames = new Set<string>();
   private otherEventSamples = 0;
   private samplesWithoutPeriod = 0;
+  /** Samples added before the first source line: a split input's line trees merge only without them after a part with lines. */
+  private samplesBeforeLines = 0;
 
   // Problems.
   private skippedLines = 0;
@@ -184,10 +186,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       this.singleLine = false;
       const c = text.charCodeAt(0);
       if (c === SPACE && this.inSample && classifyIndented(text) === 2 && (!this.kept || this.stack.expectsSrcline()) && !parseHeader(text, this.header)) {
-        if (this.kept) {
-          if (this.options.part) throw new WholeInputNeeded('the recording has source lines (perf script -F +srcline)');
-          this.stack.srclineText(text);
-        }
+        if (this.kept) this.stack.srclineText(text);
         this.endSample();
         return;
       }
@@ -206,9 +205,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       const kind = classifyIndented(text);
       // perf pads COMM to 16 columns, so a header can start with blanks too: never a source line.
       if (kind === 2 && c === SPACE && this.inSample && this.kept && this.stack.expectsSrcline() && !parseHeader(text, this.header)) {
-        // A frame's source line (-F +srcline, ./perf-srcline.ts). Read by one parser: the parts
-        // of a split input do not merge their line trees yet.
-        if (this.options.part) throw new WholeInputNeeded('the recording has source lines (perf script -F +srcline)');
+        // A frame's source line (-F +srcline, ./perf-srcline.ts); a split input's parts merge
+        // their line trees (../../parallel/merge-lines.ts).
         this.stack.srclineText(text);
         return;
       }
@@ -341,7 +339,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const { tree, order } = this.builder.finish(frames);
     const samples = this.column.inInputOrder(order);
     // Periods are integers (parsePeriod).
-    return { format: 'perf-script', frames, moduleKnown: this.frames.moduleKnown(), tree, samples, integralWeights: true, meta };
+    const sourceLines = this.stack.sourceLines?.finish(frames, order) ?? null;
+    return { format: 'perf-script', frames, moduleKnown: this.frames.moduleKnown(), tree, samples, integralWeights: true, meta, sourceLines, samplesBeforeLines: this.samplesBeforeLines };
   }
 
   /** What later parts of a split input need: the kept event, once a sample header decided it. */
@@ -463,7 +462,12 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const ordinal = this.samples++;
     if (stack.runs.unsettled) {
       if (this.switchRecord >= 0) this.deferredSwitches.set(ordinal, this.switchRecord);
-      if (stack.sourceLines !== null) this.deferredLocations.push(stack.stackLocation.slice(0, depth));
+      if (stack.sourceLines !== null) {
+        // Its located frames would be numbered where one parser adds it, which the merge does not
+        // reconstruct (../../parallel/merge-lines.ts): one parser reads such a recording.
+        if (this.options.part) throw new WholeInputNeeded('a sample with source lines waits for the run statistics of the whole recording');
+        this.deferredLocations.push(stack.stackLocation.slice(0, depth));
+      }
       else this.deferredLocations.push(null);
       this.deferred.add(this.root, this.thread, ordinal, this.weight, this.column.nextTime[0], stack.stack, depth, stack.runs, this.frames.size, stack.printedInlined);
       if (this.deferred.full) {
@@ -476,6 +480,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     if (stack.runs.count > 0 && stack.printedInlined && foldRuns(stack.stack, stack.runs.data, stack.runs.count, stack.stats, this.frames)) stack.hasInlined = true;
     this.hook?.sample(this.root, stack.stack, depth, this.weight, ordinal);
+    if (stack.sourceLines === null) this.samplesBeforeLines++;
     this.addPath(this.root, stack.stack, depth, this.weight, this.thread, this.switchRecord, stack.sourceLines === null ? null : stack.stackLocation);
   }
 
