@@ -24,6 +24,10 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
   reloadRequest: null,
   awaitingLocal: null,
   setAwaitingLocal: (awaitingLocal) => set({ awaitingLocal }),
+  original: null,
+  setOriginal: (original) => {
+    if (get().original !== original) set({ original });
+  },
   split: 'process',
   setSplit: (split) => {
     if (get().split !== split) set({ split });

@@ -82,6 +82,12 @@ export interface LoadSlice extends RecordingState {
    */
   awaitingLocal: LocalRecording | null;
   setAwaitingLocal(local: LocalRecording | null): void;
+  /**
+   * Where the open recording's original bytes are (the link's original=), or null: a processed
+   * recording keeps one event and its roots as saved, so another event or split reads these.
+   */
+  original: string | null;
+  setOriginal(url: string | null): void;
   /** The split the open recording was read with ('process' unless a link or the picker asked otherwise). */
   split: RootSplit;
   setSplit(split: RootSplit): void;

@@ -206,6 +206,17 @@ export function oneOf<T extends string>(key: string, allowed: readonly T[]): (v:
 /** The default view of a recording: the function view (the only one without inline information). */
 const DEFAULT_VIEW: ViewKind = 'functions';
 
+// original=<url>: where the open recording's original bytes are (Share with "Keep the original
+// recording", or `flameview FILE`); a processed recording reads another event or split from there.
+registerUrlParam<string>({
+  key: 'original',
+  history: 'replace',
+  order: 0,
+  parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s original value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
+  write: (s) => s.original,
+  apply: (value) => useStore.getState().setOriginal(value ?? null),
+});
+
 registerUrlParam<'pid' | 'tid'>({
   key: 'split',
   history: 'replace',
@@ -221,6 +232,13 @@ registerUrlParam<'pid' | 'tid'>({
       return;
     }
     useStore.getState().setSplit(split);
+    // A processed recording keeps the roots it was saved with; only its original reads another
+    // split. The link keeps its split= (the recording may well have been saved that way).
+    if (ctx.snapshot.processed && useStore.getState().original === null) {
+      const asked = value ? `The link's split=${value} needs` : 'Roots per process name need';
+      ctx.notify(`${asked} the original recording, which this link does not name: the processed recording shows its roots as they were saved.`);
+      return;
+    }
     ctx.reload({ split });
   },
 });
