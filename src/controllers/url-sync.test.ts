@@ -55,7 +55,7 @@ function nodeAt(names: string): number {
 }
 const zoomed = () => {
   const s = useStore.getState();
-  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.zoomNode]);
+  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.panes.main.zoomNode]);
 };
 
 describe('url sync', () => {

@@ -23,8 +23,8 @@ describe('one pane state for every pane', () => {
     s().setViewport(1, wild);
     s().setPane('side', { zoomNode: 1, viewport: wild });
     s().setPane('diff', { zoomNode: 1, viewport: wild });
-    s().setCallersCalleesPane('callers', { zoomNode: 1, viewport: wild });
-    const panes = [s(), s().compare.side, s().compare.diff, s().analysis.callers];
+    s().setPane('callers', { zoomNode: 1, viewport: wild });
+    const panes = [s().panes.main, s().panes.side, s().panes.diff, s().panes.callers];
     for (const p of panes) expect({ zoomNode: p.zoomNode, viewport: p.viewport }).toEqual({ zoomNode: 1, viewport: { x0: 0, x1: 0.5 } });
   });
 });

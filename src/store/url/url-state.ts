@@ -308,7 +308,7 @@ registerUrlParam<PathSegment[]>({
     const parked = useStore.getState().parkedZoom?.path ?? null;
     if (parked) return encodeZoomPath(parked);
     const tree = currentTree(s);
-    return s.snapshot && tree && s.zoomNode > 0 && s.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.snapshot.frames, tree, s.zoomNode)) : null;
+    return s.snapshot && tree && s.panes.main.zoomNode > 0 && s.panes.main.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.snapshot.frames, tree, s.panes.main.zoomNode)) : null;
   },
   apply: (value, ctx) => {
     useStore.getState().parkZoom(null);
@@ -326,7 +326,7 @@ function applyZoomPath(value: PathSegment[] | undefined, snapshot: ProfileSnapsh
   const store = useStore.getState();
   if (store.snapshot !== snapshot) return;
   if (!value || value.length === 0) {
-    if (store.zoomNode !== 0) store.zoomTo(0);
+    if (store.panes.main.zoomNode !== 0) store.zoomTo(0);
     return;
   }
   const view = store.view;
@@ -346,7 +346,7 @@ function applyZoomPath(value: PathSegment[] | undefined, snapshot: ProfileSnapsh
     const shownText = matched === 0 ? 'showing the whole recording' : `showing its closest ancestor: ${describePath(value.slice(0, matched))}`;
     notify(`The linked frame ${describePath(value)} was not found in this recording; ${shownText}.`);
   }
-  if (store.zoomNode !== node) store.zoomTo(node);
+  if (store.panes.main.zoomNode !== node) store.zoomTo(node);
 }
 
 registerUrlParam<'i'>({
