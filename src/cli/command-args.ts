@@ -91,6 +91,17 @@ export class CommandLine {
     return out;
   }
 
+  /**
+   * --view (the inline view unless given: folded text names inlined frames) and --transform, as
+   * the commands that print folded stacks (collapse, diff) take them; or a usage error.
+   */
+  foldedTree(values: { view?: string; transform?: string[] }): { view: View; transforms: Transform[] } | number {
+    const view = this.view(values.view, 'inline', ['inline', 'functions']);
+    if (typeof view === 'number') return view;
+    const transforms = this.transforms(values.transform);
+    return typeof transforms === 'number' ? transforms : { view, transforms };
+  }
+
   /** The one FILE (or -), or a usage error. */
   oneFile(positionals: readonly string[]): string | number {
     if (positionals.length === 1) return positionals[0];
