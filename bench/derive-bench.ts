@@ -20,6 +20,7 @@ import { copyTree, treeColumns, type DeriveInput, type DeriveRequest } from '../
 import { functionTable, sortRows } from '../src/core/views/function-table';
 import type { Transform } from '../src/core/views/transforms';
 import { useStore } from '../src/store/store';
+import { withPanes } from '../src/store/pane';
 import { Rng } from './prng';
 import { median, syntheticTree } from './synthetic-tree';
 
@@ -90,7 +91,7 @@ for (const [name, transforms, reversed] of cases) {
   const fig = { worker: [] as number[], trip: [] as number[], cpu: [] as number[], main: [] as number[], mainCpu: [] as number[], undo: [] as number[] };
   let nodes = 0;
   for (let run = 0; run <= RUNS; run++) {
-    useStore.setState({ snapshot, view: 'inline', derived: null, zoomNode: zoomAt, selectedNode: deep });
+    useStore.setState({ snapshot, view: 'inline', derived: null, panes: withPanes(useStore.getState().panes, { main: { zoomNode: zoomAt, selectedNode: deep } }) });
     (globalThis as { gc?: () => void }).gc?.();
     const c0 = process.cpuUsage();
     t0 = performance.now();
@@ -103,14 +104,14 @@ for (const [name, transforms, reversed] of cases) {
     const t1 = performance.now();
     const s = useStore.getState();
     const shown: ShownTree = { tree: reply.tree!, inputKey: 'base', input: tree, toNew: reply.toNew ?? 'none' };
-    const [z, sel] = mapShownNodes(frames, baseShown, [s.zoomNode, s.selectedNode], shown);
+    const [z, sel] = mapShownNodes(frames, baseShown, [s.panes.main.zoomNode, s.panes.main.selectedNode], shown);
     s.applyDerived({ snapshot, view: 'inline', transforms, reversed, range: null, tree: reply.tree!, toNew: reply.toNew ?? null, ranged: false }, { zoomNode: z, selectedNode: sel });
     const main = performance.now() - t1;
     const mainCpu = cpuMs(process.cpuUsage(c1));
     // Undo back to the base tree: the selection goes back through the heaviest preimage.
     const t2 = performance.now();
     const after = useStore.getState();
-    const [zb, sb] = mapShownNodes(frames, shown, [after.zoomNode, after.selectedNode], baseShown);
+    const [zb, sb] = mapShownNodes(frames, shown, [after.panes.main.zoomNode, after.panes.main.selectedNode], baseShown);
     after.applyDerived(null, { zoomNode: zb, selectedNode: sb });
     const undo = performance.now() - t2;
     nodes = reply.tree!.nodeCount;

@@ -39,12 +39,9 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
   });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  const view = command.view(values.view, 'inline', ['inline', 'functions']);
-  if (typeof view === 'number') return view;
-  const transforms = command.transforms(values.transform);
-  if (typeof transforms === 'number') return transforms;
-  const inputUnit = command.unit(values.unit);
-  if (typeof inputUnit === 'number') return inputUnit;
+  const tree = command.foldedTree(values);
+  if (typeof tree === 'number') return tree;
+  const { view, transforms, unit: inputUnit } = tree;
   if (positionals.length === 0) return command.usageError('missing FILE (use - for stdin)');
   if (positionals.filter((f) => f === '-').length > 1) return command.usageError('only one FILE can be - (stdin)');
 

@@ -108,6 +108,19 @@ export class CommandLine {
     return out;
   }
 
+  /**
+   * --view (the inline view unless given: folded text names inlined frames), --transform and
+   * --unit, as the commands that print folded stacks (collapse, diff) take them; or a usage error.
+   */
+  foldedTree(values: { view?: string; transform?: string[]; unit?: string }): { view: View; transforms: Transform[]; unit: FoldedUnit } | number {
+    const view = this.view(values.view, 'inline', ['inline', 'functions']);
+    if (typeof view === 'number') return view;
+    const transforms = this.transforms(values.transform);
+    if (typeof transforms === 'number') return transforms;
+    const unit = this.unit(values.unit);
+    return typeof unit === 'number' ? unit : { view, transforms, unit };
+  }
+
   /** The one FILE (or -), or a usage error. */
   oneFile(positionals: readonly string[]): string | number {
     if (positionals.length === 1) return positionals[0];

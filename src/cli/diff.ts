@@ -47,12 +47,9 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   const parsed = command.parse(args, { ...VIEW_OPTIONS, ...UNIT_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, ...TRANSFORM_OPTIONS });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  const view = command.view(values.view, 'inline', ['inline', 'functions']);
-  if (typeof view === 'number') return view;
-  const transforms = command.transforms(values.transform);
-  if (typeof transforms === 'number') return transforms;
-  const inputUnit = command.unit(values.unit);
-  if (typeof inputUnit === 'number') return inputUnit;
+  const tree = command.foldedTree(values);
+  if (typeof tree === 'number') return tree;
+  const { view, transforms, unit: inputUnit } = tree;
   if (positionals.length !== 2) return command.usageError(`expected two recordings A and B, got ${positionals.length}`);
   if (positionals[0] === '-' && positionals[1] === '-') return command.usageError('only one of A and B can be - (stdin)');
 

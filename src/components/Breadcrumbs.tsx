@@ -8,7 +8,7 @@ import { ZoomPath } from './ZoomPath';
 export function Breadcrumbs() {
   const snapshot = useStore((s) => s.snapshot);
   const tree = useStore(currentTree);
-  const zoomNode = useStore((s) => s.zoomNode);
+  const zoomNode = useStore((s) => s.panes.main.zoomNode);
   if (!snapshot || !tree || zoomNode >= tree.nodeCount) return null;
   return <ZoomPath label="Zoom path" tree={tree} frames={snapshot.frames} zoomNode={zoomNode} onZoom={(node) => mainSource.zoom(node)} />;
 }

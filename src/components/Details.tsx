@@ -15,10 +15,10 @@ import { shownFigures } from '../controllers/compare-results';
 export function Details() {
   const snapshot = useStore((s) => s.snapshot);
   const tree = useStore(currentTree);
-  const node = useStore((s) => s.selectedNode);
-  const zoomNode = useStore((s) => s.zoomNode);
+  const node = useStore((s) => s.panes.main.selectedNode);
+  const zoomNode = useStore((s) => s.panes.main.zoomNode);
   // No frame selected but a function picked in the open table: the details show that function.
-  const fn = useStore((s) => (s.selectedNode < 0 && s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null));
+  const fn = useStore((s) => (s.panes.main.selectedNode < 0 && s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null));
   const table = useStore((s) => (fn !== null ? currentTable(s) : null));
   const comparing = useStore((s) => s.compare.snapshot !== null);
   const compared = useStore((s) => {

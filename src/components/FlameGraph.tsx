@@ -85,7 +85,7 @@ export function FlameGraph({ label = 'Flame graph', source, tooltip, onRenderer 
 
   // Shift+F10 / the menu key: the selected frame's menu, under the frame where it is drawn.
   const keyboardMenu = () => {
-    const target = frameTargetOf(useStore.getState().selectedNode);
+    const target = frameTargetOf(useStore.getState().panes.main.selectedNode);
     const box = container.current;
     const r = rendererRef.current;
     if (!target || !box || !r || !canvas.current) return;

@@ -13,7 +13,7 @@ const MAX_OPTIONS = 200;
 export function ProcessPicker() {
   const snapshot = useStore((s) => s.snapshot);
   const tree = useStore(currentTree);
-  const zoomNode = useStore((s) => s.zoomNode);
+  const zoomNode = useStore((s) => s.panes.main.zoomNode);
   // Bottom-up, the root's children are leaf functions, not processes.
   const reversed = useStore((s) => s.reversed);
   if (!snapshot || !tree || reversed || snapshot.meta.format !== 'perf-script') return null;

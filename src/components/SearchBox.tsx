@@ -16,7 +16,7 @@ export const SEARCH_INPUT_ID = 'flame-search';
 
 export function SearchBox() {
   const search = useStore((s) => s.search);
-  const zoomNode = useStore((s) => s.zoomNode);
+  const zoomNode = useStore((s) => s.panes.main.zoomNode);
   const setPattern = useStore((s) => s.setSearchPattern);
   const setCaseInsensitive = useStore((s) => s.setCaseInsensitive);
   const tree = useStore(currentTree);
@@ -26,7 +26,7 @@ export function SearchBox() {
   const step = (dir: 1 | -1) => {
     const s = useStore.getState();
     if (!tree || !s.search.matches) return;
-    const from = s.selectedNode >= 0 ? s.selectedNode : dir === 1 ? 0 : tree.nodeCount;
+    const from = s.panes.main.selectedNode >= 0 ? s.panes.main.selectedNode : dir === 1 ? 0 : tree.nodeCount;
     const node = nextMatch(tree, s.search.matches, from, dir);
     if (node >= 0) revealNode(node);
   };

@@ -14,10 +14,10 @@ const WIDTH = 380;
 export function Tooltip() {
   const snapshot = useStore((s) => s.snapshot);
   const tree = useStore(currentTree);
-  const node = useStore((s) => s.hoverNode);
-  const zoomNode = useStore((s) => s.zoomNode);
+  const node = useStore((s) => s.panes.main.hoverNode);
+  const zoomNode = useStore((s) => s.panes.main.zoomNode);
   const info = useMemo(() => (snapshot && tree ? frameInfo(snapshot, tree, node, zoomNode) : null), [snapshot, tree, node, zoomNode]);
-  const pos = useStore((s) => s.hoverPos);
+  const pos = useStore((s) => s.panes.main.hoverPos);
   if (!info || !pos) return null;
   return (
     <TipBox x={pos.x} y={pos.y} width={WIDTH} within=".flame-wrap" aboveFrom={160}>

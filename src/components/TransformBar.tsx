@@ -9,7 +9,7 @@
 
 import { useEffect } from 'react';
 import { describeTransform, type Transform } from '../core/views/transforms';
-import { useStore } from '../store/store';
+import { useStore, type StoreState } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import '../styles/transforms.css';
 
@@ -108,10 +108,11 @@ export function TransformToggles() {
 }
 
 /** The function name of the selected frame, or null (nothing, or the root, selected). */
-function selectedName(s: Parameters<typeof currentTree>[0] & { selectedNode: number }): string | null {
+function selectedName(s: Parameters<typeof currentTree>[0] & Pick<StoreState, 'panes'>): string | null {
   const tree = currentTree(s);
-  if (!s.snapshot || !tree || s.selectedNode <= 0 || s.selectedNode >= tree.nodeCount) return null;
-  const f = tree.frame[s.selectedNode];
+  const node = s.panes.main.selectedNode;
+  if (!s.snapshot || !tree || node <= 0 || node >= tree.nodeCount) return null;
+  const f = tree.frame[node];
   return f < 0 ? null : s.snapshot.frames.strings[s.snapshot.frames.name[f]];
 }
 

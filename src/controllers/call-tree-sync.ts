@@ -20,11 +20,11 @@ export function startCallTreeSync(): () => void {
     const matches = s.search.matches;
     if (matches && (fresh || matches !== lastMatches)) expanded = mergeExpanded(expanded, searchMaskOf(tree, matches).open);
     lastMatches = matches;
-    const node = s.selectedNode;
+    const node = s.panes.main.selectedNode;
     if (node > 0 && node < tree.nodeCount) expanded = revealNode(tree, expanded, node);
     s.setCallTreeExpansion(tree, expanded);
   };
-  const unsub = watch((s) => ({ panel: s.analysis.panel, tree: currentTree(s), selected: s.selectedNode, matches: s.search.matches }), run);
+  const unsub = watch((s) => ({ panel: s.analysis.panel, tree: currentTree(s), selected: s.panes.main.selectedNode, matches: s.search.matches }), run);
   run();
   return unsub;
 }

@@ -166,12 +166,12 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       norm: s.compare.norm,
       results: s.compare.results,
       ignoreRoot: s.compare.ignoreRoot,
-      mainHover: s.hoverNode,
-      sideHover: s.compare.side.hoverNode,
-      diffHover: s.compare.diff.hoverNode,
-      mainSelected: s.selectedNode,
-      sideSelected: s.compare.side.selectedNode,
-      diffSelected: s.compare.diff.selectedNode,
+      mainHover: s.panes.main.hoverNode,
+      sideHover: s.panes.side.hoverNode,
+      diffHover: s.panes.diff.hoverNode,
+      mainSelected: s.panes.main.selectedNode,
+      sideSelected: s.panes.side.selectedNode,
+      diffSelected: s.panes.diff.selectedNode,
     }),
     (next, prev) => {
       if (next.mainSelected !== prev.mainSelected && next.mainSelected >= 0) selectedPane = 'main';
@@ -196,16 +196,19 @@ function same(k: DiffKey | null, want: DiffKey | null): boolean {
   return k !== null && want !== null && k.shapeTree === want.shapeTree && k.otherTree === want.otherTree && k.norm === want.norm && k.ignoreRoot === want.ignoreRoot;
 }
 
+/** A pane's hovered or selected node, when it has one. */
+function nodeIn(s: StoreState, pane: ComparePane, which: 'hoverNode' | 'selectedNode'): { pane: ComparePane; node: NodeIndex } | null {
+  const node = s.panes[pane][which];
+  return node >= 0 ? { pane, node } : null;
+}
+
 function hovered(s: StoreState): { pane: ComparePane; node: NodeIndex } | null {
-  if (s.compare.mode === 'diff') return s.compare.diff.hoverNode >= 0 ? { pane: 'diff', node: s.compare.diff.hoverNode } : null;
-  if (s.compare.side.hoverNode >= 0) return { pane: 'side', node: s.compare.side.hoverNode };
-  return s.hoverNode >= 0 ? { pane: 'main', node: s.hoverNode } : null;
+  if (s.compare.mode === 'diff') return nodeIn(s, 'diff', 'hoverNode');
+  return nodeIn(s, 'side', 'hoverNode') ?? nodeIn(s, 'main', 'hoverNode');
 }
 
 function selected(s: StoreState, last: 'main' | 'side'): { pane: ComparePane; node: NodeIndex } | null {
-  if (s.compare.mode === 'diff') return s.compare.diff.selectedNode >= 0 ? { pane: 'diff', node: s.compare.diff.selectedNode } : null;
-  const node = last === 'side' ? s.compare.side.selectedNode : s.selectedNode;
-  return node >= 0 ? { pane: last, node } : null;
+  return nodeIn(s, s.compare.mode === 'diff' ? 'diff' : last, 'selectedNode');
 }
 
 /** The differential colouring of what is shown (shape, view, normalisation), or null while the worker computes it. */

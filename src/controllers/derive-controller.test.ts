@@ -45,14 +45,14 @@ describe('derive controller', () => {
     await idle();
     const s = useStore.getState();
     expect(dumpTree(currentTree(s)!, snapshot.frames)).toBe(['b 11/6', '  c 5/5'].join('\n'));
-    expect(s.selectedNode).toBe(at(['b', 'c']));
+    expect(s.panes.main.selectedNode).toBe(at(['b', 'c']));
 
     // Undo: back to the base tree, the selection through its heaviest call site.
     s.popTransforms(0);
     await idle();
     expect(useStore.getState().derived).toBeNull();
     expect(currentTree(useStore.getState())).toBe(snapshot.inline);
-    expect(useStore.getState().selectedNode).toBe(at(['main', 'a', 'b', 'c']));
+    expect(useStore.getState().panes.main.selectedNode).toBe(at(['main', 'a', 'b', 'c']));
   });
 
   it('the latest request wins', async () => {
@@ -83,7 +83,7 @@ describe('derive controller', () => {
     useStore.getState().parkZoom({ path: [], run });
     await idle();
     expect(run).toHaveBeenCalledTimes(1);
-    expect(useStore.getState().zoomNode).toBe(1);
+    expect(useStore.getState().panes.main.zoomNode).toBe(1);
   });
 
   it('a failed derivation clears the busy flag and keeps the tree', async () => {

@@ -92,7 +92,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend(), 
         }
       : { tree: treeOf(s.snapshot, s.view), inputKey: inputKey(s.snapshot, s.view, '-'), input: null, toNew: null };
     const frames = s.snapshot.frames;
-    const [zoomNode, selectedNode] = mapShownNodes(frames, from, [s.zoomNode, s.selectedNode], to);
+    const [zoomNode, selectedNode] = mapShownNodes(frames, from, [s.panes.main.zoomNode, s.panes.main.selectedNode], to);
     s.applyDerived(next, { zoomNode, selectedNode });
     useStore.getState().setDeriving(false);
     const parked = useStore.getState().takeParkedZoom();

@@ -62,7 +62,7 @@ describe('synchronised zoom (side by side)', () => {
     open();
     const stop = startCompareSync();
     useStore.getState().zoomTo(nodeAt(A, 'main;parse'));
-    expect(useStore.getState().compare.side.zoomNode).toBe(nodeAt(B, 'main;parse'));
+    expect(useStore.getState().panes.side.zoomNode).toBe(nodeAt(B, 'main;parse'));
     expect(useStore.getState().compare.syncNotice).toBeNull();
     stop();
   });
@@ -72,11 +72,11 @@ describe('synchronised zoom (side by side)', () => {
     const stop = startCompareSync();
     comparisonSource.zoom(nodeAt(B, 'main;optimize;fold'));
     const s = useStore.getState();
-    expect(s.compare.side.zoomNode).toBe(nodeAt(B, 'main;optimize;fold'));
-    expect(s.zoomNode).toBe(nodeAt(A, 'main'));
+    expect(s.panes.side.zoomNode).toBe(nodeAt(B, 'main;optimize;fold'));
+    expect(s.panes.main.zoomNode).toBe(nodeAt(A, 'main'));
     expect(s.compare.syncNotice).toMatch(/fold .*not in the baseline.*main/);
     // The echo of that zoom does not pull the comparison back to "main".
-    expect(s.compare.side.zoomNode).toBe(nodeAt(B, 'main;optimize;fold'));
+    expect(s.panes.side.zoomNode).toBe(nodeAt(B, 'main;optimize;fold'));
     stop();
   });
 });
@@ -88,19 +88,19 @@ describe('synchronised zoom (differential ↔ side by side)', () => {
     const s = () => useStore.getState();
     s().setCompareMode('diff');
     s().setPane('diff', { zoomNode: nodeAt(B, 'main;parse;lex') });
-    expect(s().zoomNode).toBe(nodeAt(A, 'main;parse;lex'));
+    expect(s().panes.main.zoomNode).toBe(nodeAt(A, 'main;parse;lex'));
     // A path only B has: the baseline goes to its nearest caller.
     s().setPane('diff', { zoomNode: nodeAt(B, 'main;optimize;fold') });
-    expect(s().zoomNode).toBe(nodeAt(A, 'main'));
+    expect(s().panes.main.zoomNode).toBe(nodeAt(A, 'main'));
     s().setCompareMode('side');
-    expect(s().compare.side.zoomNode).toBe(nodeAt(B, 'main'));
+    expect(s().panes.side.zoomNode).toBe(nodeAt(B, 'main'));
     s().zoomTo(nodeAt(A, 'main;emit'));
     s().setCompareMode('diff');
-    expect(s().compare.diff.zoomNode).toBe(nodeAt(B, 'main;emit'));
+    expect(s().panes.diff.zoomNode).toBe(nodeAt(B, 'main;emit'));
     // Shaped by the baseline: the same node of A's tree.
     s().setCompareShape('A');
-    expect(s().compare.diff.zoomNode).toBe(nodeAt(A, 'main;emit'));
-    expect(s().zoomNode).toBe(nodeAt(A, 'main;emit'));
+    expect(s().panes.diff.zoomNode).toBe(nodeAt(A, 'main;emit'));
+    expect(s().panes.main.zoomNode).toBe(nodeAt(A, 'main;emit'));
     stop();
   });
 });
@@ -177,6 +177,6 @@ describe('differential source', () => {
     showFunction('optimize');
     const s = useStore.getState();
     expect(s.search.pattern).toBe('^optimize$');
-    expect(s.compare.diff.zoomNode).toBe(nodeAt(B, 'main;optimize'));
+    expect(s.panes.diff.zoomNode).toBe(nodeAt(B, 'main;optimize'));
   });
 });

@@ -1,8 +1,8 @@
 // The flame sources of every pane, bound to the store (render/flame-source.ts says what a source
 // is): the main graph, the comparison graph (B) of the side-by-side view, the differential graph,
-// and the callers and callees graphs. All are made by one function, paneSource: a pane differs
-// only in what it shows (read), what it watches, and where its zoom, selection and hover go; each
-// pane has its own zoom animation.
+// and the callers and callees graphs. All are made by one function, paneSource, over the pane's
+// entry in the store's one map (panes.<id>, store/pane.ts): a pane differs only in its tree, what
+// it shows (read) and what else it watches; each pane has its own zoom animation.
 //
 // Synchronised zoom: zooming either side-by-side graph zooms the other to the node with the same
 // frame path (findSamePath), or to its deepest ancestor that exists there (findNearestPath), and
@@ -21,7 +21,7 @@ import { findNearestPath } from '../core/views/frame-path';
 import { nodeColoursOf } from '../render/diff-palette';
 import type { FlameSource, FlameState } from '../render/flame-source';
 import { prefersDark, searchDimmed } from '../render/search-colours';
-import { FULL_PANE, FULL_VIEWPORT, zoomed, type PaneState } from '../store/pane';
+import { FULL_PANE, FULL_VIEWPORT, zoomed, type PaneId, type PaneState } from '../store/pane';
 import { currentCallersCallees } from '../store/selectors';
 import { useStore } from '../store/store';
 import { watch } from '../store/watch';
@@ -31,7 +31,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import { shownColours } from './compare-results';
 import { ZoomAnimation } from './zoom-animation';
 
-/** Where a pane keeps its zoom, selection and hover, and how it changes them. */
+/** How a pane changes its zoom, selection and hover: its entry in the store's panes. */
 interface PaneBinding {
   /** The pane's tree (what read() shows) and its zoom, or null when it shows nothing. */
   current(s: StoreState): { tree: CallTree; zoomNode: NodeIndex; viewport: Viewport } | null;
@@ -46,7 +46,18 @@ export interface PaneSource extends FlameSource {
   readonly animation: ZoomAnimation;
 }
 
-function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boolean) => Omit<FlameState, 'order'> | null, watched: (s: StoreState) => Record<string, unknown>): PaneSource {
+/** What a pane is: its entry in `panes`, its tree, what it shows and what else it follows. */
+interface PaneSpec {
+  id: PaneId;
+  tree(s: StoreState): CallTree | null;
+  read(s: StoreState, animating: boolean): Omit<FlameState, 'order'> | null;
+  watched(s: StoreState): Record<string, unknown>;
+  /** After the user zoomed this pane (the side-by-side pair follows each other). */
+  onZoom?(node: NodeIndex): void;
+}
+
+function paneSource(spec: PaneSpec): PaneSource {
+  const binding = bindingOf(spec);
   // Every graph draws its siblings in the one order the store holds (by name or heaviest first).
   const animation = new ZoomAnimation({
     current: () => {
@@ -61,10 +72,15 @@ function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boole
     animation,
     read: () => {
       const s = useStore.getState();
-      const state = read(s, animation.active);
+      const state = spec.read(s, animation.active);
       return state && { ...state, order: s.siblingOrder };
     },
-    subscribe: (onChange) => watch((s) => ({ ...watched(s), siblingOrder: s.siblingOrder }), onChange),
+    // The pane's own fields by name (its hoverPos moves the tooltip, not the drawing).
+    subscribe: (onChange) =>
+      watch((s) => {
+        const p = s.panes[spec.id];
+        return { ...spec.watched(s), zoomNode: p.zoomNode, viewport: p.viewport, selectedNode: p.selectedNode, hoverNode: p.hoverNode, siblingOrder: s.siblingOrder };
+      }, onChange),
     hover: binding.hover,
     select: binding.select,
     zoom: (node) => animation.zoom(node),
@@ -73,16 +89,17 @@ function paneSource(binding: PaneBinding, read: (s: StoreState, animating: boole
   };
 }
 
-/** A binding to a PaneState kept in the store (every pane but the main graph). */
-function storedPane(get: (s: StoreState) => PaneState, set: (p: Partial<PaneState>) => void, tree: (s: StoreState) => CallTree | null, onZoom?: (node: NodeIndex) => void): PaneBinding {
+/** The binding of a pane to its entry in the store's panes, clamped to its tree. */
+function bindingOf({ id, tree, onZoom }: PaneSpec): PaneBinding {
+  const set = (p: Partial<PaneState>) => useStore.getState().setPane(id, p);
   return {
     current: (s) => {
       const t = tree(s);
-      const p = get(s);
+      const p = s.panes[id];
       return t ? { tree: t, zoomNode: p.zoomNode < t.nodeCount ? p.zoomNode : 0, viewport: p.viewport } : null;
     },
     hover: (node, pos) => {
-      const cur = get(useStore.getState());
+      const cur = useStore.getState().panes[id];
       if (cur.hoverNode !== node || cur.hoverPos?.x !== pos?.x || cur.hoverPos?.y !== pos?.y) set({ hoverNode: node, hoverPos: pos });
     },
     select: (node) => set({ selectedNode: node }),
@@ -94,8 +111,9 @@ function storedPane(get: (s: StoreState) => PaneState, set: (p: Partial<PaneStat
   };
 }
 
-/** The FlameState of a stored pane: its zoom, selection and hover, clamped to its tree. */
-function paneState(s: StoreState, pane: PaneState, rest: Omit<FlameState, 'zoomNode' | 'viewport' | 'selectedNode' | 'hoverNode' | 'orientation' | 'order'>, orientation = s.orientation): Omit<FlameState, 'order'> {
+/** The FlameState of a pane: its zoom, selection and hover, clamped to its tree. */
+function paneState(s: StoreState, id: PaneId, rest: Omit<FlameState, 'zoomNode' | 'viewport' | 'selectedNode' | 'hoverNode' | 'orientation' | 'order'>, orientation = s.orientation): Omit<FlameState, 'order'> {
+  const pane = s.panes[id];
   const nodeCount = rest.tree.nodeCount;
   const ok = (n: NodeIndex) => (n < nodeCount ? n : -1);
   return { ...rest, orientation, zoomNode: pane.zoomNode < nodeCount ? pane.zoomNode : 0, viewport: pane.viewport, selectedNode: ok(pane.selectedNode), hoverNode: ok(pane.hoverNode) };
@@ -104,42 +122,28 @@ function paneState(s: StoreState, pane: PaneState, rest: Omit<FlameState, 'zoomN
 // ── The main graph ────────────────────────────────────────────────────────────────────────────
 
 /** The main flame graph: the store's snapshot, view, zoom, selection, hover and search. */
-export const mainSource: PaneSource = paneSource(
-  {
-    current: (s) => {
-      const tree = currentTree(s);
-      return tree ? { tree, zoomNode: s.zoomNode, viewport: s.viewport } : null;
-    },
-    hover: (node, pos) => useStore.getState().hover(node, pos),
-    select: (node) => useStore.getState().select(node),
-    setViewport: (zoomNode, viewport) => useStore.getState().setViewport(zoomNode, viewport),
-    zoomTo: (node) => useStore.getState().zoomTo(node),
-  },
-  (s, animating) => {
-    if (!s.snapshot) return null;
-    return {
-      tree: currentTree(s)!,
+export const mainSource: PaneSource = paneSource({
+  id: 'main',
+  tree: currentTree,
+  read: (s, animating) => {
+    const tree = currentTree(s);
+    if (!s.snapshot || !tree) return null;
+    return paneState(s, 'main', {
+      tree,
       frames: s.snapshot.frames,
       key: s.derived?.snapshot === s.snapshot ? s.derived : s.snapshot,
-      orientation: s.orientation,
-      zoomNode: s.zoomNode,
-      viewport: s.viewport,
-      selectedNode: s.selectedNode,
-      hoverNode: s.hoverNode,
       matches: s.search.matches,
       busy: animating || s.loading !== null || s.search.status === 'searching' || s.deriving || s.analysis.pending,
       nodeColours: null,
       highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
       fadeUnhighlighted: true,
       label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,
-    };
+    });
   },
-  (s) => ({
+  watched: (s) => ({
     snapshot: s.snapshot,
     view: s.view,
     orientation: s.orientation,
-    // The main pane's state (kept at the store's top level).
-    zoomNode: s.zoomNode, viewport: s.viewport, selectedNode: s.selectedNode, hoverNode: s.hoverNode,
     matches: s.search.matches,
     searchStatus: s.search.status,
     loading: s.loading !== null,
@@ -149,36 +153,31 @@ export const mainSource: PaneSource = paneSource(
     highlighted: s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null,
     shortNames: s.analysis.shortNames,
   }),
-);
+});
 
 // ── The comparison graphs ─────────────────────────────────────────────────────────────────────
 
-const setCompare = (pane: 'side' | 'diff') => (p: Partial<PaneState>) => useStore.getState().setPane(pane, p);
-
 /** The comparison graph (B) of the side-by-side view. */
-export const comparisonSource: PaneSource = paneSource(
-  storedPane(
-    (s) => s.compare.side,
-    setCompare('side'),
-    (s) => (s.compare.snapshot ? sideOf(s.compare.snapshot, s.view).tree : null),
-    (node) => {
-      // B zoomed by the user: zoom the baseline to the same path.
-      const s = useStore.getState();
-      const a = s.snapshot;
-      const b = s.compare.snapshot;
-      if (!a || !b) return;
-      const sideA = sideOf(a, s.view);
-      const sideB = sideOf(b, s.view);
-      const r = findNearestPath(sideB, node, sideA);
-      s.zoomTo(r.node);
-      s.setSyncNotice(r.exact ? null : notice(sideB, node, sideA, r.node, 'baseline'));
-    },
-  ),
-  (s, animating) => {
+export const comparisonSource: PaneSource = paneSource({
+  id: 'side',
+  tree: (s) => (s.compare.snapshot ? sideOf(s.compare.snapshot, s.view).tree : null),
+  onZoom: (node) => {
+    // B zoomed by the user: zoom the baseline to the same path.
+    const s = useStore.getState();
+    const a = s.snapshot;
+    const b = s.compare.snapshot;
+    if (!a || !b) return;
+    const sideA = sideOf(a, s.view);
+    const sideB = sideOf(b, s.view);
+    const r = findNearestPath(sideB, node, sideA);
+    s.zoomTo(r.node);
+    s.setSyncNotice(r.exact ? null : notice(sideB, node, sideA, r.node, 'baseline'));
+  },
+  read: (s, animating) => {
     const b = s.compare.snapshot;
     if (!b) return null;
     const side = sideOf(b, s.view);
-    return paneState(s, s.compare.side, {
+    return paneState(s, 'side', {
       tree: side.tree,
       frames: b.frames,
       key: b,
@@ -187,8 +186,8 @@ export const comparisonSource: PaneSource = paneSource(
       nodeColours: null,
     });
   },
-  (s) => ({ b: s.compare.snapshot, pane: s.compare.side, loading: s.compare.loading !== null, view: s.view, orientation: s.orientation, matches: s.search.compare.matches }),
-);
+  watched: (s) => ({ b: s.compare.snapshot, loading: s.compare.loading !== null, view: s.view, orientation: s.orientation, matches: s.search.compare.matches }),
+});
 
 /** The differential graph's shaping run (B, or A by compare.shape) and its tree, or null. */
 function diffRuns(s: StoreState): { shape: ProfileSnapshot; tree: CallTree } | null {
@@ -205,13 +204,10 @@ function pendingOf(tree: CallTree): { delta: Float64Array; match: Int32Array } {
 }
 
 /** The differential graph, shaped by compare.shape, coloured by the compare worker's answer. */
-export const diffSource: PaneSource = paneSource(
-  storedPane(
-    (s) => s.compare.diff,
-    setCompare('diff'),
-    (s) => diffRuns(s)?.tree ?? null,
-  ),
-  (s, animating) => {
+export const diffSource: PaneSource = paneSource({
+  id: 'diff',
+  tree: (s) => diffRuns(s)?.tree ?? null,
+  read: (s, animating) => {
     const runs = diffRuns(s);
     if (!runs) return null;
     const { shape, tree } = runs;
@@ -221,7 +217,7 @@ export const diffSource: PaneSource = paneSource(
     // from its own search worker.
     const search = s.compare.shape === 'A' ? s.search : s.search.compare;
     const matches = search.matches;
-    return paneState(s, s.compare.diff, {
+    return paneState(s, 'diff', {
       tree,
       frames: shape.frames,
       key: tree,
@@ -230,10 +226,9 @@ export const diffSource: PaneSource = paneSource(
       nodeColours: searchDimmed(nodeColoursOf(delta, colours?.maxAbs ?? 0, match, prefersDark()), tree, matches, prefersDark()),
     });
   },
-  (s) => ({
+  watched: (s) => ({
     a: s.snapshot,
     b: s.compare.snapshot,
-    pane: s.compare.diff,
     shape: s.compare.shape,
     norm: s.compare.norm,
     colours: s.compare.results.colours,
@@ -246,7 +241,7 @@ export const diffSource: PaneSource = paneSource(
     matchesB: s.search.compare.matches,
     statusB: s.search.compare.status,
   }),
-);
+});
 
 function notice(from: DiffSide, node: NodeIndex, to: DiffSide, nearest: NodeIndex, where: 'baseline' | 'comparison'): string {
   const name = frameName(from.frames, from.tree.frame[node]);
@@ -264,21 +259,22 @@ export function startCompareSync(): () => void {
     const a = s.snapshot;
     const b = s.compare.snapshot;
     if (!a || !b || s.compare.mode !== 'side') return;
+    const main = s.panes.main;
     // A zoom animation or a wheel zoom is in flight: sync when it lands on a whole frame.
-    if (s.viewport.x0 !== 0 || s.viewport.x1 !== 1) return;
+    if (main.viewport.x0 !== 0 || main.viewport.x1 !== 1) return;
     const sideA = sideOf(a, s.view);
     const sideB = sideOf(b, s.view);
-    const r = findNearestPath(sideA, s.zoomNode, sideB);
+    const r = findNearestPath(sideA, main.zoomNode, sideB);
     // B was zoomed deeper than the baseline can follow, and the baseline followed it to the
     // nearest caller: leave B there rather than pull it back to that caller. No flag needed.
-    const side = s.compare.side;
+    const side = s.panes.side;
     const whole = side.viewport.x0 === 0 && side.viewport.x1 === 1;
-    if (whole && side.zoomNode !== r.node && side.zoomNode < sideB.tree.nodeCount && findNearestPath(sideB, side.zoomNode, sideA).node === s.zoomNode) return;
-    if (s.compare.side.zoomNode !== r.node || s.compare.side.viewport !== FULL_VIEWPORT) s.setPane('side', { ...zoomed(r.node), hoverNode: -1, hoverPos: null });
-    s.setSyncNotice(r.exact ? null : notice(sideA, s.zoomNode, sideB, r.node, 'comparison'));
+    if (whole && side.zoomNode !== r.node && side.zoomNode < sideB.tree.nodeCount && findNearestPath(sideB, side.zoomNode, sideA).node === main.zoomNode) return;
+    if (side.zoomNode !== r.node || side.viewport !== FULL_VIEWPORT) s.setPane('side', { ...zoomed(r.node), hoverNode: -1, hoverPos: null });
+    s.setSyncNotice(r.exact ? null : notice(sideA, main.zoomNode, sideB, r.node, 'comparison'));
   };
   sync();
-  const unsubSide = watch((s) => ({ zoomNode: s.zoomNode, viewport: s.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, mode: s.compare.mode }), sync);
+  const unsubSide = watch((s) => ({ zoomNode: s.panes.main.zoomNode, viewport: s.panes.main.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, mode: s.compare.mode }), sync);
   const unsubDiff = startDiffSync();
   return () => {
     unsubSide();
@@ -304,14 +300,15 @@ function startDiffSync(): () => void {
   };
   const fromDiff = (s: StoreState) => {
     const r = runs(s);
-    const { zoomNode, viewport } = s.compare.diff;
+    const { zoomNode, viewport } = s.panes.diff;
     // Mid-animation or a wheel zoom: follow once it lands on a whole frame.
     if (!r || s.compare.mode !== 'diff' || viewport.x0 !== 0 || viewport.x1 !== 1 || zoomNode >= r.shape.tree.nodeCount) return;
     // The differential graph already shows where the baseline's zoom leads (toDiff put it there):
     // the baseline stays, rather than moving to the common caller of an inexact path.
-    if (s.zoomNode < r.sideA.tree.nodeCount && (r.shape === r.sideA ? s.zoomNode : findNearestPath(r.sideA, s.zoomNode, r.shape).node) === zoomNode) return;
+    const main = s.panes.main;
+    if (main.zoomNode < r.sideA.tree.nodeCount && (r.shape === r.sideA ? main.zoomNode : findNearestPath(r.sideA, main.zoomNode, r.shape).node) === zoomNode) return;
     const target = r.shape === r.sideA ? zoomNode : findNearestPath(r.shape, zoomNode, r.sideA).node;
-    if (target !== s.zoomNode || s.viewport.x0 !== 0 || s.viewport.x1 !== 1) s.zoomTo(target);
+    if (target !== main.zoomNode || main.viewport.x0 !== 0 || main.viewport.x1 !== 1) s.zoomTo(target);
   };
   const toDiff = (s: StoreState, reset: boolean) => {
     const r = s.compare.mode === 'diff' ? runs(s) : null;
@@ -319,8 +316,8 @@ function startDiffSync(): () => void {
       if (reset) s.setPane('diff', FULL_PANE);
       return;
     }
-    const target = r.shape === r.sideA ? s.zoomNode : findNearestPath(r.sideA, s.zoomNode, r.shape).node;
-    if (target !== s.compare.diff.zoomNode || reset) s.setPane('diff', { ...zoomed(target), hoverNode: -1, hoverPos: null });
+    const target = r.shape === r.sideA ? s.panes.main.zoomNode : findNearestPath(r.sideA, s.panes.main.zoomNode, r.shape).node;
+    if (target !== s.panes.diff.zoomNode || reset) s.setPane('diff', { ...zoomed(target), hoverNode: -1, hoverPos: null });
   };
   const at = (s: StoreState) => ({ view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode });
   let last = at(useStore.getState());
@@ -330,12 +327,12 @@ function startDiffSync(): () => void {
     const moved = now.view !== last.view || now.a !== last.a || now.shape !== last.shape;
     // A new comparison starts whole: at the baseline's zoom, unless the link's dzoom= zoomed it
     // (then the baseline follows that).
-    const switched = now.mode !== last.mode || (now.b !== last.b && s.compare.diff.zoomNode === 0);
+    const switched = now.mode !== last.mode || (now.b !== last.b && s.panes.diff.zoomNode === 0);
     last = now;
     if (!moved && !switched) return fromDiff(s);
     toDiff(s, moved);
   };
-  return watch((s) => ({ zoomNode: s.compare.diff.zoomNode, viewport: s.compare.diff.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode }), onChange);
+  return watch((s) => ({ zoomNode: s.panes.diff.zoomNode, viewport: s.panes.diff.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode }), onChange);
 }
 
 // ── The callers and callees graphs ────────────────────────────────────────────────────────────
@@ -347,19 +344,16 @@ function callersCalleesTree(s: StoreState, pane: CallersCalleesPane): CallTree |
 }
 
 function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
-  return paneSource(
-    storedPane(
-      (s) => s.analysis[pane],
-      (p) => useStore.getState().setCallersCalleesPane(pane, p),
-      (s) => callersCalleesTree(s, pane),
-    ),
-    (s, animating) => {
+  return paneSource({
+    id: pane,
+    tree: (s) => callersCalleesTree(s, pane),
+    read: (s, animating) => {
       const tree = callersCalleesTree(s, pane);
       if (!tree || !s.snapshot) return null;
       const frames = s.snapshot.frames;
       return paneState(
         s,
-        s.analysis[pane],
+        pane,
         {
           tree,
           frames,
@@ -373,7 +367,7 @@ function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
         paneOrientation(pane, s.orientation),
       );
     },
-    (s) => ({
+    watched: (s) => ({
       snapshot: s.snapshot,
       view: s.view,
       derived: s.derived,
@@ -381,14 +375,13 @@ function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
       panel: s.analysis.panel,
       selectedFunction: s.analysis.selectedFunction,
       shortNames: s.analysis.shortNames,
-      pane: s.analysis[pane],
       trees: s.analysis.callersCalleesTrees,
       pending: s.analysis.pending,
       matches: s.search.matches,
       status: s.search.status,
       loading: s.loading !== null,
     }),
-  );
+  });
 }
 
 export const callersSource = callersCalleesSource('callers');
@@ -396,7 +389,7 @@ export const calleesSource = callersCalleesSource('callees');
 
 /** Whether the graph on screen is zoomed: the differential graph in its mode, else the main graph. */
 export function shownZoomed(s: StoreState): boolean {
-  const z = s.compare.snapshot && s.compare.mode === 'diff' ? s.compare.diff : s;
+  const z = s.panes[s.compare.snapshot && s.compare.mode === 'diff' ? 'diff' : 'main'];
   return z.zoomNode > 0 || z.viewport.x0 > 0 || z.viewport.x1 < 1;
 }
 

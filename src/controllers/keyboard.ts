@@ -33,7 +33,7 @@ export function revealNode(node: NodeIndex): void {
   if (!s.snapshot || node < 0) return;
   const tree = currentTree(s)!;
   s.select(node);
-  if (!visibleInZoom(tree, node, s.zoomNode)) mainSource.zoom(node > 0 ? tree.parent[node] : 0);
+  if (!visibleInZoom(tree, node, s.panes.main.zoomNode)) mainSource.zoom(node > 0 ? tree.parent[node] : 0);
 }
 
 /** Handles a key on the focused flame graph; returns true when it was used. */
@@ -42,22 +42,22 @@ export function handleFlameKey(key: string): boolean {
   if (!s.snapshot) return false;
   const tree = currentTree(s)!;
   if (key.startsWith('Arrow')) {
-    const from = s.selectedNode >= 0 ? s.selectedNode : s.zoomNode;
+    const from = s.panes.main.selectedNode >= 0 ? s.panes.main.selectedNode : s.panes.main.zoomNode;
     // The first arrow press selects the zoomed frame.
-    const target = s.selectedNode < 0 ? s.zoomNode : arrowTarget(tree, s.orientation, from, key, s.siblingOrder);
+    const target = s.panes.main.selectedNode < 0 ? s.panes.main.zoomNode : arrowTarget(tree, s.orientation, from, key, s.siblingOrder);
     if (target < 0) return true;
     revealNode(target);
     return true;
   }
   if (key === 'Enter') {
-    if (s.selectedNode >= 0) mainSource.zoom(s.selectedNode);
+    if (s.panes.main.selectedNode >= 0) mainSource.zoom(s.panes.main.selectedNode);
     return true;
   }
   if (key === 'Escape') {
-    if (s.zoomNode > 0) mainSource.zoom(tree.parent[s.zoomNode]);
-    else if (s.viewport.x0 > 0 || s.viewport.x1 < 1) mainSource.zoom(0);
+    if (s.panes.main.zoomNode > 0) mainSource.zoom(tree.parent[s.panes.main.zoomNode]);
+    else if (s.panes.main.viewport.x0 > 0 || s.panes.main.viewport.x1 < 1) mainSource.zoom(0);
     return true;
   }
-  const target = key.length === 1 ? frameTargetOf(s.selectedNode) : null;
+  const target = key.length === 1 ? frameTargetOf(s.panes.main.selectedNode) : null;
   return target !== null && runFrameShortcut(key, target);
 }

@@ -6,7 +6,6 @@ import { checkProfileUrl, type OpenProgress } from '../core/session/profile-sess
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { recordingOf } from '../store/load-slice';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
-import { originalFromHash } from '../store/url/profile-hash';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
@@ -79,13 +78,14 @@ export const openText = (text: string): Promise<void> => main.openText(text);
 export const openUrl = (raw: string, base?: string): Promise<void> => main.openUrl(raw, base);
 /**
  * Reads the open recording again with other options. Another event or split of a processed
- * recording (which keeps one event, its samples already split) is read from the link's original=
- * when there is one (Share kept it, or flameview FILE serves it); without one the processed form's
- * own error says to open the original.
+ * recording (which keeps one event, its samples already split) is read from its original, the
+ * store's `original` (the link's original=, applied by the URL sync), when there is one (Share
+ * kept it, or flameview FILE serves it); without one the processed form's own error says to
+ * open the original.
  */
-export function reload(options: ReloadOptions, win: Window = window): Promise<void> {
-  const original = options.event !== undefined || options.split !== undefined || options.unit !== undefined ? originalFromHash(win.location.hash) : null;
-  const source = useStore.getState().source;
+export function reload(options: ReloadOptions): Promise<void> {
+  const { source, original: stored } = useStore.getState();
+  const original = options.event !== undefined || options.split !== undefined || options.unit !== undefined ? stored : null;
   const opened = main.opened;
   if (original !== null && source?.kind === 'url' && source.url && opened?.kind === 'url' && opened.url === source.url) {
     return main.openOriginal(original, source.url, options);

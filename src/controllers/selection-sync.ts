@@ -8,7 +8,7 @@ import { watch } from '../store/watch';
 
 export function startSelectionSync(): () => void {
   return watch(
-    (s) => ({ node: s.selectedNode, panel: s.analysis.panel }),
+    (s) => ({ node: s.panes.main.selectedNode, panel: s.analysis.panel }),
     ({ node, panel }, before) => {
       if (panel === 'none' || node === before.node || node <= 0) return;
       const s = useStore.getState();

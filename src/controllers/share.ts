@@ -8,16 +8,15 @@
 // fallback. Every failure is a value with a message, never a throw; a failed upload links nothing.
 
 import { adoptCompareUrl, compareOpenedBytes, openedBytes, requestedCompareUrl } from './recordings';
-import { withProfile } from '../store/url/profile-hash';
 import { forgetLocalName } from '../store/url/local-recording';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/views/snapshot';
-import { flushUrlWrite } from './url-sync';
+import { linkShared } from './url-sync';
 import { recordingBlob } from './recording-file';
 import { apiRoot, deleteShared, errorOf, ownedRecordings, rememberOwned, uploadAuthorization } from './team-server';
-import { originalFromHash } from '../store/url/profile-hash';
 
 export { apiRoot } from './team-server';
+export { withHashParam } from '../store/url/profile-hash';
 
 export type ShareResult =
   | { ok: true; url: string; uploaded: { baseline: boolean; comparison: boolean; original: boolean } }
@@ -49,20 +48,6 @@ async function upload(api: string, bytes: { body: Blob | string; name: string })
   if (!path || !m) return { ok: false, message: 'the server gave no link for the upload' };
   if (typeof body?.deleteToken === 'string') rememberOwned(api, m[1], { deleteToken: body.deleteToken, name: bytes.name });
   return { ok: true, id: m[1], path };
-}
-
-/**
- * The hash with `key` set to the already-encoded `value` (or removed when null); the other
- * parameters are kept byte for byte, as withProfile does.
- */
-export function withHashParam(hash: string, key: string, value: string | null): string {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  const is = (p: string) => p === key || p.startsWith(`${key}=`);
-  const parts = body.split('&').filter((p) => p !== '');
-  const at = parts.findIndex(is);
-  const rest = parts.filter((p) => !is(p));
-  if (value !== null) rest.splice(at < 0 ? rest.length : at, 0, `${key}=${value}`);
-  return rest.length === 0 ? '' : `#${rest.join('&')}`;
 }
 
 /**
@@ -151,28 +136,15 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
 
   // The baseline is on the server now: the link names it there, not as a local file.
   if (ra?.ok) forgetLocalName();
-  flushUrlWrite();
-  let hash = win.location.hash;
   const moving = ra?.ok === true;
   let compare: string | null = null;
   if (rb?.ok) compare = storedBytesPath(win.location, rb.id);
   else if (moving && requestedCompareUrl() !== null) compare = rebaseUrl(requestedCompareUrl()!, win.document.baseURI, win.location.origin);
-  if (compare !== null) {
-    adoptCompareUrl(compare);
-    hash = withHashParam(hash, 'compare', encodeURIComponent(compare));
-  }
+  if (compare !== null) adoptCompareUrl(compare);
   // A new baseline replaces the original an earlier Share named.
-  if (ra?.ok) hash = withHashParam(hash, 'original', ro?.ok ? encodeURIComponent(storedBytesPath(win.location, ro.id)) : null);
-  let href: string;
-  if (ra?.ok) {
-    const root = api.slice(0, -'/api/profiles'.length);
-    href = `${root}${ra.path}${withProfile(hash, null)}`;
-  } else {
-    href = `${win.location.origin}${win.location.pathname}${win.location.search}${hash}`;
-  }
-  win.history.replaceState(win.history.state, '', href);
-  // The URL state writes its parameters in its own order: let it, so the copied link is the address.
-  flushUrlWrite();
+  const original = ra?.ok ? (ro?.ok ? storedBytesPath(win.location, ro.id) : null) : undefined;
+  if (original !== undefined) useStore.getState().setOriginal(original);
+  linkShared({ page: ra?.ok ? `${api.slice(0, -'/api/profiles'.length)}${ra.path}` : null, compare, original }, win);
   return { ok: true, url: win.location.href, uploaded: { baseline: a !== null, comparison: b !== null, original: keep } };
 }
 
@@ -185,10 +157,10 @@ export function shareOpenRecording(win: Window = window): Promise<ShareResult> {
  * Deletes the page's shared recording and, when its link names an original this browser uploaded
  * (Share with "Keep the original recording"), that too: the link opened both.
  */
-export async function deleteSharedWithOriginal(api: string, id: string, win: Window = window): Promise<Awaited<ReturnType<typeof deleteShared>>> {
+export async function deleteSharedWithOriginal(api: string, id: string): Promise<Awaited<ReturnType<typeof deleteShared>>> {
   const result = await deleteShared(api, id);
   if (!result.ok) return result;
-  const original = originalFromHash(win.location.hash);
+  const original = useStore.getState().original;
   const m = original ? /\/api\/profiles\/([0-9a-f]{64})$/.exec(original) : null;
   if (m && ownedRecordings(api)[m[1]]) {
     const second = await deleteShared(api, m[1]);

@@ -55,7 +55,7 @@ function nodeAt(names: string): number {
 }
 const zoomed = () => {
   const s = useStore.getState();
-  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.zoomNode]);
+  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.panes.main.zoomNode]);
 };
 
 describe('url sync', () => {
@@ -183,5 +183,46 @@ describe('a link made from a local file', () => {
     expect(useLinkNotices.getState().notices.map((n) => n.text)).toEqual([
       "This link was made from the local file run.txt (40 bytes), but the local file new.txt (41 bytes) was opened: the link's view, zoom, search, transforms and panel were applied where they fit.",
     ]);
+  });
+});
+
+describe("url sync and a processed link's original=", () => {
+  /** A perf script recording as a processed link opens it: one event, the roots as saved. */
+  const processed = () => {
+    const snap = makeSnapshot(profileFrom('prog;main;a 3\nprog;main;b 1'));
+    return { ...snap, meta: { ...snap.meta, format: 'perf-script' as const }, processed: true as const };
+  };
+
+  it('is store state: applied on open, written back with the rest, dropped when another recording opens', () => {
+    const { win, entries } = fakeWindow('#profile=x&original=%2Fapi%2Fprofiles%2Fo&view=functions');
+    useStore.getState().finishLoading(makeSnapshot(profileFrom(TEXT)), 'x', { kind: 'url', url: 'http://h/x' });
+    startUrlSync(win);
+    expect(useStore.getState().original).toBe('/api/profiles/o');
+    useStore.getState().setSearchPattern('main');
+    flushUrlWrite();
+    expect(entries.at(-1)).toBe('#v=1&profile=x&original=%2Fapi%2Fprofiles%2Fo&view=functions&search=main');
+    useStore.getState().finishLoading(makeSnapshot(profileFrom('other;f 1')), 'y', { kind: 'paste' });
+    expect(useStore.getState().original).toBeNull();
+    expect(entries.at(-1)).not.toContain('original=');
+  });
+
+  it('split= on a processed recording without its original is a notice and no reload; with one, the original is read', () => {
+    const { win, entries } = fakeWindow('#profile=x&split=pid');
+    useStore.getState().finishLoading(processed(), 'x.flameview', { kind: 'url', url: 'http://h/x' });
+    startUrlSync(win);
+    expect(useLinkNotices.getState().notices.map((n) => n.text)).toEqual([
+      "The link's split=pid needs the original recording, which this link does not name: the processed recording shows its roots as they were saved.",
+    ]);
+    expect(useStore.getState().reloadRequest).toBeNull();
+    expect(entries.at(-1)).toContain('split=pid');
+    stopUrlSync();
+
+    useStore.setState(initial, true);
+    const linked = fakeWindow('#profile=x&original=%2Fo&split=pid');
+    useStore.getState().finishLoading(processed(), 'x.flameview', { kind: 'url', url: 'http://h/x' });
+    startUrlSync(linked.win);
+    expect(useLinkNotices.getState().notices).toEqual([]);
+    expect(useStore.getState().reloadRequest?.options).toEqual({ split: 'pid' });
+    expect(useStore.getState().original).toBe('/o');
   });
 });

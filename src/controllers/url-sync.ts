@@ -8,13 +8,13 @@
 //    one (file=…, local-recording.ts): it waits, with a notice, for that file to be opened.
 //  - At start-up, what the address names is opened (startLinkedLoads: #profile=, the /p/<id>
 //    path, #file=, #compare=), and #profile= follows what is open. Every read and write of the
-//    address is in this file but Share's (share.ts puts the uploaded recordings' URLs in it).
+//    address is in this file, Share's too (linkShared puts the uploaded recordings' URLs in it).
 //
 // Invariants: while applying, writes are suppressed; `lastHash` is the hash this module last
 // wrote or applied, so its own writes never come back as navigations.
 
 import { create } from 'zustand';
-import { profileFromHash, profileFromPath, withProfile } from '../store/url/profile-hash';
+import { profileFromHash, profileFromPath, withHashParam, withProfile } from '../store/url/profile-hash';
 import { compareParamsFromHash } from '../store/url/compare-hash';
 import { isEmbedMode } from './embed';
 import { openReportRecordings } from './report';
@@ -178,6 +178,7 @@ export function startUrlSync(win: Window = window): () => void {
       setNotices([]);
       useStore.getState().setSplit('process');
       useStore.getState().setUnit('samples');
+      useStore.getState().setOriginal(null);
       write('replace');
     }
   };
@@ -293,6 +294,23 @@ export function startLinkedLoads(win: Window = window): void {
   if (compare.mode) s.setCompareMode(compare.mode);
   if (compare.norm) s.setCompareNorm(compare.norm);
   if (compare.compare) void openCompareUrl(compare.compare);
+}
+
+/**
+ * Share uploaded the open recordings: the address names them where they are stored now. `page`
+ * is the baseline's page on the server (…/p/<id>; the page moves there and #profile= goes), or
+ * null to keep the page; `compare` and `original` (undefined: leave it) are what the store now
+ * holds, written at once so the address is the link before Share copies it. Replaces the entry.
+ */
+export function linkShared(shared: { page: string | null; compare: string | null; original?: string | null }, win: Window = window): void {
+  flushUrlWrite();
+  let hash = win.location.hash;
+  if (shared.compare !== null) hash = withHashParam(hash, 'compare', encodeURIComponent(shared.compare));
+  if (shared.original !== undefined) hash = withHashParam(hash, 'original', shared.original === null ? null : encodeURIComponent(shared.original));
+  const href = shared.page !== null ? `${shared.page}${withProfile(hash, null)}` : `${win.location.origin}${win.location.pathname}${win.location.search}${hash}`;
+  win.history.replaceState(win.history.state, '', href);
+  // The URL state writes its parameters in its own order: let it, so the copied link is the address.
+  flushUrlWrite();
 }
 
 /** Drops the link's state from the address (the page opens the demo instead of the file a link needs). */

@@ -2,16 +2,16 @@
 // selected function (callers & callees), the call tree (its expansion: call-tree-slice.ts), and the name-shortening switch. The selected function is a
 // name (not a node), so it survives view toggles, transforms and time ranges.
 //
-// The callers & callees' two graphs have their own zoom/selection/hover (PaneState, as the comparison
-// panes); their node indices refer to the callers/callees trees of the selected function, so they
-// are reset whenever the function changes.
+// The callers & callees' two graphs have their own zoom/selection/hover (panes.callers and
+// panes.callees, store/pane.ts); their node indices refer to the callers/callees trees of the
+// selected function, so they are reset whenever the function changes.
 
 import type { StateCreator } from 'zustand';
 import type { CallTree } from '../core/model/call-tree';
 import type { FunctionTable } from '../core/views/function-table';
 import type { CallersCalleesPane, CallersCalleesTrees } from '../core/query/callers-callees';
 import { DEFAULT_SORT, SYNC_NODES, type TableColumn, type TableSortState } from '../core/query/table-model';
-import { FULL_PANE, patchPane, type PaneState } from './pane';
+import { FULL_PANE, withPanes } from './pane';
 import type { StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -43,9 +43,6 @@ export interface AnalysisSlice {
     shortNames: boolean;
     /** The function table's order. */
     sort: TableSortState;
-    /** The callers & callees graphs' own zoom, selection and hover. */
-    callers: PaneState;
-    callees: PaneState;
     /**
      * The results of the analysis worker (analysis-controller.ts) for large trees; selectors use
      * them only when their tree is the one shown (table-model.ts currentTable, callers-callees.ts).
@@ -67,7 +64,6 @@ export interface AnalysisSlice {
   setShortNames(on: boolean): void;
   /** Sorts by a column: again on the same column flips the direction. */
   sortTable(by: TableColumn): void;
-  setCallersCalleesPane(pane: CallersCalleesPane, patch: Partial<PaneState>): void;
   /** Stores worker results and the pending flag (analysis-controller.ts only). */
   setAnalysisResults(patch: Partial<Pick<AnalysisSlice['analysis'], 'table' | 'callersCalleesTrees' | 'pending'>>): void;
   setSyncNodes(n: number): void;
@@ -76,16 +72,16 @@ export interface AnalysisSlice {
 export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
   const patch = (p: Partial<AnalysisSlice['analysis']>) => set({ analysis: { ...get().analysis, ...p } });
   return {
-    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, callers: FULL_PANE, callees: FULL_PANE, table: null, callersCalleesTrees: null, pending: false, syncNodes: SYNC_NODES },
+    analysis: { panel: 'none', selectedFunction: null, shortNames: false, sort: DEFAULT_SORT, table: null, callersCalleesTrees: null, pending: false, syncNodes: SYNC_NODES },
     setAnalysisPanel: (panel) => {
       if (get().analysis.panel !== panel) patch({ panel });
     },
     selectFunction: (selectedFunction) => {
       if (get().analysis.selectedFunction === selectedFunction) return;
-      patch({ selectedFunction, callers: FULL_PANE, callees: FULL_PANE });
+      set({ analysis: { ...get().analysis, selectedFunction }, panes: withPanes(get().panes, { callers: FULL_PANE, callees: FULL_PANE }) });
     },
     pickFunction: (name) => {
-      if (get().selectedNode !== -1) set({ selectedNode: -1 });
+      if (get().panes.main.selectedNode !== -1) get().setPane('main', { selectedNode: -1 });
       get().selectFunction(name);
     },
     setShortNames: (shortNames) => {
@@ -95,7 +91,6 @@ export const createAnalysisSlice: Creator<AnalysisSlice> = (set, get) => {
       const cur = get().analysis.sort;
       patch({ sort: cur.by === by ? { by, descending: !cur.descending } : { by, descending: by !== 'name' } });
     },
-    setCallersCalleesPane: (pane, p) => patch({ [pane]: patchPane(get().analysis[pane], p) }),
     setAnalysisResults: (p) => {
       const cur = get().analysis;
       if ((Object.keys(p) as (keyof typeof p)[]).some((k) => cur[k] !== p[k])) patch(p);

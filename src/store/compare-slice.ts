@@ -1,8 +1,7 @@
 // The comparison: a second recording (B, "comparison") beside the open one (A, "baseline"), how
-// the two are shown (side by side or one differential graph), the normalisation, and the zoom,
-// hover and selection of the graphs the main view slice does not drive: the comparison graph of
-// the side-by-side view and the differential graph. Node indices of `side` refer to B's tree of
-// the current view; those of `diff` to the shaping run's tree.
+// the two are shown (side by side or one differential graph), the normalisation, and the compare
+// worker's results. The comparison's two graphs are panes of the one map (panes.side, panes.diff:
+// store/pane.ts); this slice resets them when B opens or closes or the shaping run changes.
 //
 // B's load (loading, error, snapshot, name) has A's shape and actions (store/load-slice.ts, slot
 // 'B'): a failed comparison load keeps the baseline and any comparison already open.
@@ -17,7 +16,7 @@ import type { FunctionDelta } from '../core/views/function-deltas';
 import type { PathSegment } from '../core/views/zoom-path';
 import { resolvePath } from '../core/views/zoom-path';
 import { treeOf } from '../core/query/tree-walks';
-import { FULL_PANE, patchPane, zoomed, type PaneState } from './pane';
+import { FULL_PANE, patchPane, withPanes, zoomed, type PaneState } from './pane';
 import { NO_RECORDING } from './load-slice';
 import type { RecordingState, StoreState } from './types';
 
@@ -52,7 +51,7 @@ export interface CompareResults {
   selected: PaneFigures | null;
 }
 
-/** B's recording (its load as A's: store/load-slice.ts), how the two are compared, and its panes. */
+/** B's recording (its load as A's: store/load-slice.ts) and how the two are compared. */
 export interface CompareState extends RecordingState {
   /** The URL B was fetched from (kept in the hash as `compare=`), or null for a file. */
   url: string | null;
@@ -65,8 +64,6 @@ export interface CompareState extends RecordingState {
   /** Compare ignoring the root (process or thread) names: a renamed binary matches (diff.ts's pairRoots). */
   ignoreRoot: boolean;
   shape: DiffShape;
-  side: PaneState;
-  diff: PaneState;
   /** Said in a status region when a synchronised zoom could not find the same path. */
   syncNotice: string | null;
   results: CompareResults;
@@ -82,7 +79,6 @@ export interface CompareSlice {
   setCompareNorm(norm: DiffNorm): void;
   setCompareIgnoreRoot(ignoreRoot: boolean): void;
   setCompareShape(shape: DiffShape): void;
-  setPane(pane: 'side' | 'diff', patch: Partial<PaneState>): void;
   setSyncNotice(text: string | null): void;
   setCompareResults(patch: Partial<CompareResults>): void;
   /** The open comparison is also at this URL now (Share uploaded it). */
@@ -105,20 +101,18 @@ export const INITIAL_COMPARE: CompareState = {
   norm: 'pct',
   ignoreRoot: false,
   shape: 'B',
-  side: FULL_PANE,
-  diff: FULL_PANE,
   syncNotice: null,
   results: NO_RESULTS,
   pendingDiffZoom: null,
 };
 
-/** The diff pane zoomed to `path` in the shaping run's tree, or null while a run is missing. */
-function diffZoomed(s: StoreState, compare: CompareState, path: PathSegment[]): PaneState | null {
+/** The diff pane (`from`) zoomed to `path` in the shaping run's tree, or null while a run is missing. */
+function diffZoomed(s: StoreState, compare: CompareState, from: PaneState, path: PathSegment[]): PaneState | null {
   const a = s.snapshot;
   const b = compare.snapshot;
   if (!a || !b) return null;
   const shape = compare.shape === 'B' ? b : a;
-  return patchPane(compare.diff, zoomed(resolvePath(shape.frames, treeOf(shape, s.view), path).node));
+  return patchPane(from, zoomed(resolvePath(shape.frames, treeOf(shape, s.view), path).node));
 }
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -128,27 +122,31 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
   return {
     compare: INITIAL_COMPARE,
     finishCompare: (snapshot, name, url) => {
-      const next: CompareState = { ...get().compare, snapshot, name, url, loading: null, error: null, side: FULL_PANE, diff: FULL_PANE, syncNotice: null, results: NO_RESULTS };
+      const next: CompareState = { ...get().compare, snapshot, name, url, loading: null, error: null, syncNotice: null, results: NO_RESULTS };
       const path = next.pendingDiffZoom;
-      const diff = path ? diffZoomed(get(), next, path) : null;
-      set({ compare: diff ? { ...next, diff, pendingDiffZoom: null } : next });
+      const diff = path ? diffZoomed(get(), next, FULL_PANE, path) : null;
+      set({ compare: diff ? { ...next, pendingDiffZoom: null } : next, panes: withPanes(get().panes, { side: FULL_PANE, diff: diff ?? FULL_PANE }) });
     },
-    closeCompare: () => set({ compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm, ignoreRoot: get().compare.ignoreRoot } }),
+    closeCompare: () =>
+      set({
+        compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm, ignoreRoot: get().compare.ignoreRoot },
+        panes: withPanes(get().panes, { side: FULL_PANE, diff: FULL_PANE }),
+      }),
     setCompareMode: (mode) => patch({ mode, syncNotice: null }),
     setCompareNorm: (norm) => patch({ norm }),
     setCompareIgnoreRoot: (ignoreRoot) => patch({ ignoreRoot }),
     setCompareShape: (shape) => {
-      if (shape !== get().compare.shape) patch({ shape, diff: FULL_PANE });
+      if (shape !== get().compare.shape) set({ compare: { ...get().compare, shape }, panes: withPanes(get().panes, { diff: FULL_PANE }) });
     },
-    setPane: (pane, p) => patch({ [pane]: patchPane(get().compare[pane], p) } as Partial<CompareState>),
     setCompareUrl: (url) => {
       if (get().compare.snapshot) patch({ url });
     },
     setCompareRequested: (requestedUrl) => patch({ requestedUrl }),
     requestCompareOpen: (url) => patch({ openRequest: { url } }),
     zoomDiffTo: (path) => {
-      const diff = diffZoomed(get(), get().compare, path);
-      patch(diff ? { diff, pendingDiffZoom: null } : { pendingDiffZoom: path });
+      const diff = diffZoomed(get(), get().compare, get().panes.diff, path);
+      if (diff) set({ compare: { ...get().compare, pendingDiffZoom: null }, panes: withPanes(get().panes, { diff }) });
+      else patch({ pendingDiffZoom: path });
     },
     setCompareResults: (p) => patch({ results: { ...get().compare.results, ...p } }),
     setSyncNotice: (text) => {

@@ -3,7 +3,7 @@
 // lost; B's failures never touch A.
 
 import type { StateCreator } from 'zustand';
-import { zoomed } from './pane';
+import { FULL_PANE, withPanes } from './pane';
 import type { LoadSlice, RecordingSlot, RecordingState, StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -24,6 +24,10 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
   reloadRequest: null,
   awaitingLocal: null,
   setAwaitingLocal: (awaitingLocal) => set({ awaitingLocal }),
+  original: null,
+  setOriginal: (original) => {
+    if (get().original !== original) set({ original });
+  },
   split: 'process',
   setSplit: (split) => {
     if (get().split !== split) set({ split });
@@ -48,10 +52,7 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
       // A recording opens in the function view (without inline information the two views are
       // the same tree, snapshot.inline, and "Inline frames" is disabled).
       view: 'functions',
-      ...zoomed(0),
-      selectedNode: -1,
-      hoverNode: -1,
-      hoverPos: null,
+      panes: withPanes(get().panes, { main: FULL_PANE }),
       // The pattern stays (a link may carry it); the search controller recomputes the matches.
       search: { ...get().search, matches: null, status: get().search.pattern ? 'searching' : 'idle' },
       warningsOpen: false,

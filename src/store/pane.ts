@@ -1,10 +1,12 @@
-// The state of one flame graph pane, one shape for every pane: the main graph keeps it at the
-// store's top level (ViewSlice extends PaneState), the others as objects (compare.side,
-// compare.diff, analysis.callers / analysis.callees). One clamp, one zoom and one reset serve
-// them all.
+// The state of one flame graph pane, one shape for every pane, all kept in one map of the store,
+// `panes` (view-slice.ts): the main graph, the comparison graph (B) of the side-by-side view, the
+// differential graph, and the callers and callees graphs. One clamp, one zoom and one reset serve
+// them all; a new graph pane is one entry in PaneId and FULL_PANES.
 //
 // Invariants: 0 ≤ viewport.x0 < viewport.x1 ≤ 1 (an empty or inverted one becomes the whole
-// width); zooming to a node shows the whole node.
+// width); zooming to a node shows the whole node. Node indices of each pane refer to its own
+// tree: main's to currentTree, side's to B's tree of the view, diff's to the shaping run's,
+// callers'/callees' to the selected function's callers & callees trees.
 
 import type { NodeIndex } from '../core/model/types';
 import type { Viewport } from '../core/model/view-types';
@@ -39,4 +41,19 @@ export function zoomed(node: NodeIndex): Pick<PaneState, 'zoomNode' | 'viewport'
 /** The pane with `patch` applied, its viewport clamped. */
 export function patchPane(pane: PaneState, patch: Partial<PaneState>): PaneState {
   return patch.viewport ? { ...pane, ...patch, viewport: clampViewport(patch.viewport) } : { ...pane, ...patch };
+}
+
+/** Every flame graph pane of the page. */
+export type PaneId = 'main' | 'side' | 'diff' | 'callers' | 'callees';
+
+export type Panes = Readonly<Record<PaneId, PaneState>>;
+
+/** Every pane whole and unselected (nothing open yet). */
+export const FULL_PANES: Panes = { main: FULL_PANE, side: FULL_PANE, diff: FULL_PANE, callers: FULL_PANE, callees: FULL_PANE };
+
+/** `panes` with each pane of `patches` patched (FULL_PANE as a patch resets one). */
+export function withPanes(panes: Panes, patches: Partial<Record<PaneId, Partial<PaneState>>>): Panes {
+  const next = { ...panes };
+  for (const id of Object.keys(patches) as PaneId[]) next[id] = patchPane(panes[id], patches[id]!);
+  return next;
 }

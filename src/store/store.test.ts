@@ -62,7 +62,7 @@ describe('loading', () => {
     s.failLoading('line 3: expected folded stacks, found "zzz"');
     const after = useStore.getState();
     expect(after.snapshot).toBe(inlined);
-    expect(after.zoomNode).toBe(2);
+    expect(after.panes.main.zoomNode).toBe(2);
     expect(after.error).toMatch(/line 3/);
     expect(after.loading).toBeNull();
     after.dismissError();
@@ -90,11 +90,11 @@ describe('view toggle', () => {
     useStore.getState().setView('functions');
     let s = useStore.getState();
     expect(s.view).toBe('functions');
-    expect(s.zoomNode).toBe(nodeNamed('functions', 'main;parse'));
-    expect(s.selectedNode).toBe(nodeNamed('functions', 'main;parse'));
+    expect(s.panes.main.zoomNode).toBe(nodeNamed('functions', 'main;parse'));
+    expect(s.panes.main.selectedNode).toBe(nodeNamed('functions', 'main;parse'));
     useStore.getState().setView('inline');
     s = useStore.getState();
-    expect(s.zoomNode).toBe(nodeNamed('inline', 'main;parse'));
+    expect(s.panes.main.zoomNode).toBe(nodeNamed('inline', 'main;parse'));
   });
 
   it('refuses the inline view without inline information', () => {
@@ -110,18 +110,18 @@ describe('zoom, selection, search', () => {
     const parse = nodeNamed('functions', 'main;parse');
     useStore.getState().zoomTo(parse);
     useStore.getState().zoomOut();
-    expect(useStore.getState().zoomNode).toBe(nodeNamed('functions', 'main'));
+    expect(useStore.getState().panes.main.zoomNode).toBe(nodeNamed('functions', 'main'));
     useStore.getState().setViewport(1, { x0: 0.2, x1: 0.4 });
-    expect(useStore.getState().viewport).toEqual({ x0: 0.2, x1: 0.4 });
+    expect(useStore.getState().panes.main.viewport).toEqual({ x0: 0.2, x1: 0.4 });
     useStore.getState().resetZoom();
-    expect(useStore.getState()).toMatchObject({ zoomNode: 0, viewport: { x0: 0, x1: 1 } });
+    expect(useStore.getState().panes.main).toMatchObject({ zoomNode: 0, viewport: { x0: 0, x1: 1 } });
   });
 
   it('rejects out-of-range nodes', () => {
     useStore.getState().finishLoading(plain, 'p', { kind: 'paste' });
     useStore.getState().zoomTo(999);
     useStore.getState().select(999);
-    expect(useStore.getState()).toMatchObject({ zoomNode: 0, selectedNode: -1 });
+    expect(useStore.getState().panes.main).toMatchObject({ zoomNode: 0, selectedNode: -1 });
   });
 
   it('reports an invalid pattern inline and drops stale results', () => {
@@ -168,7 +168,7 @@ describe('frame info', async () => {
     useStore.getState().finishLoading(snap, 'f', { kind: 'paste' });
     useStore.getState().select(2);
     useStore.getState().pickFunction('f');
-    expect(useStore.getState().selectedNode).toBe(-1);
+    expect(useStore.getState().panes.main.selectedNode).toBe(-1);
     expect(useStore.getState().analysis.selectedFunction).toBe('f');
   });
   it('formats times and percentages', () => {

@@ -12,7 +12,7 @@ import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import type { PathSegment } from '../core/views/zoom-path';
 import type { Transform } from '../core/views/transforms';
-import { zoomed } from './pane';
+import { withPanes, zoomed } from './pane';
 import type { StoreState } from './types';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
@@ -95,5 +95,5 @@ export const createTransformSlice: Creator<TransformSlice> = (set, get) => ({
     if (get().deriving !== deriving) set({ deriving });
   },
   applyDerived: (derived, { zoomNode, selectedNode }) =>
-    set({ derived, ...zoomed(zoomNode), selectedNode, hoverNode: -1, hoverPos: null }),
+    set({ derived, panes: withPanes(get().panes, { main: { ...zoomed(zoomNode), selectedNode, hoverNode: -1, hoverPos: null } }) }),
 });

@@ -8,7 +8,7 @@ import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
 import type { CallTreeSlice } from './call-tree-slice';
 import type { CompareSlice } from './compare-slice';
-import type { PaneState } from './pane';
+import type { PaneId, PaneState, Panes } from './pane';
 import type { TimeSlice } from './time-slice';
 import type { TransformSlice } from './transform-slice';
 
@@ -85,6 +85,12 @@ export interface LoadSlice extends RecordingState {
    */
   awaitingLocal: LocalRecording | null;
   setAwaitingLocal(local: LocalRecording | null): void;
+  /**
+   * Where the open recording's original bytes are (the link's original=), or null: a processed
+   * recording keeps one event and its roots as saved, so another event or split reads these.
+   */
+  original: string | null;
+  setOriginal(url: string | null): void;
   /** The split the open recording was read with ('process' unless a link or the picker asked otherwise). */
   split: RootSplit;
   setSplit(split: RootSplit): void;
@@ -93,8 +99,12 @@ export interface LoadSlice extends RecordingState {
   setUnit(unit: FoldedUnit): void;
 }
 
-/** The main graph's pane state (zoom, viewport, selection, hover) lives at the top level, in the shape every pane has. */
-export interface ViewSlice extends PaneState {
+/** What is on screen: the view and orientation every graph shares, and every pane's own state. */
+export interface ViewSlice {
+  /** Every flame graph pane's zoom, viewport, selection and hover (store/pane.ts). */
+  panes: Panes;
+  /** Patches one pane (its viewport clamped). */
+  setPane(pane: PaneId, patch: Partial<PaneState>): void;
   view: ViewKind;
   orientation: Orientation;
   /** Siblings by name (flamegraph.pl) or heaviest first, in every flame graph. */
@@ -103,6 +113,7 @@ export interface ViewSlice extends PaneState {
   setOrientation(orientation: Orientation): void;
   /** The zoom and selection stay (node indices do not change); a wheel zoom's window is reset. */
   setSiblingOrder(order: SiblingOrder): void;
+  // The main pane's actions, checked against the tree it shows (currentTree).
   /** Zoom (without animation; the renderer animates through setViewport). */
   zoomTo(node: NodeIndex): void;
   setViewport(zoomNode: NodeIndex, viewport: Viewport): void;

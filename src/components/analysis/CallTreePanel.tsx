@@ -31,7 +31,7 @@ export function CallTreePanel() {
   const tree = useStore(currentTree);
   const rows = useStore(currentCallTreeRows);
   const expanded = useStore((s) => s.callTree.expanded);
-  const selected = useStore((s) => s.selectedNode);
+  const selected = useStore((s) => s.panes.main.selectedNode);
   const reversed = useStore((s) => s.reversed);
   const matches = useStore((s) => s.search.matches);
   const short = useStore((s) => s.analysis.shortNames);

@@ -16,8 +16,8 @@ const WIDTH = 380;
 export function CallersCalleesTooltip({ pane }: { pane: CallersCalleesPane }) {
   const snapshot = useStore((s) => s.snapshot);
   const trees = useStore(currentCallersCallees);
-  const node = useStore((s) => s.analysis[pane].hoverNode);
-  const pos = useStore((s) => s.analysis[pane].hoverPos);
+  const node = useStore((s) => s.panes[pane].hoverNode);
+  const pos = useStore((s) => s.panes[pane].hoverPos);
   const fn = useStore((s) => s.analysis.selectedFunction);
   const info = useMemo(() => (trees && snapshot ? callersCalleesNodeInfo(trees[pane], snapshot.frames, node) : null), [trees, snapshot, pane, node]);
   if (!info || !pos || !snapshot) return null;

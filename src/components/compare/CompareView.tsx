@@ -50,8 +50,8 @@ function SideBySide() {
   const a = useStore((s) => s.snapshot);
   const b = useStore((s) => s.compare.snapshot);
   const view = useStore((s) => s.view);
-  const zoomA = useStore((s) => s.zoomNode);
-  const zoomB = useStore((s) => s.compare.side.zoomNode);
+  const zoomA = useStore((s) => s.panes.main.zoomNode);
+  const zoomB = useStore((s) => s.panes.side.zoomNode);
   const baseTree = useStore((s) => s.snapshot !== null && currentTree(s) === sideOf(s.snapshot, s.view).tree);
   const onBaseline = useRegister('Baseline flame graph');
   const onComparison = useRegister('Comparison flame graph');
@@ -84,7 +84,7 @@ function Differential() {
   const view = useStore((s) => s.view);
   const shape = useStore((s) => s.compare.shape);
   const norm = useStore((s) => s.compare.norm);
-  const zoom = useStore((s) => s.compare.diff.zoomNode);
+  const zoom = useStore((s) => s.panes.diff.zoomNode);
   // The colour scale's extreme, once the compare worker has answered for what is shown.
   const maxAbs = useStore((s) => shownColours(s)?.maxAbs ?? null);
   const onDiff = useRegister('Differential flame graph');

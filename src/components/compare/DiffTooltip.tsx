@@ -14,8 +14,8 @@ const WIDTH = 420;
 export function DiffTooltip({ pane }: { pane: ComparePane }) {
   const norm = useStore((s) => s.compare.norm);
   const ns = useStore((s) => s.snapshot?.meta.weightUnit === 'nanoseconds');
-  const node = useStore((s) => (pane === 'main' ? s.hoverNode : s.compare[pane].hoverNode));
-  const pos = useStore((s) => (pane === 'main' ? s.hoverPos : s.compare[pane].hoverPos));
+  const node = useStore((s) => (pane === 'main' ? s.panes.main.hoverNode : s.panes[pane].hoverNode));
+  const pos = useStore((s) => (pane === 'main' ? s.panes.main.hoverPos : s.panes[pane].hoverPos));
   const figures = useStore((s) => shownFigures(s, 'hover', pane, node)?.reply ?? null);
   if (!figures || !pos) return null;
   const status = presenceText(figures);

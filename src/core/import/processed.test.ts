@@ -151,6 +151,9 @@ describe('processed recording', () => {
     const original = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
     const bytes = toProcessed(original);
     expect((await loadProfileFromText(bytes, { event: original.meta.event! })).meta.event).toBe(original.meta.event);
+    // The page learns from the snapshot that another event or split needs the original.
+    expect(original.processed).toBeUndefined();
+    expect(makeSnapshot(decodeProcessed(bytes)).processed).toBe(true);
     await expect(loadProfileFromText(bytes, { event: 'cycles', source: 'r.flameview' })).rejects.toThrow(
       `r.flameview: expected the event kept in this processed recording (${original.meta.event}), found a request for "cycles": open the original recording for it`,
     );

@@ -207,7 +207,7 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
     samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}) };
   }
   const lines = counts.lineNodes !== undefined ? buildLines(counts as Required<ProcessedHeader['counts']>, i32, f64, frames, tree, fail) : null;
-  return { frames, tree, meta: metaOf(header.meta, fail), samples, ...(functionFrames ? { functionFrames } : {}), ...(lines ? { lines } : {}) };
+  return { frames, tree, meta: metaOf(header.meta, fail), samples, ...(functionFrames ? { functionFrames } : {}), ...(lines ? { lines } : {}), processed: true };
 }
 
 /** The source lines (version 2), checked: every index in range, the line tree projecting onto the tree. */

@@ -55,9 +55,14 @@ export interface Profile {
   /**
    * The source line of each frame of each sample, beside the tree (./source-lines.ts), when the
    * recording carries lines (perf script -F +srcline, pprof, .cpuprofile, speedscope); null or
-   * absent otherwise. Not yet stored in the processed format (docs/processed-format.md).
+   * absent otherwise. Stored in the processed format from version 2 (docs/processed-format.md).
    */
   lines?: SourceLines | null;
+  /**
+   * Read from a processed recording (../import/processed.ts): it holds one event and its roots as
+   * they were saved, so another event or split needs the original recording.
+   */
+  processed?: true;
 }
 
 /**

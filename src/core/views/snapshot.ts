@@ -44,6 +44,8 @@ export interface ProfileSnapshot {
   /** Where each node of the base trees is in the source (Profile.lines), or null/absent without lines. */
   lines?: SnapshotLines | null;
   meta: ProfileMeta;
+  /** Profile.processed: read from a processed recording (one event, the roots as saved). */
+  processed?: true;
 }
 
 export function makeSnapshot(profile: Profile): ProfileSnapshot {
@@ -59,6 +61,7 @@ export function makeSnapshot(profile: Profile): ProfileSnapshot {
     functionFrames: profile.functionFrames ?? null,
     lines: snapshotLines(profile, fv?.toFunction ?? null, fv?.tree.nodeCount ?? 0),
     meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
+    ...(profile.processed ? { processed: true as const } : {}),
   };
 }
 

@@ -68,7 +68,7 @@ registerUrlParam<PathSegment[]>({
   },
   write: (s) => {
     if (!s.snapshot || !s.compare.snapshot) return s.compare.pendingDiffZoom ? encodeZoomPath(s.compare.pendingDiffZoom) : null;
-    const zoom = s.compare.diff.zoomNode;
+    const zoom = s.panes.diff.zoomNode;
     if (s.compare.mode !== 'diff' || zoom <= 0) return null;
     const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
     const tree = treeOf(shape, s.view);
@@ -77,6 +77,6 @@ registerUrlParam<PathSegment[]>({
   apply: (value) => {
     const s = useStore.getState();
     if (value && value.length > 0) s.zoomDiffTo(value);
-    else if (s.compare.diff.zoomNode > 0) s.setPane('diff', zoomed(0));
+    else if (s.panes.diff.zoomNode > 0) s.setPane('diff', zoomed(0));
   },
 });

@@ -7,14 +7,6 @@ export function profileFromHash(hash: string): string | null {
   return urlParam(hash, 'profile');
 }
 
-/**
- * `#original=<url>`: where the recording a shared link opens (its processed form, which keeps one
- * event) is stored as uploaded, with every event; Share writes it when the uploader kept it.
- */
-export function originalFromHash(hash: string): string | null {
-  return urlParam(hash, 'original');
-}
-
 function urlParam(hash: string, key: string): string | null {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   if (body === '') return null;
@@ -27,12 +19,20 @@ function urlParam(hash: string, key: string): string | null {
  * are kept byte for byte: re-serialising them would encode the zoom path's literal `;`.
  */
 export function withProfile(hash: string, url: string | null): string {
+  return withHashParam(hash, 'profile', url === null ? null : encodeURIComponent(url));
+}
+
+/**
+ * The hash with `key` set to the already-encoded `value` (or removed when null), in its place;
+ * the other parameters are kept byte for byte.
+ */
+export function withHashParam(hash: string, key: string, value: string | null): string {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  const isProfile = (p: string) => /^profile(=|$)/.test(p);
+  const is = (p: string) => p === key || p.startsWith(`${key}=`);
   const parts = body.split('&').filter((p) => p !== '');
-  const at = parts.findIndex(isProfile);
-  const rest = parts.filter((p) => !isProfile(p));
-  if (url !== null) rest.splice(at < 0 ? rest.length : at, 0, `profile=${encodeURIComponent(url)}`);
+  const at = parts.findIndex(is);
+  const rest = parts.filter((p) => !is(p));
+  if (value !== null) rest.splice(at < 0 ? rest.length : at, 0, `${key}=${value}`);
   return rest.length === 0 ? '' : `#${rest.join('&')}`;
 }
 

@@ -30,7 +30,7 @@ function applyHash(hash: string, snap = useStore.getState().snapshot!) {
 
 function zoomedName(): string {
   const s = useStore.getState();
-  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.zoomNode]);
+  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.panes.main.zoomNode]);
 }
 
 describe('zoom paths', () => {
@@ -90,7 +90,7 @@ describe('URL state', () => {
     expect(zoomedName()).toBe('parse');
     expect(notices).toEqual(['The linked frame p → main → parse → gone → deeper was not found in this recording; showing its closest ancestor: p → main → parse.']);
     expect(applyHash('#zoom=other;main')[0]).toMatch(/showing the whole recording/);
-    expect(useStore.getState().zoomNode).toBe(0);
+    expect(useStore.getState().panes.main.zoomNode).toBe(0);
   });
 
   it('a deep path survives, and a notice about it stays short', () => {

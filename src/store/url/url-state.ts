@@ -207,6 +207,17 @@ export function oneOf<T extends string>(key: string, allowed: readonly T[]): (v:
 /** The default view of a recording: the function view (the only one without inline information). */
 const DEFAULT_VIEW: ViewKind = 'functions';
 
+// original=<url>: where the open recording's original bytes are (Share with "Keep the original
+// recording", or `flameview FILE`); a processed recording reads another event or split from there.
+registerUrlParam<string>({
+  key: 'original',
+  history: 'replace',
+  order: 0,
+  parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s original value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
+  write: (s) => s.original,
+  apply: (value) => useStore.getState().setOriginal(value ?? null),
+});
+
 registerUrlParam<'pid' | 'tid'>({
   key: 'split',
   history: 'replace',
@@ -222,6 +233,13 @@ registerUrlParam<'pid' | 'tid'>({
       return;
     }
     useStore.getState().setSplit(split);
+    // A processed recording keeps the roots it was saved with; only its original reads another
+    // split. The link keeps its split= (the recording may well have been saved that way).
+    if (ctx.snapshot.processed && useStore.getState().original === null) {
+      const asked = value ? `The link's split=${value} needs` : 'Roots per process name need';
+      ctx.notify(`${asked} the original recording, which this link does not name: the processed recording shows its roots as they were saved.`);
+      return;
+    }
     ctx.reload({ split });
   },
 });
@@ -310,7 +328,7 @@ registerUrlParam<PathSegment[]>({
     const parked = useStore.getState().parkedZoom?.path ?? null;
     if (parked) return encodeZoomPath(parked);
     const tree = currentTree(s);
-    return s.snapshot && tree && s.zoomNode > 0 && s.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.snapshot.frames, tree, s.zoomNode)) : null;
+    return s.snapshot && tree && s.panes.main.zoomNode > 0 && s.panes.main.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.snapshot.frames, tree, s.panes.main.zoomNode)) : null;
   },
   apply: (value, ctx) => {
     useStore.getState().parkZoom(null);
@@ -328,7 +346,7 @@ function applyZoomPath(value: PathSegment[] | undefined, snapshot: ProfileSnapsh
   const store = useStore.getState();
   if (store.snapshot !== snapshot) return;
   if (!value || value.length === 0) {
-    if (store.zoomNode !== 0) store.zoomTo(0);
+    if (store.panes.main.zoomNode !== 0) store.zoomTo(0);
     return;
   }
   const view = store.view;
@@ -348,7 +366,7 @@ function applyZoomPath(value: PathSegment[] | undefined, snapshot: ProfileSnapsh
     const shownText = matched === 0 ? 'showing the whole recording' : `showing its closest ancestor: ${describePath(value.slice(0, matched))}`;
     notify(`The linked frame ${describePath(value)} was not found in this recording; ${shownText}.`);
   }
-  if (store.zoomNode !== node) store.zoomTo(node);
+  if (store.panes.main.zoomNode !== node) store.zoomTo(node);
 }
 
 registerUrlParam<'i'>({
