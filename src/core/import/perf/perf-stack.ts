@@ -387,7 +387,10 @@ export class PerfStackAssembler {
     const symbolStart = this.lineStart[line];
     // Innermost first, as perf prints inlined callees before their caller; a chain's inner names
     // are inlined into its outermost.
-    for (let i = start + length - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module, dso.inlined || i > start, symbolStart, i === start ? this.lineOffset[line] : -1);
+    // Only the first run is the sampled instruction: reading the offsets of the others would cost
+    // a cache miss per frame line (lineOffset is not in the line's record).
+    const offset = this.depth === 0 ? this.lineOffset[line] : -1;
+    for (let i = start + length - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module, dso.inlined || i > start, symbolStart, i === start ? offset : -1);
   }
 
   /** Fills line record `line` from the parsed fields. */
