@@ -3,7 +3,7 @@
 // binary, a recording whose binaries are gone (offsets only), kernel code, and usage errors.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,5 +95,22 @@ describe('flameview annotate', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no function named or matching 'no_such_function_anywhere' was sampled/);
     expect((await runInMemory(runAnnotate, ['chase'])).code).toBe(2);
+  });
+});
+
+describe('flameview annotate on hostile input', () => {
+  it('prints names and paths from the recording without control characters', async () => {
+    const dir = mkdtempSync(join(scratch, 'hostile-'));
+    const file = join(dir, 'evil.perf-script.txt');
+    const name = 'evil\u001b[2J<script>x</script>';
+    const sample = (off: string) => `prog 1 1.000000: 1000 cpu-clock:\n\t401016 ${name}+0x${off} (/no/such\u001b]0;title\u0007/prog)\n\t401100 main+0x10 (/no/such/prog)\n\n`;
+    writeFileSync(file, sample('16') + sample('16') + sample('1a'));
+    const r = await runInMemory(runAnnotate, [name, file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(r.stdout).toContain('evil?[2J<script>x</script>');
+    expect(r.stdout).toMatch(/^ +66\.67 : {3}\+0x16$/m);
+    const json = JSON.parse((await runInMemory(runAnnotate, ['--json', name, file])).stdout) as Disassembly;
+    expect(json.function).toBe(name);
   });
 });

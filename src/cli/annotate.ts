@@ -49,20 +49,25 @@ export function blockOf(profile: Profile, pattern: string): SymbolOffsets | null
 /** The listing as perf annotate --stdio prints it. */
 export function formatAnnotate(d: Disassembly): string {
   const out: string[] = [];
-  out.push(` Percent |\tDisassembly of ${d.binary ?? d.dso ?? '?'} for ${d.function} (${d.samples} samples, percent: local period)`);
+  out.push(` Percent |\tDisassembly of ${printable(d.binary ?? d.dso ?? '?')} for ${printable(d.function)} (${d.samples} samples, percent: local period)`);
   out.push('-'.repeat(72));
   if (d.listing.length > 0) {
     for (const row of d.listing) {
-      if (row.kind === 'source') out.push(`         :   ${row.file}:${row.line}`);
+      if (row.kind === 'source') out.push(`         :   ${printable(row.file)}:${row.line}`);
       else {
         const jump = row.target !== undefined ? `   # → +0x${row.target.toString(16)}` : '';
-        out.push(`${percent(row.share)} :   ${row.address}:   ${row.text}${jump}`);
+        out.push(`${percent(row.share)} :   ${row.address}:   ${printable(row.text)}${jump}`);
       }
     }
   } else {
     for (const o of d.offsets) out.push(`${percent(o.share)} :   +0x${o.offset.toString(16)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** Names, paths and operands come from the recording and the binary: no control characters reach the terminal. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
 function percent(p: number): string {
@@ -102,7 +107,7 @@ export async function runAnnotate(args: string[], io: CliIo): Promise<number> {
   }
   const buildIds = isPerfData(await readHead(file, 8)) ? await recordedBuildIds(file) : undefined;
   const d = await disassemble(block, { symfs: values.symfs, buildIds, objdump: values.objdump });
-  for (const p of d.problems) io.stderr.write(`flameview: ${p}\n`);
+  for (const p of d.problems) io.stderr.write(`flameview: ${printable(p)}\n`);
   await writeChunks(io.stdout, [values.json ? JSON.stringify(d) + '\n' : formatAnnotate(d)]);
   return 0;
 }
