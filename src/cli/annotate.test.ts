@@ -37,7 +37,7 @@ describe('flameview annotate', () => {
     expect(d.buildId).toEqual({ recorded: '00939201467613db73e2ec97833b04b07b340883', found: '00939201467613db73e2ec97833b04b07b340883', matches: true });
     expect(d.problems).toEqual([]);
     const insns = d.listing.filter((r) => r.kind === 'insn');
-    const perf = oracle('loops.annotate.2.txt');
+    const perf = oracle('loops.annotate.1.txt');
     // Every instruction perf lists, at perf's share (within 0.5 points), and no other.
     expect(insns.map((r) => r.address)).toEqual([...perf.keys()]);
     for (const r of insns) expect(Math.abs(r.share - perf.get(r.address)!), r.address).toBeLessThanOrEqual(0.5);
