@@ -20,6 +20,7 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   svg: async () => (await import('./svg')).runSvg,
   top: async () => (await import('./top')).runTop,
   lines: async () => (await import('./lines')).runLines,
+  annotate: async () => (await import('./annotate')).runAnnotate,
   convert: async () => (await import('./convert')).runConvert,
   html: async () => (await import('./html')).runHtml,
 };
@@ -53,6 +54,9 @@ commands:
         [--full-names] FUNCTION FILE|-
       a function's source lines (pprof -list): self and total per line, from a recording
       with lines (perf script -F +srcline, pprof, .cpuprofile, speedscope)
+  annotate [--symfs DIR] [--objdump PATH] [--event NAME] [--json] FUNCTION FILE
+      each instruction's share of a function's self time (perf annotate --stdio), from its
+      binary on this machine (objdump); without the binary, the sampled offsets
   convert [--to flameview|pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
       write the recording processed (OUT.flameview: opens without parsing) or as pprof
       (OUT.pb.gz: profile.proto, gzipped), both views kept

@@ -5,6 +5,7 @@ import type { CallTree } from './call-tree';
 import type { FrameTable } from './frame-table';
 import type { SampleColumns } from './sample-column';
 import type { SourceLines } from './source-lines';
+import type { LeafAddresses } from './leaf-addresses';
 
 export type FormatId = 'perf-script' | 'folded' | 'pprof' | 'cpuprofile' | 'chrome-trace' | 'speedscope' | 'svg' | 'flameview';
 
@@ -63,6 +64,12 @@ export interface Profile {
    * they were saved, so another event or split needs the original recording.
    */
   processed?: true;
+  /**
+   * Per sampled instruction (physical leaf frame, offset in its symbol), its self weight
+   * (./leaf-addresses.ts), when the recording carries offsets (perf script's `symbol+0xOFFSET`);
+   * null or absent otherwise. Not yet stored in the processed format.
+   */
+  leafAddresses?: LeafAddresses | null;
 }
 
 /**

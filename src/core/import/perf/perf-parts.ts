@@ -14,6 +14,7 @@ import { shiftWarnings, type ImportOptions, type MergedParts } from '../importer
 import { sortSamples } from '../../model/sample-column';
 import type { PerfLateData, PerfLateMerge } from './perf-late';
 import { functionFrames, type FunctionNamesData } from './perf-function-names';
+import { LeafAddressesBuilder, type LeafAddresses } from '../../model/leaf-addresses';
 import { OFF_CPU_EVENT, SWITCH_EVENT, WALL_EVENT, type DerivedEvent, type OffCpuSummary } from './perf-offcpu';
 
 export const MAX_QUOTED = 5;
@@ -45,6 +46,8 @@ export interface PerfPartMeta {
   late?: PerfLateData;
   /** The physical symbols of its groups, for one name per function (./perf-function-names.ts). */
   names: FunctionNamesData;
+  /** Its samples' sampled instructions, by the part's frames (../../model/leaf-addresses.ts). */
+  leaves: LeafAddresses;
   /** The derived event read (never in parts), and what its intervals came to. */
   derived?: DerivedEvent | null;
   offCpu?: OffCpuSummary | null;
@@ -141,12 +144,15 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   // The derived events, listed whenever their sources are there, so the picker offers them.
   if (switches > 0) events.push({ name: OFF_CPU_EVENT, samples: switches });
   if (switches > 0 && cpuTime > 0) events.push({ name: WALL_EVENT, samples: switches + cpuTime });
+  const leaves = new LeafAddressesBuilder();
+  metas.forEach((m, part) => leaves.addAll(m.leaves, merged.frameMaps[part] ?? null));
 
   return {
     frames: merged.frames,
     tree: merged.tree,
     functionFrames: functionFrames(merged.frames, metas.map((m) => m.names), merged.frameMaps),
     samples: dropped === null && merged.samples ? sortSamples(merged.samples) : null,
+    leafAddresses: leaves.size > 0 ? leaves.finish() : null,
     meta: {
       format: 'perf-script',
       events,

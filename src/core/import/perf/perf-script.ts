@@ -39,6 +39,7 @@ import { markMutable } from '../../model/mutable-fields';
 import { BAD_SWITCH, derivedEvent, OffCpuIntervals, STATE_LEAVES, SWITCH_EVENT, type DerivedEvent, type OffCpuSummary } from './perf-offcpu';
 import { TIME_EVENTS } from './perf-parts';
 import { grown } from '../../model/grown';
+import { LeafAddressesBuilder } from '../../model/leaf-addresses';
 
 const TAB = 9;
 /** Lines of a first sample without header kept before deciding (see tentativeLine). */
@@ -119,6 +120,9 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
   private column: SampleColumnBuilder;
   // Samples waiting for the end of the input to fold their runs (./perf-runs.ts).
   private deferred = new DeferredSamples();
+  // Each kept sample's sampled instruction (../../model/leaf-addresses.ts); folding runs never
+  // changes a leaf's physical frame, so deferred samples are added when read too.
+  private leaves = new LeafAddressesBuilder();
 
   // Derived events: the intervals, the current sample's switch record (-1: not a switch), and
   // switch samples kept aside with the deferred ones, by ordinal.
@@ -396,6 +400,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       quotedCount: this.quoted,
       hasInlined: this.stack.hasInlined,
       names: this.stack.names.data(),
+      leaves: this.leaves.finish(),
       derived: this.derived,
       offCpu: this.offCpuSummary,
       column: { count: this.column.count, dropped: this.column.dropped, cap: this.column.cap },
@@ -460,6 +465,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const stack = this.stack;
     const depth = stack.end();
     const ordinal = this.samples++;
+    if (stack.leafOffset >= 0 && this.switchRecord < 0) this.leaves.add(stack.leafFrame, stack.leafOffset, this.weight, 1);
     if (stack.runs.unsettled) {
       if (this.switchRecord >= 0) this.deferredSwitches.set(ordinal, this.switchRecord);
       if (stack.sourceLines !== null) {
@@ -658,6 +664,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     this.builder = new TreeBuilder();
     this.column = new SampleColumnBuilder(this.column.cap);
     this.deferred = new DeferredSamples();
+    this.leaves = new LeafAddressesBuilder();
     this.prevLength = 0;
   }
 

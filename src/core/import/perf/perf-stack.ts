@@ -156,10 +156,17 @@ export class PerfStackAssembler {
   private lineStart = new Int32Array(4096);
   private pendingStart = new Int32Array(64);
   private addressNoted = new Uint8Array(4096);
+  // Per line id, its `+0xOFFSET` (-1: none); per pending entry, its line's (-1 for the inner names
+  // of a perf-map-agent chain, which have no symbol of their own).
+  private lineOffset = new Float64Array(4096);
+  private pendingOffset = new Float64Array(64);
+  /** The sampled instruction of the current sample: its physical frame and offset (-1: unknown). */
+  leafFrame: FrameIndex = -1;
+  leafOffset = -1;
 
   constructor(frames: FrameTableBuilder) {
     this.frames = frames;
-    markMutable(this, ['stack', 'stackLocation', 'srclineAfter', 'pendingLocation', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule', 'pendingInlined', 'lineStart', 'pendingStart', 'addressNoted']);
+    markMutable(this, ['stack', 'stackLocation', 'srclineAfter', 'pendingLocation', 'address', 'records', 'frameCache', 'entryStart', 'entryLength', 'chain', 'pendingName', 'pendingFlags', 'pendingModule', 'pendingInlined', 'lineStart', 'pendingStart', 'addressNoted', 'lineOffset', 'pendingOffset']);
     this.dsos.push({ flags: 0, module: -1, inlined: false, fallback: UNKNOWN });
   }
 
@@ -170,6 +177,8 @@ export class PerfStackAssembler {
     this.lastAddress = -1;
     this.before = SCRATCH_LINE;
     this.lastLineFrom = -1;
+    this.leafFrame = -1;
+    this.leafOffset = -1;
     this.runs.clear();
   }
 
@@ -378,7 +387,10 @@ export class PerfStackAssembler {
     const symbolStart = this.lineStart[line];
     // Innermost first, as perf prints inlined callees before their caller; a chain's inner names
     // are inlined into its outermost.
-    for (let i = start + length - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module, dso.inlined || i > start, symbolStart);
+    // Only the first run is the sampled instruction: reading the offsets of the others would cost
+    // a cache miss per frame line (lineOffset is not in the line's record).
+    const offset = this.depth === 0 ? this.lineOffset[line] : -1;
+    for (let i = start + length - 1; i >= start; i--) this.push(this.chain[i], dso.flags, dso.module, dso.inlined || i > start, symbolStart, i === start ? offset : -1);
   }
 
   /** Fills line record `line` from the parsed fields. */
@@ -396,9 +408,14 @@ export class PerfStackAssembler {
     rec[at + L_ENTRY] = entry;
     rec[at + L_DSO] = dsoId;
     rec[at + L_FRAME] = 0;
-    if (line >= this.lineStart.length) this.lineStart = grown(this.lineStart, Math.max(line + 1, this.lineStart.length * 2));
+    if (line >= this.lineStart.length) {
+      this.lineStart = grown(this.lineStart, Math.max(line + 1, this.lineStart.length * 2));
+      this.lineOffset = grown(this.lineOffset, this.lineStart.length);
+    }
     let offsetEnd = -1;
     if (text.startsWith('+0x', f.symEnd)) for (offsetEnd = f.symEnd + 3; offsetEnd < text.length && isHexCode(text.charCodeAt(offsetEnd)); ) offsetEnd++;
+    // Up to 13 hex digits is exact in a double; a longer offset is no offset within one function.
+    this.lineOffset[line] = !unknown && offsetEnd > f.symEnd + 3 && offsetEnd - f.symEnd - 3 <= 13 ? parseInt(text.slice(f.symEnd + 3, offsetEnd), 16) : -1;
     this.lineStart[line] = unknown ? -1 : this.names.startOf(text, f.addrStart, f.addrEnd, f.symEnd + 3, offsetEnd);
     return line;
   }
@@ -409,10 +426,11 @@ export class PerfStackAssembler {
     return this.depth;
   }
 
-  private push(name: StringIndex, flags: number, module: StringIndex | -1, inlined: boolean, start: number): void {
+  private push(name: StringIndex, flags: number, module: StringIndex | -1, inlined: boolean, start: number, offset: number): void {
     const n = this.pendingCount;
     if (n === this.pendingName.length) {
       this.pendingStart = grown(this.pendingStart, n * 2);
+      this.pendingOffset = grown(this.pendingOffset, n * 2);
       this.pendingName = grown(this.pendingName, n * 2);
       this.pendingModule = grown(this.pendingModule, n * 2);
       this.pendingFlags = grown(this.pendingFlags, n * 2);
@@ -424,6 +442,7 @@ export class PerfStackAssembler {
     this.pendingModule[n] = module;
     this.pendingInlined[n] = inlined ? 1 : 0;
     this.pendingStart[n] = start;
+    this.pendingOffset[n] = offset;
     this.pendingLocation[n] = NO_LOCATION;
     this.pendingCount = n + 1;
   }
@@ -457,6 +476,7 @@ export class PerfStackAssembler {
       this.stats.note(frame, address, 1, this.depth === 0);
       this.noteName(address, frame, 0);
       if (this.depth === this.kernelDepth && this.pendingFlags[0] & FrameFlags.KERNEL) this.kernelDepth++;
+      if (this.depth === 0) this.noteLeaf(frame, this.pendingOffset[0], this.pendingInlined[0]);
       this.pushFrame(frame, address, this.pendingLocation[0]);
       return;
     }
@@ -494,6 +514,7 @@ export class PerfStackAssembler {
     }
     if (size > 1) this.hasInlined = true;
     this.noteName(address, this.stack[start + physical], physical);
+    if (start === 0) this.noteLeaf(this.stack[physical], this.pendingOffset[physical], inlined[physical]);
     const groups = n / size;
     // The sampled instruction is one frame: the chain's first run, or, below kernel frames, the
     // first user-space run (the interrupted user instruction, not a return address).
@@ -505,6 +526,17 @@ export class PerfStackAssembler {
     this.runs.add(start, size, physical, groups, address, leaf, leaf ? (this.printedInlined ? 1 : 0) : k);
     // A leaf run is one frame, known now when perf has shown it resolves inline frames.
     if (leaf ? !this.printedInlined : k > 1) this.runs.unsettled = true;
+  }
+
+  /**
+   * The sample's first address run is the sampled instruction (the interrupted ip): its physical
+   * frame and its offset, when perf printed that frame as the ELF symbol `symbol+0xOFFSET` (an
+   * `(inlined)` line's offset would be within no symbol of the binary).
+   */
+  private noteLeaf(frame: FrameIndex, offset: number, inlined: number): void {
+    if (offset < 0 || inlined) return;
+    this.leafFrame = frame;
+    this.leafOffset = offset;
   }
 
   /** Notes an address's physical frame (pending entry `physical`) in `names`, once per address. */

@@ -1,0 +1,267 @@
+// The instructions of one function of a recording, from its binary on this machine: finds the DSO
+// (honouring --symfs as perf does), the symbol's range (`nm`), disassembles it (`objdump -d -l`),
+// checks the binary's build id against the recording's, and joins the sampled offsets
+// (src/core/query/leaf-addresses.ts) onto the instructions. Shared by `flameview annotate` and the
+// file server's disassembly route.
+//
+// Decisions: a symbol is found by its name as perf prints it (demangled, no parameters, no return
+// type); when several symbols carry it (static functions of two files), the one long enough for
+// every sampled offset wins. Every reason the listing cannot be made (kernel without vmlinux, JIT
+// code, a missing binary, no objdump) is one sentence saying why and what to pass; the offsets
+// alone are still returned. Tool output is bounded (maxBuffer) and every tool has a timeout.
+
+import { execFile } from 'node:child_process';
+import { access, constants } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
+import type { SymbolOffsets } from '../core/query/leaf-addresses';
+
+const run = promisify(execFile);
+const TOOL_TIMEOUT_MS = 30_000;
+const MAX_TOOL_OUTPUT = 64 * 1024 * 1024;
+/** A function listing longer than this is cut (a symbol's range from a corrupt table). */
+export const MAX_INSTRUCTIONS = 20_000;
+
+export type ListingRow =
+  | { kind: 'source'; file: string; line: number }
+  | {
+      kind: 'insn';
+      offset: number;
+      address: string;
+      text: string;
+      weight: number;
+      samples: number;
+      share: number;
+      /** A jump or call within the function: the target's offset. */
+      target?: number;
+    };
+
+export interface Disassembly {
+  function: string;
+  dso: string | null;
+  /** The file disassembled, or null when none could be. */
+  binary: string | null;
+  self: number;
+  samples: number;
+  /** The build id check: null when the recording or the binary has none. */
+  buildId: { recorded: string; found: string | null; matches: boolean } | null;
+  /** Why there is no listing, or what is wrong with it (build id mismatch): one sentence each. */
+  problems: string[];
+  /** The instructions with source labels between them; empty when there is no binary. */
+  listing: ListingRow[];
+  /** Every sampled offset (the page's table without binaries, and the fallback here). */
+  offsets: { offset: number; weight: number; samples: number; share: number }[];
+}
+
+export interface DisasmOptions {
+  /** perf's --symfs: the root the recording machine's files are under. */
+  symfs?: string;
+  /** Build ids of the recording by DSO path (perf buildid-list); absent: not checked. */
+  buildIds?: Map<string, string>;
+  objdump?: string;
+}
+
+/** `perf buildid-list` output → DSO path → build id. */
+export function parseBuildIds(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{8,}) (.+)$/.exec(line.trim());
+    if (m) out.set(m[2], m[1]);
+  }
+  return out;
+}
+
+/** The recording's build ids, from `perf buildid-list -i FILE`; empty when perf cannot say. */
+export async function recordedBuildIds(perfData: string): Promise<Map<string, string>> {
+  try {
+    const { stdout } = await run('perf', ['buildid-list', '-i', perfData], { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_TOOL_OUTPUT });
+    return parseBuildIds(stdout);
+  } catch {
+    return new Map();
+  }
+}
+
+/** The GNU build id of an ELF file (`readelf -n`), or null. */
+export async function fileBuildId(path: string): Promise<string | null> {
+  try {
+    const { stdout } = await run('readelf', ['-n', path], { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_TOOL_OUTPUT });
+    return /Build ID: ([0-9a-f]+)/.exec(stdout)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A demangled symbol as perf prints it: no parameter list, no return type (`double dot<double>(…)` → `dot<double>`). */
+export function perfShortName(demangled: string): string {
+  let depth = 0;
+  let params = demangled.length;
+  let lastSpace = -1;
+  for (let i = 0; i < demangled.length; i++) {
+    const c = demangled[i];
+    if (c === '<' || c === '{' || c === '[') depth++;
+    else if ((c === '>' || c === '}' || c === ']') && depth > 0) depth--;
+    else if (c === '(' && depth === 0 && i > 0 && !demangled.endsWith('operator', i)) {
+      params = i;
+      break;
+    } else if (c === ' ' && depth === 0) lastSpace = i;
+  }
+  return demangled.slice(lastSpace + 1, params);
+}
+
+interface SymbolRange {
+  start: number;
+  size: number;
+}
+
+/** The symbols named `name` (as perf prints it) in `nm -S -C` output. */
+export function findSymbols(nmText: string, name: string): SymbolRange[] {
+  const out: SymbolRange[] = [];
+  for (const line of nmText.split('\n')) {
+    const m = /^([0-9a-f]+) ([0-9a-f]+) [TtWwiI] (.+)$/.exec(line);
+    if (!m) continue;
+    if (m[3] === name || perfShortName(m[3]) === name) out.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16) });
+  }
+  return out;
+}
+
+/** Instructions and source labels of `objdump -d -l` output, offsets from `start`. */
+export function parseObjdump(text: string, start: number, end: number): ListingRow[] {
+  const rows: ListingRow[] = [];
+  let count = 0;
+  for (const line of text.split('\n')) {
+    const insn = /^\s*([0-9a-f]+):\t(.*)$/.exec(line);
+    if (insn) {
+      const address = parseInt(insn[1], 16);
+      if (address < start || address >= end) continue;
+      if (++count > MAX_INSTRUCTIONS) break;
+      const body = insn[2].replace(/\s+$/, '');
+      const row: ListingRow = { kind: 'insn', offset: address - start, address: insn[1], text: body, weight: 0, samples: 0, share: 0 };
+      const jump = /\b([0-9a-f]+) <[^>]*>$/.exec(body);
+      if (jump) {
+        const target = parseInt(jump[1], 16);
+        if (target >= start && target < end) row.target = target - start;
+      }
+      rows.push(row);
+      continue;
+    }
+    const source = /^(\/.*|[^\s:][^:]*):(\d+)(?: \(discriminator \d+\))?$/.exec(line);
+    if (source && !line.endsWith('>:')) {
+      const prev = rows[rows.length - 1];
+      const lineNo = Number(source[2]);
+      // objdump repeats a label after a `discriminator` change; one label per change is enough.
+      if (!(prev?.kind === 'source' && prev.file === source[1] && prev.line === lineNo)) rows.push({ kind: 'source', file: source[1], line: lineNo });
+    }
+  }
+  return rows;
+}
+
+async function readable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where perf would look for `dso` with `symfs`: DIR/path, then DIR/basename. */
+async function locate(dso: string, symfs: string | undefined): Promise<string | null> {
+  const candidates = symfs ? [join(symfs, dso), join(symfs, basename(dso))] : [dso];
+  for (const c of candidates) if (await readable(c)) return c;
+  return null;
+}
+
+/** The listing of one symbol block of a function (the heaviest block when a name is in several DSOs). */
+export async function disassemble(block: SymbolOffsets, options: DisasmOptions = {}): Promise<Disassembly> {
+  const offsets = block.rows.map(({ offset, weight, samples, share }) => ({ offset, weight, samples, share }));
+  const out: Disassembly = { function: block.name, dso: block.dso, binary: null, self: block.self, samples: block.samples, buildId: null, problems: [], listing: [], offsets };
+  const dso = block.dso;
+  if (dso === null || dso === '[unknown]') {
+    out.problems.push('the recording does not say which binary this function is in: only its sampled offsets are shown');
+    return out;
+  }
+  if (dso.startsWith('[kernel') || dso === '[vdso]' || dso.startsWith('[')) {
+    out.problems.push(`${dso} is not a file: kernel code needs a readable vmlinux with symbols (perf annotate --vmlinux; flameview does not read it yet): only the sampled offsets are shown`);
+    return out;
+  }
+  if (/\/perf-\d+\.map$/.test(dso) || dso.includes('jitted-') || dso === '//anon') {
+    out.problems.push(`${dso} is JIT code: its instructions existed only in the running process (record with the runtime's perf jitdump and perf inject --jit): only the sampled offsets are shown`);
+    return out;
+  }
+  const path = await locate(dso, options.symfs);
+  if (path === null) {
+    out.problems.push(
+      options.symfs
+        ? `${dso} is not under --symfs ${options.symfs} (looked for ${join(options.symfs, dso)} and ${join(options.symfs, basename(dso))}): only the sampled offsets are shown`
+        : `${dso} is not on this machine: pass --symfs DIR, a copy of the recording machine's files, to disassemble it; only the sampled offsets are shown`,
+    );
+    return out;
+  }
+  out.binary = path;
+  const recorded = options.buildIds?.get(dso);
+  if (recorded !== undefined) {
+    const found = await fileBuildId(path);
+    out.buildId = { recorded, found, matches: found === recorded };
+    if (found !== recorded) {
+      out.problems.push(
+        `${path} is not the binary that was recorded: its build id is ${found ?? 'missing'}, the recording's ${recorded} (a rebuilt or stripped binary): the listing below may not be the code that ran`,
+      );
+    }
+  }
+  let nm: string;
+  try {
+    nm = (await run('nm', ['-S', '-C', '--defined-only', path], { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_TOOL_OUTPUT })).stdout;
+  } catch (e) {
+    out.problems.push(`nm could not read the symbols of ${path} (${toolError(e)}): install binutils; only the sampled offsets are shown`);
+    return out;
+  }
+  const need = offsets.reduce((m, o) => Math.max(m, o.offset), 0);
+  const symbols = findSymbols(nm, block.name);
+  const symbol = symbols.find((s) => s.size > need) ?? null;
+  if (symbol === null) {
+    out.problems.push(
+      symbols.length === 0
+        ? `${path} has no symbol ${block.name} (a stripped binary? install its debug symbols or pass --symfs to an unstripped copy): only the sampled offsets are shown`
+        : `${block.name} in ${path} is ${symbols[0].size} bytes, shorter than the sampled offset +0x${need.toString(16)}: not the binary that was recorded; only the sampled offsets are shown`,
+    );
+    return out;
+  }
+  const objdump = options.objdump ?? 'objdump';
+  const end = symbol.start + symbol.size;
+  let text: string;
+  try {
+    const args = ['-d', '-l', '-C', '--no-show-raw-insn', `--start-address=0x${symbol.start.toString(16)}`, `--stop-address=0x${end.toString(16)}`, path];
+    text = (await run(objdump, args, { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_TOOL_OUTPUT })).stdout;
+  } catch (e) {
+    out.problems.push(`${objdump} could not disassemble ${path} (${toolError(e)}): install binutils (or pass llvm-objdump); only the sampled offsets are shown`);
+    return out;
+  }
+  const listing = parseObjdump(text, symbol.start, end);
+  const byOffset = new Map(offsets.map((o) => [o.offset, o]));
+  let placed = 0;
+  for (const row of listing) {
+    if (row.kind !== 'insn') continue;
+    const o = byOffset.get(row.offset);
+    if (!o) continue;
+    row.weight = o.weight;
+    row.samples = o.samples;
+    row.share = o.share;
+    placed += o.weight;
+  }
+  if (placed < block.self) {
+    out.problems.push(`${formatShare(100 - (100 * placed) / block.self)} of the samples fall between instructions of ${path}: not the binary that was recorded`);
+  }
+  out.listing = listing;
+  return out;
+}
+
+function formatShare(p: number): string {
+  return `${p.toFixed(p < 10 ? 1 : 0)} %`;
+}
+
+function toolError(e: unknown): string {
+  const err = e as NodeJS.ErrnoException & { stderr?: string };
+  if (err.code === 'ENOENT') return 'not installed';
+  const first = (err.stderr ?? err.message).trim().split('\n')[0] ?? '';
+  return first.slice(0, 200);
+}
