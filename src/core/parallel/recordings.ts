@@ -40,7 +40,7 @@ export function mergeRecordings(profiles: readonly Profile[], options: MergeReco
   return {
     frames,
     tree,
-    meta: mergedMeta(profiles, labels),
+    meta: { ...mergedMeta(profiles, labels), recordingRoots: Boolean(options.rootPerRecording) },
     samples: null,
     functionFrames: mergedFunctionFrames(profiles, frames.count, frameMaps),
     lines: null,
@@ -113,6 +113,7 @@ function mergedMeta(profiles: readonly Profile[], labels: readonly string[]): Pr
     hasInlineInfo: profiles.some((p) => p.meta.hasInlineInfo),
     skippedLines: skipped,
     warnings,
+    recordings: [...labels],
   };
 }
 
