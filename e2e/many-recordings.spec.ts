@@ -39,6 +39,12 @@ test('several files opened together: one graph of their sum, listed in the statu
   await page.keyboard.press('ArrowUp');
   await expect(details(page).locator('.frame-name-text')).toHaveText(heaviest);
   await expect(footer(page)).toContainText(`Total weight: ${formatCount(TOTALS.reduce((a, b) => a + b, 0))}`);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.mouse.move(0, 0);
+    await waitForIdle(page);
+    await page.screenshot({ path: `docs/screenshots/many-recordings-${scheme}.png` });
+  }
 });
 
 test('a file that cannot be read among several names it, and the open recording stays', async ({ page }) => {
