@@ -64,6 +64,29 @@ test.describe('pattern transforms', () => {
     });
   }
 
+  test('each from the frame menu, once the search has matched the pattern', async ({ page }) => {
+    await openLinkedFixture(page, 'rust-toyc.perf-script.txt');
+    await page.getByRole('searchbox', { name: 'Search' }).fill(PATTERN);
+    await expect(search(page).getByRole('status')).toContainText('Matched');
+    for (const c of CASES) {
+      const graph = page.getByRole('application', { name: 'Flame graph' });
+      await graph.focus();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('Shift+F10');
+      await page.getByRole('menu').getByRole('menuitem', { name: `${c.action} /${PATTERN}/` }).click();
+      await waitForIdle(page);
+      await expect(chips(page)).toHaveText([`${c.chip}✕`]);
+      await expect(total(page)).toHaveText(`Total weight: ${formatNs(c.total)}`);
+      await expect.poll(() => hashParam(page, 'transforms')).toBe(`${c.param}:${encodeURIComponent(PATTERN)}`);
+      await chips(page).getByRole('button', { name: `Undo ${c.chip}` }).click();
+      await waitForIdle(page);
+      await expect(chips(page)).toHaveCount(0);
+      // merge-re left no match on screen; the search matches again once it is undone
+      await expect(search(page).getByRole('status')).not.toHaveText('Matched: 0.0%');
+    }
+  });
+
   test('an invalid pattern in a link is a notice, not a transform', async ({ page }) => {
     await openLinkedFixture(page, 'rust-toyc.perf-script.txt', '&transforms=merge-re:(a');
     await expect(page.getByText(/invalid regular expression/)).toBeVisible();

@@ -51,6 +51,8 @@ async function finish(onProgress: ProgressCallback, run: (options: { onProgress:
 const api = {
   openBlob: (blob: Blob, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
     finish(onProgress, (o) => session.openBlob(blob, { ...options, ...o })),
+  openBlobs: (files: { blob: Blob; name: string }[], options: WorkerOpenOptions & { byRecording?: boolean }, onProgress: ProgressCallback) =>
+    finish(onProgress, (o) => session.openBlobs(files, { ...options, ...o })),
   openUrl: (url: string, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
     finish(onProgress, (o) => session.openUrl(url, { ...options, ...o })),
   openText: (text: string, options: WorkerOpenOptions, onProgress: ProgressCallback) =>

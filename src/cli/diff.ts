@@ -12,17 +12,30 @@
 // `--ignore-root` compares ignoring the root names (renamed binaries): A's roots are renamed to
 // the B roots core/views/diff.ts's pairRoots pairs them with, the rule the page uses.
 //
+// Groups (`diff A1 A2 … vs B1 B2 …`, issue 31 item 3): each side is the sum of its runs, as
+// `collapse A1 A2 …` prints it; `--table` prints the change table instead, per function its
+// share of each side and the spread of that share over the side's runs, a change within the
+// spread marked noise (core/views/group-deltas.ts, the page's change table).
+//
 // Exit codes: 0 done, 1 an input cannot be read or is not a recording, 2 usage error.
 
-import { compareUtf8, foldedStacks, formatWeight, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
-import { pairRoots, type RootEntry } from '../core/views/diff';
+import { compareUtf8, foldedStacks, formatWeight, sumFolded, transformedViewTree, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
+import type { Profile } from '../core/model/profile';
+import { mergeRecordings } from '../core/parallel/recordings';
+import { pairRoots, type DiffSide, type RootEntry } from '../core/views/diff';
+import { groupDeltas } from '../core/views/group-deltas';
 import { loadRecording, writeChunks } from './cli-common';
 import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const DIFF_USAGE = `usage: flameview diff [options] A B
+       flameview diff [options] A1 A2 ... vs B1 B2 ...
   prints "stack weightA weightB" lines (A = baseline, B = comparison), sorted bytewise,
   for flamegraph.pl or inferno-flamegraph; a stack missing from one input gets 0 there.
+  Groups: each side is the sum of its recordings (runs, hosts); write ./vs for a file named vs.
+  --table                  the change table instead: per function its self share of A and B
+                           (% of each side's total), the change, the spread of the share over
+                           each side's runs (max - min) and "noise" when the change is within it
   --view inline|functions  inline (default): every frame, inlined ones marked _[i];
                            functions: inlined frames merged into their caller
   --samples                weight by sample count instead of the summed period
@@ -44,21 +57,27 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--open')) {
     return command.usageError('--open is not part of this command: `flameview A B` opens the comparison in the browser');
   }
-  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...UNIT_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, ...TRANSFORM_OPTIONS });
+  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...UNIT_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, table: { type: 'boolean' }, ...TRANSFORM_OPTIONS });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const tree = command.foldedTree(values);
   if (typeof tree === 'number') return tree;
   const { view, transforms, unit: inputUnit } = tree;
-  if (positionals.length !== 2) return command.usageError(`expected two recordings A and B, got ${positionals.length}`);
-  if (positionals[0] === '-' && positionals[1] === '-') return command.usageError('only one of A and B can be - (stdin)');
+  const sides = splitSides(positionals);
+  if (typeof sides === 'string') return command.usageError(sides);
+  if ([...sides.a, ...sides.b].filter((f) => f === '-').length > 1) return command.usageError('only one of A and B can be - (stdin)');
 
   const split = splitOf(values);
-  const [a, b] = await Promise.all(positionals.map((file) => loadRecording(file, io, { event: values.event, split, unit: inputUnit })));
-  if (!a || !b) return 1;
-  if (a.meta.event !== null && b.meta.event !== null && a.meta.event !== b.meta.event && !values.samples) {
+  const load = (file: string) => loadRecording(file, io, { event: values.event, split, unit: inputUnit });
+  const [runsA, runsB] = await Promise.all([Promise.all(sides.a.map(load)), Promise.all(sides.b.map(load))]);
+  if (runsA.some((p) => !p) || runsB.some((p) => !p)) return 1;
+  const a = runsA as Profile[];
+  const b = runsB as Profile[];
+  const eventA = a[0].meta.event;
+  const eventB = b[0].meta.event;
+  if (eventA !== null && eventB !== null && eventA !== eventB && !values.samples) {
     io.stderr.write(
-      `flameview: warning: A's event is ${a.meta.event} but B's is ${b.meta.event}; their weights may not be comparable (--samples compares sample counts)\n`,
+      `flameview: warning: A's event is ${eventA} but B's is ${eventB}; their weights may not be comparable (--samples compares sample counts)\n`,
     );
   }
 
@@ -69,10 +88,42 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
     fullNames: Boolean(values['full-names']),
     transforms,
   };
-  const stacksB = foldedStacks(b, options);
-  const stacksA = values['ignore-root'] ? renameRoots(foldedStacks(a, options), stacksB) : foldedStacks(a, options);
+  if (values.table) return writeChunks(io.stdout, [groupTable(a, b, options)]);
+  const sideStacks = (runs: Profile[]) => (runs.length === 1 ? foldedStacks(runs[0], options) : sumFolded(runs.map((p) => foldedStacks(p, options))));
+  const stacksB = sideStacks(b);
+  const stacksA = values['ignore-root'] ? renameRoots(sideStacks(a), stacksB) : sideStacks(a);
   const lines = diffFoldedChunks(stacksA, stacksB, { normalize: Boolean(values.normalize) });
   return writeChunks(io.stdout, lines);
+}
+
+/** `A B` or `A1 A2 … vs B1 B2 …`; a message for anything else. */
+function splitSides(positionals: readonly string[]): { a: string[]; b: string[] } | string {
+  const at = positionals.indexOf('vs');
+  if (at < 0) return positionals.length === 2 ? { a: [positionals[0]], b: [positionals[1]] } : `expected two recordings A and B (or groups: A1 A2 ... vs B1 B2 ...), got ${positionals.length}`;
+  if (positionals.indexOf('vs', at + 1) >= 0) return 'vs given twice (write ./vs for a file named vs)';
+  const a = positionals.slice(0, at);
+  const b = positionals.slice(at + 1);
+  if (a.length === 0 || b.length === 0) return `a group is empty: ${a.length} recording(s) before vs, ${b.length} after`;
+  return { a, b };
+}
+
+/**
+ * The change table of the two groups as TSV, heaviest |change| first: functions with self
+ * weight on either side. Figures in percent of each side's total, two decimals.
+ */
+function groupTable(a: Profile[], b: Profile[], options: FoldedOptions): string {
+  const side = (p: Profile): DiffSide => ({ tree: transformedViewTree(p, options.view ?? 'inline', options.transforms), frames: p.frames });
+  const rows = groupDeltas(a.map(side), b.map(side), side(mergeRecordings(a)), side(mergeRecordings(b)), { weight: options.weight });
+  const pct = (x: number) => x.toFixed(2);
+  let out = 'selfA%\tselfB%\tchange\tspreadA\tspreadB\tverdict\tname\n';
+  for (const r of rows) {
+    if (r.self.a === 0 && r.self.b === 0) continue;
+    const change = (r.self.delta >= 0 ? '+' : '') + pct(r.self.delta);
+    // Names are untrusted: a tab or newline in one would break the table's columns.
+    const name = r.name.replace(/[\r\n\t]/g, ' ');
+    out += `${pct(r.self.a)}\t${pct(r.self.b)}\t${change}\t${pct(r.selfSpread.a)}\t${pct(r.selfSpread.b)}\t${r.selfSpread.noise ? 'noise' : 'CHANGE'}\t${name}\n`;
+  }
+  return out;
 }
 
 export interface DiffFoldedOptions {

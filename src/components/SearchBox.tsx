@@ -8,7 +8,7 @@ import { revealNode } from '../controllers/keyboard';
 import { formatMatched, matchedShare } from '../core/query/matched';
 import { useStore } from '../store/store';
 import type { SearchStatus, StoreState } from '../store/types';
-import type { PatternOp } from '../core/views/transforms';
+import { PATTERN_ACTIONS } from '../controllers/frame-actions';
 import { Menu } from './toolbar/Menu';
 import { currentTree, nextMatch } from '../store/tree-helpers';
 
@@ -73,13 +73,6 @@ export function SearchBox() {
     </div>
   );
 }
-
-const PATTERN_ACTIONS: { op: PatternOp; label: string; title: string }[] = [
-  { op: 'focus', label: 'Focus on matches', title: 'Each stack from its outermost matching frame; stacks without a match go' },
-  { op: 'drop', label: 'Drop samples with a match', title: 'Remove every sample whose stack has a matching frame' },
-  { op: 'merge', label: 'Merge matches into callers', title: 'Matching frames disappear; their time goes to their callers' },
-  { op: 'collapse', label: 'Collapse runs of matches', title: 'Consecutive matching frames become the first of them' },
-];
 
 /** The pattern transforms of the search's pattern (undone from the transform bar). */
 function PatternTransforms({ pattern, ignoreCase }: { pattern: string; ignoreCase: boolean }) {

@@ -8,6 +8,7 @@ import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { formatCount, formatDeltaPct, formatNs } from '../format';
 import { treeOf } from '../core/query/tree-walks';
+import { showEachRecording } from '../controllers/recordings';
 
 const FORMAT_NAMES: Record<FormatId, string> = {
   'perf-script': 'perf script',
@@ -41,6 +42,7 @@ export function StatusBar() {
   return (
     <footer className="status-bar">
       <span>Format: {FORMAT_NAMES[meta.format]}</span>
+      {meta.recordings && <Recordings names={meta.recordings} roots={Boolean(meta.recordingRoots)} />}
       {meta.event && <span>Event: {meta.event}</span>}
       {compared ? (
         <>
@@ -101,6 +103,20 @@ function Both({ label, a, b, format }: { label: string; a: number; b: number; fo
   return (
     <span data-testid={`status-${label === 'Samples' ? 'samples' : 'weight'}`} title={`${label} of the baseline (A) and of the comparison (B)`}>
       {label}: A {format(a)} · B {format(b)} <span className={delta > 0 ? 'grew' : delta < 0 ? 'shrank' : undefined}>({change})</span>
+    </span>
+  );
+}
+
+/** Several recordings opened as one: their names, and whether each is a root frame of its own. */
+function Recordings({ names, roots }: { names: readonly string[]; roots: boolean }) {
+  return (
+    <span data-testid="status-recordings" className="status-recordings">
+      <span title={names.join('\n')}>
+        {names.length} recordings: {names.join(', ')}
+      </span>
+      <label>
+        <input type="checkbox" checked={roots} onChange={(e) => void showEachRecording(e.target.checked)} /> each as a root frame
+      </label>
     </span>
   );
 }

@@ -15,7 +15,7 @@ import type { NodeIndex } from '../core/model/types';
 import { exactPattern } from '../core/query/diff-sides';
 import { segmentsOf } from '../core/views/zoom-path';
 import { frameGroupNames, groupNamesOf } from '../core/views/frame-groups';
-import type { Transform } from '../core/views/transforms';
+import type { PatternOp, Transform } from '../core/views/transforms';
 import { useStore } from '../store/store';
 import { currentTree } from '../store/tree-helpers';
 import { copyText } from './share';
@@ -60,6 +60,14 @@ export function stackText(node: NodeIndex): string {
     .join('\n');
 }
 
+/** The pattern transforms, offered by the search box's Transform menu and the frame menu. */
+export const PATTERN_ACTIONS: { op: PatternOp; label: string; title: string }[] = [
+  { op: 'focus', label: 'Focus on matches', title: 'Each stack from its outermost matching frame; stacks without a match go' },
+  { op: 'drop', label: 'Drop samples with a match', title: 'Remove every sample whose stack has a matching frame' },
+  { op: 'merge', label: 'Merge matches into callers', title: 'Matching frames disappear; their time goes to their callers' },
+  { op: 'collapse', label: 'Collapse runs of matches', title: 'Consecutive matching frames become the first of them' },
+];
+
 export function frameActions(target: FrameTarget): FrameAction[] {
   const s = useStore.getState();
   const push = (t: Transform) => () => useStore.getState().pushTransform(t);
@@ -93,6 +101,16 @@ export function frameActions(target: FrameTarget): FrameAction[] {
   actions.push(
     { id: 'rec', label: 'Collapse recursion', shortcut: 'r', disabled: null, run: push({ kind: 'rec', name }) },
     { id: 'drec', label: 'Collapse direct recursion only', shortcut: 'R', disabled: null, run: push({ kind: 'direct-rec', name }) },
+  );
+  // The search's pattern, once it has matched in time (the pattern gate's condition): its
+  // transforms from the frame menu too, so a frame's neighbours by name go in one step.
+  const { pattern, status, matches, error, caseInsensitive } = s.search;
+  if (pattern && status === 'done' && matches && !error) {
+    PATTERN_ACTIONS.forEach((a, i) =>
+      actions.push({ id: `pattern-${a.op}`, label: `${a.label} /${pattern}/${caseInsensitive ? 'i' : ''}`, disabled: null, group: i === 0, run: push({ kind: 'pattern', op: a.op, pattern, ignoreCase: caseInsensitive }) }),
+    );
+  }
+  actions.push(
     { id: 'copy-name', label: 'Copy name', disabled: null, group: true, run: () => copyText(name) },
     { id: 'copy-stack', label: 'Copy stack', disabled: noNode, run: () => (node === null ? undefined : copyText(stackText(node))) },
     { id: 'search', label: 'Search for this name', disabled: null, run: () => useStore.getState().setSearchPattern(exactPattern(name)) },

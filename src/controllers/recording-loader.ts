@@ -16,6 +16,8 @@ import { Latest } from '../core/util/latest';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
+  /** Several files summed into one recording (`name` lists them); `byRecording`: each under a root frame of its name. */
+  | { kind: 'files'; files: { blob: Blob; name: string }[]; name: string; byRecording: boolean }
   /**
    * `url` is checked and absolute; `given` is the URL as the user or the link gave it; `linkedAs`:
    * the URL the page's link keeps naming instead (the processed form a shared link opens, when its
@@ -67,7 +69,8 @@ export class RecordingLoader {
    */
   openedBytes(): { body: Blob | string; name: string } | null {
     const last = this.last;
-    if (!last || last.kind === 'url') return null;
+    // Several files have no one original to upload: Share sends the summed recording only.
+    if (!last || last.kind === 'url' || last.kind === 'files') return null;
     return last.kind === 'file' ? { body: last.file, name: last.name } : { body: last.text, name: last.name };
   }
 
@@ -78,6 +81,20 @@ export class RecordingLoader {
 
   openFile(file: File): Promise<void> {
     return this.open({ kind: 'file', file, name: file.name || 'file' });
+  }
+
+  /** Several files as one recording, their sum (one file: openFile). */
+  openFiles(files: readonly File[], byRecording = false): Promise<void> {
+    if (files.length === 1 && !byRecording) return this.openFile(files[0]);
+    const named = files.map((f) => ({ blob: f as Blob, name: f.name || 'file' }));
+    return this.open({ kind: 'files', files: named, name: named.map((f) => f.name).join(' + '), byRecording });
+  }
+
+  /** The open files again, with or without a root frame per file (a no-op for one recording). */
+  regroup(byRecording: boolean): Promise<void> {
+    const last = this.last;
+    if (!last || last.kind !== 'files' || last.byRecording === byRecording) return Promise.resolve();
+    return this.open({ ...last, byRecording }, { event: this.lastOptions.event, split: this.lastOptions.split });
   }
 
   openText(text: string): Promise<void> {
@@ -149,6 +166,7 @@ export class RecordingLoader {
     try {
       const w = this.worker.get();
       if (input.kind === 'file') result = await w.openBlob(input.file, options, onProgress);
+      else if (input.kind === 'files') result = await w.openBlobs(input.files, { ...options, byRecording: input.byRecording }, onProgress);
       else if (input.kind === 'url') result = await w.openUrl(input.url, options, onProgress);
       else result = await w.openText(input.text, options, onProgress);
     } catch (e) {

@@ -64,6 +64,7 @@ function sourceOf(input: RecordingInput): ProfileSource {
   if (input.kind === 'url') return input.demo ? { kind: 'demo', url: input.url } : { kind: 'url', url: input.linkedAs ?? input.url };
   // What a link made from it names it by (the name as chosen, not the importer's display name).
   if (input.kind === 'file') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.file.size } };
+  if (input.kind === 'files') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.files.reduce((n, f) => n + f.blob.size, 0) } };
   return { kind: 'paste', local: { kind: 'paste', name: null, size: input.text.length } };
 }
 
@@ -74,6 +75,10 @@ const comparison = new RecordingLoader('compare', sinkOf('B'));
 // ── The baseline (A) ──────────────────────────────────────────────────────────────────────────
 
 export const openFile = (file: File): Promise<void> => main.openFile(file);
+/** Several files as one graph of their sum (issue 31, item 2). */
+export const openFiles = (files: readonly File[]): Promise<void> => main.openFiles(files);
+/** Several files open: each as a root frame of its own, or not. */
+export const showEachRecording = (byRecording: boolean): Promise<void> => main.regroup(byRecording);
 export const openText = (text: string): Promise<void> => main.openText(text);
 export const openUrl = (raw: string, base?: string): Promise<void> => main.openUrl(raw, base);
 /**

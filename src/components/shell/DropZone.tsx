@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { openFile, openText, openUrl } from '../../controllers/recordings';
+import { openFiles, openText, openUrl } from '../../controllers/recordings';
 
 /** A full-page drop target: shown while something droppable is dragged over the window. */
 export function DropZone() {
@@ -32,9 +32,10 @@ export function DropZone() {
       const data = e.dataTransfer;
       if (!data) return;
       e.preventDefault();
-      const file = data.files[0];
-      if (file) {
-        void openFile(file);
+      // Several files dropped at once open as one graph of their sum.
+      const files = Array.from(data.files);
+      if (files.length > 0) {
+        void openFiles(files);
         return;
       }
       const uri = data.getData('text/uri-list').split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));

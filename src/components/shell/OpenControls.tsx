@@ -1,5 +1,5 @@
 import { useRef, useState, type ChangeEvent } from 'react';
-import { openFile } from '../../controllers/recordings';
+import { openFiles } from '../../controllers/recordings';
 import { PasteDialog } from './PasteDialog';
 
 const FILE_INPUT_ID = 'open-file-input';
@@ -13,15 +13,16 @@ export function OpenControls() {
   const [pasteOpen, setPasteOpen] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    if (file) void openFile(file);
+    // Several files chosen at once open as one graph of their sum.
+    const files = Array.from(event.target.files ?? []);
+    if (files.length > 0) void openFiles(files);
     // Let the same file be chosen again (e.g. after fixing it on disk).
     event.target.value = '';
   };
   return (
     <div className="shell-open">
       <label className="btn btn-primary shell-file">
-        <input ref={input} id={FILE_INPUT_ID} type="file" className="visually-hidden" aria-label="Open file" onChange={onChange} />
+        <input ref={input} id={FILE_INPUT_ID} type="file" multiple className="visually-hidden" aria-label="Open file" onChange={onChange} />
         <span aria-hidden="true">Open file…</span>
       </label>
       <button type="button" className="btn" onClick={() => setPasteOpen(true)}>

@@ -34,6 +34,10 @@ export interface ProfileMeta {
   /** Lines skipped as unparseable, and the first few of them quoted. */
   skippedLines: number;
   warnings: ImportWarning[];
+  /** Several recordings opened as one (../parallel/recordings.ts): their names, in order; absent for one. */
+  recordings?: string[];
+  /** With `recordings`: each recording's stacks are under a root frame of its name. */
+  recordingRoots?: boolean;
 }
 
 export interface Profile {

@@ -79,7 +79,7 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
  * frames where they ended (their folding interns frames where one parser did); null when they
  * cannot be merged exactly.
  */
-export function mergeFrames(parts: readonly PartialProfile[], late: LateSamples | null = null): { frames: FrameTable; frameMaps: Int32Array[] } | null {
+export function mergeFrames(parts: readonly Pick<PartialProfile, 'frames' | 'moduleKnown'>[], late: LateSamples | null = null): { frames: FrameTable; frameMaps: Int32Array[] } | null {
   const builder = new FrameTableBuilder();
   const frameMaps = parts.map((part, p) => {
     const { strings, name, module, flags, count } = part.frames;

@@ -14,6 +14,7 @@
 import { diagnoseFetchFailure, fetchFailureMessage } from './fetch-failure';
 import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from '../import/load';
 import type { ImportOptions, PartialProfile } from '../import/importer';
+import { mergeRecordings } from '../parallel/recordings';
 import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource } from '../parallel/split';
 import { ImportError, type Profile } from '../model/profile';
 import { isPerfData } from '../import/sniff';
@@ -95,11 +96,7 @@ export class ProfileSession {
   }
 
   openBlob(blob: Blob, options: OpenOptions): Promise<OpenResult> {
-    const signal = this.begin();
-    // Each part worker reads its own Blob.slice(); this worker reads only the start and the
-    // bytes around each cut.
-    const split = { size: blob.size, read: async (start: number, end: number) => new Uint8Array(await blob.slice(start, end).arrayBuffer()) };
-    return this.run(() => readStream(blob.stream()), blob.size, options, signal, { source: split, input: { blob } });
+    return this.run(...blobArgs(blob, options, this.begin()));
   }
 
   openText(text: string, options: OpenOptions): Promise<OpenResult> {
@@ -164,13 +161,40 @@ export class ProfileSession {
     return controller.signal;
   }
 
-  private async run(
-    source: () => AsyncIterable<Uint8Array>,
-    totalBytes: number | null,
-    options: OpenOptions,
-    signal: AbortSignal,
-    split?: { source: RangeSource; input: PartInput },
-  ): Promise<OpenResult> {
+  /**
+   * Several files summed into one recording (issue 31, item 2; core/parallel/recordings.ts), in
+   * the order given, each read as openBlob reads one; the first that fails fails them all, its
+   * message naming it. `byRecording`: each file's stacks under a root frame of its name.
+   */
+  async openBlobs(files: readonly { blob: Blob; name: string }[], options: OpenOptions & { byRecording?: boolean }): Promise<OpenResult> {
+    const signal = this.begin();
+    const profiles: Profile[] = [];
+    for (const { blob, name } of files) {
+      const one = await this.readProfile(...blobArgs(blob, { ...options, name }, signal));
+      if (!one.ok) return one.error.kind === 'cancelled' || one.error.message.includes(name) ? one : { ok: false, error: { ...one.error, message: `${name}: ${one.error.message}` } };
+      profiles.push(one.profile);
+    }
+    const names = files.map((f) => f.name);
+    return this.snapshotOf(() => mergeRecordings(profiles, { labels: names, rootPerRecording: options.byRecording }), signal, options.name);
+  }
+
+  private async run(...args: ReadArgs): Promise<OpenResult> {
+    const one = await this.readProfile(...args);
+    return one.ok ? this.snapshotOf(() => one.profile, args[3], args[2].name) : one;
+  }
+
+  /** The snapshot of the profile `make` gives, or the error it throws, worded as run() words it. */
+  private snapshotOf(make: () => Profile, signal: AbortSignal, name: string): OpenResult {
+    try {
+      const snapshot = makeSnapshot(make());
+      if (signal.aborted) return cancelled();
+      return { ok: true, snapshot };
+    } catch (e) {
+      return { ok: false, error: { kind: 'internal', message: `Could not open ${name}: ${errorText(e)}` } };
+    }
+  }
+
+  private async readProfile(...[source, totalBytes, options, signal, split]: ReadArgs): Promise<{ ok: true; profile: Profile } | Extract<OpenResult, { ok: false }>> {
     const { name, onProgress } = options;
     let last = -Infinity;
     let latest: OpenProgress = { bytesRead: 0, totalBytes, samples: 0 };
@@ -210,9 +234,7 @@ export class ProfileSession {
       // An empty file would replace the open recording with nothing: say so instead.
       if (seen.bytes === 0) return { ok: false, error: { kind: 'import', message: `${name}: the file is empty` } };
       report(true);
-      const snapshot = makeSnapshot(profile);
-      if (signal.aborted) return cancelled();
-      return { ok: true, snapshot };
+      return { ok: true, profile };
     } catch (e) {
       if (signal.aborted || e instanceof AbortedError) return cancelled();
       if (e instanceof PerfDataError) return { ok: false, error: { kind: 'perf-data', message: e.message } };
@@ -226,6 +248,18 @@ export class ProfileSession {
       return { ok: false, error: { kind: 'internal', message: `Could not open ${name}: ${errorText(e)}` } };
     }
   }
+}
+
+/** What ProfileSession reads a recording from: its bytes, their count, options, the abort signal, and how to read it in parts. */
+type ReadArgs = [source: () => AsyncIterable<Uint8Array>, totalBytes: number | null, options: OpenOptions, signal: AbortSignal, split?: { source: RangeSource; input: PartInput }];
+
+/**
+ * A Blob read as one stream or in parts: each part worker reads its own Blob.slice(); this
+ * worker reads only the start and the bytes around each cut.
+ */
+function blobArgs(blob: Blob, options: OpenOptions, signal: AbortSignal): ReadArgs {
+  const split = { size: blob.size, read: async (start: number, end: number) => new Uint8Array(await blob.slice(start, end).arrayBuffer()) };
+  return [() => readStream(blob.stream()), blob.size, options, signal, { source: split, input: { blob } }];
 }
 
 /** Only absolute http(s) URLs may be fetched; anything else (javascript:, data:, file:) is refused. */
@@ -256,7 +290,7 @@ class PerfDataError extends Error {
   }
 }
 
-function cancelled(): OpenResult {
+function cancelled(): Extract<OpenResult, { ok: false }> {
   return { ok: false, error: { kind: 'cancelled', message: 'Loading was cancelled' } };
 }
 

@@ -24,14 +24,14 @@ export interface FunctionDelta {
   total: Compared;
 }
 
-interface FunctionWeights {
+export interface FunctionWeights {
   /** Per string index of the side's table (only the ones used as frame names are non-zero). */
   self: Float64Array;
   total: Float64Array;
   seen: Uint8Array;
 }
 
-function functionWeights(tree: CallTree, frames: FrameTable, samples: boolean): FunctionWeights {
+export function functionWeights(tree: CallTree, frames: FrameTable, samples: boolean): FunctionWeights {
   const size = frames.strings.length;
   const self = new Float64Array(size);
   const total = new Float64Array(size);

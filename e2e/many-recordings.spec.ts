@@ -1,0 +1,62 @@
+// Several recordings as one (issue 31, item 2): files chosen together in the Open file dialog
+// open as one graph of their sum, formats mixed; the status bar lists them, and "each as a root
+// frame" puts each file's stacks under a frame of its name. Figures from the folded oracles.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { fixturePath, gotoAndWait, waitForIdle } from './helpers';
+import { readFolded } from './viewer-oracle';
+import { formatCount } from '../src/format';
+
+const FILES = ['groups/a1.folded', 'groups/b2.folded', 'rust-toyc.no-inline.perf-script.txt'];
+// The perf script recording's folded twin (stackcollapse-perf.pl): the same stacks and weights.
+const TOTALS = [readFolded('groups/a1.folded'), readFolded('groups/b2.folded'), readFolded('rust-toyc.no-inline.folded')].map((f) => f.total);
+const footer = (page: Page) => page.locator('footer');
+const details = (page: Page) => page.getByRole('region', { name: 'Selected frame' });
+
+test('several files opened together: one graph of their sum, listed in the status bar, each as a root frame on demand', async ({ page }) => {
+  await gotoAndWait(page);
+  await page.getByLabel('Open file').setInputFiles(FILES.map(fixturePath));
+  await expect(page.getByTestId('recording-name')).toHaveText('a1.folded + b2.folded + rust-toyc.no-inline.perf-script.txt');
+  await waitForIdle(page);
+  const listed = page.getByTestId('status-recordings');
+  await expect(listed).toContainText('3 recordings: a1.folded, b2.folded, rust-toyc.no-inline.perf-script.txt');
+  // Mixed units (folded counts and perf's nanoseconds) are added as numbers: the total is the sum.
+  await expect(footer(page)).toContainText(`Total weight: ${formatCount(TOTALS.reduce((a, b) => a + b, 0))}`);
+
+  const roots = listed.getByRole('checkbox', { name: 'each as a root frame' });
+  await expect(roots).not.toBeChecked();
+  // Controlled by the recording: checked once the files are read again with root frames.
+  await roots.click();
+  await expect(roots).toBeChecked();
+  await waitForIdle(page);
+  // The root's heaviest child is now the heaviest recording, by its file name.
+  const heaviest = FILES[TOTALS.indexOf(Math.max(...TOTALS))].split('/').pop()!;
+  await page.getByRole('application', { name: 'Flame graph' }).focus();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(details(page).locator('.frame-name-text')).toHaveText(heaviest);
+  await expect(footer(page)).toContainText(`Total weight: ${formatCount(TOTALS.reduce((a, b) => a + b, 0))}`);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.mouse.move(0, 0);
+    await waitForIdle(page);
+    await page.screenshot({ path: `docs/screenshots/many-recordings-${scheme}.png` });
+  }
+});
+
+test('a file that cannot be read among several names it, and the open recording stays', async ({ page }) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'flameview-many-'));
+  try {
+    const broken = path.join(dir, 'broken.txt');
+    writeFileSync(broken, 'this is not a profile\nnor is this\n');
+    await gotoAndWait(page);
+    await page.getByLabel('Open file').setInputFiles([fixturePath('groups/a1.folded'), broken]);
+    await expect(page.getByRole('alert')).toContainText('broken.txt');
+    await expect(page.getByTestId('recording-name')).toHaveText('rust-toyc.perf-script.txt');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
