@@ -5,6 +5,7 @@
 //                                [--wide 600000] [--only SUBSTRING] [--port 4191]
 //   npx tsx bench/browser/run.ts --parallel [--sizes 200,1000] [--runs 3]   (see ./parallel.ts)
 //   npx tsx bench/browser/run.ts --share [--size 200] [--runs 3]   (shared links, Share, flameview FILE: ./share.ts)
+//   npx tsx bench/browser/run.ts --small [--runs 5] [--speedscope DIR] [--firefox-profiler DIR]   (small recordings: ./small.ts)
 //
 // For each input it reports
 // - navigation → drawn: `#profile=<url>` (the file served with Content-Length by a local server)
@@ -319,7 +320,9 @@ function print(rows: Row[]): void {
   ? import('./parallel').then((m) => m.runParallelBench())
   : process.argv.includes('--share')
     ? import('./share').then((m) => m.runShareBench())
-    : run()).catch((e) => {
+    : process.argv.includes('--small')
+      ? import('./small').then((m) => m.runSmallBench())
+      : run()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

@@ -1,0 +1,211 @@
+// Small recordings, the common case: navigation → graph drawn for flameview and, when given built
+// locally by path, speedscope and the Firefox Profiler, in a fresh Chromium per run.
+//
+//   npm run bench:browser -- --small [--runs 5] [--source FILE] [--sizes 0.1,1.6,16]
+//                            [--speedscope DIR] [--firefox-profiler DIR] [--dist DIR] [--trace DIR]
+//
+// - Inputs: the first 100 kB, 1.6 MB and 16 MB of a real `perf script` (`--source`, by default
+//   bench/data/gxx.perf-script.txt, which bench/record-small.sh records from g++), each cut at a
+//   sample boundary, written to bench/data/small-<size>.perf-script.txt and served by a local
+//   server with Content-Length and CORS.
+// - flameview: this worktree's app built into node_modules/.cache/flameview-small (or `--dist DIR`,
+//   another build, for before/after), opened at `#profile=<url>`; drawn when the flame graph's
+//   aria-busy is "false" with the recording's name in the title.
+// - speedscope (`--speedscope DIR`: the `dist/release` folder of its npm package) at
+//   `#profileURL=<url>`; drawn when its title names the recording and a flame chart canvas has a
+//   size, then one more animation frame.
+// - the Firefox Profiler (`--firefox-profiler DIR`: its built `dist/`) at `/from-url/<url>/`;
+//   drawn when the call tree has rows (the view it opens on), then one more animation frame.
+// Each viewer's app is served as static files by one server (paths not found fall back to
+// index.html, as the Firefox Profiler's routes need). Runs alternate between the viewers so a
+// change in the machine's load hits all of them; each prints its median of `--runs` (default 5).
+// `--trace DIR` also writes one Chromium trace per viewer and size (load it in the Performance
+// panel) from an extra run, not counted.
+// Results go to bench/results/browser-small.json.
+
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { DATA_DIR, parseList } from '../generate';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain',
+};
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** The first `bytes` of `source`, ended at the blank line that closes a sample (perf script). */
+function cutInput(source: string, mb: number): string {
+  const out = join(DATA_DIR, `small-${mb}MB.perf-script.txt`);
+  if (existsSync(out) && statSync(out).mtimeMs >= statSync(source).mtimeMs) return out;
+  const want = Math.round(mb * 1_000_000);
+  if (statSync(source).size < want) throw new Error(`${source} has fewer than ${want} bytes: record a longer run (bench/record-small.sh)`);
+  const fd = openSync(source, 'r');
+  const buf = Buffer.alloc(want + 64 * 1024);
+  const n = readSync(fd, buf, 0, buf.length, 0);
+  closeSync(fd);
+  const end = buf.subarray(0, n).indexOf('\n\n', want);
+  if (end < 0) throw new Error(`${source}: no sample boundary within 64 kB after byte ${want}`);
+  mkdirSync(DATA_DIR, { recursive: true });
+  writeFileSync(out, buf.subarray(0, end + 2));
+  return out;
+}
+
+/** One static server for the data (under /data/) and each viewer's app (under /<viewer>/). */
+function serve(data: Map<string, string>, apps: Map<string, string>): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    const [, top, ...rest] = path.split('/');
+    const send = (file: string) => {
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': String(statSync(file).size), 'Cache-Control': 'no-store' });
+      createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
+    };
+    if (top === 'data' && data.has(rest.join('/'))) return send(data.get(rest.join('/'))!);
+    const dir = apps.get(top);
+    if (!dir) return void res.writeHead(404).end('not found');
+    const file = normalize(join(dir, ...rest));
+    if (!file.startsWith(dir + sep) && file !== dir) return void res.writeHead(403).end();
+    if (existsSync(file) && statSync(file).isFile()) return send(file);
+    // An app route (the Firefox Profiler's /from-url/…) or a folder: the app's page.
+    return send(join(dir, 'index.html'));
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => {
+    const a = server.address();
+    done({ server, origin: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}` });
+  }));
+}
+
+interface Viewer {
+  name: string;
+  url(app: string, data: string): string;
+  /** Runs in the page: true once the recording named `name` is drawn. */
+  drawn: string;
+}
+
+const VIEWERS: Record<string, Viewer> = {
+  flameview: {
+    name: 'flameview',
+    url: (app, data) => `${app}/#profile=${encodeURIComponent(data)}`,
+    drawn: `document.title.startsWith(NAME + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false'`,
+  },
+  speedscope: {
+    name: 'speedscope',
+    url: (app, data) => `${app}/index.html#profileURL=${encodeURIComponent(data)}`,
+    drawn: `document.title.includes(NAME) && [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0)`,
+  },
+  'firefox-profiler': {
+    name: 'firefox-profiler',
+    url: (app, data) => `${app}/from-url/${encodeURIComponent(data)}/`,
+    drawn: `document.querySelectorAll('.treeViewRow').length > 0`,
+  },
+};
+
+/** Milliseconds from navigation to the frame after `viewer.drawn` first holds. */
+async function drawnAt(page: Page, viewer: Viewer, name: string): Promise<number> {
+  const t = await page.waitForFunction(
+    ([cond, n]) => {
+      // The predicate is page-side text (a function would be serialised with the TS loader's helpers).
+      if (!(new Function("NAME", `return ${cond};`) as (x: string) => boolean)(n)) return 0;
+      return new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
+    },
+    [viewer.drawn, name] as const,
+    { timeout: 120_000, polling: 'raf' },
+  );
+  return (await t.jsonValue()) as number;
+}
+
+async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: string, trace?: string): Promise<{ ms: number; marks: Record<string, number> }> {
+  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'] });
+    await page.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
+    const ms = await drawnAt(page, viewer, name);
+    if (trace) writeFileSync(trace, await browser.stopTracing());
+    const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
+    return { ms, marks };
+  } finally {
+    await browser.close();
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+export async function runSmallBench(): Promise<void> {
+  const runs = Number(arg('--runs') ?? 5);
+  const sizes = parseList(arg('--sizes'), ['0.1', '1.6', '16']).map(Number);
+  const source = resolve(arg('--source') ?? join(DATA_DIR, 'gxx.perf-script.txt'));
+  if (!existsSync(source)) throw new Error(`${source} is missing: run bench/record-small.sh (or pass --source FILE, a perf script of 16 MB or more)`);
+  let dist = arg('--dist');
+  if (!dist) {
+    dist = join(ROOT, 'node_modules', '.cache', 'flameview-small');
+    const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', dist, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('vite build failed');
+  }
+  const apps = new Map<string, string>([['flameview', resolve(dist)]]);
+  for (const [flag, key] of [['--speedscope', 'speedscope'], ['--firefox-profiler', 'firefox-profiler']] as const) {
+    const dir = arg(flag);
+    if (dir === undefined) continue;
+    if (!existsSync(join(dir, 'index.html'))) throw new Error(`${flag} ${dir}: no index.html there (give the built app's folder)`);
+    apps.set(key, resolve(dir));
+  }
+  const inputs = sizes.map((mb) => ({ mb, path: cutInput(source, mb) }));
+  const data = new Map(inputs.map((i) => [`small-${i.mb}MB.perf-script.txt`, i.path]));
+  const { server, origin } = await serve(data, apps);
+  const traceDir = arg('--trace');
+  if (traceDir) mkdirSync(traceDir, { recursive: true });
+  const rows: { viewer: string; mb: number; bytes: number; runs: number[]; median: number; marks: Record<string, number>[] }[] = [];
+  try {
+    for (const input of inputs) {
+      const name = `small-${input.mb}MB.perf-script.txt`;
+      const dataUrl = `${origin}/data/${name}`;
+      const byViewer = new Map([...apps.keys()].map((k) => [k, { ms: [] as number[], marks: [] as Record<string, number>[] }]));
+      // Alternate the viewers run by run, so the machine's load weighs on each alike.
+      for (let r = 0; r < runs; r++) {
+        for (const key of apps.keys()) {
+          const got = await oneRun(VIEWERS[key], `${origin}/${key}`, dataUrl, name);
+          byViewer.get(key)!.ms.push(got.ms);
+          byViewer.get(key)!.marks.push(got.marks);
+          console.error(`${key} ${input.mb} MB run ${r + 1}: ${got.ms.toFixed(0)} ms`);
+        }
+      }
+      if (traceDir) for (const key of apps.keys()) await oneRun(VIEWERS[key], `${origin}/${key}`, dataUrl, name, join(traceDir, `${key}-${input.mb}MB.json`));
+      for (const [key, v] of byViewer) rows.push({ viewer: key, mb: input.mb, bytes: statSync(input.path).size, runs: v.ms, median: median(v.ms), marks: v.marks });
+    }
+  } finally {
+    server.close();
+  }
+  const env = { cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg(), date: new Date().toISOString() };
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', 'browser-small.json'), JSON.stringify({ env, source, rows }, null, 2));
+  console.log(`navigation → drawn, ms, medians of ${runs} (fresh Chromium per run; load ${loadavg()[0].toFixed(1)})`);
+  console.log(['input', ...apps.keys(), ...[...apps.keys()].slice(1).map((k) => `${k} / flameview`)].join('\t'));
+  for (const input of inputs) {
+    const m = (k: string) => rows.find((r) => r.viewer === k && r.mb === input.mb)!.median;
+    const fv = m('flameview');
+    console.log([`${input.mb} MB`, ...[...apps.keys()].map((k) => m(k).toFixed(0)), ...[...apps.keys()].slice(1).map((k) => (m(k) / fv).toFixed(2) + '×')].join('\t'));
+  }
+}
