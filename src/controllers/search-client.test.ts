@@ -50,6 +50,39 @@ describe('SearchClient', () => {
     client.dispose();
   });
 
+  it('counts only the matching against the timeout: a worker slow to start and take the names is not a timeout', async () => {
+    // setNames answers 120 ms after the worker is made, as a fresh worker on a loaded machine; the
+    // timeout is 50 ms. Counting the start too would call the plain pattern catastrophic.
+    const slow = () => {
+      const w = new FakeWorker();
+      const setNames = w.api.setNames;
+      w.api.setNames = ((strings: string, name: Int32Array) => new Promise<void>((r) => setTimeout(() => r(setNames(strings, name)), 120))) as typeof w.api.setNames;
+      return w;
+    };
+    const client = new SearchClient(slow, 50);
+    client.setNames(['main', 'parse'], new Int32Array([0, 1]));
+    expect(await client.search('parse', false)).toEqual({ kind: 'done', matches: new Uint8Array([0, 1]) });
+    client.dispose();
+  });
+
+  it('a worker that never starts fails the search after its own bound, and the next search starts a fresh one', async () => {
+    FakeWorker.created = FakeWorker.terminated = 0;
+    let first = true;
+    const make = () => {
+      const w = new FakeWorker();
+      if (first) w.api.setNames = (() => new Promise<void>(() => {})) as typeof w.api.setNames;
+      first = false;
+      return w;
+    };
+    const client = new SearchClient(make, 50, 100);
+    client.setNames(['a'], new Int32Array([0]));
+    expect(await client.search('a', false)).toEqual({ kind: 'error', message: 'the search worker did not start' });
+    expect(FakeWorker.terminated).toBe(1);
+    expect(await client.search('a', false)).toEqual({ kind: 'done', matches: new Uint8Array([1]) });
+    expect(FakeWorker.created).toBe(2);
+    client.dispose();
+  });
+
   it('lets the latest request win', async () => {
     const client = new SearchClient(() => new FakeWorker(), 200);
     client.setNames(['x', 'y'], new Int32Array([0, 1]));

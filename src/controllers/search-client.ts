@@ -1,6 +1,8 @@
 // Runs searches in a worker (comlink), cancellably: a new request or a timeout terminates the
 // worker and starts a fresh one, so a catastrophic pattern such as (a+)+$ can never freeze the
-// page. The latest request wins; earlier promises resolve as 'cancelled'.
+// page. The latest request wins; earlier promises resolve as 'cancelled'. The timeout counts the
+// matching only: a fresh worker's start and its copy of the names (seconds on a loaded machine)
+// have their own, longer bound, so a plain pattern is not called catastrophic for them.
 
 import * as Comlink from 'comlink';
 import type { SearchWorker, SearchWorkerApi } from '../core/query/search-protocol';
@@ -10,6 +12,8 @@ import { packStrings } from '../core/util/wire';
 export type SearchOutcome = { kind: 'done'; matches: Uint8Array } | { kind: 'timeout' } | { kind: 'cancelled' } | { kind: 'error'; message: string };
 
 export const SEARCH_TIMEOUT_MS = 1500;
+/** How long a fresh search worker may take to start and take the names before a search fails. */
+export const SEARCH_START_TIMEOUT_MS = 30_000;
 
 export function defaultSearchWorker(): SearchWorker {
   const worker = new Worker(new URL('../../workers/search.worker.ts', import.meta.url), { type: 'module' });
@@ -17,7 +21,8 @@ export function defaultSearchWorker(): SearchWorker {
 }
 
 export class SearchClient {
-  private worker: SearchWorker | null = null;
+  /** The worker, and when it has started and holds the current names. */
+  private worker: { handle: SearchWorker; ready: Promise<unknown> } | null = null;
   private names: { strings: string; name: Int32Array } | null = null;
   private readonly latest = new Latest();
   private inFlight: { resolve: (o: SearchOutcome) => void; timer: ReturnType<typeof setTimeout> } | null = null;
@@ -25,39 +30,50 @@ export class SearchClient {
   constructor(
     private readonly makeWorker: () => SearchWorker = defaultSearchWorker,
     private readonly timeoutMs = SEARCH_TIMEOUT_MS,
+    private readonly startTimeoutMs = SEARCH_START_TIMEOUT_MS,
   ) {}
 
   /** The names to search; sent once per worker (a copy is kept to restart after a kill). */
   setNames(strings: readonly string[], name: Int32Array): void {
     this.cancel();
     this.names = { strings: packStrings(strings), name };
-    if (this.worker) void this.worker.api.setNames(this.names.strings, this.names.name);
+    if (this.worker) this.worker.ready = Promise.resolve(this.worker.handle.api.setNames(this.names.strings, this.names.name));
   }
 
   search(pattern: string, caseInsensitive: boolean): Promise<SearchOutcome> {
     // A request still running may be stuck in a catastrophic regex: kill rather than queue.
     if (this.inFlight) this.kill();
-    const worker = this.ensureWorker();
+    const { handle, ready } = this.ensureWorker();
     const id = this.latest.next();
     return new Promise<SearchOutcome>((resolve) => {
+      const pending = { resolve, timer: setTimeout(() => expire({ kind: 'error', message: 'the search worker did not start' }), this.startTimeoutMs) };
+      this.inFlight = pending;
+      const current = () => this.inFlight === pending && this.latest.isLatest(id);
       const settle = (outcome: SearchOutcome) => {
-        const pending = this.inFlight;
-        if (!pending || !this.latest.isLatest(id)) return;
+        if (!current()) return;
         clearTimeout(pending.timer);
         this.inFlight = null;
         resolve(outcome);
       };
-      const timer = setTimeout(() => {
-        if (!this.latest.isLatest(id) || !this.inFlight) return;
+      // Past a bound the worker is stuck (or never started): it goes, and the next search starts afresh.
+      const expire = (outcome: SearchOutcome) => {
+        if (!current()) return;
         this.inFlight = null;
-        this.worker?.terminate();
+        this.worker?.handle.terminate();
         this.worker = null;
-        resolve({ kind: 'timeout' });
-      }, this.timeoutMs);
-      this.inFlight = { resolve, timer };
-      worker.api.match(pattern, caseInsensitive ? 'i' : '').then(
-        (matches) => settle({ kind: 'done', matches }),
-        (e: unknown) => settle({ kind: 'error', message: e instanceof Error ? e.message : String(e) }),
+        resolve(outcome);
+      };
+      ready.then(
+        () => {
+          if (!current()) return;
+          clearTimeout(pending.timer);
+          pending.timer = setTimeout(() => expire({ kind: 'timeout' }), this.timeoutMs);
+          handle.api.match(pattern, caseInsensitive ? 'i' : '').then(
+            (matches) => settle({ kind: 'done', matches }),
+            (e: unknown) => settle({ kind: 'error', message: e instanceof Error ? e.message : String(e) }),
+          );
+        },
+        (e: unknown) => expire({ kind: 'error', message: e instanceof Error ? e.message : String(e) }),
       );
     });
   }
@@ -68,16 +84,17 @@ export class SearchClient {
 
   dispose(): void {
     this.kill();
-    this.worker?.terminate();
+    this.worker?.handle.terminate();
     this.worker = null;
   }
 
-  private ensureWorker(): SearchWorker {
+  private ensureWorker(): { handle: SearchWorker; ready: Promise<unknown> } {
     if (this.worker) return this.worker;
-    const worker = this.makeWorker();
-    if (this.names) void worker.api.setNames(this.names.strings, this.names.name);
-    this.worker = worker;
-    return worker;
+    const handle = this.makeWorker();
+    // A comlink call answers once the worker's script has run and the call is done.
+    const ready = Promise.resolve(this.names ? handle.api.setNames(this.names.strings, this.names.name) : undefined);
+    this.worker = { handle, ready };
+    return this.worker;
   }
 
   /** Terminates the worker (and resolves the request in flight as cancelled). */
@@ -87,7 +104,7 @@ export class SearchClient {
     this.latest.cancel();
     if (pending) {
       clearTimeout(pending.timer);
-      this.worker?.terminate();
+      this.worker?.handle.terminate();
       this.worker = null;
       pending.resolve({ kind: 'cancelled' });
     }
