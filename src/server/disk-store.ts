@@ -18,18 +18,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isValidId } from './security';
-import {
-  IdLocks,
-  UploadMeter,
-  isNoSpace,
-  receive,
-  type ByteRange,
-  type PutOptions,
-  type PutResult,
-  type RecordingInfo,
-  type RecordingStore,
-  type StoredEntry,
-} from './store';
+import { IdLocks, UploadMeter, isNoSpace, receive } from './store';
+import type { ByteRange, PutOptions, PutResult, RecordingInfo, RecordingStore, StoredEntry } from './store';
 
 const INCOMING = '.incoming';
 const SECRET = '.secret';

@@ -35,18 +35,8 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { isValidId } from './security';
-import {
-  IdLocks,
-  StoreUnavailable,
-  UploadMeter,
-  receive,
-  type ByteRange,
-  type PutOptions,
-  type PutResult,
-  type RecordingInfo,
-  type RecordingStore,
-  type StoredEntry,
-} from './store';
+import { IdLocks, StoreUnavailable, UploadMeter, receive } from './store';
+import type { ByteRange, PutOptions, PutResult, RecordingInfo, RecordingStore, StoredEntry } from './store';
 
 /**
  * S3's smallest part: larger parts cost the server memory and gained no time (bench/README.md).
