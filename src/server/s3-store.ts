@@ -154,6 +154,7 @@ export class S3Store implements RecordingStore {
       queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
     });
+    let threw = false;
     try {
       const failed = await receive(body, meter, upload.done());
       if (failed) return failed;
@@ -174,8 +175,14 @@ export class S3Store implements RecordingStore {
         );
         return { kind: 'stored', info: (await this.head(id)) ?? fresh, created: true } as const;
       });
+    } catch (e) {
+      threw = true;
+      throw e;
     } finally {
-      await this.deleteKey(tempKey).catch(() => undefined);
+      const removed = this.deleteKey(tempKey).catch(() => undefined);
+      // A store that failed mid-upload may be down, and the SDK's retries of this delete would hold
+      // the client's answer (meanwhile the rest of its body is read and dropped): answer first.
+      if (!threw) await removed;
     }
   }
 

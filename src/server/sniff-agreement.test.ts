@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { ProfileSession, type OpenResult } from '../core/session/profile-session';
 import { sniffFile, sniffHead, type Sniffed } from './sniff';
-import { GZIPPED_PERF_DATA_FOUND } from '../core/import/sniff';
+import { PERF_DATA_FOUND } from '../core/import/sniff';
 import { toProcessed } from '../core/export/processed';
 import { FORMAT_VERSION, PROCESSED_MAGIC } from '../core/import/processed';
 import { loadProfileFromText } from '../core/import/load';
@@ -80,7 +80,7 @@ describe('the server and the core agree', () => {
     const empty = { ok: false, reason: 'no samples (the input is empty)' };
     // perf.data under gzip is named as such (a reason of the core's, not the raw perf.data flag).
     if (server.ok || !server.perfData) expect(serverGz, name).toEqual(server.ok ? { ...server, gzip: true } : plain.length === 0 ? empty : server);
-    else expect(!serverGz.ok && serverGz.reason.endsWith(`found ${GZIPPED_PERF_DATA_FOUND}`), name).toBe(true);
+    else expect(!serverGz.ok && serverGz.reason.endsWith(`found ${PERF_DATA_FOUND}`), name).toBe(true);
     expectAgreement(`${name}.gz`, serverGz, await coreOpen(zipped), true);
   });
 

@@ -62,13 +62,13 @@ export function pickImporter(importers: readonly Importer[], head: string, atEnd
   const binary = text.includes('\u0000') || text.includes('\ufffd');
   const expected = [...importers, ...(binary ? defaultBytesImporters : [])].map((i) => i.description).join(' or ');
   if (head.startsWith('\u007fELF')) throw new ImportError(expected, 0, ELF_FOUND, source);
-  // Only reached past a gzip layer: plain perf.data is recognised by its raw magic first.
-  if (PERF_DATA_MAGICS.some((m) => head.startsWith(m))) throw new ImportError(expected, 0, GZIPPED_PERF_DATA_FOUND, source);
+  // perf.data under gzip (plain perf.data is mostly recognised by its raw magic before this).
+  if (PERF_DATA_MAGICS.some((m) => head.startsWith(m))) throw new ImportError(expected, 1, PERF_DATA_FOUND, source);
   throw new ImportError(expected, line, describeFound(text), source);
 }
 
-/** A gzipped perf.data: still binary perf.data under the gzip, which perf script must read. */
-export const GZIPPED_PERF_DATA_FOUND = 'a gzipped perf.data (PERFILE2 magic under gzip): gunzip it, then run `perf script` on it or open it with `flameview FILE`';
+/** perf.data met as text (under gzip, say): binary still, which perf script must read. */
+export const PERF_DATA_FOUND = 'binary perf.data (PERFILE2 magic): run `perf script` on it, gunzipped if it was gzipped, or open it with `flameview FILE`';
 
 /** What an executable dropped instead of a recording is, and how to record one. */
 export const ELF_FOUND =
