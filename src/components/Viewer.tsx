@@ -3,7 +3,7 @@
 // frame's details floating over the graph (nothing while nothing is selected) and the status bar;
 // and the page-wide keys ("/" focuses the search, "?" toggles the shortcuts).
 
-import { Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { registerRenderer } from '../render/debug-hook';
 import type { FlameRenderer } from '../render/flame-renderer';
 import { useStore } from '../store/store';
@@ -11,6 +11,7 @@ import '../styles/viewer.css';
 import { AnalysisLayout } from './analysis/AnalysisLayout';
 import { Breadcrumbs } from './Breadcrumbs';
 import { CompareBar } from './compare/CompareBar';
+import { CompareView } from './compare/CompareView';
 import { Details } from './Details';
 import { FlameGraph } from './FlameGraph';
 import { LinkNotices } from './LinkNotices';
@@ -18,12 +19,8 @@ import { SEARCH_INPUT_ID } from './SearchBox';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatusBar } from './StatusBar';
 import { TimeOrderChart } from './time/TimeOrderChart';
-import { lazyNamed } from './lazy';
 import { Toolbar } from './Toolbar';
 import { TransformBar } from './TransformBar';
-
-// Fetched when a comparison first opens (components/lazy.ts).
-const CompareView = lazyNamed(() => import('./compare/CompareView'), 'CompareView');
 
 const registerMain = (r: FlameRenderer | null) => registerRenderer('Flame graph', r, () => document.querySelector<HTMLCanvasElement>('[aria-label="Flame graph"] canvas'));
 
@@ -60,9 +57,7 @@ export function Viewer() {
       <CompareBar />
       <div className="viewer-main">
         {comparing ? (
-          <Suspense fallback={null}>
-            <CompareView />
-          </Suspense>
+          <CompareView />
         ) : (
           <>
             <TimeOrderChart />

@@ -3,15 +3,12 @@
 // arrow keys).
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
-import { Suspense, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
-import { lazyNamed } from '../lazy';
-
-// Fetched when a panel is first opened: the flame graph never waits for them.
-const CallTreePanel = lazyNamed(() => import('./CallTreePanel'), 'CallTreePanel');
-const FunctionTable = lazyNamed(() => import('./FunctionTable'), 'FunctionTable');
-const CallersCalleesView = lazyNamed(() => import('./CallersCalleesView'), 'CallersCalleesView');
+import { CallTreePanel } from './CallTreePanel';
+import { FunctionTable } from './FunctionTable';
+import { CallersCalleesView } from './CallersCalleesView';
 
 const MIN_WIDTH = 280;
 const LABELS = { table: 'Function table panel', callersCallees: 'Callers and callees panel', tree: 'Call tree panel' } as const;
@@ -64,7 +61,7 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
             onKeyDown={onKeyDown}
           />
           <aside className="analysis-panel" style={{ width }} aria-label={LABELS[panel]}>
-            <Suspense fallback={null}>{panel === 'table' ? <FunctionTable /> : panel === 'tree' ? <CallTreePanel /> : <CallersCalleesView />}</Suspense>
+            {panel === 'table' ? <FunctionTable /> : panel === 'tree' ? <CallTreePanel /> : <CallersCalleesView />}
           </aside>
         </>
       )}
