@@ -62,11 +62,14 @@ export function workerBackend(): DeriveBackend {
       const inline = copyTree(input.inline);
       const functions = input.functions ? copyTree(input.functions) : null;
       const toFunction = input.toFunction ? copy(input.toFunction) : null;
-      const samples = input.samples ? { count: input.samples.count, leaf: copy(input.samples.leaf), time: copy(input.samples.time), weight: copy(input.samples.weight) } : null;
+      const s = input.samples;
+      // The spans' durations go too: a time range clips them (treeForRange).
+      const samples = s ? { count: s.count, leaf: copy(s.leaf), time: copy(s.time), weight: copy(s.weight), ...(s.duration ? { duration: copy(s.duration) } : {}) } : null;
       const wire: BaseWire = { frames, inline, functions, toFunction, samples, strings: packStrings(strings) };
       const buffers = [...treeColumns(inline), ...(functions ? treeColumns(functions) : [])];
       if (toFunction) buffers.push(toFunction.buffer as ArrayBuffer);
       if (samples) buffers.push(samples.leaf.buffer as ArrayBuffer, samples.time.buffer as ArrayBuffer, samples.weight.buffer as ArrayBuffer);
+      if (samples?.duration) buffers.push(samples.duration.buffer as ArrayBuffer);
       const r = get();
       await Promise.race([r.setBase(id, Comlink.transfer(wire, buffers)), failed]);
     },

@@ -11,16 +11,23 @@
 //   rowStart[r] … rowStart[r+1]: the boxes of row r in rowBoxes
 //   laneRow[l]: the first row of lane l (its root child's row)
 //
+// An off-CPU interval (a span of the Wall clock or Off-CPU event) is a box from its switch-out to
+// its switch-in in its thread's lane, beside that thread's CPU samples, its leaf in the off-CPU
+// palette.
+//
 // Invariants: within a row boxes do not overlap and are sorted by start, so their ends are sorted
 // too (binary search by time); leaves of the function view are the inline leaves mapped through
 // snapshot.toFunction. Times are absolute seconds as perf script prints them; t0 is the first
 // sample's.
 
 import type { CallTree } from '../core/model/call-tree';
+import type { FrameTable } from '../core/model/frame-table';
+import { offCpuLeafIndex } from '../core/model/off-cpu-leaves';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { stackChart, type StackChart } from '../core/views/time-order';
-import type { SampleColumns } from '../core/model/sample-column';
+import { longestSpan, spanShare, withLeaves, type SampleColumns } from '../core/model/sample-column';
 import type { ViewKind } from '../core/model/view-types';
+import { Memo } from '../core/util/memo';
 
 export interface StackChartModel {
   tree: CallTree;
@@ -51,15 +58,16 @@ export function stackChartModel(snapshot: ProfileSnapshot, view: ViewKind): Stac
   if (!model) {
     const tree = kind === 'functions' ? snapshot.functions! : snapshot.inline;
     const mapped = kind === 'functions' ? mapLeaves(samples, snapshot.toFunction!) : samples;
-    model = buildModel(tree, mapped);
+    model = buildModel(tree, mapped, snapshot.frames);
     byView.set(kind, model);
   }
   return model;
 }
 
-export function buildModel(tree: CallTree, samples: SampleColumns): StackChartModel {
+/** `frames` names the off-CPU leaves of spans (each box one interval); without it they may merge. */
+export function buildModel(tree: CallTree, samples: SampleColumns, frames?: FrameTable): StackChartModel {
   const started = now();
-  const chart = laneCharts(tree, samples);
+  const chart = laneCharts(tree, samples, frames);
   let maxDepth = 0;
   for (let i = 0; i < chart.count; i++) if (chart.depth[i] > maxDepth) maxDepth = chart.depth[i];
   // Counting sort by row; boxes of a row come in start order, and the sort is stable.
@@ -73,7 +81,7 @@ export function buildModel(tree: CallTree, samples: SampleColumns): StackChartMo
 }
 
 /** The stack chart of each lane's samples, rows stacked lane after lane (see the module comment). */
-function laneCharts(tree: CallTree, samples: SampleColumns): StackChart & { laneRow: Int32Array } {
+function laneCharts(tree: CallTree, samples: SampleColumns, frames: FrameTable | undefined): StackChart & { laneRow: Int32Array } {
   const n = samples.count;
   // laneOf[node]: its ancestor at depth 1 (parents come before children in DFS order).
   const laneOf = new Int32Array(tree.nodeCount);
@@ -119,19 +127,23 @@ function laneCharts(tree: CallTree, samples: SampleColumns): StackChart & { lane
   const leaf = new Int32Array(kept);
   const time = new Float64Array(kept);
   const weight = new Float64Array(kept);
+  const span = samples.duration;
+  const duration = span ? new Float64Array(kept) : null;
   for (let i = 0; i < n; i++) {
     if (laneOfSample[i] < 0) continue;
     const k = pos[rank[laneOfSample[i]]]++;
     leaf[k] = samples.leaf[i];
     time[k] = samples.time[i];
     weight[k] = samples.weight[i];
+    if (duration) duration[k] = span![i];
   }
+  const own = duration && frames ? spanOwnFrames(tree, frames) : undefined;
   const parts: StackChart[] = [];
   let count = 0;
   for (let l = 0; l < lanes.length; l++) {
     const a = at[l];
     const b = at[l + 1];
-    const part = stackChart(tree, { count: b - a, leaf: leaf.subarray(a, b), time: time.subarray(a, b), weight: weight.subarray(a, b) });
+    const part = stackChart(tree, { count: b - a, leaf: leaf.subarray(a, b), time: time.subarray(a, b), weight: weight.subarray(a, b), ...(duration ? { duration: duration.subarray(a, b) } : {}) }, own);
     parts.push(part);
     count += part.count;
   }
@@ -165,10 +177,23 @@ function laneCharts(tree: CallTree, samples: SampleColumns): StackChart & { lane
   return out;
 }
 
+/** Per node, whether it is an off-CPU state or waker leaf: a span's own frames (stackChart). */
+function spanOwnFrames(tree: CallTree, frames: FrameTable): Uint8Array {
+  const own = new Uint8Array(tree.nodeCount);
+  const byFrame = new Map<number, number>();
+  for (let x = 1; x < tree.nodeCount; x++) {
+    const f = tree.frame[x];
+    let is = byFrame.get(f);
+    if (is === undefined) byFrame.set(f, (is = offCpuLeafIndex(frames.strings[frames.name[f]]) >= 0 ? 1 : 0));
+    own[x] = is;
+  }
+  return own;
+}
+
 function mapLeaves(s: SampleColumns, toFunction: Int32Array): SampleColumns {
   const leaf = new Int32Array(s.count);
   for (let i = 0; i < s.count; i++) leaf[i] = s.leaf[i] > 0 ? toFunction[s.leaf[i]] : 0;
-  return { count: s.count, leaf, time: s.time, weight: s.weight };
+  return withLeaves(s, leaf);
 }
 
 /** Index of the first sample with time ≥ t (samples sorted by time). */
@@ -183,14 +208,28 @@ export function firstSampleAt(s: SampleColumns, t: number): number {
   return lo;
 }
 
-/** Samples with from ≤ time < to, and their summed weight. */
+/**
+ * Samples in [from, to) and their summed weight: instants with from ≤ time < to, and spans (off-CPU
+ * intervals) that overlap the range, each weighing its share inside it (spanShare), as the tree of
+ * the range (core/views/time-order.ts treeForRange) counts them.
+ */
 export function samplesInRange(s: SampleColumns, from: number, to: number): { count: number; weight: number } {
-  const a = firstSampleAt(s, from);
+  // A span that starts before `from` can reach into the range: look back by the longest one.
+  const a = firstSampleAt(s, s.duration ? from - longestSpanOf(s) : from);
   const b = firstSampleAt(s, to);
+  let count = 0;
   let weight = 0;
-  for (let i = a; i < b; i++) weight += s.weight[i];
-  return { count: b - a, weight };
+  for (let i = a; i < b; i++) {
+    const share = spanShare(s, i, from, to);
+    if (share === 0) continue;
+    count++;
+    weight += share * s.weight[i];
+  }
+  return { count, weight };
 }
+
+const longest = new Memo<number>();
+const longestSpanOf = (s: SampleColumns): number => longest.get([s], () => longestSpan(s));
 
 /** Position in rowBoxes of the first box of row `depth` whose end is after t. */
 export function firstBoxEndingAfter(m: StackChartModel, depth: number, t: number): number {

@@ -5,7 +5,8 @@
 //
 // What it keeps: the frame table (without the GROUP frames a snapshot appends), the inline-frame
 // tree's parent, frame and self columns (the function view is derived on open, as for any
-// recording), the time-order samples when the recording has them, and the meta with its warnings.
+// recording), the time-order samples when the recording has them (with the off-CPU spans'
+// durations), and the meta with its warnings.
 // One event: the recording's other events need the original (meta.events still lists them).
 
 import type { CallTree } from '../model/call-tree';
@@ -52,6 +53,7 @@ export function toProcessed({ frames, tree, samples, functionFrames, lines, meta
     data.push(['sample.time', bytesOf(samples.time.subarray(0, sampleCount)), sampleCount]);
     data.push(['sample.weight', bytesOf(samples.weight.subarray(0, sampleCount)), sampleCount]);
     if (samples.thread) data.push(['sample.thread', bytesOf(samples.thread.subarray(0, sampleCount)), sampleCount]);
+    if (samples.duration) data.push(['sample.duration', bytesOf(samples.duration.subarray(0, sampleCount)), sampleCount]);
   }
   if (lines) {
     const { locations, locatedFrame, locatedLocation, tree: t, node } = lines;

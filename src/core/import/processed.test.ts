@@ -29,7 +29,7 @@ function everyView(p: Profile) {
     functions: folded('functions', 'period'),
     functionsSamples: folded('functions', 'samples'),
     table: [Array.from(table.selfWeight), Array.from(table.totalWeight)],
-    samples: p.samples ? { leaf: Array.from(p.samples.leaf), time: Array.from(p.samples.time), weight: Array.from(p.samples.weight), thread: p.samples.thread ? Array.from(p.samples.thread) : null } : null,
+    samples: p.samples ? { leaf: Array.from(p.samples.leaf), time: Array.from(p.samples.time), weight: Array.from(p.samples.weight), thread: p.samples.thread ? Array.from(p.samples.thread) : null, duration: p.samples.duration ? Array.from(p.samples.duration) : null } : null,
     tree: p.tree,
     meta: p.meta,
   };
@@ -53,6 +53,9 @@ describe('processed recording', () => {
     expect(back.meta.weightUnit).toBe('nanoseconds');
     expect(back.meta.events.map((e) => e.name)).toContain('Off-CPU');
     expect(back.samples?.count).toBe(original.samples?.count);
+    // Version 3: the off-CPU intervals keep their spans in time order.
+    expect(original.samples?.duration?.some((d) => d > 0)).toBe(true);
+    expect(Array.from(back.samples!.duration!)).toEqual(Array.from(original.samples!.duration!));
     // The intervals are in the file as the tree's weights: opening it again asks for no other event.
     await expect(loadProfileFromText(gzipSync(toProcessed(original)), { event: 'Wall clock' })).resolves.toBeTruthy();
   });
@@ -79,7 +82,7 @@ describe('processed recording', () => {
     const good = toProcessed(await loadProfileFromText(fixture('rust-toyc.folded')));
     const newer = good.slice();
     new DataView(newer.buffer).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
-    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 3, newer than this flameview reads \(2\): open it with a newer flameview/);
+    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 4, newer than this flameview reads \(3\): open it with a newer flameview/);
     expect(() => decodeProcessed(good.subarray(0, good.length - 100))).toThrow(/found column .* bytes with \d+ left \(a cut file\?\)/);
     expect(() => decodeProcessed(good.subarray(0, 24))).toThrow(/too short for its header/);
   });
@@ -106,6 +109,21 @@ describe('processed recording', () => {
     // A line tree that does not project onto the tree is refused.
     const bad = { ...original, lines: { ...want, node: want.node.map((n, i) => (i === 5 ? 1 : n)) } };
     expect(() => decodeProcessed(toProcessed(bad))).toThrow(/line node 5/);
+  });
+
+  it('version 3 adds the spans (sample.duration); a version 2 file without them reads as before, one with them is refused', async () => {
+    const cpu = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
+    expect(cpu.samples?.duration).toBeUndefined();
+    const v2 = toProcessed(cpu).slice();
+    new DataView(v2.buffer).setUint32(PROCESSED_MAGIC.length, 2, true);
+    expect(everyView(decodeProcessed(v2))).toEqual(everyView(cpu));
+    const offCpu = await loadProfileFromText(gunzipSync(fixtureBytes('offcpu/spans-a.perf-script.txt.gz')), { event: 'off-cpu' });
+    const v2spans = toProcessed(offCpu).slice();
+    new DataView(v2spans.buffer).setUint32(PROCESSED_MAGIC.length, 2, true);
+    expect(() => decodeProcessed(v2spans)).toThrow(/column sample\.duration in a version 2 file/);
+    // A span that lasts a negative time is refused.
+    const bad = { ...offCpu, samples: { ...offCpu.samples!, duration: offCpu.samples!.duration!.map((d, i) => (i === 3 ? -1 : d)) } };
+    expect(() => decodeProcessed(toProcessed(bad))).toThrow(/sample 3 lasting -1 s/);
   });
 
   it('fuzz: flipped bytes, cuts and lying lengths give an ImportError or a consistent recording, allocation bounded by the size', async () => {

@@ -29,7 +29,7 @@ import type { SourceLines } from '../model/source-lines';
 import type { BytesImporter, Detection } from './importer';
 
 export const PROCESSED_MAGIC = 'flameview-processed\n';
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const PROCESSED_DESCRIPTION = 'a flameview processed recording (.flameview)';
 
 export type ColumnType = 'i32' | 'f64' | 'u8' | 'utf8';
@@ -47,7 +47,7 @@ export interface ProcessedHeader {
   columns: ColumnSpec[];
 }
 
-/** The columns of version 2, by name, and their element type (the header must agree). */
+/** The columns of version 3, by name, and their element type (the header must agree). */
 export const COLUMNS: Record<string, ColumnType> = {
   strings: 'utf8',
   'frame.name': 'i32',
@@ -62,6 +62,8 @@ export const COLUMNS: Record<string, ColumnType> = {
   'sample.time': 'f64',
   'sample.weight': 'f64',
   'sample.thread': 'i32',
+  // Version 3: each sample's span in seconds (an off-CPU interval; 0: an instant), optional.
+  'sample.duration': 'f64',
   // Version 2: the source lines (../model/source-lines.ts), all or none.
   'location.file': 'i32',
   'location.line': 'i32',
@@ -200,11 +202,13 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
     const time = f64('sample.time')!;
     const weight = f64('sample.weight')!;
     const thread = i32('sample.thread') ?? undefined;
+    const duration = f64('sample.duration') ?? undefined;
     for (let i = 0; i < counts.samples; i++) {
       if (leaf[i] < 0 || leaf[i] >= counts.nodes) fail(`sample ${i} at node ${leaf[i]} of ${counts.nodes}`);
       if (!Number.isFinite(time[i]) || !(weight[i] >= 0) || !Number.isFinite(weight[i])) fail(`sample ${i} with time ${time[i]} and weight ${weight[i]}`);
+      if (duration && !(duration[i] >= 0 && Number.isFinite(duration[i]))) fail(`sample ${i} lasting ${duration[i]} s`);
     }
-    samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}) };
+    samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}), ...(duration ? { duration } : {}) };
   }
   const lines = counts.lineNodes !== undefined ? buildLines(counts as Required<ProcessedHeader['counts']>, i32, f64, frames, tree, fail) : null;
   return { frames, tree, meta: metaOf(header.meta, fail), samples, ...(functionFrames ? { functionFrames } : {}), ...(lines ? { lines } : {}), processed: true };
@@ -272,12 +276,16 @@ function metaOf(m: ProfileMeta, fail: (found: string) => never): ProfileMeta {
 /**
  * Older headers made current, one step per version. 1 → 2: version 2 added the source-line
  * columns, which a version 1 file never has (a line count or column in one is refused, as then).
+ * 2 → 3: version 3 added the optional sample.duration column (off-CPU spans in time order), which
+ * an older file never has: its samples are all instants, read as they were.
  */
 function upgrade(header: ProcessedHeader, version: number, fail: (found: string) => never): ProcessedHeader {
-  if (version === 1 && header && typeof header === 'object' && Array.isArray(header.columns)) {
+  if (!header || typeof header !== 'object' || !Array.isArray(header.columns)) return header;
+  if (version === 1) {
     for (const c of header.columns) if (c && LINE_COLUMNS.includes(c.name)) fail(`column ${c.name} in a version 1 file`);
     if (header.counts && typeof header.counts === 'object' && ('lineNodes' in header.counts || 'located' in header.counts || 'locations' in header.counts)) fail('line counts in a version 1 file');
   }
+  if (version < 3) for (const c of header.columns) if (c && c.name === 'sample.duration') fail(`column sample.duration in a version ${version} file`);
   return header;
 }
 
@@ -311,7 +319,7 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
     if (!c || typeof c.name !== 'string' || !(c.name in COLUMNS) || c.type !== COLUMNS[c.name] || !isCount(c.length)) fail(`a column ${JSON.stringify(c).slice(0, 80)}`);
     if (seen.has(c.name)) fail(`column ${c.name} twice`);
     seen.add(c.name);
-    if (c.name === 'sample.thread' && c.length !== counts.samples) fail(`column sample.thread of ${c.length} for ${counts.samples} samples`);
+    for (const optional of ['sample.thread', 'sample.duration']) if (c.name === optional && c.length !== counts.samples) fail(`column ${optional} of ${c.length} for ${counts.samples} samples`);
     if (c.name === 'frame.function' && c.length !== counts.frames) fail(`column frame.function of ${c.length} for ${counts.frames} frames`);
     if (c.name in want && c.length !== want[c.name]) fail(`column ${c.name} of ${c.length} where the counts say ${want[c.name]}`);
   }

@@ -2,7 +2,11 @@
 // builder that grows them, one entry per kept sample in input order: (leaf builder node, time in
 // seconds, weight, thread). The model owns the shape; views/time-order.ts draws and slices it.
 //
-// Invariants: three typed columns kept in fixed-size chunks, no per-sample objects; past `cap`
+// A sample may be a span rather than an instant: an off-CPU interval (derived events, issue 27)
+// lasts from its switch-out (`time`) for `duration` seconds; its weight is spread evenly over it,
+// so a time range holds the share of it that overlaps the range (spanShare).
+//
+// Invariants: typed columns kept in fixed-size chunks, no per-sample objects; past `cap`
 // samples, or after one sample without a readable time, the column is dropped (finish returns
 // null) and its memory released, so a huge input never allocates unboundedly for it. finish() remaps builder
 // node ids through TreeBuilder.finish's `order` and returns the samples sorted by time.
@@ -26,6 +30,35 @@ export interface SampleColumns {
    * each thread its own lane. Absent: one lane per root child.
    */
   readonly thread?: Int32Array;
+  /**
+   * Seconds each sample lasts from `time`, when some sample is a span (an off-CPU interval); 0
+   * for an instant (a CPU sample). Absent: every sample is an instant.
+   */
+  readonly duration?: Float64Array;
+}
+
+/** The column with other leaves (another view's nodes), every other column shared. */
+export function withLeaves(s: SampleColumns, leaf: Int32Array): SampleColumns {
+  return { ...s, leaf };
+}
+
+/**
+ * The share of sample i's weight inside [from, to): an instant counts whole when from ≤ time < to;
+ * a span by the fraction of its duration that overlaps the range.
+ */
+export function spanShare(s: SampleColumns, i: number, from: number, to: number): number {
+  const t = s.time[i];
+  const d = s.duration ? s.duration[i] : 0;
+  if (!(d > 0)) return t >= from && t < to ? 1 : 0;
+  const overlap = Math.min(to, t + d) - Math.max(from, t);
+  return overlap > 0 ? Math.min(1, overlap / d) : 0;
+}
+
+/** The longest span of the column in seconds (0 without spans). */
+export function longestSpan(s: SampleColumns): number {
+  let max = 0;
+  if (s.duration) for (let i = 0; i < s.count; i++) if (s.duration[i] > max) max = s.duration[i];
+  return max;
 }
 
 /** The samples in time order (a stable sort; returns the input when already sorted). */
@@ -45,10 +78,12 @@ export function sortSamples(s: SampleColumns): SampleColumns {
     out.time[i] = time[j];
     out.weight[i] = s.weight[j];
   }
-  if (!s.thread) return out;
-  const thread = new Int32Array(n);
-  for (let i = 0; i < n; i++) thread[i] = s.thread[order[i]];
-  return { ...out, thread };
+  const permuted = <T extends Int32Array | Float64Array>(a: T): T => {
+    const b = new (a.constructor as new (n: number) => T)(n);
+    for (let i = 0; i < n; i++) b[i] = a[order[i]];
+    return b;
+  };
+  return { ...out, ...(s.thread ? { thread: permuted(s.thread) } : {}), ...(s.duration ? { duration: permuted(s.duration) } : {}) };
 }
 
 /** Beyond this many samples the column is dropped with a warning (20 bytes a sample: 1 GB). */
@@ -65,14 +100,17 @@ export class SampleColumnBuilder {
   private readonly timeChunks: Float64Array[] = [];
   private readonly weightChunks: Float64Array[] = [];
   private readonly threadChunks: Int32Array[] = [];
+  // Allocated at the first span (an off-CPU interval): a CPU-only recording pays nothing for it.
+  private durationChunks: Float64Array<ArrayBuffer>[] | null = null;
   private leaf = new Int32Array(0);
   private time = new Float64Array(0);
   private weight = new Float64Array(0);
   private thread = new Int32Array(0);
+  private duration = new Float64Array(0);
   private at = 0;
 
   constructor(readonly cap = MAX_SAMPLES) {
-    markMutable(this, ['leaf', 'time', 'weight', 'thread']);
+    markMutable(this, ['leaf', 'time', 'weight', 'thread', 'duration']);
   }
 
   /**
@@ -81,8 +119,8 @@ export class SampleColumnBuilder {
    */
   readonly nextTime = new Float64Array(1);
 
-  /** Records a sample at nextTime[0]; `thread` is its TID (-1: unknown). */
-  push(leaf: NodeIndex, weight: number, thread: number): void {
+  /** Records a sample at nextTime[0]; `thread` is its TID (-1: unknown); a span lasts `duration` s. */
+  push(leaf: NodeIndex, weight: number, thread: number, duration = 0): void {
     if (this.dropped !== null) return;
     const time = this.nextTime[0];
     if (time < 0) return this.drop('no-time');
@@ -93,8 +131,14 @@ export class SampleColumnBuilder {
       this.timeChunks.push((this.time = new Float64Array(CHUNK)));
       this.weightChunks.push((this.weight = new Float64Array(CHUNK)));
       this.threadChunks.push((this.thread = new Int32Array(CHUNK)));
+      if (this.durationChunks) this.durationChunks.push((this.duration = new Float64Array(CHUNK)));
       i = 0;
     }
+    if (duration > 0 && !this.durationChunks) {
+      this.durationChunks = this.leafChunks.map(() => new Float64Array(CHUNK));
+      this.duration = this.durationChunks[this.durationChunks.length - 1];
+    }
+    if (this.durationChunks) this.duration[i] = duration;
     this.leaf[i] = leaf;
     this.time[i] = time;
     this.weight[i] = weight;
@@ -117,6 +161,7 @@ export class SampleColumnBuilder {
     const time = new Float64Array(n);
     const weight = new Float64Array(n);
     const thread = new Int32Array(n);
+    const duration = this.durationChunks ? new Float64Array(n) : null;
     for (let c = 0, k = 0; k < n; c++) {
       const len = Math.min(CHUNK, n - k);
       const chunk = this.leafChunks[c];
@@ -124,9 +169,10 @@ export class SampleColumnBuilder {
       time.set(len === CHUNK ? this.timeChunks[c] : this.timeChunks[c].subarray(0, len), k);
       weight.set(len === CHUNK ? this.weightChunks[c] : this.weightChunks[c].subarray(0, len), k);
       thread.set(len === CHUNK ? this.threadChunks[c] : this.threadChunks[c].subarray(0, len), k);
+      if (duration) duration.set(this.durationChunks![c].subarray(0, len), k);
       k += len;
     }
-    return { count: n, leaf, time, weight, thread };
+    return { count: n, leaf, time, weight, thread, ...(duration ? { duration } : {}) };
   }
 
   private drop(why: 'no-time' | 'cap'): void {
@@ -136,5 +182,7 @@ export class SampleColumnBuilder {
     this.time = new Float64Array(0);
     this.weight = new Float64Array(0);
     this.thread = new Int32Array(0);
+    this.durationChunks = null;
+    this.duration = new Float64Array(0);
   }
 }

@@ -300,6 +300,7 @@ function joinSamples(parts: readonly PartialProfile[], nodeMaps: readonly Int32A
   const time = new Float64Array(count);
   const weight = new Float64Array(count);
   const thread = new Int32Array(count);
+  const duration = parts.some((p) => p.samples?.duration) ? new Float64Array(count) : null;
   let at = 0;
   parts.forEach((p, i) => {
     const s = p.samples;
@@ -309,8 +310,9 @@ function joinSamples(parts: readonly PartialProfile[], nodeMaps: readonly Int32A
     time.set(s.time.subarray(0, s.count), at);
     weight.set(s.weight.subarray(0, s.count), at);
     if (s.thread) thread.set(s.thread.subarray(0, s.count), at);
+    if (duration && s.duration) duration.set(s.duration.subarray(0, s.count), at);
     at += s.count;
   });
-  return { count, leaf, time, weight, thread };
+  return { count, leaf, time, weight, thread, ...(duration ? { duration } : {}) };
 }
 

@@ -17,7 +17,7 @@
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
-import type { SampleColumns } from '../model/sample-column';
+import { withLeaves, type SampleColumns } from '../model/sample-column';
 import { treeForRange } from './time-order';
 import { reversedTree } from './reversed';
 import { applyTransforms, type Transform } from './transforms';
@@ -74,7 +74,7 @@ function samplesFor(input: DeriveInput, view: DeriveView): SampleColumns {
     const toFunction = input.toFunction;
     const leaf = new Int32Array(s.count);
     for (let i = 0; i < s.count; i++) leaf[i] = s.leaf[i] < 0 ? 0 : toFunction[s.leaf[i]];
-    functionSamples.set(s, (mapped = { count: s.count, leaf, time: s.time, weight: s.weight }));
+    functionSamples.set(s, (mapped = withLeaves(s, leaf)));
   }
   return mapped;
 }

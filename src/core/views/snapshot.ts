@@ -99,7 +99,7 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
   add(s.toInline);
   add(s.functionFrames ?? null);
   if (s.lines) for (const col of [s.lines.file, s.lines.line, s.lines.inline.location, s.lines.inline.count, s.lines.functions?.location ?? null, s.lines.functions?.count ?? null]) add(col);
-  if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null]) add(col);
+  if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null, s.samples.duration ?? null]) add(col);
   return { wire, transfer: [...buffers] };
 }
 

@@ -13,18 +13,23 @@
 //   that share a path prefix share the prefix's boxes (as the Firefox Profiler's stack chart);
 //   a sample lasts until the next sample's time, or for the median sample interval when it is
 //   the last one or the next comes more than MAX_GAP intervals later (the thread was not running:
-//   its boxes close, and the next sample opens new ones);
+//   its boxes close, and the next sample opens new ones); a span (an off-CPU interval, with a
+//   duration) lasts exactly its duration, cut at the next sample's start so boxes never overlap;
+//   the frames it shares with the next sample stay open when that sample comes within MAX_GAP
+//   intervals of its end (the thread's stack continues through the wait);
 //   samples must be sorted by time (perf script prints them so per CPU; sortSamples orders
 //   them); iterative, O(boxes): a sample's path is walked up only to where it meets the open
 //   boxes of the previous sample;
-// - treeForRange: the call tree of the samples with from ≤ time < to, over the same FrameTable;
-//   with the full range it equals the input tree's weights (nodes with no weight dropped);
+// - treeForRange: the call tree of the samples with from ≤ time < to, over the same FrameTable,
+//   a span clipped to the range (its weight times the share of its duration inside it: half an
+//   interval inside is half its weight); with the full range it equals the input tree's weights
+//   (nodes with no weight dropped);
 //   O(nodes + samples), no recursion.
 
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { TreeBuilder } from '../model/tree-builder';
-import type { SampleColumns } from '../model/sample-column';
+import { spanShare, type SampleColumns } from '../model/sample-column';
 
 /** A gap between samples longer than this many median intervals ends the boxes before it. */
 export const MAX_GAP = 4;
@@ -40,17 +45,31 @@ export interface StackChart {
   readonly to: number;
 }
 
-/** Boxes of the stack chart (see the module comment). `samples` must be sorted by time. */
-export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
+/**
+ * Boxes of the stack chart (see the module comment). `samples` must be sorted by time.
+ * `spanOwn[node]` marks the frames a span alone has (its off-CPU state and waker leaves): their
+ * boxes last exactly one interval, never merged with the next sample's, so two waits in a row on
+ * one stack stay two boxes.
+ */
+export function stackChart(tree: CallTree, samples: SampleColumns, spanOwn?: Uint8Array): StackChart {
   const n = samples.count;
+  const time = samples.time;
+  const span = samples.duration;
+  // The sampling interval: the median gap between consecutive instants (a span's start or end is
+  // not a sampling tick).
   let interval = 0;
   if (n > 1) {
     const gaps = new Float64Array(n - 1);
-    for (let i = 1; i < n; i++) gaps[i - 1] = samples.time[i] - samples.time[i - 1];
-    gaps.sort();
-    interval = gaps[(gaps.length - 1) >> 1];
+    let g = 0;
+    for (let i = 1; i < n; i++) if (!span || (span[i] === 0 && span[i - 1] === 0)) gaps[g++] = time[i] - time[i - 1];
+    const kept = gaps.subarray(0, g).sort();
+    interval = g > 0 ? kept[(g - 1) >> 1] : 0;
   }
   const maxGap = interval > 0 ? MAX_GAP * interval : Infinity;
+  // After a span the thread runs again: its next sample continues the shared frames when it comes
+  // within maxGap; without any instant (the Off-CPU event alone) nothing says what ran between
+  // two waits, so any gap closes every box.
+  const maxGapAfterSpan = interval > 0 ? maxGap : 0;
   const maxDepth = tree.maxDepth;
   const parent = tree.parent;
   const nodeDepth = tree.depth;
@@ -65,6 +84,7 @@ export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
   let depth = new Int32Array(0);
   let start = new Float64Array(0);
   let end = new Float64Array(0);
+  let last = 0;
   for (let pass = 0; pass < 2; pass++) {
     if (pass === 1) {
       node = new Int32Array(count);
@@ -76,22 +96,34 @@ export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
     const fill = pass === 1;
     let open = 0;
     for (let i = 0; i < n; i++) {
-      const t = samples.time[i];
+      const t = time[i];
       const leaf = samples.leaf[i];
-      if (i > 0 && t - samples.time[i - 1] > maxGap) {
-        if (fill) for (let k = 0; k < open; k++) end[openBox[k]] = samples.time[i - 1] + interval;
-        open = 0;
+      // Where the previous sample's own boxes end (a span at its end, never after this sample's
+      // start), and whether the gap from there ends every box.
+      let closeAt = t;
+      if (i > 0) {
+        const d = span ? span[i - 1] : 0;
+        if (d > 0) {
+          closeAt = Math.min(time[i - 1] + d, t);
+          if (t - closeAt > maxGapAfterSpan) open = closeAll(fill, open, openBox, end, closeAt);
+        } else if (t - time[i - 1] > maxGap) open = closeAll(fill, open, openBox, end, time[i - 1] + interval);
       }
       const len = leaf > 0 ? nodeDepth[leaf] : 0;
+      // What the next sample may continue: not the previous span's own leaves.
+      let shareable = open;
+      if (spanOwn && i > 0 && span && span[i - 1] > 0) for (let k = 0; k < open; k++) if (spanOwn[openNode[k]]) {
+        shareable = k;
+        break;
+      }
       // Walk up only until the path meets an open box (same node at the same depth: then all
       // its ancestors are shared too).
       let d = len;
       let x = leaf;
-      while (d > 0 && !(d <= open && openNode[d - 1] === x)) {
+      while (d > 0 && !(d <= shareable && openNode[d - 1] === x)) {
         path[--d] = x;
         x = parent[x];
       }
-      if (fill) for (let k = d; k < open; k++) end[openBox[k]] = t;
+      if (fill) for (let k = d; k < open; k++) end[openBox[k]] = closeAt;
       for (let k = d; k < len; k++) {
         openNode[k] = path[k];
         if (fill) {
@@ -105,20 +137,17 @@ export function stackChart(tree: CallTree, samples: SampleColumns): StackChart {
       }
       open = len;
     }
-    if (fill) {
-      const last = n > 0 ? samples.time[n - 1] + interval : 0;
-      for (let k = 0; k < open; k++) end[openBox[k]] = last;
-    }
+    const d = n > 0 && span ? span[n - 1] : 0;
+    last = n > 0 ? time[n - 1] + (d > 0 ? d : interval) : 0;
+    closeAll(fill, open, openBox, end, last);
   }
-  return {
-    count,
-    node,
-    depth,
-    start,
-    end,
-    from: n > 0 ? samples.time[0] : 0,
-    to: n > 0 ? samples.time[n - 1] + interval : 0,
-  };
+  return { count, node, depth, start, end, from: n > 0 ? time[0] : 0, to: last };
+}
+
+/** Ends the open boxes at `at` (in the filling pass); returns the new open count, 0. */
+function closeAll(fill: boolean, open: number, openBox: Int32Array, end: Float64Array, at: number): number {
+  if (fill) for (let k = 0; k < open; k++) end[openBox[k]] = at;
+  return 0;
 }
 
 /** The call tree of the samples with from ≤ time < to (see the module comment). */
@@ -127,9 +156,9 @@ export function treeForRange(tree: CallTree, frames: FrameTable, samples: Sample
   const selfW = new Float64Array(nodes);
   const selfS = new Float64Array(nodes);
   for (let i = 0; i < samples.count; i++) {
-    const t = samples.time[i];
-    if (t < from || t >= to) continue;
-    selfW[samples.leaf[i]] += samples.weight[i];
+    const share = spanShare(samples, i, from, to);
+    if (share === 0) continue;
+    selfW[samples.leaf[i]] += share * samples.weight[i];
     selfS[samples.leaf[i]] += 1;
   }
   // Keep a node when its subtree has weight: totals children-first, then a pre-order copy.

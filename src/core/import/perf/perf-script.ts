@@ -18,7 +18,8 @@
 // - lines that fit no format are counted in meta.skippedLines, the first few quoted in warnings,
 //   never thrown; finish() throws only when a requested event does not occur;
 // - every kept sample also enters the time-order column (leaf node, TIME, weight: see
-//   ../timeline/sample-column.ts), which Profile.samples carries sorted by time.
+//   ../../model/sample-column.ts), which Profile.samples carries sorted by time; an off-CPU
+//   interval enters it as a span (its switch-out time and duration).
 // Which frames are inlined is decided in ./perf-stack.ts. After the first line end past format
 // detection the input arrives as bytes (byteReader(), ./perf-bytes.ts): known frame lines are
 // matched there, and every other line comes back to line() as text.
@@ -533,7 +534,8 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
       if (waker !== null) leaf = this.builder.child(leaf, this.frames.intern(waker, 0));
       this.builder.addSelf(leaf, ns, 1);
       time[0] = start;
-      this.column.push(leaf, ns, thread);
+      // A span in time order, from the switch-out for its duration (the weight's nanoseconds).
+      this.column.push(leaf, ns, thread, ns / 1e9);
     });
   }
 
