@@ -234,3 +234,21 @@ export async function menu(page: Page, name: 'View' | 'More actions') {
 export async function menuButton(page: Page, menuName: 'View' | 'More actions', name: string): Promise<Locator> {
   return (await menu(page, menuName)).getByRole('button', { name, exact: true });
 }
+
+/** The time-order chart (its scroll container, with the aria-busy and data-window contract). */
+export const chart = (page: Page) => page.getByRole('img', { name: 'Stack chart of the samples in time order' });
+
+export async function chartIdle(page: Page) {
+  await expect(page.locator('.time-chart[aria-busy="false"]')).toBeVisible();
+}
+
+/** Drags across the time-order chart from fraction a to fraction b of its width. */
+export async function dragRange(page: Page, a: number, b: number) {
+  const box = (await chart(page).boundingBox())!;
+  const y = box.y + 40;
+  await page.mouse.move(box.x + box.width * a, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * ((a + b) / 2), y, { steps: 4 });
+  await page.mouse.move(box.x + box.width * b, y, { steps: 4 });
+  await page.mouse.up();
+}

@@ -5,7 +5,7 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixturePath, hashParam, openLinkedFixture, waitForIdle } from './helpers';
+import { chart, chartIdle, dragRange, fixturePath, hashParam, openLinkedFixture, waitForIdle } from './helpers';
 import { formatNs } from './viewer-oracle';
 
 const PERF = readFileSync(fixturePath('rust-toyc.perf-script.txt'));
@@ -24,27 +24,11 @@ function inRange(from: number, to: number) {
   return { count: hit.length, weight: hit.reduce((a, h) => a + h.period, 0) };
 }
 
-const chart = (page: Page) => page.getByRole('img', { name: 'Stack chart of the samples in time order' });
 const button = (page: Page) => page.getByRole('toolbar', { name: 'Tools' }).getByRole('button', { name: 'Time order' });
 const rangeStatus = (page: Page) => page.getByTestId('time-range');
 const total = (page: Page) => page.locator('.status-bar').getByText(/^Total weight:/);
 
 const openToyc = (page: Page, extra = '') => openLinkedFixture(page, 'rust-toyc.perf-script.txt', extra);
-
-async function chartIdle(page: Page) {
-  await expect(page.locator('.time-chart[aria-busy="false"]')).toBeVisible();
-}
-
-/** Drags across the chart from fraction a to fraction b of its width. */
-async function dragRange(page: Page, a: number, b: number) {
-  const box = (await chart(page).boundingBox())!;
-  const y = box.y + 40;
-  await page.mouse.move(box.x + box.width * a, y);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * ((a + b) / 2), y, { steps: 4 });
-  await page.mouse.move(box.x + box.width * b, y, { steps: 4 });
-  await page.mouse.up();
-}
 
 test('a time range dragged on the chart restricts the flame graph, shows in the link, and Escape clears it', async ({ page }, info) => {
   await openToyc(page);

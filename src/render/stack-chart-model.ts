@@ -9,7 +9,7 @@
 //
 //   rowBoxes: box indices, row by row (row 1 first), each row in time order
 //   rowStart[r] … rowStart[r+1]: the boxes of row r in rowBoxes
-//   laneRow[l]: the first row of lane l (its root child's row)
+//   laneRow[l]: the first row of lane l (its root child's row); laneThread[l]: its thread (-1: none)
 //
 // An off-CPU interval (a span of the Wall clock or Off-CPU event) is a box from its switch-out to
 // its switch-in in its thread's lane, beside that thread's CPU samples, its leaf in the off-CPU
@@ -36,6 +36,7 @@ export interface StackChartModel {
   rowStart: Int32Array;
   rowBoxes: Int32Array;
   laneRow: Int32Array;
+  laneThread: Int32Array;
   /** Rows drawn: 1 … maxDepth. */
   maxDepth: number;
   /** The first sample's time and the end of the last box. */
@@ -77,11 +78,11 @@ export function buildModel(tree: CallTree, samples: SampleColumns, frames?: Fram
   const fill = rowStart.slice(0, maxDepth + 1);
   const rowBoxes = new Int32Array(chart.count);
   for (let i = 0; i < chart.count; i++) rowBoxes[fill[chart.depth[i]]++] = i;
-  return { tree, samples, chart, rowStart, rowBoxes, laneRow: chart.laneRow, maxDepth, t0: chart.from, t1: chart.to, buildMs: now() - started };
+  return { tree, samples, chart, rowStart, rowBoxes, laneRow: chart.laneRow, laneThread: chart.laneThread, maxDepth, t0: chart.from, t1: chart.to, buildMs: now() - started };
 }
 
 /** The stack chart of each lane's samples, rows stacked lane after lane (see the module comment). */
-function laneCharts(tree: CallTree, samples: SampleColumns, frames: FrameTable | undefined): StackChart & { laneRow: Int32Array } {
+function laneCharts(tree: CallTree, samples: SampleColumns, frames: FrameTable | undefined): StackChart & { laneRow: Int32Array; laneThread: Int32Array } {
   const n = samples.count;
   // laneOf[node]: its ancestor at depth 1 (parents come before children in DFS order).
   const laneOf = new Int32Array(tree.nodeCount);
@@ -156,6 +157,7 @@ function laneCharts(tree: CallTree, samples: SampleColumns, frames: FrameTable |
     from: n > 0 ? samples.time[0] : 0,
     to: n > 0 ? samples.time[0] : 0,
     laneRow: new Int32Array(lanes.length),
+    laneThread: Int32Array.from(lanes, (l) => (thread ? thread[laneFirst[l]] : -1)),
   };
   let k = 0;
   let rowsBefore = 0;
@@ -226,6 +228,30 @@ export function samplesInRange(s: SampleColumns, from: number, to: number): { co
     weight += share * s.weight[i];
   }
   return { count, weight };
+}
+
+/**
+ * The samples a box covers: those of its lane's thread in its node's subtree that overlap its time
+ * (a span by any part of it), not every thread's samples of that time: a wait's box covers its
+ * one interval.
+ */
+export function boxSamples(m: StackChartModel, box: number): number {
+  const s = m.samples;
+  const node = m.chart.node[box];
+  const last = m.tree.end[node];
+  const from = m.chart.start[box];
+  const to = m.chart.end[box];
+  // The box's lane: the last whose first row is at or above the box's row.
+  let lane = 0;
+  while (lane + 1 < m.laneRow.length && m.laneRow[lane + 1] <= m.chart.depth[box]) lane++;
+  const thread = s.thread && m.laneThread.length > 0 ? m.laneThread[lane] : null;
+  const b = firstSampleAt(s, to);
+  let count = 0;
+  for (let i = firstSampleAt(s, s.duration ? from - longestSpanOf(s) : from); i < b; i++) {
+    const leaf = s.leaf[i];
+    if (leaf >= node && leaf < last && (thread === null || s.thread![i] === thread) && spanShare(s, i, from, to) > 0) count++;
+  }
+  return count;
 }
 
 const longest = new Memo<number>();

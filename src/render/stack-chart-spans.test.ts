@@ -9,7 +9,7 @@ import { fixtureBytes } from '../core/testing/fixtures';
 import { loadProfileFromText } from '../core/import/load';
 import { makeSnapshot } from '../core/views/snapshot';
 import { clippedNs, cpuPeriodIn, offCpuWaits, sampleHeaders } from '../core/testing/offcpu-oracle';
-import { samplesInRange, stackChartModel, type StackChartModel } from './stack-chart-model';
+import { boxSamples, samplesInRange, stackChartModel, type StackChartModel } from './stack-chart-model';
 
 const text = gunzipSync(fixtureBytes('offcpu/spans-a.perf-script.txt.gz')).toString('utf8');
 const headers = sampleHeaders(text);
@@ -33,6 +33,11 @@ describe('off-CPU spans in the time-order chart (spans.c)', () => {
     const missing = waits.filter((w) => !boxes.has(`${w.start.toFixed(6)}-${w.end.toFixed(6)}`));
     expect(waits.length).toBeGreaterThan(30);
     expect(missing).toEqual([]);
+    // The tooltip's count: a wait's box covers its one interval (not the other threads' samples).
+    for (let b = 0; b < m.chart.count; b++) {
+      const f = m.tree.frame[m.chart.node[b]];
+      if (snapshot.frames.strings[snapshot.frames.name[f]].startsWith('[off-CPU: ')) expect(boxSamples(m, b)).toBe(1);
+    }
     // Boxes of a row never overlap (the chart's hit-testing and drawing rely on it).
     for (let d = 1; d <= m.maxDepth; d++) {
       for (let k = m.rowStart[d] + 1; k < m.rowStart[d + 1]; k++) expect(m.chart.start[m.rowBoxes[k]]).toBeGreaterThanOrEqual(m.chart.end[m.rowBoxes[k - 1]] - 1e-12);

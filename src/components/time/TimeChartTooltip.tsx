@@ -2,7 +2,7 @@
 // the box lasts, when it starts and how many samples it covers.
 
 import { useMemo } from 'react';
-import { samplesInRange } from '../../render/stack-chart-model';
+import { boxSamples } from '../../render/stack-chart-model';
 import { useStore } from '../../store/store';
 import { useChartHover } from '../../controllers/time-chart-controller';
 import { BreakableName } from '../BreakableName';
@@ -26,7 +26,7 @@ export function TimeChartTooltip() {
       name: f >= 0 ? frames.strings[frames.name[f]] : 'all',
       duration: formatDuration(end - start),
       at: formatOffset(start - m.t0, end - start),
-      samples: samplesInRange(m.samples, start, end).count,
+      samples: boxSamples(m, hover.box),
     };
   }, [hover, frames]);
   if (!hover || !info) return null;

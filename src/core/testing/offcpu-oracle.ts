@@ -32,8 +32,11 @@ export function sampleHeaders(text: string): SampleHeader[] {
   }));
 }
 
-/** The off-CPU intervals of `comm`'s threads; one still off CPU at the end lasts to the last header. */
-export function offCpuWaits(headers: readonly SampleHeader[], comm: string): Wait[] {
+/**
+ * The off-CPU intervals of `comm`'s threads (null: every thread but the idle task, TID 0); one
+ * still off CPU at the end lasts to the last header.
+ */
+export function offCpuWaits(headers: readonly SampleHeader[], comm: string | null): Wait[] {
   const lastTime = Math.max(...headers.map((h) => h.time));
   const ordered = headers
     .map((h, i) => ({ h, i }))
@@ -55,7 +58,7 @@ export function offCpuWaits(headers: readonly SampleHeader[], comm: string): Wai
     if (!m) throw new Error(`unread switch ${h.rest}`);
     const [, prevComm, prev, state, next] = m;
     end(Number(next), h.time);
-    if (prevComm === comm && !/^[XZ]/.test(state)) pending.set(Number(prev), h.time);
+    if ((comm === null ? Number(prev) > 0 : prevComm === comm) && !/^[XZ]/.test(state)) pending.set(Number(prev), h.time);
   }
   for (const [tid, start] of pending) out.push({ tid, start, end: lastTime });
   return out;
@@ -68,7 +71,7 @@ export function clippedNs(waits: readonly Wait[], from: number, to: number): num
   return ns;
 }
 
-/** Period of `comm`'s CPU samples (cpu-clock) with from ≤ time < to. */
-export function cpuPeriodIn(headers: readonly SampleHeader[], comm: string, from: number, to: number): number {
-  return headers.filter((h) => h.comm === comm && h.event.startsWith('cpu-clock') && h.time >= from && h.time < to).reduce((n, h) => n + h.period, 0);
+/** Period of `comm`'s CPU samples (cpu-clock; null: every task's) with from ≤ time < to. */
+export function cpuPeriodIn(headers: readonly SampleHeader[], comm: string | null, from: number, to: number): number {
+  return headers.filter((h) => (comm === null || h.comm === comm) && h.event.startsWith('cpu-clock') && h.time >= from && h.time < to).reduce((n, h) => n + h.period, 0);
 }

@@ -80,6 +80,15 @@ describe('off-CPU spans in time order: a time range clips them (spans.c, against
     expect(Math.abs(spansWeight(tree, off) - want)).toBeLessThan(waits.length);
   });
 
+  it('the whole Wall clock tree of a range: every task’s CPU samples in it and every task’s waits clipped to it', async () => {
+    const wall = await loadProfileFromText(text, { event: 'wall' });
+    const all = offCpuWaits(headers, null);
+    for (const [a, b] of RANGES) {
+      const want = clippedNs(all, at(a), at(b)) + cpuPeriodIn(headers, null, at(a), at(b));
+      expect(Math.abs(rangeTree(wall, at(a), at(b)).totalWeight[0] - want)).toBeLessThan(all.length);
+    }
+  });
+
   it('Wall clock of a range is the CPU samples in it plus the clipped intervals', async () => {
     const wall = await loadProfileFromText(text, { event: 'wall' });
     for (const [a, b] of RANGES) {
