@@ -55,6 +55,16 @@ describe('off-CPU spans in time order: a time range clips them (spans.c, against
     for (const n of byThread.values()) expect(n).toBeGreaterThanOrEqual(10);
   });
 
+  it('a derived event counts its intervals as its samples (the status bar’s count), not the switch samples', async () => {
+    const all = offCpuWaits(headers, null);
+    const cpu = headers.filter((h) => h.event.startsWith('cpu-clock')).length;
+    for (const [event, want] of [['off-cpu', all.length], ['wall', all.length + cpu]] as const) {
+      const p = await loadProfileFromText(text, { event });
+      expect(p.meta.samples).toBe(want);
+      expect(p.tree.totalSamples[0]).toBe(want);
+    }
+  });
+
   it('Off-CPU of a range is the sum of the intervals clipped to it', async () => {
     const off = await loadProfileFromText(text, { event: 'off-cpu' });
     expect(off.samples?.duration).toBeDefined();

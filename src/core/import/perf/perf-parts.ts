@@ -144,6 +144,14 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
   // The derived events, listed whenever their sources are there, so the picker offers them.
   if (switches > 0) events.push({ name: OFF_CPU_EVENT, samples: switches });
   if (switches > 0 && cpuTime > 0) events.push({ name: WALL_EVENT, samples: switches + cpuTime });
+  // A derived event's samples are its intervals (and, for Wall clock, the CPU samples), as its
+  // tree counts them: a switch sample whose thread exits, or that no switch-in ends, is none, so
+  // the status bar does not read "163 of 166" as if a transform had dropped some.
+  if (derived !== null && offCpu) {
+    samples += offCpu.intervals - switches;
+    const own = events.find((e) => e.name === derivedName);
+    if (own) own.samples = samples;
+  }
   const leaves = new LeafAddressesBuilder();
   metas.forEach((m, part) => leaves.addAll(m.leaves, merged.frameMaps[part] ?? null));
 
