@@ -1,10 +1,11 @@
 // Off-CPU and wall-clock time in the viewer (issue 27): a recording of CPU samples and sched_switch
 // opens on its CPU samples; picking Wall clock reads it again with the off-CPU leaves, drawn in
-// their own colours with a legend entry, searchable, in both themes.
+// their own colours with a legend entry, searchable, in both themes; both views of a recording
+// with inline frames keep the event and the zoom, and a copied link reopens them.
 
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixturePath, hashParam, menu, openFixture, waitForIdle } from './helpers';
+import { fixturePath, hashParam, menu, menuButton, openFixture, waitForIdle } from './helpers';
 
 test('pick Wall clock: off-CPU leaves, their legend, search and the link’s event', async ({ page }) => {
   await page.goto('./');
@@ -64,4 +65,52 @@ test('a link to Wall clock and a zoom reopens at the same event, zoom and search
   await expect((await menu(page, 'View')).getByLabel('Event')).toHaveValue('Wall clock');
   await expect.poll(() => hashParam(page, 'zoom')).toBe(zoom);
   await expect(page.getByRole('status').filter({ hasText: /^Matched: .*\(99\.\d% of zoom\)$/ })).toBeVisible();
+});
+
+test('Wall clock of a recording with inline frames: both views keep the event and the zoom, and a copied link reopens them', async ({ page, context }) => {
+  // locks.c was printed with inline frames (spin is inlined into worker): the view toggle is on.
+  const body = readFileSync(fixturePath('offcpu/locks-a.perf-script.txt.gz'));
+  await context.route('**/e2e-fixtures/**', (route) => route.fulfill({ status: 200, body, headers: { 'content-type': 'application/gzip' } }));
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('./#v=1&profile=e2e-fixtures/locks-a.perf-script.txt.gz');
+  await waitForIdle(page);
+  await (await menu(page, 'View')).getByLabel('Event').selectOption('Wall clock');
+  await waitForIdle(page);
+  await page.keyboard.press('Escape');
+  const legend = page.getByRole('list', { name: 'Frame colours' });
+  await expect(legend.getByText('off-CPU')).toBeVisible();
+  // Zoom to worker by a click on it.
+  const rect = (await page.evaluate(() => (window as unknown as { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null } }).flameviewFrames.rect('Flame graph', 'worker')))!;
+  await page.mouse.click(rect.x + rect.width / 2, rect.y + rect.height / 2);
+  await waitForIdle(page);
+  await expect.poll(() => hashParam(page, 'zoom')).toMatch(/;worker$/);
+  const zoom = await hashParam(page, 'zoom');
+  // The waits under worker: the lock's and usleep's.
+  await page.getByRole('searchbox', { name: 'Search' }).fill('off-CPU: sleeping');
+  await expect(page.getByRole('status').filter({ hasText: /^Matched: .*% of zoom\)$/ })).toBeVisible();
+
+  for (const view of ['Inline frames', 'Functions']) {
+    await page.getByRole('button', { name: view }).click();
+    await waitForIdle(page);
+    await expect(page.getByRole('button', { name: view })).toHaveAttribute('aria-pressed', 'true');
+    await expect((await menu(page, 'View')).getByLabel('Event')).toHaveValue('Wall clock');
+    await page.keyboard.press('Escape');
+    await expect(legend.getByText('off-CPU')).toBeVisible();
+    await expect.poll(() => hashParam(page, 'zoom')).toBe(zoom);
+    await expect(page.getByRole('status').filter({ hasText: /^Matched: .*% of zoom\)$/ })).toBeVisible();
+  }
+  await page.getByRole('button', { name: 'Inline frames' }).click();
+  await waitForIdle(page);
+  await (await menuButton(page, 'More actions', 'Copy link')).click();
+  await expect(page.getByRole('group', { name: 'Link' }).getByRole('status')).toHaveText('Link copied.');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+
+  const fresh = await context.newPage();
+  await fresh.goto(link);
+  await waitForIdle(fresh);
+  await expect((await menu(fresh, 'View')).getByLabel('Event')).toHaveValue('Wall clock');
+  await fresh.keyboard.press('Escape');
+  await expect(fresh.getByRole('button', { name: 'Inline frames' })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => hashParam(fresh, 'zoom')).toBe(zoom);
+  await expect(fresh.getByRole('list', { name: 'Frame colours' }).getByText('off-CPU')).toBeVisible();
 });
