@@ -4,7 +4,6 @@
 
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
 import type { ProfileSnapshot } from '../core/views/snapshot';
-import { recordingOf } from '../store/load-slice';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
@@ -15,14 +14,14 @@ export const DEMO_NAME = 'rust-toyc.perf-script.txt';
 
 /** How a failure reads in each slot: B's say "comparison"; a cancelled load of A says nothing. */
 const FAILURE_TEXT: Record<RecordingSlot, Record<LoadFailure, (name: string, message: string) => string | null>> = {
-  A: {
+  a: {
     'bad-url': (_, message) => message,
     threw: (name, message) => `Could not open ${name}: ${message}`,
     unreadable: (_, message) => message,
     cancelled: () => null,
     'worker-stopped': (_, message) => `The loading worker stopped: ${message}`,
   },
-  B: {
+  b: {
     'bad-url': (_, message) => `Comparison: ${message}`,
     threw: (name, message) => `Could not open ${name} for comparison: ${message}`,
     unreadable: (name, message) => `Comparison (${name}): ${message}`,
@@ -33,21 +32,21 @@ const FAILURE_TEXT: Record<RecordingSlot, Record<LoadFailure, (name: string, mes
 
 /** What opening a recording does: A becomes the recording shown (its source kept for links), B is compared with it. */
 const OPENED: Record<RecordingSlot, (snapshot: ProfileSnapshot, name: string, input: RecordingInput) => void> = {
-  A: (snapshot, name, input) => {
+  a: (snapshot, name, input) => {
     useStore.getState().finishLoading(snapshot, name, sourceOf(input));
     performance.mark('flameview:committed', { detail: name });
   },
-  B: (snapshot, name, input) => useStore.getState().finishCompare(snapshot, name, input.kind === 'url' ? input.given : null),
+  b: (snapshot, name, input) => useStore.getState().finishCompare(snapshot, name, input.kind === 'url' ? input.given : null),
 };
 
 /** Where a slot's loader puts its answers: the store's load actions for that slot. */
 function sinkOf(slot: RecordingSlot): LoadSink {
   return {
-    markPrefix: slot === 'A' ? '' : 'compare-',
+    markPrefix: slot === 'a' ? '' : 'compare-',
     started: (input) => useStore.getState().startLoading(input.name, input.kind === 'file' ? input.file.size : null, slot),
     progress: (input, p: OpenProgress) => {
       const s = useStore.getState();
-      const loading = recordingOf(s, slot).loading;
+      const loading = s.recordings[slot].loading;
       if (p.totalBytes !== null && loading && p.totalBytes !== loading.totalBytes) s.startLoading(input.name, p.totalBytes, slot);
       useStore.getState().loadProgress(p.bytesRead, p.samples, slot);
     },
@@ -69,8 +68,8 @@ function sourceOf(input: RecordingInput): ProfileSource {
 }
 
 // Each recording loads in a profile worker of its own (the worker sessions, beside the store).
-const main = new RecordingLoader('profile', sinkOf('A'));
-const comparison = new RecordingLoader('compare', sinkOf('B'));
+const main = new RecordingLoader('profile', sinkOf('a'));
+const comparison = new RecordingLoader('compare', sinkOf('b'));
 
 // ── The baseline (A) ──────────────────────────────────────────────────────────────────────────
 
@@ -137,10 +136,10 @@ export function openCompareUrl(raw: string, base = document.baseURI): Promise<vo
  * was opened from a URL (the link already carries it) or no comparison is open.
  */
 export function compareOpenedBytes(): { body: Blob; name: string } | null {
-  const s = useStore.getState().compare;
+  const { compare, recordings } = useStore.getState();
   const opened = comparison.opened;
-  if (!s.snapshot || s.requestedUrl !== null || opened?.kind !== 'file') return null;
-  return { body: opened.file, name: s.name ?? opened.name };
+  if (!recordings.b.snapshot || compare.requestedUrl !== null || opened?.kind !== 'file') return null;
+  return { body: opened.file, name: recordings.b.name ?? opened.name };
 }
 
 /**

@@ -124,7 +124,7 @@ export function startUrlSync(win: Window = window): () => void {
   const write = (mode: 'auto' | 'replace') => {
     timer = null;
     const s = useStore.getState();
-    if (!s.snapshot || applying || pendingReload || awaitingProfile) return;
+    if (!s.recordings.a.snapshot || applying || pendingReload || awaitingProfile) return;
     const next = writeUrlState(win.location.hash, s);
     const current = win.location.hash;
     if (next === current) {
@@ -183,14 +183,14 @@ export function startUrlSync(win: Window = window): () => void {
     }
   };
 
-  const initial = useStore.getState().snapshot;
+  const initial = useStore.getState().recordings.a.snapshot;
   if (initial) onSnapshot(initial, null);
 
-  const unsubSnapshot = useStore.subscribe((s) => s.snapshot, onSnapshot);
+  const unsubSnapshot = useStore.subscribe((s) => s.recordings.a.snapshot, onSnapshot);
   const unsubAll = useStore.subscribe(schedule);
   // A linked recording that fails to open leaves the current one in charge of the hash again.
   const unsubError = useStore.subscribe(
-    (s) => s.error,
+    (s) => s.recordings.a.error,
     (error) => {
       if (error && awaitingProfile) {
         awaitingProfile = false;
@@ -208,7 +208,7 @@ export function startUrlSync(win: Window = window): () => void {
       timer = null;
     }
     const s = useStore.getState();
-    if (!s.snapshot) return;
+    if (!s.recordings.a.snapshot) return;
     const profile = profileFromHash(hash);
     const open = s.source?.kind === 'url' || s.source?.kind === 'demo' ? s.source.url : undefined;
     if (profile !== null && !sameUrl(profile, open, win.document.baseURI)) {
@@ -224,7 +224,7 @@ export function startUrlSync(win: Window = window): () => void {
       return;
     }
     linkReloads = 0;
-    apply(s.snapshot, 'navigate');
+    apply(s.recordings.a.snapshot, 'navigate');
   };
   win.addEventListener('popstate', onNavigate);
   win.addEventListener('hashchange', onNavigate);

@@ -8,7 +8,7 @@ import { useStore } from '../../store/store';
 export function CompareOpener() {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
-  const open = useStore((s) => s.compare.snapshot !== null);
+  const open = useStore((s) => s.recordings.b.snapshot !== null);
   const onDrop = (e: DragEvent<HTMLElement>) => {
     e.preventDefault();
     e.stopPropagation(); // not the page-wide drop zone: this one opens the comparison

@@ -20,7 +20,7 @@ function open(text: string) {
   return snap;
 }
 
-function applyHash(hash: string, snap = useStore.getState().snapshot!) {
+function applyHash(hash: string, snap = useStore.getState().recordings.a.snapshot!) {
   const notices: string[] = [];
   const parsed = parseUrlState(hash);
   notices.push(...parsed.notices);
@@ -30,7 +30,7 @@ function applyHash(hash: string, snap = useStore.getState().snapshot!) {
 
 function zoomedName(): string {
   const s = useStore.getState();
-  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.panes.main.zoomNode]);
+  return frameName(s.recordings.a.snapshot!.frames, treeOf(s.recordings.a.snapshot!, s.view).frame[s.panes.main.zoomNode]);
 }
 
 describe('zoom paths', () => {
