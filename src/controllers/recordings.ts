@@ -63,6 +63,8 @@ function sourceOf(input: RecordingInput): ProfileSource {
   if (input.kind === 'url') return input.demo ? { kind: 'demo', url: input.url } : { kind: 'url', url: input.linkedAs ?? input.url };
   // What a link made from it names it by (the name as chosen, not the importer's display name).
   if (input.kind === 'file') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.file.size } };
+  // A link's several profile= stay its address (the first is `url`, what a single-URL check reads).
+  if (input.kind === 'urls') return { kind: 'url', url: input.given[0], urls: input.given };
   if (input.kind === 'files') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.files.reduce((n, f) => n + f.blob.size, 0) } };
   return { kind: 'paste', local: { kind: 'paste', name: null, size: input.text.length } };
 }
@@ -80,6 +82,8 @@ export const openFiles = (files: readonly File[]): Promise<void> => main.openFil
 export const showEachRecording = (byRecording: boolean): Promise<void> => main.regroup(byRecording);
 export const openText = (text: string): Promise<void> => main.openText(text);
 export const openUrl = (raw: string, base?: string): Promise<void> => main.openUrl(raw, base);
+/** Several URLs (a link's several profile=) as one graph of their sum. */
+export const openUrls = (raws: readonly string[], base?: string): Promise<void> => main.openUrls(raws, base);
 /**
  * Reads the open recording again with other options. Another event or split of a processed
  * recording (which keeps one event, its samples already split) is read from its original, the

@@ -14,12 +14,12 @@
 // wrote or applied, so its own writes never come back as navigations.
 
 import { create } from 'zustand';
-import { profileFromHash, profileFromPath, withHashParam, withProfile } from '../store/url/profile-hash';
+import { profileFromHash, profileFromPath, profilesFromHash, withHashParam, withProfile, withProfiles } from '../store/url/profile-hash';
 import { compareParamsFromHash } from '../store/url/compare-hash';
 import { isEmbedMode } from './embed';
 import { openReportRecordings } from './report';
 import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
-import { openCompareUrl, openDemo, openUrl } from './recordings';
+import { openCompareUrl, openDemo, openUrl, openUrls } from './recordings';
 import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/views/snapshot';
@@ -252,13 +252,15 @@ export function startUrlSync(win: Window = window): () => void {
  * another recording opens it, and `#profile=` follows what is open. Called once per page.
  */
 export function startLinkedLoads(win: Window = window): void {
-  let lastProfile = profileFromHash(win.location.hash);
+  // Several profile= are one graph of their sum; they are compared as one list, joined.
+  const linked = () => profilesFromHash(win.location.hash);
+  let lastProfile: string | null = linked().join('\n') || null;
   const fromPath = profileFromPath(win.location.pathname);
   const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
   const local = localRecordingFromHash(win.location.hash);
   // A report opens what it carries; its hash keeps only the view's state (zoom, search, …).
   if (openReportRecordings(win.document)) lastProfile = null;
-  else if (lastProfile !== null) void openUrl(lastProfile);
+  else if (lastProfile !== null) void openUrls(linked());
   else if (pathUrl !== null) void openUrl(pathUrl);
   // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
   else if (local !== null) useStore.getState().setAwaitingLocal(local);
@@ -266,11 +268,11 @@ export function startLinkedLoads(win: Window = window): void {
   else if (!isEmbedMode(win.location.search)) void openDemo();
 
   win.addEventListener('hashchange', () => {
-    const profile = profileFromHash(win.location.hash);
+    const profiles = linked();
     // The store may rewrite other parts of the hash; only a new profile URL means "open".
-    if (profile === null || profile === lastProfile) return;
-    lastProfile = profile;
-    void openUrl(profile);
+    if (profiles.length === 0 || profiles.join('\n') === lastProfile) return;
+    lastProfile = profiles.join('\n');
+    void openUrls(profiles);
   });
 
   // Keep `#profile=` in step with what is open, so a reload or a shared link reopens it: set for
@@ -280,11 +282,12 @@ export function startLinkedLoads(win: Window = window): void {
     (source) => {
       if (!source) return;
       // The recording named by the path needs no hash; anything else opened replaces it there.
-      const profile = source.kind === 'url' && source.url !== pathUrl ? (source.url ?? null) : null;
-      const current = profileFromHash(win.location.hash);
-      if (profile === null ? current === null : current !== null && sameUrl(current, profile, win.document.baseURI)) return;
-      lastProfile = profile;
-      const hash = withProfile(win.location.hash, profile);
+      const profiles = source.kind === 'url' && source.url !== pathUrl ? (source.urls ?? (source.url ? [source.url] : [])) : [];
+      const current = linked();
+      const base = win.document.baseURI;
+      if (profiles.length === current.length && profiles.every((p, i) => sameUrl(current[i], p, base))) return;
+      lastProfile = profiles.join('\n') || null;
+      const hash = withProfiles(win.location.hash, profiles);
       win.history.replaceState(win.history.state, '', hash === '' ? win.location.pathname + win.location.search : hash);
     },
   );

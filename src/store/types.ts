@@ -26,6 +26,8 @@ export interface LoadingState {
 export interface ProfileSource {
   kind: 'demo' | 'file' | 'paste' | 'url';
   url?: string;
+  /** Several URLs opened as one summed recording (a link's several profile=), `url` the first. */
+  urls?: string[];
   /** A file's name and size in bytes, or pasted text's length: what a link names it by. */
   local?: LocalRecording;
 }

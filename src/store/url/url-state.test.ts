@@ -61,6 +61,12 @@ describe('URL state', () => {
     expect(hash).toBe(`#v=1&profile=demo%2Fx.txt&keep=1%3B2&orient=icicle&view=inline&zoom=p;main;b%26c%23d%25e%2Bg;lex_%5Bi%5D&case=i&search=le(x`);
   });
 
+  it('keeps every profile= of a link naming several (one graph of their sum), first and in order', () => {
+    open('p;main;a 1');
+    const hash = writeUrlState('#keep=1&profile=x%2F1.folded&zoom=old&profile=x%2F2.folded', useStore.getState());
+    expect(hash).toMatch(/^#v=1&profile=x%2F1\.folded&profile=x%2F2\.folded&keep=1&/);
+  });
+
   it('keeps the heaviest-first order in the link as order=heavy, the zoom unchanged', () => {
     open('p;main;a 1\np;main;b 3');
     expect(applyHash('#order=heavy&zoom=p;main')).toEqual([]);

@@ -140,12 +140,12 @@ export function parseUrlState(hash: string): ParsedUrlState {
   return { values, notices };
 }
 
-/** The hash with the registered parameters written from `state`; `profile` and unknown keys kept. */
+/** The hash with the registered parameters written from `state`; every `profile` and unknown keys kept. */
 export function writeUrlState(hash: string, state: StoreState): string {
   const kept = splitHash(hash).filter(([k]) => k !== 'v' && !registry.has(k));
   const parts = [`v=${URL_STATE_VERSION}`];
-  const profile = kept.find(([k]) => k === 'profile');
-  if (profile) parts.push(`profile=${profile[1]}`);
+  // Every profile= (several are one graph of their sum), first, in order.
+  for (const [k, v] of kept) if (k === 'profile') parts.push(`profile=${v}`);
   for (const [k, v] of kept) if (k !== 'profile') parts.push(`${encodeURIComponent(k)}=${v}`);
   for (const codec of urlParams()) {
     const value = codec.write(state);
