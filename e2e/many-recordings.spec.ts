@@ -86,3 +86,19 @@ test('a link naming a missing recording among several says which, and opens noth
   await expect(page.getByRole('alert')).toContainText('missing.folded');
   await expect(page.getByRole('alert')).toContainText('404');
 });
+
+test('groups compared: five runs as A, five chosen together as the comparison B, each side summed; the real change leads the table', async ({ page }) => {
+  const side = (s: 'a' | 'b') => [1, 2, 3, 4, 5].map((i) => `groups/${s}${i}.folded`);
+  await gotoAndWait(page);
+  await page.getByLabel('Open file').setInputFiles(side('a').map(fixturePath));
+  await expect(page.getByTestId('recording-name')).toHaveText(side('a').map((f) => f.split('/')[1]).join(' + '));
+  await waitForIdle(page);
+  await page.getByLabel('Compare with file').setInputFiles(side('b').map(fixturePath));
+  await expect(page.locator('.compare-names')).toContainText(`B ${side('b').map((f) => f.split('/')[1]).join(' + ')}`);
+  await page.getByRole('group', { name: 'Comparison view' }).getByRole('button', { name: 'Differential' }).click();
+  const table = page.getByRole('region', { name: 'Changed functions' });
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  // Each side normalised by its own total: scan_table's share grows by some 3 points, more
+  // than any other kernel's (fixtures/groups/README.md), so it heads the table.
+  await expect(table.getByRole('row').nth(1)).toContainText('scan_table');
+});

@@ -126,8 +126,13 @@ export function requestedCompareUrl(): string | null {
 }
 
 export function openCompareFile(file: File): Promise<void> {
+  return openCompareFiles([file]);
+}
+
+/** Several files as the comparison, one graph of their sum (a group of runs against A's). */
+export function openCompareFiles(files: readonly File[]): Promise<void> {
   useStore.getState().setCompareRequested(null);
-  return comparison.openFile(file);
+  return comparison.openFiles(files);
 }
 
 export function openCompareUrl(raw: string, base = document.baseURI): Promise<void> {
