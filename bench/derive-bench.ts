@@ -91,7 +91,7 @@ for (const [name, transforms, reversed] of cases) {
   const fig = { worker: [] as number[], trip: [] as number[], cpu: [] as number[], main: [] as number[], mainCpu: [] as number[], undo: [] as number[] };
   let nodes = 0;
   for (let run = 0; run <= RUNS; run++) {
-    useStore.setState({ snapshot, view: 'inline', derived: null, panes: withPanes(useStore.getState().panes, { main: { zoomNode: zoomAt, selectedNode: deep } }) });
+    useStore.setState({ recordings: { ...useStore.getState().recordings, a: { ...useStore.getState().recordings.a, snapshot } }, view: 'inline', derived: null, panes: withPanes(useStore.getState().panes, { main: { zoomNode: zoomAt, selectedNode: deep } }) });
     (globalThis as { gc?: () => void }).gc?.();
     const c0 = process.cpuUsage();
     t0 = performance.now();

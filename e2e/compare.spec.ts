@@ -321,8 +321,8 @@ test('in a comparison the tooltips, the details and the status bar show both run
   await idle(page, 'Baseline flame graph');
   await idle(page, 'Comparison flame graph');
   const runs = await page.evaluate(() => {
-    const s = (window as unknown as { flameview: { store: { getState(): { snapshot: { meta: { samples: number } }; compare: { snapshot: { meta: { samples: number } } } } } } }).flameview.store.getState();
-    return { a: s.snapshot.meta.samples, b: s.compare.snapshot.meta.samples };
+    const s = (window as unknown as { flameview: { store: { getState(): { recordings: Record<'a' | 'b', { snapshot: { meta: { samples: number } } }> } } } }).flameview.store.getState();
+    return { a: s.recordings.a.snapshot.meta.samples, b: s.recordings.b.snapshot.meta.samples };
   });
   const count = (n: number) => n.toLocaleString('en-US');
   // The status bar: samples and total weight of A and of B, and the change.

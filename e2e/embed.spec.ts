@@ -129,8 +129,8 @@ test('a page of an origin not listed cannot frame the viewer, and what it posts 
   });
   await popup.waitForFunction(() => (window as unknown as { seen: number }).seen === 1);
   const state = await popup.evaluate(() => {
-    const s = (window as unknown as { flameview: { store: { getState(): { loading: unknown; snapshot: unknown } } } }).flameview.store.getState();
-    return { loading: s.loading, snapshot: s.snapshot !== null };
+    const s = (window as unknown as { flameview: { store: { getState(): { recordings: { a: { loading: unknown; snapshot: unknown } } } } } }).flameview.store.getState();
+    return { loading: s.recordings.a.loading, snapshot: s.recordings.a.snapshot !== null };
   });
   expect(state).toEqual({ loading: null, snapshot: false });
 });

@@ -205,8 +205,8 @@ test.describe('opening recordings', () => {
     const picker = (await menu(page, 'View')).getByLabel('Event');
     await expect(picker).toHaveValue('cycles');
     const stacks = () => page.evaluate(() => {
-      const s = (window as unknown as { flameview: { store: { getState(): { snapshot: { frames: { strings: string[] } } | null } } } }).flameview.store.getState();
-      return s.snapshot?.frames.strings ?? [];
+      const s = (window as unknown as { flameview: { store: { getState(): { recordings: { a: { snapshot: { frames: { strings: string[] } } | null } } } } } }).flameview.store.getState();
+      return s.recordings.a.snapshot?.frames.strings ?? [];
     });
     expect(await stacks()).toContain('alpha');
     await picker.selectOption('instructions');

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { fixturePath, gotoAndWait, waitForIdle } from './helpers';
+import { fixturePath, gotoAndWait, serveFixtures, waitForIdle } from './helpers';
 import { readFolded } from './viewer-oracle';
 import { formatCount } from '../src/format';
 
@@ -59,4 +59,46 @@ test('a file that cannot be read among several names it, and the open recording 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('several profile= in a link: one graph of their sum, listed, and the link keeps naming them all', async ({ page }) => {
+  await serveFixtures(page);
+  const runs = ['a1', 'a2', 'a3', 'b1', 'b2'].map((r) => `groups/${r}.folded`);
+  // The slash is encoded so that the route's last path segment names the fixture.
+  const profiles = runs.map((f) => `profile=e2e-fixtures/${encodeURIComponent(encodeURIComponent(f))}`).join('&');
+  await page.goto(`./#v=1&${profiles}`);
+  await waitForIdle(page);
+  const listed = page.getByTestId('status-recordings');
+  await expect(listed).toContainText(`5 recordings: ${runs.join(', ')}`);
+  const total = runs.map((f) => readFolded(f).total).reduce((a, b) => a + b, 0);
+  await expect(footer(page)).toContainText(`Total weight: ${formatCount(total)}`);
+  // The URL sync keeps every profile= (in order), so a reload opens the same sum.
+  await expect.poll(() => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).getAll('profile').length)).toBe(5);
+  await page.reload();
+  await waitForIdle(page);
+  await expect(page.getByTestId('status-recordings')).toContainText(`5 recordings: ${runs.join(', ')}`);
+  await expect(footer(page)).toContainText(`Total weight: ${formatCount(total)}`);
+});
+
+test('a link naming a missing recording among several says which, and opens nothing in its place', async ({ page }) => {
+  await serveFixtures(page);
+  await page.goto(`./#v=1&profile=e2e-fixtures/${encodeURIComponent(encodeURIComponent('groups/a1.folded'))}&profile=e2e-fixtures/missing.folded`);
+  await expect(page.getByRole('alert')).toContainText('missing.folded');
+  await expect(page.getByRole('alert')).toContainText('404');
+});
+
+test('groups compared: five runs as A, five chosen together as the comparison B, each side summed; the real change leads the table', async ({ page }) => {
+  const side = (s: 'a' | 'b') => [1, 2, 3, 4, 5].map((i) => `groups/${s}${i}.folded`);
+  await gotoAndWait(page);
+  await page.getByLabel('Open file').setInputFiles(side('a').map(fixturePath));
+  await expect(page.getByTestId('recording-name')).toHaveText(side('a').map((f) => f.split('/')[1]).join(' + '));
+  await waitForIdle(page);
+  await page.getByLabel('Compare with file').setInputFiles(side('b').map(fixturePath));
+  await expect(page.locator('.compare-names')).toContainText(`B ${side('b').map((f) => f.split('/')[1]).join(' + ')}`);
+  await page.getByRole('group', { name: 'Comparison view' }).getByRole('button', { name: 'Differential' }).click();
+  const table = page.getByRole('region', { name: 'Changed functions' });
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  // Each side normalised by its own total: scan_table's share grows by some 3 points, more
+  // than any other kernel's (fixtures/groups/README.md), so it heads the table.
+  await expect(table.getByRole('row').nth(1)).toContainText('scan_table');
 });

@@ -10,7 +10,7 @@ import { useStore } from './store/store';
 import { isEmbedMode } from './controllers/embed';
 
 export function App() {
-  const hasRecording = useStore((s) => s.snapshot !== null);
+  const hasRecording = useStore((s) => s.recordings.a.snapshot !== null);
   // In a frame (`?embed=1`) the viewer's own toolbar is the only chrome: no header, no demo banner.
   const embed = isEmbedMode();
   return (

@@ -6,7 +6,7 @@ import { currentTree } from '../store/tree-helpers';
 import { ZoomPath } from './ZoomPath';
 
 export function Breadcrumbs() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const tree = useStore(currentTree);
   const zoomNode = useStore((s) => s.panes.main.zoomNode);
   if (!snapshot || !tree || zoomNode >= tree.nodeCount) return null;

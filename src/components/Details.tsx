@@ -13,16 +13,16 @@ import { CompareDetails } from './compare/CompareDetails';
 import { shownFigures } from '../controllers/compare-results';
 
 export function Details() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const tree = useStore(currentTree);
   const node = useStore((s) => s.panes.main.selectedNode);
   const zoomNode = useStore((s) => s.panes.main.zoomNode);
   // No frame selected but a function picked in the open table: the details show that function.
   const fn = useStore((s) => (s.panes.main.selectedNode < 0 && s.analysis.panel !== 'none' ? s.analysis.selectedFunction : null));
   const table = useStore((s) => (fn !== null ? currentTable(s) : null));
-  const comparing = useStore((s) => s.compare.snapshot !== null);
+  const comparing = useStore((s) => s.recordings.b.snapshot !== null);
   const compared = useStore((s) => {
-    const sel = s.compare.snapshot ? s.compare.results.selected : null;
+    const sel = s.recordings.b.snapshot ? s.compare.results.selected : null;
     return sel && shownFigures(s, 'selected', sel.pane, sel.node);
   });
   const single = useMemo(() => {
@@ -35,7 +35,7 @@ export function Details() {
   const selection = compared ?? (node < 0 && fn !== null ? `function ${fn}` : node);
   const orientation = useStore((s) => s.orientation);
   // The analysis panel takes the right-hand side: the card floats over the graph's left instead.
-  const panelOpen = useStore((s) => s.analysis.panel !== 'none' && !s.compare.snapshot);
+  const panelOpen = useStore((s) => s.analysis.panel !== 'none' && !s.recordings.b.snapshot);
   const [closedFor, setClosedFor] = useState<unknown>(-2);
   const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
   const copy = async () => {

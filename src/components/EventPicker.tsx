@@ -6,8 +6,8 @@
 import { useStore } from '../store/store';
 
 export function EventPicker() {
-  const meta = useStore((s) => s.snapshot?.meta);
-  const loading = useStore((s) => s.loading !== null);
+  const meta = useStore((s) => s.recordings.a.snapshot?.meta);
+  const loading = useStore((s) => s.recordings.a.loading !== null);
   const requestReload = useStore((s) => s.requestReload);
   if (!meta || meta.events.length < 2) return null;
   const derived = meta.events.some((e) => e.name === 'Off-CPU');

@@ -15,9 +15,9 @@ import { currentTree } from '../store/tree-helpers';
 type Kind = 'svg' | 'png' | 'folded' | 'pprof' | 'flameview' | 'html';
 
 export function ExportMenu() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const view = useStore((s) => s.view);
-  const name = useStore((s) => s.name);
+  const name = useStore((s) => s.recordings.a.name);
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -45,9 +45,9 @@ export function ExportMenu() {
       } else if (kind === 'pprof' || kind === 'flameview') {
         downloadBlob(await recordingBlob(snapshot, kind), file);
       } else if (kind === 'html') {
-        const { compare } = useStore.getState();
+        const b = useStore.getState().recordings.b;
         const both = [{ snapshot, name: name ?? 'recording' }];
-        if (compare.snapshot) both.push({ snapshot: compare.snapshot, name: compare.name ?? 'comparison' });
+        if (b.snapshot) both.push({ snapshot: b.snapshot, name: b.name ?? 'comparison' });
         downloadBlob(await reportBlob(both), file);
       } else if (kind === 'folded') {
         downloadBlob(new Blob(foldedParts(snapshot, view, currentTree(useStore.getState())), { type: 'text/plain;charset=utf-8' }), file);

@@ -11,7 +11,7 @@ import { currentTree } from '../store/tree-helpers';
 const MAX_OPTIONS = 200;
 
 export function ProcessPicker() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const tree = useStore(currentTree);
   const zoomNode = useStore((s) => s.panes.main.zoomNode);
   // Bottom-up, the root's children are leaf functions, not processes.

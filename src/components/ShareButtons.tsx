@@ -27,10 +27,10 @@ type Panel =
   | { kind: 'delete-failed'; message: string };
 
 export function ShareButtons() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const sourceKind = useStore((s) => s.source?.kind ?? null);
-  const compareSnapshot = useStore((s) => s.compare.snapshot);
-  const compareFromFile = useStore((s) => s.compare.snapshot !== null && s.compare.url === null);
+  const compareSnapshot = useStore((s) => s.recordings.b.snapshot);
+  const compareFromFile = useStore((s) => s.recordings.b.snapshot !== null && s.compare.url === null);
   const [info, setInfo] = useState<ServerInfo | null>(null);
   const server = info !== null;
   // Bumped when this browser's kept delete tokens change, so the panel reads them again.

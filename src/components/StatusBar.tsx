@@ -22,13 +22,13 @@ const FORMAT_NAMES: Record<FormatId, string> = {
 };
 
 export function StatusBar() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const view = useStore((s) => s.view);
   const tree = useStore(currentTree);
   const open = useStore((s) => s.warningsOpen);
   const toggle = useStore((s) => s.toggleWarnings);
   const range = useStore((s) => s.timeRange);
-  const compared = useStore((s) => s.compare.snapshot);
+  const compared = useStore((s) => s.recordings.b.snapshot);
   // In a time range the graph shows only its samples: so does the count.
   const inRange = useMemo(() => (snapshot?.samples && range ? samplesInRange(snapshot.samples, range.from, range.to).count : null), [snapshot, range]);
   if (!snapshot || !tree) return null;

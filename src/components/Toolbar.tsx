@@ -41,7 +41,7 @@ function OrderToggle() {
 
 export function Toolbar() {
   const view = useStore((s) => s.view);
-  const hasInline = useStore((s) => s.snapshot?.functions != null);
+  const hasInline = useStore((s) => s.recordings.a.snapshot?.functions != null);
   const orientation = useStore((s) => s.orientation);
   const zoomed = useStore(shownZoomed);
   const setView = useStore((s) => s.setView);

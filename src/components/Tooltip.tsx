@@ -12,7 +12,7 @@ import { TipBox } from './TipBox';
 const WIDTH = 380;
 
 export function Tooltip() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const tree = useStore(currentTree);
   const node = useStore((s) => s.panes.main.hoverNode);
   const zoomNode = useStore((s) => s.panes.main.zoomNode);

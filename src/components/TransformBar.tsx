@@ -79,7 +79,7 @@ const sameHide = (t: Transform, what: 'kernel' | 'unknown') => t.kind === 'hide'
 export function TransformToggles() {
   const transforms = useStore((s) => s.transforms);
   const reversed = useStore((s) => s.reversed);
-  const hasSnapshot = useStore((s) => s.snapshot !== null);
+  const hasSnapshot = useStore((s) => s.recordings.a.snapshot !== null);
   const toggleHide = (what: 'kernel' | 'unknown') => {
     const s = useStore.getState();
     if (s.transforms.some((t) => sameHide(t, what))) s.setTransforms(s.transforms.filter((t) => !sameHide(t, what)));
@@ -111,9 +111,9 @@ export function TransformToggles() {
 function selectedName(s: Parameters<typeof currentTree>[0] & Pick<StoreState, 'panes'>): string | null {
   const tree = currentTree(s);
   const node = s.panes.main.selectedNode;
-  if (!s.snapshot || !tree || node <= 0 || node >= tree.nodeCount) return null;
+  if (!s.recordings.a.snapshot || !tree || node <= 0 || node >= tree.nodeCount) return null;
   const f = tree.frame[node];
-  return f < 0 ? null : s.snapshot.frames.strings[s.snapshot.frames.name[f]];
+  return f < 0 ? null : s.recordings.a.snapshot.frames.strings[s.recordings.a.snapshot.frames.name[f]];
 }
 
 /** The transforms of the selected frame's function, or of `name` (a function picked in the table). */

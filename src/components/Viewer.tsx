@@ -25,9 +25,9 @@ import { TransformBar } from './TransformBar';
 const registerMain = (r: FlameRenderer | null) => registerRenderer('Flame graph', r, () => document.querySelector<HTMLCanvasElement>('[aria-label="Flame graph"] canvas'));
 
 export function Viewer() {
-  const comparing = useStore((s) => s.compare.snapshot !== null);
-  const snapshot = useStore((s) => s.snapshot);
-  const compared = useStore((s) => s.compare.snapshot);
+  const comparing = useStore((s) => s.recordings.b.snapshot !== null);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
+  const compared = useStore((s) => s.recordings.b.snapshot);
   // A recording (or a comparison) just opened, by any route (file picker, drop, paste, link):
   // the keys (/, ?, arrows) should work at once, so the graph takes the focus, unless the user
   // is typing in the search.

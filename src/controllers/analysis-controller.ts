@@ -21,7 +21,7 @@ import type { CallersCalleesResult, TableResult } from '../store/analysis-slice'
 import { useStore } from '../store/store';
 import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
-import type { StoreState } from '../store/types';
+import type { OpenStoreState } from '../store/types';
 import type { DeriveBackend } from './derive-backend';
 import { callersCalleesOf, callersCalleesPair } from '../core/query/callers-callees';
 import { tableFor } from '../core/query/table-model';
@@ -63,13 +63,13 @@ export function startAnalysisController(
   };
 
   /** Which backend tree the shown tree is, or null (not one the backend holds). */
-  const refOf = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree): { id: number; ref: AnalysisTreeRef } | null => {
+  const refOf = (s: OpenStoreState, tree: CallTree): { id: number; ref: AnalysisTreeRef } | null => {
     const d = s.derived;
-    if (d && d.snapshot === s.snapshot && d.tree === tree) {
+    if (d && d.snapshot === s.recordings.a.snapshot && d.tree === tree) {
       const r = derivedRefOf(tree);
       return r ? { id: r.id, ref: { seq: r.seq, request: r.request } } : null;
     }
-    return { id: ensureBase(s.snapshot), ref: { view: s.view } };
+    return { id: ensureBase(s.recordings.a.snapshot), ref: { view: s.view } };
   };
 
   const stop = (job: Job) => {
@@ -79,7 +79,7 @@ export function startAnalysisController(
   };
   const setPending = () => useStore.getState().setAnalysisResults({ pending: table.tree !== null || callersCallees.tree !== null });
 
-  const requestTable = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree, reversed: boolean) => {
+  const requestTable = (s: OpenStoreState, tree: CallTree, reversed: boolean) => {
     const have = s.analysis.table;
     if (have && have.tree === tree && have.reversed === reversed) return stop(table);
     const hit = tables.get(tree)?.find((e) => e.reversed === reversed);
@@ -88,7 +88,7 @@ export function startAnalysisController(
       return s.setAnalysisResults({ table: hit });
     }
     if (table.tree === tree && table.reversed === reversed) return; // already asked
-    const frames = s.snapshot.frames;
+    const frames = s.recordings.a.snapshot.frames;
     const local = () => {
       stop(table);
       const r: TableResult = { tree, reversed, table: tableFor(tree, frames, reversed) };
@@ -120,7 +120,7 @@ export function startAnalysisController(
     );
   };
 
-  const requestCallersCallees = (s: StoreState & { snapshot: ProfileSnapshot }, tree: CallTree, reversed: boolean, name: string) => {
+  const requestCallersCallees = (s: OpenStoreState, tree: CallTree, reversed: boolean, name: string) => {
     const have = s.analysis.callersCalleesTrees;
     if (have && have.tree === tree && have.reversed === reversed && have.name === name) return stop(callersCallees);
     const hit = recentCallersCallees.get(tree)?.find((e) => e.reversed === reversed && e.name === name);
@@ -129,7 +129,7 @@ export function startAnalysisController(
       return s.setAnalysisResults({ callersCalleesTrees: hit });
     }
     if (callersCallees.tree === tree && callersCallees.reversed === reversed && callersCallees.name === name) return;
-    const frames = s.snapshot.frames;
+    const frames = s.recordings.a.snapshot.frames;
     const local = () => {
       stop(callersCallees);
       const r: CallersCalleesResult = { tree, name, reversed, trees: callersCalleesOf(tree, frames, name, reversed) };
@@ -167,16 +167,16 @@ export function startAnalysisController(
     const tree = currentTree(s);
     const { panel, selectedFunction } = s.analysis;
     // While a derivation is under way the shown tree is about to change: ask for the next one.
-    const big = s.snapshot !== null && tree !== null && tree.nodeCount > s.analysis.syncNodes && !s.deriving;
-    if (big && panel === 'table') requestTable(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s));
+    const big = s.recordings.a.snapshot !== null && tree !== null && tree.nodeCount > s.analysis.syncNodes && !s.deriving;
+    if (big && panel === 'table') requestTable(s as OpenStoreState, tree, isReversed(s));
     else stop(table);
-    if (big && panel === 'callersCallees' && selectedFunction !== null) requestCallersCallees(s as StoreState & { snapshot: ProfileSnapshot }, tree, isReversed(s), selectedFunction);
+    if (big && panel === 'callersCallees' && selectedFunction !== null) requestCallersCallees(s as OpenStoreState, tree, isReversed(s), selectedFunction);
     else stop(callersCallees);
     setPending();
   };
 
   const unsub = watch(
-    (s) => ({ snapshot: s.snapshot, view: s.view, derived: s.derived, deriving: s.deriving, panel: s.analysis.panel, selectedFunction: s.analysis.selectedFunction }),
+    (s) => ({ snapshot: s.recordings.a.snapshot, view: s.view, derived: s.derived, deriving: s.deriving, panel: s.analysis.panel, selectedFunction: s.analysis.selectedFunction }),
     () => run(),
   );
   run();

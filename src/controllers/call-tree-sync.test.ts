@@ -12,7 +12,7 @@ beforeEach(() => useStore.setState(initial, true));
 const names = () => {
   const s = useStore.getState();
   const tree = currentTree(s)!;
-  const { frames } = s.snapshot!;
+  const { frames } = s.recordings.a.snapshot!;
   return [...(currentCallTreeRows(s) ?? [])].map((n) => (n === 0 ? 'all' : frames.strings[frames.name[tree.frame[n]]]));
 };
 

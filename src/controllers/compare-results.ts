@@ -20,14 +20,14 @@ import type { ComparePane, CompareResults, DiffKey, PaneFigures } from '../store
 import { useStore } from '../store/store';
 import { watch } from '../store/watch';
 import { currentTree } from '../store/tree-helpers';
-import type { RecordingSlot, StoreState } from '../store/types';
+import type { StoreState } from '../store/types';
 import type { CompareWorkerApi } from '../../workers/compare.worker';
 import { WorkerHandle } from './worker-handle';
 import { Latest, ObjectIds } from '../core/util/latest';
 
 /** Where the comparison's questions are answered: the compare worker (or a CompareSession in tests). */
 export interface CompareBackend {
-  setRecording(slot: RecordingSlot, id: number, snapshot: ProfileSnapshot): unknown;
+  setRecording(slot: DiffShape, id: number, snapshot: ProfileSnapshot): unknown;
   colours(ids: CompareIds, view: ViewKind, shape: DiffShape, norm: DiffNorm, ignoreRoot?: boolean): Promise<ColoursReply | null>;
   figures(ids: CompareIds, view: ViewKind, shape: DiffShape, node: NodeIndex, norm: DiffNorm, ignoreRoot?: boolean): Promise<FiguresReply | null>;
   changeTable(ids: CompareIds, view: ViewKind, norm: DiffNorm): Promise<ChangeTableReply | null>;
@@ -73,10 +73,10 @@ export function startCompareResults(backend?: CompareBackend): () => void {
       // The next question starts a fresh worker, which holds nothing yet.
       sent.A = sent.B = null;
       for (const k of Object.keys(inFlight) as Kind[]) drop(k);
-      useStore.getState().failLoading(`The comparison's worker stopped: ${reason}`, 'B');
+      useStore.getState().failLoading(`The comparison's worker stopped: ${reason}`, 'b');
     });
 
-  const idOf = (slot: RecordingSlot, snapshot: ProfileSnapshot): number => {
+  const idOf = (slot: DiffShape, snapshot: ProfileSnapshot): number => {
     const id = ids.of(snapshot);
     if (sent[slot] !== snapshot) {
       sent[slot] = snapshot;
@@ -104,8 +104,8 @@ export function startCompareResults(backend?: CompareBackend): () => void {
 
   const update = () => {
     const s = useStore.getState();
-    const a = s.snapshot;
-    const b = s.compare.snapshot;
+    const a = s.recordings.a.snapshot;
+    const b = s.recordings.b.snapshot;
     if (!a || !b) return;
     const { view } = s;
     const { norm, mode, ignoreRoot } = s.compare;
@@ -157,8 +157,8 @@ export function startCompareResults(backend?: CompareBackend): () => void {
 
   const unsubscribe = watch(
     (s) => ({
-      a: s.snapshot,
-      b: s.compare.snapshot,
+      a: s.recordings.a.snapshot,
+      b: s.recordings.b.snapshot,
       view: s.view,
       derived: s.derived,
       mode: s.compare.mode,
@@ -185,9 +185,9 @@ export function startCompareResults(backend?: CompareBackend): () => void {
 
 /** What a pane's answer must be for: the trees of its shaping run and of the other run, and the normalisation. */
 function wantOf(s: StoreState, shape: DiffShape): DiffKey | null {
-  if (!s.snapshot || !s.compare.snapshot) return null;
-  const a = treeOf(s.snapshot, s.view);
-  const b = treeOf(s.compare.snapshot, s.view);
+  if (!s.recordings.a.snapshot || !s.recordings.b.snapshot) return null;
+  const a = treeOf(s.recordings.a.snapshot, s.view);
+  const b = treeOf(s.recordings.b.snapshot, s.view);
   const { norm, ignoreRoot } = s.compare;
   return shape === 'B' ? { shapeTree: b, otherTree: a, norm, ignoreRoot } : { shapeTree: a, otherTree: b, norm, ignoreRoot };
 }

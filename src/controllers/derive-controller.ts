@@ -15,7 +15,7 @@ import { useStore } from '../store/store';
 import { watch } from '../store/watch';
 import type { DerivedView } from '../store/transform-slice';
 import { treeOf } from '../store/tree-helpers';
-import type { StoreState } from '../store/types';
+import type { OpenStoreState, StoreState } from '../store/types';
 import { useLinkNotices } from './url-sync';
 import { inputOf, samplesOf, workerBackend, type DeriveBackend } from './derive-backend';
 import { startAnalysisController } from './analysis-controller';
@@ -69,29 +69,29 @@ export function startDeriveController(backend: DeriveBackend = workerBackend(), 
   };
 
   /** What is on screen now, as a ShownTree. */
-  const shownNow = (s: StoreState & { snapshot: ProfileSnapshot }): ShownTree => {
+  const shownNow = (s: OpenStoreState): ShownTree => {
     const d = s.derived;
-    if (d && d.snapshot === s.snapshot) {
+    if (d && d.snapshot === s.recordings.a.snapshot) {
       const range = d.ranged && d.range ? `${d.range.from}:${d.range.to}` : '-';
-      return { tree: d.tree, inputKey: inputKey(s.snapshot, d.view, range), input: d.ranged ? null : treeOf(s.snapshot, d.view), toNew: d.toNew ?? 'none' };
+      return { tree: d.tree, inputKey: inputKey(s.recordings.a.snapshot, d.view, range), input: d.ranged ? null : treeOf(s.recordings.a.snapshot, d.view), toNew: d.toNew ?? 'none' };
     }
-    const tree = treeOf(s.snapshot, s.view);
-    return { tree, inputKey: inputKey(s.snapshot, s.view, '-'), input: tree, toNew: null };
+    const tree = treeOf(s.recordings.a.snapshot, s.view);
+    return { tree, inputKey: inputKey(s.recordings.a.snapshot, s.view, '-'), input: tree, toNew: null };
   };
 
   /** Shows `next` (null: the base tree) with the zoom and selection mapped onto it. */
-  const show = (s: StoreState & { snapshot: ProfileSnapshot }, next: DerivedView | null, timing?: Omit<DeriveTiming, 'applyMs' | 'nodes'>) => {
+  const show = (s: OpenStoreState, next: DerivedView | null, timing?: Omit<DeriveTiming, 'applyMs' | 'nodes'>) => {
     const t0 = performance.now();
     const from = shownNow(s);
     const to: ShownTree = next
       ? {
           tree: next.tree,
-          inputKey: inputKey(s.snapshot, next.view, next.ranged && next.range ? `${next.range.from}:${next.range.to}` : '-'),
-          input: next.ranged ? null : treeOf(s.snapshot, next.view),
+          inputKey: inputKey(s.recordings.a.snapshot, next.view, next.ranged && next.range ? `${next.range.from}:${next.range.to}` : '-'),
+          input: next.ranged ? null : treeOf(s.recordings.a.snapshot, next.view),
           toNew: next.toNew ?? 'none',
         }
-      : { tree: treeOf(s.snapshot, s.view), inputKey: inputKey(s.snapshot, s.view, '-'), input: null, toNew: null };
-    const frames = s.snapshot.frames;
+      : { tree: treeOf(s.recordings.a.snapshot, s.view), inputKey: inputKey(s.recordings.a.snapshot, s.view, '-'), input: null, toNew: null };
+    const frames = s.recordings.a.snapshot.frames;
     const [zoomNode, selectedNode] = mapShownNodes(frames, from, [s.panes.main.zoomNode, s.panes.main.selectedNode], to);
     s.applyDerived(next, { zoomNode, selectedNode });
     useStore.getState().setDeriving(false);
@@ -102,7 +102,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend(), 
 
   const run = () => {
     const s = useStore.getState();
-    const snapshot = s.snapshot;
+    const snapshot = s.recordings.a.snapshot;
     if (!snapshot) {
       wantedKey = '';
       s.setDeriving(false);
@@ -115,7 +115,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend(), 
     if (isIdentity({ samples: samplesOf(snapshot) }, request)) {
       latest.cancel();
       const d = s.derived;
-      if (d !== null || s.deriving) show(s as StoreState & { snapshot: ProfileSnapshot }, null);
+      if (d !== null || s.deriving) show(s as OpenStoreState, null);
       else useStore.getState().takeParkedZoom();
       return;
     }
@@ -157,10 +157,10 @@ export function startDeriveController(backend: DeriveBackend = workerBackend(), 
           return;
         }
         const now = useStore.getState();
-        if (!now.snapshot || keyOf(now.snapshot, requestOf(now)) !== key) return;
-        const next: DerivedView = { snapshot: now.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, ranged: reply.ranged };
+        if (!now.recordings.a.snapshot || keyOf(now.recordings.a.snapshot, requestOf(now)) !== key) return;
+        const next: DerivedView = { snapshot: now.recordings.a.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, ranged: reply.ranged };
         derivedRefs.set(reply.tree, { id, seq: mine, request });
-        show(now as StoreState & { snapshot: ProfileSnapshot }, next, { workerMs: reply.ms, roundTripMs: performance.now() - t0 });
+        show(now as OpenStoreState, next, { workerMs: reply.ms, roundTripMs: performance.now() - t0 });
       },
       (error: unknown) => {
         if (!latest.isLatest(mine)) return;
@@ -179,7 +179,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend(), 
   };
 
   const unsub = watch(
-    (s) => ({ snapshot: s.snapshot, view: s.view, transforms: s.transforms, reversed: s.reversed, timeRange: s.timeRange }),
+    (s) => ({ snapshot: s.recordings.a.snapshot, view: s.view, transforms: s.transforms, reversed: s.reversed, timeRange: s.timeRange }),
     // Read the store afresh: a nested update may hand this listener an older slice.
     () => run(),
   );

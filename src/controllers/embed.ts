@@ -109,12 +109,12 @@ export function startEmbedController(win: Window = window): () => void {
       const opened = request.bytes ? openFile(new File([request.bytes], request.name ?? 'recording')) : openUrl(request.url!);
       void opened.then(() => {
         const s = useStore.getState();
-        if (s.error !== null) reply({ type: 'flameview:error', id: request.id, reason: s.error });
-        else if (s.snapshot && s.loading === null) reply({ type: 'flameview:loaded', id: request.id, name: s.name, samples: s.snapshot.meta.samples });
+        if (s.recordings.a.error !== null) reply({ type: 'flameview:error', id: request.id, reason: s.recordings.a.error });
+        else if (s.recordings.a.snapshot && s.recordings.a.loading === null) reply({ type: 'flameview:loaded', id: request.id, name: s.recordings.a.name, samples: s.recordings.a.snapshot.meta.samples });
       });
       return;
     }
-    if (!useStore.getState().snapshot) return reply({ type: 'flameview:error', id: request.id, reason: 'no recording is open yet' });
+    if (!useStore.getState().recordings.a.snapshot) return reply({ type: 'flameview:error', id: request.id, reason: 'no recording is open yet' });
     // Through the link parameters, so a view change is what the same link would do (a missing
     // frame zooms to its deepest ancestor, with a notice), and the hash stays the view's.
     const params: Record<string, string | null> = {};

@@ -127,26 +127,26 @@ export const mainSource: PaneSource = paneSource({
   tree: currentTree,
   read: (s, animating) => {
     const tree = currentTree(s);
-    if (!s.snapshot || !tree) return null;
+    if (!s.recordings.a.snapshot || !tree) return null;
     return paneState(s, 'main', {
       tree,
-      frames: s.snapshot.frames,
-      key: s.derived?.snapshot === s.snapshot ? s.derived : s.snapshot,
+      frames: s.recordings.a.snapshot.frames,
+      key: s.derived?.snapshot === s.recordings.a.snapshot ? s.derived : s.recordings.a.snapshot,
       matches: s.search.matches,
-      busy: animating || s.loading !== null || s.search.status === 'searching' || s.deriving || s.analysis.pending,
+      busy: animating || s.recordings.a.loading !== null || s.search.status === 'searching' || s.deriving || s.analysis.pending,
       nodeColours: null,
-      highlight: s.analysis.panel !== 'none' ? highlightOf(s.snapshot.frames, s.analysis.selectedFunction) : null,
+      highlight: s.analysis.panel !== 'none' ? highlightOf(s.recordings.a.snapshot.frames, s.analysis.selectedFunction) : null,
       fadeUnhighlighted: true,
-      label: s.analysis.shortNames ? shortLabeller(s.snapshot.frames) : null,
+      label: s.analysis.shortNames ? shortLabeller(s.recordings.a.snapshot.frames) : null,
     });
   },
   watched: (s) => ({
-    snapshot: s.snapshot,
+    snapshot: s.recordings.a.snapshot,
     view: s.view,
     orientation: s.orientation,
     matches: s.search.matches,
     searchStatus: s.search.status,
-    loading: s.loading !== null,
+    loading: s.recordings.a.loading !== null,
     derived: s.derived,
     deriving: s.deriving,
     analysisPending: s.analysis.pending,
@@ -160,12 +160,12 @@ export const mainSource: PaneSource = paneSource({
 /** The comparison graph (B) of the side-by-side view. */
 export const comparisonSource: PaneSource = paneSource({
   id: 'side',
-  tree: (s) => (s.compare.snapshot ? sideOf(s.compare.snapshot, s.view).tree : null),
+  tree: (s) => (s.recordings.b.snapshot ? sideOf(s.recordings.b.snapshot, s.view).tree : null),
   onZoom: (node) => {
     // B zoomed by the user: zoom the baseline to the same path.
     const s = useStore.getState();
-    const a = s.snapshot;
-    const b = s.compare.snapshot;
+    const a = s.recordings.a.snapshot;
+    const b = s.recordings.b.snapshot;
     if (!a || !b) return;
     const sideA = sideOf(a, s.view);
     const sideB = sideOf(b, s.view);
@@ -174,7 +174,7 @@ export const comparisonSource: PaneSource = paneSource({
     s.setSyncNotice(r.exact ? null : notice(sideB, node, sideA, r.node, 'baseline'));
   },
   read: (s, animating) => {
-    const b = s.compare.snapshot;
+    const b = s.recordings.b.snapshot;
     if (!b) return null;
     const side = sideOf(b, s.view);
     return paneState(s, 'side', {
@@ -182,17 +182,17 @@ export const comparisonSource: PaneSource = paneSource({
       frames: b.frames,
       key: b,
       matches: s.search.compare.matches,
-      busy: animating || s.compare.loading !== null,
+      busy: animating || s.recordings.b.loading !== null,
       nodeColours: null,
     });
   },
-  watched: (s) => ({ b: s.compare.snapshot, loading: s.compare.loading !== null, view: s.view, orientation: s.orientation, matches: s.search.compare.matches }),
+  watched: (s) => ({ b: s.recordings.b.snapshot, loading: s.recordings.b.loading !== null, view: s.view, orientation: s.orientation, matches: s.search.compare.matches }),
 });
 
 /** The differential graph's shaping run (B, or A by compare.shape) and its tree, or null. */
 function diffRuns(s: StoreState): { shape: ProfileSnapshot; tree: CallTree } | null {
-  const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
-  return s.snapshot && shape ? { shape, tree: treeOf(shape, s.view) } : null;
+  const shape = s.compare.shape === 'B' ? s.recordings.b.snapshot : s.recordings.a.snapshot;
+  return s.recordings.a.snapshot && shape ? { shape, tree: treeOf(shape, s.view) } : null;
 }
 
 /** Unchanged-grey columns for a tree whose colouring the compare worker has not sent yet. */
@@ -222,20 +222,20 @@ export const diffSource: PaneSource = paneSource({
       frames: shape.frames,
       key: tree,
       matches,
-      busy: animating || !colours || s.compare.loading !== null || s.loading !== null || search.status === 'searching',
+      busy: animating || !colours || s.recordings.b.loading !== null || s.recordings.a.loading !== null || search.status === 'searching',
       nodeColours: searchDimmed(nodeColoursOf(delta, colours?.maxAbs ?? 0, match, prefersDark()), tree, matches, prefersDark()),
     });
   },
   watched: (s) => ({
-    a: s.snapshot,
-    b: s.compare.snapshot,
+    a: s.recordings.a.snapshot,
+    b: s.recordings.b.snapshot,
     shape: s.compare.shape,
     norm: s.compare.norm,
     colours: s.compare.results.colours,
     view: s.view,
     orientation: s.orientation,
-    loadingA: s.loading !== null,
-    loadingB: s.compare.loading !== null,
+    loadingA: s.recordings.a.loading !== null,
+    loadingB: s.recordings.b.loading !== null,
     matchesA: s.search.matches,
     statusA: s.search.status,
     matchesB: s.search.compare.matches,
@@ -256,8 +256,8 @@ function notice(from: DiffSide, node: NodeIndex, to: DiffSide, nearest: NodeInde
 export function startCompareSync(): () => void {
   const sync = () => {
     const s = useStore.getState();
-    const a = s.snapshot;
-    const b = s.compare.snapshot;
+    const a = s.recordings.a.snapshot;
+    const b = s.recordings.b.snapshot;
     if (!a || !b || s.compare.mode !== 'side') return;
     const main = s.panes.main;
     // A zoom animation or a wheel zoom is in flight: sync when it lands on a whole frame.
@@ -274,7 +274,7 @@ export function startCompareSync(): () => void {
     s.setSyncNotice(r.exact ? null : notice(sideA, main.zoomNode, sideB, r.node, 'comparison'));
   };
   sync();
-  const unsubSide = watch((s) => ({ zoomNode: s.panes.main.zoomNode, viewport: s.panes.main.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, mode: s.compare.mode }), sync);
+  const unsubSide = watch((s) => ({ zoomNode: s.panes.main.zoomNode, viewport: s.panes.main.viewport, view: s.view, a: s.recordings.a.snapshot, b: s.recordings.b.snapshot, mode: s.compare.mode }), sync);
   const unsubDiff = startDiffSync();
   return () => {
     unsubSide();
@@ -292,8 +292,8 @@ export function startCompareSync(): () => void {
  */
 function startDiffSync(): () => void {
   const runs = (s: StoreState) => {
-    const a = s.snapshot;
-    const b = s.compare.snapshot;
+    const a = s.recordings.a.snapshot;
+    const b = s.recordings.b.snapshot;
     if (!a || !b || currentTree(s) !== treeOf(a, s.view)) return null;
     const sideA = sideOf(a, s.view);
     return { sideA, shape: s.compare.shape === 'B' ? sideOf(b, s.view) : sideA };
@@ -319,7 +319,7 @@ function startDiffSync(): () => void {
     const target = r.shape === r.sideA ? s.panes.main.zoomNode : findNearestPath(r.sideA, s.panes.main.zoomNode, r.shape).node;
     if (target !== s.panes.diff.zoomNode || reset) s.setPane('diff', { ...zoomed(target), hoverNode: -1, hoverPos: null });
   };
-  const at = (s: StoreState) => ({ view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode });
+  const at = (s: StoreState) => ({ view: s.view, a: s.recordings.a.snapshot, b: s.recordings.b.snapshot, shape: s.compare.shape, mode: s.compare.mode });
   let last = at(useStore.getState());
   const onChange = () => {
     const s = useStore.getState();
@@ -332,14 +332,14 @@ function startDiffSync(): () => void {
     if (!moved && !switched) return fromDiff(s);
     toDiff(s, moved);
   };
-  return watch((s) => ({ zoomNode: s.panes.diff.zoomNode, viewport: s.panes.diff.viewport, view: s.view, a: s.snapshot, b: s.compare.snapshot, shape: s.compare.shape, mode: s.compare.mode }), onChange);
+  return watch((s) => ({ zoomNode: s.panes.diff.zoomNode, viewport: s.panes.diff.viewport, view: s.view, a: s.recordings.a.snapshot, b: s.recordings.b.snapshot, shape: s.compare.shape, mode: s.compare.mode }), onChange);
 }
 
 // ── The callers and callees graphs ────────────────────────────────────────────────────────────
 
 /** The tree of a callers & callees pane: both derive from the tree the main graph shows (currentTree). */
 function callersCalleesTree(s: StoreState, pane: CallersCalleesPane): CallTree | null {
-  if (s.analysis.panel !== 'callersCallees' || !s.snapshot) return null;
+  if (s.analysis.panel !== 'callersCallees' || !s.recordings.a.snapshot) return null;
   return currentCallersCallees(s)?.[pane] ?? null;
 }
 
@@ -349,8 +349,8 @@ function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
     tree: (s) => callersCalleesTree(s, pane),
     read: (s, animating) => {
       const tree = callersCalleesTree(s, pane);
-      if (!tree || !s.snapshot) return null;
-      const frames = s.snapshot.frames;
+      if (!tree || !s.recordings.a.snapshot) return null;
+      const frames = s.recordings.a.snapshot.frames;
       return paneState(
         s,
         pane,
@@ -359,7 +359,7 @@ function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
           frames,
           key: tree,
           matches: s.search.matches,
-          busy: animating || s.loading !== null || s.search.status === 'searching' || s.analysis.pending,
+          busy: animating || s.recordings.a.loading !== null || s.search.status === 'searching' || s.analysis.pending,
           nodeColours: null,
           highlight: highlightOf(frames, s.analysis.selectedFunction),
           label: s.analysis.shortNames ? shortLabeller(frames) : null,
@@ -368,7 +368,7 @@ function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
       );
     },
     watched: (s) => ({
-      snapshot: s.snapshot,
+      snapshot: s.recordings.a.snapshot,
       view: s.view,
       derived: s.derived,
       orientation: s.orientation,
@@ -379,7 +379,7 @@ function callersCalleesSource(pane: CallersCalleesPane): PaneSource {
       pending: s.analysis.pending,
       matches: s.search.matches,
       status: s.search.status,
-      loading: s.loading !== null,
+      loading: s.recordings.a.loading !== null,
     }),
   });
 }
@@ -389,13 +389,13 @@ export const calleesSource = callersCalleesSource('callees');
 
 /** Whether the graph on screen is zoomed: the differential graph in its mode, else the main graph. */
 export function shownZoomed(s: StoreState): boolean {
-  const z = s.panes[s.compare.snapshot && s.compare.mode === 'diff' ? 'diff' : 'main'];
+  const z = s.panes[s.recordings.b.snapshot && s.compare.mode === 'diff' ? 'diff' : 'main'];
   return z.zoomNode > 0 || z.viewport.x0 > 0 || z.viewport.x1 < 1;
 }
 
 /** Reset zoom for the graph on screen (the side-by-side pair follows the main graph). */
 export function resetShownZoom(): void {
   const s = useStore.getState();
-  if (s.compare.snapshot && s.compare.mode === 'diff') diffSource.zoom(0);
+  if (s.recordings.b.snapshot && s.compare.mode === 'diff') diffSource.zoom(0);
   else mainSource.zoom(0);
 }

@@ -42,7 +42,7 @@ export interface FrameAction {
 function groupsOf(target: FrameTarget): { lib: string | null; ns: string | null } {
   const s = useStore.getState();
   const tree = currentTree(s);
-  const frames = s.snapshot?.frames;
+  const frames = s.recordings.a.snapshot?.frames;
   if (!tree || !frames) return { lib: null, ns: null };
   if (target.node !== null) return groupNamesOf(tree, frames, target.node);
   for (let f = 0; f < frames.count; f++) if (frames.strings[frames.name[f]] === target.name) return frameGroupNames(frames, f);
@@ -53,8 +53,8 @@ function groupsOf(target: FrameTarget): { lib: string | null; ns: string | null 
 export function stackText(node: NodeIndex): string {
   const s = useStore.getState();
   const tree = currentTree(s);
-  if (!tree || !s.snapshot) return '';
-  return segmentsOf(s.snapshot.frames, tree, node)
+  if (!tree || !s.recordings.a.snapshot) return '';
+  return segmentsOf(s.recordings.a.snapshot.frames, tree, node)
     .map((x) => (x.inlined ? `${x.name} [inlined]` : x.name))
     .reverse()
     .join('\n');
@@ -84,7 +84,7 @@ export function frameActions(target: FrameTarget): FrameAction[] {
       disabled: noNode ?? (s.reversed ? 'Not in the reversed (bottom-up) graph' : null),
       run: () => {
         const st = useStore.getState();
-        if (node !== null && tree && st.snapshot) st.pushTransform({ kind: 'subtree', path: segmentsOf(st.snapshot.frames, tree, node) });
+        if (node !== null && tree && st.recordings.a.snapshot) st.pushTransform({ kind: 'subtree', path: segmentsOf(st.recordings.a.snapshot.frames, tree, node) });
       },
     },
     { id: 'focus', label: 'Focus on function', shortcut: 'F', disabled: null, run: push({ kind: 'focus', name }) },
@@ -140,6 +140,6 @@ export function runFrameShortcut(key: string, target: FrameTarget): boolean {
 export function frameTargetOf(node: NodeIndex): FrameTarget | null {
   const s = useStore.getState();
   const tree = currentTree(s);
-  if (!tree || !s.snapshot || node <= 0 || node >= tree.nodeCount) return null;
-  return { name: s.snapshot.frames.strings[s.snapshot.frames.name[tree.frame[node]]], node };
+  if (!tree || !s.recordings.a.snapshot || node <= 0 || node >= tree.nodeCount) return null;
+  return { name: s.recordings.a.snapshot.frames.strings[s.recordings.a.snapshot.frames.name[tree.frame[node]]], node };
 }

@@ -30,7 +30,7 @@ function visibleInZoom(tree: CallTree, node: NodeIndex, zoomNode: NodeIndex): bo
 /** Selects a node, zooming out to its parent when it is not drawn in the current zoom. */
 export function revealNode(node: NodeIndex): void {
   const s = useStore.getState();
-  if (!s.snapshot || node < 0) return;
+  if (!s.recordings.a.snapshot || node < 0) return;
   const tree = currentTree(s)!;
   s.select(node);
   if (!visibleInZoom(tree, node, s.panes.main.zoomNode)) mainSource.zoom(node > 0 ? tree.parent[node] : 0);
@@ -39,7 +39,7 @@ export function revealNode(node: NodeIndex): void {
 /** Handles a key on the focused flame graph; returns true when it was used. */
 export function handleFlameKey(key: string): boolean {
   const s = useStore.getState();
-  if (!s.snapshot) return false;
+  if (!s.recordings.a.snapshot) return false;
   const tree = currentTree(s)!;
   if (key.startsWith('Arrow')) {
     const from = s.panes.main.selectedNode >= 0 ? s.panes.main.selectedNode : s.panes.main.zoomNode;

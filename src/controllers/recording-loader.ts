@@ -7,7 +7,7 @@
 // pane's LoadSink; the loader itself knows no pane.
 
 import * as Comlink from 'comlink';
-import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
+import { checkProfileUrl, lastSegment, type OpenProgress } from '../core/session/profile-session';
 import { fromTransfer, type ProfileSnapshot } from '../core/views/snapshot';
 import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
@@ -24,6 +24,8 @@ export type RecordingInput =
    * original is read for another event).
    */
   | { kind: 'url'; url: string; given: string; name: string; demo: boolean; linkedAs?: string }
+  /** Several URLs summed into one recording (several `profile=` in a link); `urls` checked, `given` as linked. */
+  | { kind: 'urls'; urls: string[]; given: string[]; name: string; byRecording: boolean }
   | { kind: 'paste'; text: string; name: string };
 
 /** Why a load failed, for the pane to word it. */
@@ -70,7 +72,7 @@ export class RecordingLoader {
   openedBytes(): { body: Blob | string; name: string } | null {
     const last = this.last;
     // Several files have no one original to upload: Share sends the summed recording only.
-    if (!last || last.kind === 'url' || last.kind === 'files') return null;
+    if (!last || last.kind === 'url' || last.kind === 'files' || last.kind === 'urls') return null;
     return last.kind === 'file' ? { body: last.file, name: last.name } : { body: last.text, name: last.name };
   }
 
@@ -93,7 +95,7 @@ export class RecordingLoader {
   /** The open files again, with or without a root frame per file (a no-op for one recording). */
   regroup(byRecording: boolean): Promise<void> {
     const last = this.last;
-    if (!last || last.kind !== 'files' || last.byRecording === byRecording) return Promise.resolve();
+    if (!last || (last.kind !== 'files' && last.kind !== 'urls') || last.byRecording === byRecording) return Promise.resolve();
     return this.open({ ...last, byRecording }, { event: this.lastOptions.event, split: this.lastOptions.split });
   }
 
@@ -108,7 +110,22 @@ export class RecordingLoader {
       this.sink.failed('bad-url', raw, checked.message);
       return Promise.resolve();
     }
-    return this.open({ kind: 'url', url: checked.url, given: raw, name: nameOfUrl(checked.url), demo: false });
+    return this.open({ kind: 'url', url: checked.url, given: raw, name: lastSegment(checked.url), demo: false });
+  }
+
+  /** Several URLs (a link's several `profile=`) as one recording, their sum (one URL: openUrl). */
+  openUrls(raws: readonly string[], base = document.baseURI): Promise<void> {
+    if (raws.length === 1) return this.openUrl(raws[0], base);
+    const urls: string[] = [];
+    for (const raw of raws) {
+      const checked = checkProfileUrl(raw, base);
+      if (!checked.ok) {
+        this.sink.failed('bad-url', raw, checked.message);
+        return Promise.resolve();
+      }
+      urls.push(checked.url);
+    }
+    return this.open({ kind: 'urls', urls, given: [...raws], name: urls.map(lastSegment).join(' + '), byRecording: false });
   }
 
   /** Opens the bundled demo recording (a URL of this site, so it needs no check). */
@@ -139,7 +156,7 @@ export class RecordingLoader {
       this.sink.failed('bad-url', raw, `the link's original recording: ${checked.message}`);
       return Promise.resolve();
     }
-    const loading = this.open({ kind: 'url', url: checked.url, given: raw, name: this.last?.name ?? nameOfUrl(checked.url), demo: false, linkedAs }, options);
+    const loading = this.open({ kind: 'url', url: checked.url, given: raw, name: this.last?.name ?? lastSegment(checked.url), demo: false, linkedAs }, options);
     // open() forgot the options of the recording it replaces (synchronously): these are the new one's.
     this.lastOptions = { ...options };
     return loading;
@@ -168,6 +185,7 @@ export class RecordingLoader {
       if (input.kind === 'file') result = await w.openBlob(input.file, options, onProgress);
       else if (input.kind === 'files') result = await w.openBlobs(input.files, { ...options, byRecording: input.byRecording }, onProgress);
       else if (input.kind === 'url') result = await w.openUrl(input.url, options, onProgress);
+      else if (input.kind === 'urls') result = await w.openUrls(input.urls, { ...options, byRecording: input.byRecording }, onProgress);
       else result = await w.openText(input.text, options, onProgress);
     } catch (e) {
       if (this.latest.isLatest(id)) sink.failed('threw', input.name, e instanceof Error ? e.message : String(e));
@@ -185,15 +203,6 @@ export class RecordingLoader {
   }
 }
 
-function nameOfUrl(href: string): string {
-  const url = new URL(href);
-  const last = url.pathname.split('/').filter(Boolean).pop();
-  try {
-    return last ? decodeURIComponent(last) : url.host;
-  } catch {
-    return last ?? url.host;
-  }
-}
 
 /** The smallest `?min-part-bytes=` taken: below it a part is not worth a worker on any machine. */
 const MIN_PART_BYTES_PARAM = 1024 * 1024;

@@ -4,7 +4,6 @@
 
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
 import type { ProfileSnapshot } from '../core/views/snapshot';
-import { recordingOf } from '../store/load-slice';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
@@ -15,14 +14,14 @@ export const DEMO_NAME = 'rust-toyc.perf-script.txt';
 
 /** How a failure reads in each slot: B's say "comparison"; a cancelled load of A says nothing. */
 const FAILURE_TEXT: Record<RecordingSlot, Record<LoadFailure, (name: string, message: string) => string | null>> = {
-  A: {
+  a: {
     'bad-url': (_, message) => message,
     threw: (name, message) => `Could not open ${name}: ${message}`,
     unreadable: (_, message) => message,
     cancelled: () => null,
     'worker-stopped': (_, message) => `The loading worker stopped: ${message}`,
   },
-  B: {
+  b: {
     'bad-url': (_, message) => `Comparison: ${message}`,
     threw: (name, message) => `Could not open ${name} for comparison: ${message}`,
     unreadable: (name, message) => `Comparison (${name}): ${message}`,
@@ -33,21 +32,21 @@ const FAILURE_TEXT: Record<RecordingSlot, Record<LoadFailure, (name: string, mes
 
 /** What opening a recording does: A becomes the recording shown (its source kept for links), B is compared with it. */
 const OPENED: Record<RecordingSlot, (snapshot: ProfileSnapshot, name: string, input: RecordingInput) => void> = {
-  A: (snapshot, name, input) => {
+  a: (snapshot, name, input) => {
     useStore.getState().finishLoading(snapshot, name, sourceOf(input));
     performance.mark('flameview:committed', { detail: name });
   },
-  B: (snapshot, name, input) => useStore.getState().finishCompare(snapshot, name, input.kind === 'url' ? input.given : null),
+  b: (snapshot, name, input) => useStore.getState().finishCompare(snapshot, name, input.kind === 'url' ? input.given : null),
 };
 
 /** Where a slot's loader puts its answers: the store's load actions for that slot. */
 function sinkOf(slot: RecordingSlot): LoadSink {
   return {
-    markPrefix: slot === 'A' ? '' : 'compare-',
+    markPrefix: slot === 'a' ? '' : 'compare-',
     started: (input) => useStore.getState().startLoading(input.name, input.kind === 'file' ? input.file.size : null, slot),
     progress: (input, p: OpenProgress) => {
       const s = useStore.getState();
-      const loading = recordingOf(s, slot).loading;
+      const loading = s.recordings[slot].loading;
       if (p.totalBytes !== null && loading && p.totalBytes !== loading.totalBytes) s.startLoading(input.name, p.totalBytes, slot);
       useStore.getState().loadProgress(p.bytesRead, p.samples, slot);
     },
@@ -64,13 +63,15 @@ function sourceOf(input: RecordingInput): ProfileSource {
   if (input.kind === 'url') return input.demo ? { kind: 'demo', url: input.url } : { kind: 'url', url: input.linkedAs ?? input.url };
   // What a link made from it names it by (the name as chosen, not the importer's display name).
   if (input.kind === 'file') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.file.size } };
+  // A link's several profile= stay its address (the first is `url`, what a single-URL check reads).
+  if (input.kind === 'urls') return { kind: 'url', url: input.given[0], urls: input.given };
   if (input.kind === 'files') return { kind: 'file', local: { kind: 'file', name: input.name, size: input.files.reduce((n, f) => n + f.blob.size, 0) } };
   return { kind: 'paste', local: { kind: 'paste', name: null, size: input.text.length } };
 }
 
 // Each recording loads in a profile worker of its own (the worker sessions, beside the store).
-const main = new RecordingLoader('profile', sinkOf('A'));
-const comparison = new RecordingLoader('compare', sinkOf('B'));
+const main = new RecordingLoader('profile', sinkOf('a'));
+const comparison = new RecordingLoader('compare', sinkOf('b'));
 
 // ── The baseline (A) ──────────────────────────────────────────────────────────────────────────
 
@@ -81,6 +82,8 @@ export const openFiles = (files: readonly File[]): Promise<void> => main.openFil
 export const showEachRecording = (byRecording: boolean): Promise<void> => main.regroup(byRecording);
 export const openText = (text: string): Promise<void> => main.openText(text);
 export const openUrl = (raw: string, base?: string): Promise<void> => main.openUrl(raw, base);
+/** Several URLs (a link's several profile=) as one graph of their sum. */
+export const openUrls = (raws: readonly string[], base?: string): Promise<void> => main.openUrls(raws, base);
 /**
  * Reads the open recording again with other options. Another event or split of a processed
  * recording (which keeps one event, its samples already split) is read from its original, the
@@ -123,8 +126,13 @@ export function requestedCompareUrl(): string | null {
 }
 
 export function openCompareFile(file: File): Promise<void> {
+  return openCompareFiles([file]);
+}
+
+/** Several files as the comparison, one graph of their sum (a group of runs against A's). */
+export function openCompareFiles(files: readonly File[]): Promise<void> {
   useStore.getState().setCompareRequested(null);
-  return comparison.openFile(file);
+  return comparison.openFiles(files);
 }
 
 export function openCompareUrl(raw: string, base = document.baseURI): Promise<void> {
@@ -137,10 +145,10 @@ export function openCompareUrl(raw: string, base = document.baseURI): Promise<vo
  * was opened from a URL (the link already carries it) or no comparison is open.
  */
 export function compareOpenedBytes(): { body: Blob; name: string } | null {
-  const s = useStore.getState().compare;
+  const { compare, recordings } = useStore.getState();
   const opened = comparison.opened;
-  if (!s.snapshot || s.requestedUrl !== null || opened?.kind !== 'file') return null;
-  return { body: opened.file, name: s.name ?? opened.name };
+  if (!recordings.b.snapshot || compare.requestedUrl !== null || opened?.kind !== 'file') return null;
+  return { body: opened.file, name: recordings.b.name ?? opened.name };
 }
 
 /**

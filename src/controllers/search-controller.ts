@@ -47,6 +47,6 @@ function searchSide(client: SearchClient, side: SearchSide, snapshotOf: (s: Stor
 }
 
 export function startSearchController(client: SearchClient = new SearchClient(), compareClient: SearchClient = new SearchClient()): () => void {
-  const stops = [searchSide(client, 'main', (s) => s.snapshot), searchSide(compareClient, 'compare', (s) => s.compare.snapshot)];
+  const stops = [searchSide(client, 'main', (s) => s.recordings.a.snapshot), searchSide(compareClient, 'compare', (s) => s.recordings.b.snapshot)];
   return () => stops.forEach((stop) => stop());
 }

@@ -13,9 +13,9 @@ export function startSelectionSync(): () => void {
       if (panel === 'none' || node === before.node || node <= 0) return;
       const s = useStore.getState();
       const tree = currentTree(s);
-      if (!tree || !s.snapshot || node >= tree.nodeCount) return;
+      if (!tree || !s.recordings.a.snapshot || node >= tree.nodeCount) return;
       const f = tree.frame[node];
-      if (f >= 0) s.selectFunction(s.snapshot.frames.strings[s.snapshot.frames.name[f]]);
+      if (f >= 0) s.selectFunction(s.recordings.a.snapshot.frames.strings[s.recordings.a.snapshot.frames.name[f]]);
     },
   );
 }

@@ -76,7 +76,7 @@ beforeEach(() => {
   bytes.adopted = [];
   vi.unstubAllGlobals();
   const s = useStore.getState();
-  useStore.setState({ snapshot: SNAP_A as unknown as ProfileSnapshot, compare: { ...s.compare, snapshot: SNAP_B as unknown as ProfileSnapshot } });
+  useStore.setState({ recordings: { a: { ...s.recordings.a, snapshot: SNAP_A as unknown as ProfileSnapshot }, b: { ...s.recordings.b, snapshot: SNAP_B as unknown as ProfileSnapshot } } });
 });
 
 describe('shareRecordings', () => {

@@ -119,8 +119,8 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
   const api = apiRoot(win.location);
   const keep = a !== null && parts.keepOriginal === true;
   const [ra, rb, ro] = await Promise.all([
-    a && before.snapshot ? uploadProcessed(api, before.snapshot, a.name) : null,
-    b && before.compare.snapshot ? uploadProcessed(api, before.compare.snapshot, b.name) : null,
+    a && before.recordings.a.snapshot ? uploadProcessed(api, before.recordings.a.snapshot, a.name) : null,
+    b && before.recordings.b.snapshot ? uploadProcessed(api, before.recordings.b.snapshot, b.name) : null,
     keep ? upload(api, a) : null,
   ]);
   const failures: string[] = [];
@@ -130,7 +130,7 @@ export async function shareRecordings(parts: ShareParts, win: Window = window): 
   const unauthorized = [ra, rb, ro].some((r) => r && !r.ok && r.unauthorized) || undefined;
   if (failures.length) return { ok: false, unauthorized, message: failures.length === 1 && a && b ? `${failures[0]}; nothing was linked` : failures.join('; ') };
   const after = useStore.getState();
-  if (after.snapshot !== before.snapshot || after.compare.snapshot !== before.compare.snapshot) {
+  if (after.recordings.a.snapshot !== before.recordings.a.snapshot || after.recordings.b.snapshot !== before.recordings.b.snapshot) {
     return { ok: false, message: 'a recording changed during the upload; nothing was linked' };
   }
 

@@ -8,8 +8,8 @@ import { exactPattern, heaviestNodeNamed, sideOf } from '../core/query/diff-side
 
 export function showFunction(name: string): void {
   const s = useStore.getState();
-  const a = s.snapshot;
-  const b = s.compare.snapshot;
+  const a = s.recordings.a.snapshot;
+  const b = s.recordings.b.snapshot;
   if (!a || !b) return;
   s.setSearchPattern(exactPattern(name));
   const sideA = sideOf(a, s.view);

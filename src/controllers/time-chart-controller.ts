@@ -36,7 +36,7 @@ export interface ChartHover {
 export const useChartHover = create<{ hover: ChartHover | null }>()(() => ({ hover: null }));
 
 function modelOf(s: StoreState): StackChartModel | null {
-  return s.snapshot ? stackChartModel(s.snapshot, s.view) : null;
+  return s.recordings.a.snapshot ? stackChartModel(s.recordings.a.snapshot, s.view) : null;
 }
 
 export class TimeChartController {
@@ -68,7 +68,7 @@ export class TimeChartController {
     this.ctx = ctx;
     this.labels = new LabelFitter(ctx, CHART_FONT);
     this.cleanups.push(
-      watch((s) => ({ snapshot: s.snapshot, view: s.view, timeRange: s.timeRange }), () => this.schedule()),
+      watch((s) => ({ snapshot: s.recordings.a.snapshot, view: s.view, timeRange: s.timeRange }), () => this.schedule()),
     );
     const resize = new ResizeObserver(() => this.schedule());
     resize.observe(container);
@@ -123,8 +123,8 @@ export class TimeChartController {
     this.width = width;
     this.height = height;
     const ctx = this.ctx;
-    if (model && s.snapshot) {
-      const frames = s.snapshot.frames;
+    if (model && s.recordings.a.snapshot) {
+      const frames = s.recordings.a.snapshot.frames;
       if (!this.colours || this.coloursFor !== frames) {
         this.colours = new FrameColours((f) => frames.strings[frames.name[f]], frames.flags, this.theme);
         this.coloursFor = frames;

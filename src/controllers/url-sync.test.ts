@@ -51,11 +51,11 @@ afterEach(() => {
 function nodeAt(names: string): number {
   const s = useStore.getState();
   const path = names.split(';').map((n) => ({ name: n.replace(/_\[i\]$/, ''), inlined: n.endsWith('_[i]') }));
-  return resolvePath(s.snapshot!.frames, treeOf(s.snapshot!, s.view), path).node;
+  return resolvePath(s.recordings.a.snapshot!.frames, treeOf(s.recordings.a.snapshot!, s.view), path).node;
 }
 const zoomed = () => {
   const s = useStore.getState();
-  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.panes.main.zoomNode]);
+  return frameName(s.recordings.a.snapshot!.frames, treeOf(s.recordings.a.snapshot!, s.view).frame[s.panes.main.zoomNode]);
 };
 
 describe('url sync', () => {

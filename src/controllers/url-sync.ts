@@ -14,12 +14,12 @@
 // wrote or applied, so its own writes never come back as navigations.
 
 import { create } from 'zustand';
-import { profileFromHash, profileFromPath, withHashParam, withProfile } from '../store/url/profile-hash';
+import { profileFromHash, profileFromPath, profilesFromHash, withHashParam, withProfile, withProfiles } from '../store/url/profile-hash';
 import { compareParamsFromHash } from '../store/url/compare-hash';
 import { isEmbedMode } from './embed';
 import { openReportRecordings } from './report';
 import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
-import { openCompareUrl, openDemo, openUrl } from './recordings';
+import { openCompareUrl, openDemo, openUrl, openUrls } from './recordings';
 import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/views/snapshot';
@@ -124,7 +124,7 @@ export function startUrlSync(win: Window = window): () => void {
   const write = (mode: 'auto' | 'replace') => {
     timer = null;
     const s = useStore.getState();
-    if (!s.snapshot || applying || pendingReload || awaitingProfile) return;
+    if (!s.recordings.a.snapshot || applying || pendingReload || awaitingProfile) return;
     const next = writeUrlState(win.location.hash, s);
     const current = win.location.hash;
     if (next === current) {
@@ -183,14 +183,14 @@ export function startUrlSync(win: Window = window): () => void {
     }
   };
 
-  const initial = useStore.getState().snapshot;
+  const initial = useStore.getState().recordings.a.snapshot;
   if (initial) onSnapshot(initial, null);
 
-  const unsubSnapshot = useStore.subscribe((s) => s.snapshot, onSnapshot);
+  const unsubSnapshot = useStore.subscribe((s) => s.recordings.a.snapshot, onSnapshot);
   const unsubAll = useStore.subscribe(schedule);
   // A linked recording that fails to open leaves the current one in charge of the hash again.
   const unsubError = useStore.subscribe(
-    (s) => s.error,
+    (s) => s.recordings.a.error,
     (error) => {
       if (error && awaitingProfile) {
         awaitingProfile = false;
@@ -208,7 +208,7 @@ export function startUrlSync(win: Window = window): () => void {
       timer = null;
     }
     const s = useStore.getState();
-    if (!s.snapshot) return;
+    if (!s.recordings.a.snapshot) return;
     const profile = profileFromHash(hash);
     const open = s.source?.kind === 'url' || s.source?.kind === 'demo' ? s.source.url : undefined;
     if (profile !== null && !sameUrl(profile, open, win.document.baseURI)) {
@@ -224,7 +224,7 @@ export function startUrlSync(win: Window = window): () => void {
       return;
     }
     linkReloads = 0;
-    apply(s.snapshot, 'navigate');
+    apply(s.recordings.a.snapshot, 'navigate');
   };
   win.addEventListener('popstate', onNavigate);
   win.addEventListener('hashchange', onNavigate);
@@ -252,13 +252,15 @@ export function startUrlSync(win: Window = window): () => void {
  * another recording opens it, and `#profile=` follows what is open. Called once per page.
  */
 export function startLinkedLoads(win: Window = window): void {
-  let lastProfile = profileFromHash(win.location.hash);
+  // Several profile= are one graph of their sum; they are compared as one list, joined.
+  const linked = () => profilesFromHash(win.location.hash);
+  let lastProfile: string | null = linked().join('\n') || null;
   const fromPath = profileFromPath(win.location.pathname);
   const pathUrl = fromPath === null ? null : new URL(fromPath, win.location.href).href;
   const local = localRecordingFromHash(win.location.hash);
   // A report opens what it carries; its hash keeps only the view's state (zoom, search, …).
   if (openReportRecordings(win.document)) lastProfile = null;
-  else if (lastProfile !== null) void openUrl(lastProfile);
+  else if (lastProfile !== null) void openUrls(linked());
   else if (pathUrl !== null) void openUrl(pathUrl);
   // The demo would take the link's state for itself (a zoom "not found", the hash rewritten).
   else if (local !== null) useStore.getState().setAwaitingLocal(local);
@@ -266,11 +268,11 @@ export function startLinkedLoads(win: Window = window): void {
   else if (!isEmbedMode(win.location.search)) void openDemo();
 
   win.addEventListener('hashchange', () => {
-    const profile = profileFromHash(win.location.hash);
+    const profiles = linked();
     // The store may rewrite other parts of the hash; only a new profile URL means "open".
-    if (profile === null || profile === lastProfile) return;
-    lastProfile = profile;
-    void openUrl(profile);
+    if (profiles.length === 0 || profiles.join('\n') === lastProfile) return;
+    lastProfile = profiles.join('\n');
+    void openUrls(profiles);
   });
 
   // Keep `#profile=` in step with what is open, so a reload or a shared link reopens it: set for
@@ -280,11 +282,12 @@ export function startLinkedLoads(win: Window = window): void {
     (source) => {
       if (!source) return;
       // The recording named by the path needs no hash; anything else opened replaces it there.
-      const profile = source.kind === 'url' && source.url !== pathUrl ? (source.url ?? null) : null;
-      const current = profileFromHash(win.location.hash);
-      if (profile === null ? current === null : current !== null && sameUrl(current, profile, win.document.baseURI)) return;
-      lastProfile = profile;
-      const hash = withProfile(win.location.hash, profile);
+      const profiles = source.kind === 'url' && source.url !== pathUrl ? (source.urls ?? (source.url ? [source.url] : [])) : [];
+      const current = linked();
+      const base = win.document.baseURI;
+      if (profiles.length === current.length && profiles.every((p, i) => sameUrl(current[i], p, base))) return;
+      lastProfile = profiles.join('\n') || null;
+      const hash = withProfiles(win.location.hash, profiles);
       win.history.replaceState(win.history.state, '', hash === '' ? win.location.pathname + win.location.search : hash);
     },
   );

@@ -13,19 +13,19 @@ describe('compare slice', () => {
   it('loads a comparison without touching the baseline, and a failure keeps both', () => {
     const s = useStore.getState();
     s.finishLoading(A, 'a.txt', { kind: 'file' });
-    s.startLoading('b.txt', 10, 'B');
-    s.loadProgress(5, 3, 'B');
-    expect(useStore.getState().compare.loading).toMatchObject({ bytesRead: 5, samples: 3 });
+    s.startLoading('b.txt', 10, 'b');
+    s.loadProgress(5, 3, 'b');
+    expect(useStore.getState().recordings.b.loading).toMatchObject({ bytesRead: 5, samples: 3 });
     s.finishCompare(B, 'b.txt', null);
-    s.startLoading('c.txt', null, 'B');
-    s.failLoading('Comparison (c.txt): not a recording', 'B');
+    s.startLoading('c.txt', null, 'b');
+    s.failLoading('Comparison (c.txt): not a recording', 'b');
     const after = useStore.getState();
-    expect(after.snapshot).toBe(A);
-    expect(after.compare.snapshot).toBe(B);
-    expect(after.compare.error).toMatch(/not a recording/);
-    expect(after.error).toBeNull();
-    s.dismissError('B');
-    expect(useStore.getState().compare.error).toBeNull();
+    expect(after.recordings.a.snapshot).toBe(A);
+    expect(after.recordings.b.snapshot).toBe(B);
+    expect(after.recordings.b.error).toMatch(/not a recording/);
+    expect(after.recordings.a.error).toBeNull();
+    s.dismissError('b');
+    expect(useStore.getState().recordings.b.error).toBeNull();
   });
 
   it('close keeps the chosen mode and normalisation', () => {
@@ -35,6 +35,7 @@ describe('compare slice', () => {
     s.setCompareMode('diff');
     s.setCompareNorm('abs');
     s.closeCompare();
-    expect(useStore.getState().compare).toMatchObject({ snapshot: null, mode: 'diff', norm: 'abs' });
+    expect(useStore.getState().recordings.b.snapshot).toBeNull();
+    expect(useStore.getState().compare).toMatchObject({ mode: 'diff', norm: 'abs' });
   });
 });

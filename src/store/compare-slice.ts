@@ -3,8 +3,8 @@
 // worker's results. The comparison's two graphs are panes of the one map (panes.side, panes.diff:
 // store/pane.ts); this slice resets them when B opens or closes or the shaping run changes.
 //
-// B's load (loading, error, snapshot, name) has A's shape and actions (store/load-slice.ts, slot
-// 'B'): a failed comparison load keeps the baseline and any comparison already open.
+// B's recording is `recordings.b`, of A's shape and with A's load actions (store/load-slice.ts,
+// slot 'b'): a failed comparison load keeps the baseline and any comparison already open.
 
 import type { StateCreator } from 'zustand';
 import type { NodeIndex } from '../core/model/types';
@@ -17,8 +17,8 @@ import type { PathSegment } from '../core/views/zoom-path';
 import { resolvePath } from '../core/views/zoom-path';
 import { treeOf } from '../core/query/tree-walks';
 import { FULL_PANE, patchPane, withPanes, zoomed, type PaneState } from './pane';
-import { NO_RECORDING } from './load-slice';
-import type { RecordingState, StoreState } from './types';
+import { NO_RECORDING, withRecording } from './load-slice';
+import type { StoreState } from './types';
 
 export type CompareMode = 'side' | 'diff';
 
@@ -51,8 +51,8 @@ export interface CompareResults {
   selected: PaneFigures | null;
 }
 
-/** B's recording (its load as A's: store/load-slice.ts) and how the two are compared. */
-export interface CompareState extends RecordingState {
+/** How B (its recording is `recordings.b`) is compared with A. */
+export interface CompareState {
   /** The URL B was fetched from (kept in the hash as `compare=`), or null for a file. */
   url: string | null;
   /** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
@@ -93,7 +93,6 @@ export interface CompareSlice {
 export const NO_RESULTS: CompareResults = { colours: null, table: null, hover: null, selected: null };
 
 export const INITIAL_COMPARE: CompareState = {
-  ...NO_RECORDING,
   url: null,
   requestedUrl: null,
   openRequest: null,
@@ -108,8 +107,8 @@ export const INITIAL_COMPARE: CompareState = {
 
 /** The diff pane (`from`) zoomed to `path` in the shaping run's tree, or null while a run is missing. */
 function diffZoomed(s: StoreState, compare: CompareState, from: PaneState, path: PathSegment[]): PaneState | null {
-  const a = s.snapshot;
-  const b = compare.snapshot;
+  const a = s.recordings.a.snapshot;
+  const b = s.recordings.b.snapshot;
   if (!a || !b) return null;
   const shape = compare.shape === 'B' ? b : a;
   return patchPane(from, zoomed(resolvePath(shape.frames, treeOf(shape, s.view), path).node));
@@ -122,13 +121,19 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
   return {
     compare: INITIAL_COMPARE,
     finishCompare: (snapshot, name, url) => {
-      const next: CompareState = { ...get().compare, snapshot, name, url, loading: null, error: null, syncNotice: null, results: NO_RESULTS };
+      const next: CompareState = { ...get().compare, url, syncNotice: null, results: NO_RESULTS };
+      const recordings = withRecording(get(), 'b', { snapshot, name, loading: null, error: null });
       const path = next.pendingDiffZoom;
-      const diff = path ? diffZoomed(get(), next, FULL_PANE, path) : null;
-      set({ compare: diff ? { ...next, pendingDiffZoom: null } : next, panes: withPanes(get().panes, { side: FULL_PANE, diff: diff ?? FULL_PANE }) });
+      const diff = path ? diffZoomed({ ...get(), ...recordings }, next, FULL_PANE, path) : null;
+      set({
+        ...recordings,
+        compare: diff ? { ...next, pendingDiffZoom: null } : next,
+        panes: withPanes(get().panes, { side: FULL_PANE, diff: diff ?? FULL_PANE }),
+      });
     },
     closeCompare: () =>
       set({
+        ...withRecording(get(), 'b', NO_RECORDING),
         compare: { ...INITIAL_COMPARE, mode: get().compare.mode, norm: get().compare.norm, ignoreRoot: get().compare.ignoreRoot },
         panes: withPanes(get().panes, { side: FULL_PANE, diff: FULL_PANE }),
       }),
@@ -139,7 +144,7 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
       if (shape !== get().compare.shape) set({ compare: { ...get().compare, shape }, panes: withPanes(get().panes, { diff: FULL_PANE }) });
     },
     setCompareUrl: (url) => {
-      if (get().compare.snapshot) patch({ url });
+      if (get().recordings.b.snapshot) patch({ url });
     },
     setCompareRequested: (requestedUrl) => patch({ requestedUrl }),
     requestCompareOpen: (url) => patch({ openRequest: { url } }),

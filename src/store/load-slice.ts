@@ -1,5 +1,5 @@
-// Loading a recording, A (the one open) or B (the comparison): progress, errors, and the open
-// snapshot. A failed load keeps the recording that was open (only `error` is set), so nothing is
+// Loading a recording, a (the one open, "A") or b (the comparison, "B"): `recordings.{a,b}`,
+// one RecordingState each (progress, errors, the open snapshot). A failed load keeps the recording that was open (only `error` is set), so nothing is
 // lost; B's failures never touch A.
 
 import type { StateCreator } from 'zustand';
@@ -11,15 +11,15 @@ type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', ne
 /** No recording open or loading. */
 export const NO_RECORDING: RecordingState = { loading: null, error: null, snapshot: null, name: null };
 
-/** The recording state of a slot: A's at the top level, B's in `compare`. */
-export function recordingOf(s: StoreState, slot: RecordingSlot): RecordingState {
-  return slot === 'A' ? s : s.compare;
+/** `recordings` with one slot's state patched (one place writes a slot, for every slice). */
+export function withRecording(s: StoreState, slot: RecordingSlot, p: Partial<RecordingState>): Pick<StoreState, 'recordings'> {
+  return { recordings: { ...s.recordings, [slot]: { ...s.recordings[slot], ...p } } };
 }
 
 export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
-  const patch = (slot: RecordingSlot, p: Partial<RecordingState>) => set(slot === 'A' ? p : { compare: { ...get().compare, ...p } });
+  const patch = (slot: RecordingSlot, p: Partial<RecordingState>) => set(withRecording(get(), slot, p));
   return {
-  ...NO_RECORDING,
+  recordings: { a: NO_RECORDING, b: NO_RECORDING },
   source: null,
   reloadRequest: null,
   awaitingLocal: null,
@@ -36,18 +36,15 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
   setUnit: (unit) => {
     if (get().unit !== unit) set({ unit });
   },
-  startLoading: (name, totalBytes, slot = 'A') => patch(slot, { loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
-  loadProgress: (bytesRead, samples, slot = 'A') => {
-    const loading = recordingOf(get(), slot).loading;
+  startLoading: (name, totalBytes, slot = 'a') => patch(slot, { loading: { name, bytesRead: 0, totalBytes, samples: 0 }, error: null }),
+  loadProgress: (bytesRead, samples, slot = 'a') => {
+    const loading = get().recordings[slot].loading;
     if (loading) patch(slot, { loading: { ...loading, bytesRead, samples } });
   },
   finishLoading: (snapshot, name, source) =>
     set({
-      snapshot,
-      name,
+      ...withRecording(get(), 'a', { snapshot, name, loading: null, error: null }),
       source,
-      loading: null,
-      error: null,
       awaitingLocal: null,
       // A recording opens in the function view (without inline information the two views are
       // the same tree, snapshot.inline, and "Inline frames" is disabled).
@@ -57,9 +54,9 @@ export const createLoadSlice: Creator<LoadSlice> = (set, get) => {
       search: { ...get().search, matches: null, status: get().search.pattern ? 'searching' : 'idle' },
       warningsOpen: false,
     }),
-  failLoading: (message, slot = 'A') => patch(slot, { loading: null, error: message }),
-  cancelLoading: (slot = 'A') => patch(slot, { loading: null }),
-  dismissError: (slot = 'A') => patch(slot, { error: null }),
+  failLoading: (message, slot = 'a') => patch(slot, { loading: null, error: message }),
+  cancelLoading: (slot = 'a') => patch(slot, { loading: null }),
+  dismissError: (slot = 'a') => patch(slot, { error: null }),
   requestReload: (options) => set({ reloadRequest: { seq: (get().reloadRequest?.seq ?? 0) + 1, options } }),
   };
 };

@@ -28,7 +28,7 @@ export const createSearchSlice: Creator<SearchSlice> = (set, get) => {
         matches: null,
         error,
         status: searching ? 'searching' : 'idle',
-        compare: { matches: null, status: searching && get().compare.snapshot ? 'searching' : 'idle' },
+        compare: { matches: null, status: searching && get().recordings.b.snapshot ? 'searching' : 'idle' },
       },
     });
   };

@@ -10,7 +10,7 @@ import { currentTree } from './tree-helpers';
 import type { StoreState } from './types';
 
 /** True when the main graph shows a reversed (bottom-up) tree. */
-export function isReversed(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'>): boolean {
+export function isReversed(s: Pick<StoreState, 'recordings' | 'view' | 'derived'>): boolean {
   const d = s.derived;
   return d !== null && d.reversed && d.tree === currentTree(s);
 }
@@ -18,29 +18,29 @@ export function isReversed(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'>)
 /** The function table of the tree the main graph shows. */
 export function currentTable(s: StoreState): FunctionTable | null {
   const tree = currentTree(s);
-  if (!tree || !s.snapshot) return null;
+  if (!tree || !s.recordings.a.snapshot) return null;
   const reversed = isReversed(s);
   const r = s.analysis.table;
   if (r && r.tree === tree && r.reversed === reversed) return r.table;
-  return tree.nodeCount <= s.analysis.syncNodes ? tableFor(tree, s.snapshot.frames, reversed) : null;
+  return tree.nodeCount <= s.analysis.syncNodes ? tableFor(tree, s.recordings.a.snapshot.frames, reversed) : null;
 }
 
 /** The callers & callees of the store's selected function, or null. */
 export function currentCallersCallees(s: StoreState): CallersCalleesTrees | null {
   const tree = currentTree(s);
   const name = s.analysis.selectedFunction;
-  if (!tree || !s.snapshot || name === null) return null;
+  if (!tree || !s.recordings.a.snapshot || name === null) return null;
   const reversed = isReversed(s);
   const r = s.analysis.callersCalleesTrees;
   if (r && r.tree === tree && r.name === name && r.reversed === reversed) return r.trees;
-  return tree.nodeCount <= s.analysis.syncNodes ? callersCalleesOf(tree, s.snapshot.frames, name, reversed) : null;
+  return tree.nodeCount <= s.analysis.syncNodes ? callersCalleesOf(tree, s.recordings.a.snapshot.frames, name, reversed) : null;
 }
 
 /** True while the selected function's callers & callees are being computed by the worker. */
 export function callersCalleesPending(s: StoreState): boolean {
   const tree = currentTree(s);
   const name = s.analysis.selectedFunction;
-  if (!tree || !s.snapshot || name === null || tree.nodeCount <= s.analysis.syncNodes) return false;
+  if (!tree || !s.recordings.a.snapshot || name === null || tree.nodeCount <= s.analysis.syncNodes) return false;
   const r = s.analysis.callersCalleesTrees;
   return !(r && r.tree === tree && r.name === name && r.reversed === isReversed(s));
 }

@@ -9,13 +9,13 @@ const initial = useStore.getState();
 
 function nodeNamed(view: 'functions' | 'inline', path: string): number {
   const s = useStore.getState();
-  const tree = treeOf(s.snapshot!, view);
+  const tree = treeOf(s.recordings.a.snapshot!, view);
   const names = path.split(';');
   let node = 0;
   for (const name of names) {
     let found = -1;
     for (let c = node + 1; c < tree.end[node]; c = tree.end[c]) {
-      if (frameName(s.snapshot!.frames, tree.frame[c]) === name) found = c;
+      if (frameName(s.recordings.a.snapshot!.frames, tree.frame[c]) === name) found = c;
     }
     if (found < 0) throw new Error(`no ${path}`);
     node = found;
@@ -39,12 +39,12 @@ describe('loading', () => {
     const s = useStore.getState();
     s.startLoading('x.txt', 100);
     s.loadProgress(50, 7);
-    expect(useStore.getState().loading).toEqual({ name: 'x.txt', bytesRead: 50, totalBytes: 100, samples: 7 });
+    expect(useStore.getState().recordings.a.loading).toEqual({ name: 'x.txt', bytesRead: 50, totalBytes: 100, samples: 7 });
     s.finishLoading(inlined, 'x.txt', { kind: 'file' });
     const after = useStore.getState();
-    expect(after.loading).toBeNull();
+    expect(after.recordings.a.loading).toBeNull();
     expect(after.view).toBe('functions');
-    expect(after.snapshot).toBe(inlined);
+    expect(after.recordings.a.snapshot).toBe(inlined);
     expect(after.source).toEqual({ kind: 'file' });
   });
 
@@ -61,19 +61,19 @@ describe('loading', () => {
     s.startLoading('bad', null);
     s.failLoading('line 3: expected folded stacks, found "zzz"');
     const after = useStore.getState();
-    expect(after.snapshot).toBe(inlined);
+    expect(after.recordings.a.snapshot).toBe(inlined);
     expect(after.panes.main.zoomNode).toBe(2);
-    expect(after.error).toMatch(/line 3/);
-    expect(after.loading).toBeNull();
+    expect(after.recordings.a.error).toMatch(/line 3/);
+    expect(after.recordings.a.loading).toBeNull();
     after.dismissError();
-    expect(useStore.getState().error).toBeNull();
+    expect(useStore.getState().recordings.a.error).toBeNull();
   });
 
   it('cancels loading and records reload requests', () => {
     const s = useStore.getState();
     s.startLoading('a', 1);
     s.cancelLoading();
-    expect(useStore.getState().loading).toBeNull();
+    expect(useStore.getState().recordings.a.loading).toBeNull();
     s.requestReload({ event: 'cycles' });
     s.requestReload({ event: 'cpu-clock' });
     expect(useStore.getState().reloadRequest).toEqual({ seq: 2, options: { event: 'cpu-clock' } });

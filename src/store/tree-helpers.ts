@@ -2,7 +2,6 @@
 // core/query/tree-walks.ts and are re-exported here for the store's users.
 
 import type { CallTree } from '../core/model/call-tree';
-import type { ProfileSnapshot } from '../core/views/snapshot';
 import { treeOf } from '../core/query/tree-walks';
 import type { StoreState } from './types';
 
@@ -15,15 +14,16 @@ export { ancestry, commonAncestor, heaviestChild, mapNode, nextMatch, nextSiblin
  * transform, or the other view) the previous derived tree stays current; the derive controller
  * swaps it, with the node indices mapped, in one update (applyDerived).
  */
-export function currentTree(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'>): CallTree | null {
-  if (!s.snapshot) return null;
+export function currentTree(s: Pick<StoreState, 'recordings' | 'view' | 'derived'>): CallTree | null {
+  const snapshot = s.recordings.a.snapshot;
+  if (!snapshot) return null;
   const d = s.derived;
-  if (d && d.snapshot === s.snapshot) return d.tree;
-  return treeOf(s.snapshot, s.view);
+  if (d && d.snapshot === snapshot) return d.tree;
+  return treeOf(snapshot, s.view);
 }
 
 /** currentTree for callers that already checked the snapshot. */
-export function shownTree(s: Pick<StoreState, 'snapshot' | 'view' | 'derived'> & { snapshot: ProfileSnapshot }): CallTree {
+export function shownTree(s: Pick<StoreState, 'recordings' | 'view' | 'derived'>): CallTree {
   return currentTree(s) as CallTree;
 }
 

@@ -26,6 +26,8 @@ export interface LoadingState {
 export interface ProfileSource {
   kind: 'demo' | 'file' | 'paste' | 'url';
   url?: string;
+  /** Several URLs opened as one summed recording (a link's several profile=), `url` the first. */
+  urls?: string[];
   /** A file's name and size in bytes, or pasted text's length: what a link names it by. */
   local?: LocalRecording;
 }
@@ -51,8 +53,8 @@ export interface ReloadOptions {
   unit?: FoldedUnit;
 }
 
-/** Which recording: A, the one open (the baseline), or B, the comparison beside it. */
-export type RecordingSlot = 'A' | 'B';
+/** Which recording: a, the one open (the baseline, "A"), or b, the comparison beside it ("B"). */
+export type RecordingSlot = 'a' | 'b';
 
 /** A recording's load, one shape for both: progress, error, and the open snapshot and its name. */
 export interface RecordingState {
@@ -62,12 +64,15 @@ export interface RecordingState {
   name: string | null;
 }
 
+/** Both recordings, one shape each: `recordings.a` the baseline, `recordings.b` the comparison. */
+export type Recordings = Readonly<Record<RecordingSlot, RecordingState>>;
+
 /**
- * A's recording state at the top level, B's in `compare` (store/compare-slice.ts); the load
- * actions serve both (`slot`, A by default). Opening differs: finishLoading for A,
- * finishCompare for B.
+ * The recordings (one map of one RecordingState); the load actions serve both (`slot`, 'a' by
+ * default). Opening differs: finishLoading for a, finishCompare (store/compare-slice.ts) for b.
  */
-export interface LoadSlice extends RecordingState {
+export interface LoadSlice {
+  recordings: Recordings;
   source: ProfileSource | null;
   /** Set by requestReload; the shell subscribes, reloads, and calls finishLoading. seq grows. */
   reloadRequest: { seq: number; options: ReloadOptions } | null;
@@ -157,3 +162,6 @@ export interface UiSlice {
 }
 
 export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice;
+
+/** The store while A's recording is open (callers that checked `recordings.a.snapshot`). */
+export type OpenStoreState = StoreState & { recordings: { a: { snapshot: ProfileSnapshot } } };

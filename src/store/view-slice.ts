@@ -21,17 +21,17 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => {
     setView: (view) => {
       const s = get();
       if (s.view === view) return;
-      if (!s.snapshot) return set({ view });
-      if (!s.snapshot.functions) return; // no inline information: only the function view
+      if (!s.recordings.a.snapshot) return set({ view });
+      if (!s.recordings.a.snapshot.functions) return; // no inline information: only the function view
       const unhovered = { hoverNode: -1, hoverPos: null };
       // A derived tree (transforms, reversed) stays on screen until the other view's is derived;
       // the derive controller then carries the zoom and selection over by frame path.
-      if (s.derived && s.derived.snapshot === s.snapshot) return set({ view, panes: withPanes(s.panes, { main: unhovered }) });
+      if (s.derived && s.derived.snapshot === s.recordings.a.snapshot) return set({ view, panes: withPanes(s.panes, { main: unhovered }) });
       const { zoomNode, selectedNode } = s.panes.main;
       set({
         view,
         panes: withPanes(s.panes, {
-          main: { ...unhovered, zoomNode: mapNode(s.snapshot, zoomNode, s.view, view), selectedNode: mapNode(s.snapshot, selectedNode, s.view, view), viewport: FULL_VIEWPORT },
+          main: { ...unhovered, zoomNode: mapNode(s.recordings.a.snapshot, zoomNode, s.view, view), selectedNode: mapNode(s.recordings.a.snapshot, selectedNode, s.view, view), viewport: FULL_VIEWPORT },
         }),
       });
     },
@@ -41,13 +41,13 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => {
     },
     zoomTo: (node) => {
       const s = get();
-      if (!s.snapshot || node < 0 || node >= currentTree(s)!.nodeCount) return;
+      if (!s.recordings.a.snapshot || node < 0 || node >= currentTree(s)!.nodeCount) return;
       main(zoomed(node));
     },
     setViewport: (zoomNode, viewport) => main({ zoomNode, viewport }),
     select: (node) => {
       const s = get();
-      if (!s.snapshot || node >= currentTree(s)!.nodeCount) return;
+      if (!s.recordings.a.snapshot || node >= currentTree(s)!.nodeCount) return;
       main({ selectedNode: node < 0 ? -1 : node });
     },
     hover: (node, pos) => {
@@ -57,7 +57,7 @@ export const createViewSlice: Creator<ViewSlice> = (set, get) => {
     resetZoom: () => main(zoomed(0)),
     zoomOut: () => {
       const s = get();
-      if (!s.snapshot) return;
+      if (!s.recordings.a.snapshot) return;
       const tree = currentTree(s)!;
       const z = s.panes.main.zoomNode;
       main(zoomed(z > 0 ? tree.parent[z] : 0));

@@ -27,7 +27,7 @@ const INDENT = 10;
 const MAX_INDENT = 24;
 
 export function CallTreePanel() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const tree = useStore(currentTree);
   const rows = useStore(currentCallTreeRows);
   const expanded = useStore((s) => s.callTree.expanded);

@@ -14,7 +14,7 @@ import { formatNs, formatPercent, formatWeight } from '../../format';
 const WIDTH = 380;
 
 export function CallersCalleesTooltip({ pane }: { pane: CallersCalleesPane }) {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const trees = useStore(currentCallersCallees);
   const node = useStore((s) => s.panes[pane].hoverNode);
   const pos = useStore((s) => s.panes[pane].hoverPos);

@@ -30,7 +30,7 @@ const HEADERS: { label: string; sort: TableColumn | null; className: string }[] 
 ];
 
 export function FunctionTable() {
-  const snapshot = useStore((s) => s.snapshot);
+  const snapshot = useStore((s) => s.recordings.a.snapshot);
   const sort = useStore((s) => s.analysis.sort);
   const matches = useStore((s) => s.search.matches);
   const selected = useStore((s) => s.analysis.selectedFunction);

@@ -28,8 +28,8 @@ function keyOf(row: FunctionDelta, key: Key): number | string {
 }
 
 export function ChangeTable() {
-  const a = useStore((s) => s.snapshot);
-  const b = useStore((s) => s.compare.snapshot);
+  const a = useStore((s) => s.recordings.a.snapshot);
+  const b = useStore((s) => s.recordings.b.snapshot);
   // Rows from the compare worker (controllers/compare-results.ts); the previous ones stay while it computes.
   const table = useStore((s) => s.compare.results.table);
   const [sort, setSort] = useState<{ key: Key; dir: 'ascending' | 'descending' }>({ key: 'delta', dir: 'descending' });

@@ -8,15 +8,15 @@ import { closeCompare } from '../../controllers/recordings';
 import { useStore } from '../../store/store';
 
 export function CompareBar() {
-  const loading = useStore((s) => s.compare.loading);
-  const error = useStore((s) => s.compare.error);
-  const name = useStore((s) => s.compare.name);
-  const open = useStore((s) => s.compare.snapshot !== null);
+  const loading = useStore((s) => s.recordings.b.loading);
+  const error = useStore((s) => s.recordings.b.error);
+  const name = useStore((s) => s.recordings.b.name);
+  const open = useStore((s) => s.recordings.b.snapshot !== null);
   const mode = useStore((s) => s.compare.mode);
   const norm = useStore((s) => s.compare.norm);
   const shape = useStore((s) => s.compare.shape);
   const ignoreRoot = useStore((s) => s.compare.ignoreRoot);
-  const baseName = useStore((s) => s.name);
+  const baseName = useStore((s) => s.recordings.a.name);
   const st = useStore.getState();
 
   if (!loading && !error && !open) return null;
@@ -64,7 +64,7 @@ export function CompareBar() {
       {error && (
         <div className="compare-error" role="alert">
           {error}{' '}
-          <button type="button" onClick={() => st.dismissError('B')}>
+          <button type="button" onClick={() => st.dismissError('b')}>
             Dismiss
           </button>
         </div>

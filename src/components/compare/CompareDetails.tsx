@@ -12,7 +12,7 @@ const PANE_NAMES: Record<ComparePane, string> = { main: 'A · baseline', side: '
 
 export function CompareDetails({ figures, pane }: { figures: FiguresReply; pane: ComparePane }) {
   const norm = useStore((s) => s.compare.norm);
-  const ns = useStore((s) => s.snapshot?.meta.weightUnit === 'nanoseconds');
+  const ns = useStore((s) => s.recordings.a.snapshot?.meta.weightUnit === 'nanoseconds');
   const status = presenceText(figures);
   return (
     <div className="frame-figures" data-testid="compare-details">

@@ -1,20 +1,21 @@
 // "Compare with…" in the toolbar's ⋯ menu: a file picker that is also a drop target for a
-// second recording (dropping anywhere else on the page opens a new baseline instead).
+// second recording, or several as one summed comparison, a group of runs (dropping anywhere else
+// on the page opens a new baseline instead).
 
 import { useRef, useState, type DragEvent } from 'react';
-import { openCompareFile, openCompareUrl } from '../../controllers/recordings';
+import { openCompareFiles, openCompareUrl } from '../../controllers/recordings';
 import { useStore } from '../../store/store';
 
 export function CompareOpener() {
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
-  const open = useStore((s) => s.compare.snapshot !== null);
+  const open = useStore((s) => s.recordings.b.snapshot !== null);
   const onDrop = (e: DragEvent<HTMLElement>) => {
     e.preventDefault();
     e.stopPropagation(); // not the page-wide drop zone: this one opens the comparison
     setOver(false);
-    const file = e.dataTransfer.files[0];
-    if (file) return void openCompareFile(file);
+    const files = [...e.dataTransfer.files];
+    if (files.length > 0) return void openCompareFiles(files);
     const uri = e.dataTransfer.getData('text/uri-list').split('\n').find((l) => l.trim() !== '' && !l.startsWith('#'));
     if (uri) void openCompareUrl(uri.trim());
   };
@@ -34,11 +35,12 @@ export function CompareOpener() {
         ref={input}
         type="file"
         aria-label="Compare with file"
+        multiple
         className="visually-hidden"
         tabIndex={-1}
         onChange={(e) => {
-          const f = e.target.files?.[0];
-          if (f) void openCompareFile(f);
+          const files = [...(e.target.files ?? [])];
+          if (files.length > 0) void openCompareFiles(files);
           e.target.value = '';
         }}
       />

@@ -47,12 +47,12 @@ function SyncNotice() {
 }
 
 function SideBySide() {
-  const a = useStore((s) => s.snapshot);
-  const b = useStore((s) => s.compare.snapshot);
+  const a = useStore((s) => s.recordings.a.snapshot);
+  const b = useStore((s) => s.recordings.b.snapshot);
   const view = useStore((s) => s.view);
   const zoomA = useStore((s) => s.panes.main.zoomNode);
   const zoomB = useStore((s) => s.panes.side.zoomNode);
-  const baseTree = useStore((s) => s.snapshot !== null && currentTree(s) === sideOf(s.snapshot, s.view).tree);
+  const baseTree = useStore((s) => s.recordings.a.snapshot !== null && currentTree(s) === sideOf(s.recordings.a.snapshot, s.view).tree);
   const onBaseline = useRegister('Baseline flame graph');
   const onComparison = useRegister('Comparison flame graph');
   useEffect(() => {
@@ -79,8 +79,8 @@ function SideBySide() {
 }
 
 function Differential() {
-  const a = useStore((s) => s.snapshot);
-  const b = useStore((s) => s.compare.snapshot);
+  const a = useStore((s) => s.recordings.a.snapshot);
+  const b = useStore((s) => s.recordings.b.snapshot);
   const view = useStore((s) => s.view);
   const shape = useStore((s) => s.compare.shape);
   const norm = useStore((s) => s.compare.norm);

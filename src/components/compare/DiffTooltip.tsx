@@ -13,7 +13,7 @@ const WIDTH = 420;
 
 export function DiffTooltip({ pane }: { pane: ComparePane }) {
   const norm = useStore((s) => s.compare.norm);
-  const ns = useStore((s) => s.snapshot?.meta.weightUnit === 'nanoseconds');
+  const ns = useStore((s) => s.recordings.a.snapshot?.meta.weightUnit === 'nanoseconds');
   const node = useStore((s) => (pane === 'main' ? s.panes.main.hoverNode : s.panes[pane].hoverNode));
   const pos = useStore((s) => (pane === 'main' ? s.panes.main.hoverPos : s.panes[pane].hoverPos));
   const figures = useStore((s) => shownFigures(s, 'hover', pane, node)?.reply ?? null);

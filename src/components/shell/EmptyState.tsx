@@ -7,7 +7,7 @@ import { openFilePicker } from './OpenControls';
 
 /** Shown when no recording is open: while the first one loads, or after it failed. */
 export function EmptyState() {
-  const loading = useStore((s) => s.loading);
+  const loading = useStore((s) => s.recordings.a.loading);
   const awaiting = useStore((s) => s.awaitingLocal);
   if (loading) {
     return (

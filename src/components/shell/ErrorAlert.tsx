@@ -2,7 +2,7 @@ import { useStore } from '../../store/store';
 
 /** The last loading error, one line; the recording that was open stays open underneath. */
 export function ErrorAlert() {
-  const error = useStore((s) => s.error);
+  const error = useStore((s) => s.recordings.a.error);
   const dismiss = useStore((s) => s.dismissError);
   if (!error) return null;
   return (

@@ -3,7 +3,7 @@ import { useStore } from '../../store/store';
 import { OpenControls } from './OpenControls';
 
 export function Header() {
-  const name = useStore((s) => s.name);
+  const name = useStore((s) => s.recordings.a.name);
   useEffect(() => {
     document.title = name ? `${name} · flameview` : 'flameview';
   }, [name]);

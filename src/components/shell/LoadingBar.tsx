@@ -7,7 +7,7 @@ import { progressText } from '../../format';
 const SHOW_AFTER_MS = 300;
 
 export function LoadingBar() {
-  const loading = useStore((s) => s.loading);
+  const loading = useStore((s) => s.recordings.a.loading);
   const active = loading !== null;
   const [visible, setVisible] = useState(false);
   useEffect(() => {

@@ -14,7 +14,7 @@ const WIDTH = 360;
 
 export function TimeChartTooltip() {
   const hover = useChartHover((s) => s.hover);
-  const frames = useStore((s) => s.snapshot?.frames ?? null);
+  const frames = useStore((s) => s.recordings.a.snapshot?.frames ?? null);
   const info = useMemo(() => {
     const m = hover?.model;
     if (!hover || !m || !frames || hover.box < 0 || hover.box >= m.chart.count) return null;

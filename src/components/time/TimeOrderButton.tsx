@@ -5,7 +5,7 @@ import { useStore } from '../../store/store';
 import { ClockIcon } from '../toolbar/Icons';
 
 export function TimeOrderButton() {
-  const hasSamples = useStore((s) => s.snapshot?.samples != null);
+  const hasSamples = useStore((s) => s.recordings.a.snapshot?.samples != null);
   const open = useStore((s) => s.timeChartOpen);
   const setOpen = useStore((s) => s.setTimeChartOpen);
   return (

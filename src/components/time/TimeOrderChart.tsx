@@ -12,7 +12,7 @@ import { TimeChartTooltip } from './TimeChartTooltip';
 import '../../styles/time-order.css';
 
 export function TimeOrderChart() {
-  const samples = useStore((s) => s.snapshot?.samples ?? null);
+  const samples = useStore((s) => s.recordings.a.snapshot?.samples ?? null);
   const open = useStore((s) => s.timeChartOpen);
   const range = useStore((s) => s.timeRange);
   if (!samples) return null;
@@ -30,7 +30,7 @@ function onEscape(e: KeyboardEvent<HTMLElement>) {
 }
 
 function RangeBar({ chart }: { chart: boolean }) {
-  const samples = useStore((s) => s.snapshot?.samples ?? null);
+  const samples = useStore((s) => s.recordings.a.snapshot?.samples ?? null);
   const range = useStore((s) => s.timeRange);
   const setTimeRange = useStore((s) => s.setTimeRange);
   const setOpen = useStore((s) => s.setTimeChartOpen);

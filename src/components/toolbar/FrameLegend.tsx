@@ -13,7 +13,7 @@ export function useDarkTheme(): boolean {
 }
 
 export function FrameLegend() {
-  const frames = useStore((s) => s.snapshot?.frames ?? null);
+  const frames = useStore((s) => s.recordings.a.snapshot?.frames ?? null);
   const dark = useDarkTheme();
   const present = useMemo(() => (frames ? familiesPresent(frames) : 1), [frames]);
   return (

@@ -167,6 +167,25 @@ describe('ProfileSession', () => {
     expect(events.at(-1)).toMatchObject({ bytesRead: body.length, totalBytes: body.length });
   });
 
+  it('several URLs: one recording of their sum, named by their last path segments; a failed one names itself', async () => {
+    const runs = ['a1', 'a2', 'b1'].map((r) => `groups/${r}.folded`);
+    const fakeFetch = (async (url: string) => {
+      const name = decodeURIComponent(new URL(url).pathname.split('/').pop()!);
+      return runs.includes(name) ? new Response(fixture(name)) : new Response('gone', { status: 404, statusText: 'Not Found' });
+    }) as unknown as typeof fetch;
+    const session = new ProfileSession({ fetch: fakeFetch });
+    const urls = runs.map((r) => `https://h/p/${encodeURIComponent(r)}`);
+    const r = await session.openUrls(urls, { name: 'runs' });
+    if (!r.ok) throw new Error(r.error.message);
+    // The oracle: the folded texts' weights, added.
+    expect(r.snapshot.inline.totalWeight[0]).toBe(runs.map((f) => foldedTotal(fixture(f).toString())).reduce((a, b) => a + b, 0));
+    expect(r.snapshot.meta.recordings).toEqual(runs);
+    const bad = await session.openUrls([urls[0], 'https://h/p/missing.folded'], { name: 'runs' });
+    expect(!bad.ok && bad.error.message).toBe('Could not fetch https://h/p/missing.folded: HTTP 404 Not Found');
+    const refused = await session.openUrls([urls[0], 'file:///etc/passwd'], { name: 'runs' });
+    expect(!refused.ok && refused.error.kind).toBe('refused');
+  });
+
   it('takes the name the server gives in Content-Disposition', async () => {
     const fakeFetch = (async () =>
       new Response('a;b 1\n', { headers: { 'content-disposition': `attachment; filename="x.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9.folded` } })) as unknown as typeof fetch;

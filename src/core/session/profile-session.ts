@@ -137,21 +137,55 @@ export class ProfileSession {
       }
       response = await this.fetchImpl(checked.url, { signal });
     } catch (e) {
-      if (signal.aborted) return cancelled();
-      const cause = await diagnoseFetchFailure(checked.url, { fetch: this.fetchImpl, base: this.base, cspBlocked: this.cspBlocked });
-      if (signal.aborted) return cancelled();
-      const origin = this.base ? new URL(this.base).origin : undefined;
-      const detail = e instanceof TypeError ? '' : ` (${errorText(e)})`;
-      return { ok: false, error: { kind: 'network', message: fetchFailureMessage(checked.url, cause, origin) + detail } };
+      return this.fetchFailed(checked.url, e, signal);
     }
-    if (!response.ok) {
-      return { ok: false, error: { kind: 'http', message: `Could not fetch ${checked.url}: HTTP ${response.status} ${response.statusText}`.trimEnd() } };
-    }
-    if (!response.body) return { ok: false, error: { kind: 'http', message: `Could not fetch ${checked.url}: the response has no body` } };
-    const body = response.body;
+    const bad = badResponse(checked.url, response);
+    if (bad) return bad;
+    const body = response.body!;
     const served = dispositionName(response.headers.get('content-disposition'));
     const result = await this.run(() => readStream(body), contentLength(response), served ? { ...options, name: served } : options, signal);
     return result.ok && served ? { ...result, name: served } : result;
+  }
+
+  /**
+   * Several URLs summed into one recording (issue 31, item 2: several `profile=` in a link), in
+   * the order given: each fetched whole (as a Blob, not into the heap), then read as openBlobs
+   * reads files; the first that fails fails them all, its message naming it.
+   */
+  async openUrls(urls: readonly string[], options: OpenOptions & { byRecording?: boolean }): Promise<OpenResult> {
+    const signal = this.begin();
+    const files: { blob: Blob; name: string }[] = [];
+    for (const url of urls) {
+      const checked = checkProfileUrl(url);
+      if (!checked.ok) return { ok: false, error: { kind: 'refused', message: checked.message } };
+      let response: Response;
+      try {
+        response = await this.fetchImpl(checked.url, { signal });
+      } catch (e) {
+        return this.fetchFailed(checked.url, e, signal);
+      }
+      const bad = badResponse(checked.url, response);
+      if (bad) return bad;
+      const name = dispositionName(response.headers.get('content-disposition')) ?? lastSegment(checked.url);
+      try {
+        files.push({ blob: await response.blob(), name });
+      } catch (e) {
+        return this.fetchFailed(checked.url, e, signal);
+      }
+    }
+    if (signal.aborted) return cancelled();
+    // openBlobs starts its own request, which must not cancel this one: it is this one's next step.
+    return this.openBlobs(files, options);
+  }
+
+  /** A fetch that threw: cancelled, or why the network refused it, in the page's words. */
+  private async fetchFailed(url: string, e: unknown, signal: AbortSignal): Promise<OpenResult> {
+    if (signal.aborted) return cancelled();
+    const cause = await diagnoseFetchFailure(url, { fetch: this.fetchImpl, base: this.base, cspBlocked: this.cspBlocked });
+    if (signal.aborted) return cancelled();
+    const origin = this.base ? new URL(this.base).origin : undefined;
+    const detail = e instanceof TypeError ? '' : ` (${errorText(e)})`;
+    return { ok: false, error: { kind: 'network', message: fetchFailureMessage(url, cause, origin) + detail } };
   }
 
   private begin(): AbortSignal {
@@ -506,4 +540,23 @@ async function* readBytes(reader: ReadableStreamBYOBReader, bufferBytes: number)
 /** Slices an in-memory buffer into 1 MB chunks so progress works (and, read through withTaskTurns, cancellation). */
 async function* chunked(bytes: Uint8Array, size = 1 << 20): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, Math.min(bytes.length, i + size));
+}
+
+/** A response that did not bring a body to read (an HTTP error, or none), as an OpenResult; null when it did. */
+function badResponse(url: string, response: Response): OpenResult | null {
+  if (!response.ok) return { ok: false, error: { kind: 'http', message: `Could not fetch ${url}: HTTP ${response.status} ${response.statusText}`.trimEnd() } };
+  if (!response.body) return { ok: false, error: { kind: 'http', message: `Could not fetch ${url}: the response has no body` } };
+  return null;
+}
+
+/** The last path segment of a URL, decoded (what the status bar names a linked recording by). */
+export function lastSegment(href: string): string {
+  const url = new URL(href);
+  const last = url.pathname.split('/').filter(Boolean).pop();
+  if (!last) return url.host;
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }

@@ -21,7 +21,7 @@ function applyHash(hash: string) {
   const notices: string[] = [];
   const parsed = parseUrlState(hash);
   notices.push(...parsed.notices);
-  applyUrlState(parsed, { snapshot: useStore.getState().snapshot!, reason: 'open', notify: (m) => notices.push(m) });
+  applyUrlState(parsed, { snapshot: useStore.getState().recordings.a.snapshot!, reason: 'open', notify: (m) => notices.push(m) });
   return notices;
 }
 

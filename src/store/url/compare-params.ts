@@ -18,7 +18,7 @@ registerUrlParam<string>({
   history: 'replace',
   order: 40,
   parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s compare value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
-  write: (s) => (s.compare.snapshot || s.compare.loading ? s.compare.requestedUrl : null),
+  write: (s) => (s.recordings.b.snapshot || s.recordings.b.loading ? s.compare.requestedUrl : null),
   // Absent: keep what is open (a comparison opened from a file has no URL).
   apply: (value) => {
     const s = useStore.getState();
@@ -31,7 +31,7 @@ registerUrlParam<'side' | 'diff'>({
   history: 'replace',
   order: 41,
   parse: oneOf('mode', ['side', 'diff'] as const),
-  write: (s) => (s.compare.snapshot && s.compare.mode !== 'side' ? s.compare.mode : null),
+  write: (s) => (s.recordings.b.snapshot && s.compare.mode !== 'side' ? s.compare.mode : null),
   apply: (value) => useStore.getState().setCompareMode(value ?? 'side'),
 });
 
@@ -40,7 +40,7 @@ registerUrlParam<'pct' | 'abs'>({
   history: 'replace',
   order: 42,
   parse: oneOf('norm', ['pct', 'abs'] as const),
-  write: (s) => (s.compare.snapshot && s.compare.norm !== 'pct' ? s.compare.norm : null),
+  write: (s) => (s.recordings.b.snapshot && s.compare.norm !== 'pct' ? s.compare.norm : null),
   apply: (value) => useStore.getState().setCompareNorm(value ?? 'pct'),
 });
 
@@ -49,7 +49,7 @@ registerUrlParam<'any'>({
   history: 'replace',
   order: 43,
   parse: oneOf('roots', ['any'] as const),
-  write: (s) => (s.compare.snapshot && s.compare.ignoreRoot ? 'any' : null),
+  write: (s) => (s.recordings.b.snapshot && s.compare.ignoreRoot ? 'any' : null),
   apply: (value) => useStore.getState().setCompareIgnoreRoot(value === 'any'),
 });
 
@@ -67,10 +67,10 @@ registerUrlParam<PathSegment[]>({
     return r.ok ? { ok: true, value: r.path } : { ok: false, notice: `The link's differential zoom path has ${r.message}; it was ignored.` };
   },
   write: (s) => {
-    if (!s.snapshot || !s.compare.snapshot) return s.compare.pendingDiffZoom ? encodeZoomPath(s.compare.pendingDiffZoom) : null;
+    if (!s.recordings.a.snapshot || !s.recordings.b.snapshot) return s.compare.pendingDiffZoom ? encodeZoomPath(s.compare.pendingDiffZoom) : null;
     const zoom = s.panes.diff.zoomNode;
     if (s.compare.mode !== 'diff' || zoom <= 0) return null;
-    const shape = s.compare.shape === 'B' ? s.compare.snapshot : s.snapshot;
+    const shape = s.compare.shape === 'B' ? s.recordings.b.snapshot : s.recordings.a.snapshot;
     const tree = treeOf(shape, s.view);
     return zoom < tree.nodeCount ? encodeZoomPath(segmentsOf(shape.frames, tree, zoom)) : null;
   },

@@ -15,7 +15,7 @@ import type { Transform } from '../../core/views/transforms';
 const MAX_SIZE = Number.MAX_SAFE_INTEGER;
 
 function localOf(s: StoreState): LocalRecording | null {
-  return s.snapshot ? (s.source?.local ?? null) : null;
+  return s.recordings.a.snapshot ? (s.source?.local ?? null) : null;
 }
 
 function decode(raw: string): string | null {

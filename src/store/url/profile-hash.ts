@@ -7,6 +7,30 @@ export function profileFromHash(hash: string): string | null {
   return urlParam(hash, 'profile');
 }
 
+/** Every `#profile=` of a location hash, in order (several: one graph of their sum), blanks dropped. */
+export function profilesFromHash(hash: string): string[] {
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (body === '') return [];
+  return new URLSearchParams(body)
+    .getAll('profile')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/**
+ * The hash with the profile parameters set to `urls` (all removed when empty), where the first
+ * was; the other parameters are kept byte for byte, as withProfile keeps them.
+ */
+export function withProfiles(hash: string, urls: readonly string[]): string {
+  const one = withProfile(hash, urls.length === 0 ? null : urls[0]);
+  if (urls.length < 2) return one;
+  const rest = urls.slice(1).map((u) => `profile=${encodeURIComponent(u)}`);
+  const parts = (one.startsWith('#') ? one.slice(1) : one).split('&');
+  const at = parts.findIndex((p) => p.startsWith('profile='));
+  parts.splice(at + 1, 0, ...rest);
+  return `#${parts.join('&')}`;
+}
+
 function urlParam(hash: string, key: string): string | null {
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   if (body === '') return null;

@@ -32,7 +32,7 @@ registerUrlParam<TimeRange>({
   history: 'push',
   order: 15,
   parse: parseRange,
-  write: (s) => (s.snapshot?.samples && s.timeRange ? writeRange(s.timeRange) : null),
+  write: (s) => (s.recordings.a.snapshot?.samples && s.timeRange ? writeRange(s.timeRange) : null),
   apply: (value, ctx) => {
     const store = useStore.getState();
     if (value && !ctx.snapshot.samples) {
@@ -51,7 +51,7 @@ registerUrlParam<true>({
   history: 'replace',
   order: 16,
   parse: (v) => (v === '1' ? { ok: true, value: true } : { ok: false, notice: `The link's time=${v.slice(0, 20)} is not 1; it was ignored.` }),
-  write: (s) => (s.snapshot?.samples && s.timeChartOpen ? '1' : null),
+  write: (s) => (s.recordings.a.snapshot?.samples && s.timeChartOpen ? '1' : null),
   apply: (value, ctx) => {
     const open = value === true && ctx.snapshot.samples !== null;
     if (useStore.getState().timeChartOpen !== open) useStore.getState().setTimeChartOpen(open);

@@ -20,7 +20,7 @@ registerUrlParam<Transform[]>({
     const r = decodeTransforms(v);
     return r.ok ? { ok: true, value: r.transforms } : { ok: false, notice: `The link's transforms were ignored: ${r.error.replace(/^transforms: /, '')}.` };
   },
-  write: (s) => (s.snapshot && s.transforms.length > 0 ? encodeTransforms(s.transforms) : null),
+  write: (s) => (s.recordings.a.snapshot && s.transforms.length > 0 ? encodeTransforms(s.transforms) : null),
   apply: (value) => useStore.getState().setTransforms(value ?? []),
 });
 
@@ -29,6 +29,6 @@ registerUrlParam<true>({
   history: 'replace',
   order: 13,
   parse: (v) => (v === '1' ? { ok: true, value: true } : { ok: false, notice: `The link's reversed value "${v.slice(0, 40)}" is not 1; it was ignored.` }),
-  write: (s) => (s.snapshot && s.reversed ? '1' : null),
+  write: (s) => (s.recordings.a.snapshot && s.reversed ? '1' : null),
   apply: (value) => useStore.getState().setReversed(value === true),
 });

@@ -20,7 +20,7 @@ function open(text: string) {
   return snap;
 }
 
-function applyHash(hash: string, snap = useStore.getState().snapshot!) {
+function applyHash(hash: string, snap = useStore.getState().recordings.a.snapshot!) {
   const notices: string[] = [];
   const parsed = parseUrlState(hash);
   notices.push(...parsed.notices);
@@ -30,7 +30,7 @@ function applyHash(hash: string, snap = useStore.getState().snapshot!) {
 
 function zoomedName(): string {
   const s = useStore.getState();
-  return frameName(s.snapshot!.frames, treeOf(s.snapshot!, s.view).frame[s.panes.main.zoomNode]);
+  return frameName(s.recordings.a.snapshot!.frames, treeOf(s.recordings.a.snapshot!, s.view).frame[s.panes.main.zoomNode]);
 }
 
 describe('zoom paths', () => {
@@ -59,6 +59,12 @@ describe('URL state', () => {
     applyHash(`#view=inline&zoom=p;main;${encodeURIComponent(ODD)};lex_%5Bi%5D&search=le(x&case=i&orient=icicle`);
     const hash = writeUrlState('#profile=demo%2Fx.txt&keep=1%3B2&zoom=old', useStore.getState());
     expect(hash).toBe(`#v=1&profile=demo%2Fx.txt&keep=1%3B2&orient=icicle&view=inline&zoom=p;main;b%26c%23d%25e%2Bg;lex_%5Bi%5D&case=i&search=le(x`);
+  });
+
+  it('keeps every profile= of a link naming several (one graph of their sum), first and in order', () => {
+    open('p;main;a 1');
+    const hash = writeUrlState('#keep=1&profile=x%2F1.folded&zoom=old&profile=x%2F2.folded', useStore.getState());
+    expect(hash).toMatch(/^#v=1&profile=x%2F1\.folded&profile=x%2F2\.folded&keep=1&/);
   });
 
   it('keeps the heaviest-first order in the link as order=heavy, the zoom unchanged', () => {

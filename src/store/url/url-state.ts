@@ -18,7 +18,7 @@
 //   registerUrlParam<'side' | 'diff'>({               // compare-params.ts
 //     key: 'mode', history: 'replace', order: 41,
 //     parse: oneOf('mode', ['side', 'diff'] as const),
-//     write: (s) => (s.compare.snapshot && s.compare.mode !== 'side' ? s.compare.mode : null),
+//     write: (s) => (s.recordings.b.snapshot && s.compare.mode !== 'side' ? s.compare.mode : null),
 //     apply: (value) => useStore.getState().setCompareMode(value ?? 'side'),
 //   });
 //
@@ -140,12 +140,12 @@ export function parseUrlState(hash: string): ParsedUrlState {
   return { values, notices };
 }
 
-/** The hash with the registered parameters written from `state`; `profile` and unknown keys kept. */
+/** The hash with the registered parameters written from `state`; every `profile` and unknown keys kept. */
 export function writeUrlState(hash: string, state: StoreState): string {
   const kept = splitHash(hash).filter(([k]) => k !== 'v' && !registry.has(k));
   const parts = [`v=${URL_STATE_VERSION}`];
-  const profile = kept.find(([k]) => k === 'profile');
-  if (profile) parts.push(`profile=${profile[1]}`);
+  // Every profile= (several are one graph of their sum), first, in order.
+  for (const [k, v] of kept) if (k === 'profile') parts.push(`profile=${v}`);
   for (const [k, v] of kept) if (k !== 'profile') parts.push(`${encodeURIComponent(k)}=${v}`);
   for (const codec of urlParams()) {
     const value = codec.write(state);
@@ -269,7 +269,7 @@ registerUrlParam<string>({
   history: 'replace',
   order: 2,
   parse: (v) => (v === '' || v.length > 200 ? { ok: false, notice: `The link's event value is empty or too long; it was ignored.` } : { ok: true, value: v }),
-  write: (s) => (s.snapshot && s.snapshot.meta.events.length > 1 ? s.snapshot.meta.event : null),
+  write: (s) => (s.recordings.a.snapshot && s.recordings.a.snapshot.meta.events.length > 1 ? s.recordings.a.snapshot.meta.event : null),
   apply: (value, ctx) => {
     const meta = ctx.snapshot.meta;
     if (value === undefined || ctx.reason === 'reload' || value === meta.event) return;
@@ -306,7 +306,7 @@ registerUrlParam<ViewKind>({
   order: 10,
   parse: oneOf('view', ['functions', 'inline'] as const),
   // Written always, so a link says which view it shows even if the default changes.
-  write: (s) => (s.snapshot ? s.view : null),
+  write: (s) => (s.recordings.a.snapshot ? s.view : null),
   apply: (value, ctx) => {
     const wanted = value ?? DEFAULT_VIEW;
     if (wanted === 'inline' && !ctx.snapshot.functions && value) return; // one tree: nothing to switch
@@ -328,7 +328,7 @@ registerUrlParam<PathSegment[]>({
     const parked = useStore.getState().parkedZoom?.path ?? null;
     if (parked) return encodeZoomPath(parked);
     const tree = currentTree(s);
-    return s.snapshot && tree && s.panes.main.zoomNode > 0 && s.panes.main.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.snapshot.frames, tree, s.panes.main.zoomNode)) : null;
+    return s.recordings.a.snapshot && tree && s.panes.main.zoomNode > 0 && s.panes.main.zoomNode < tree.nodeCount ? encodeZoomPath(segmentsOf(s.recordings.a.snapshot.frames, tree, s.panes.main.zoomNode)) : null;
   },
   apply: (value, ctx) => {
     useStore.getState().parkZoom(null);
@@ -344,7 +344,7 @@ registerUrlParam<PathSegment[]>({
 
 function applyZoomPath(value: PathSegment[] | undefined, snapshot: ProfileSnapshot, notify: (message: string) => void): void {
   const store = useStore.getState();
-  if (store.snapshot !== snapshot) return;
+  if (store.recordings.a.snapshot !== snapshot) return;
   if (!value || value.length === 0) {
     if (store.panes.main.zoomNode !== 0) store.zoomTo(0);
     return;
