@@ -4,10 +4,11 @@
 
 import type { ComponentType } from 'react';
 import type { PanelId } from '../../store/panels';
-import { CallersIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
+import { CallersIcon, SourceIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
 import { CallTreePanel } from './CallTreePanel';
 import { CallersCalleesView } from './CallersCalleesView';
 import { FunctionTable } from './FunctionTable';
+import { SourcePanel } from './SourcePanel';
 
 export interface PanelView {
   Icon: ComponentType;
@@ -18,4 +19,5 @@ export const PANEL_VIEWS: Record<PanelId, PanelView> = {
   table: { Icon: TableIcon, View: FunctionTable },
   callersCallees: { Icon: CallersIcon, View: CallersCalleesView },
   tree: { Icon: TreeIcon, View: CallTreePanel },
+  source: { Icon: SourceIcon, View: SourcePanel },
 };
