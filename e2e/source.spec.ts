@@ -84,6 +84,13 @@ test('served source: the hottest line of an inlined function is scrolled into vi
   await expect(hot).toBeInViewport();
   await expect(hot.getByRole('link', { name: '84' })).toHaveAttribute('href', 'https://example.com/repo/blob/v1/hashack.c#L84');
   await expect(p.getByRole('status')).toContainText('from flameview');
+  // docs/screenshots/source-panel-{light,dark}.png: looked at when the panel changes.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect.poll(() => page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if (process.env.FLAMEVIEW_SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/source-panel-${scheme}.png` });
+  }
   await page.getByLabel('Order of the lines').selectOption('file');
   await expect(figures.getByRole('row').nth(1)).toContainText('hashack.c:79');
   await expect.poll(() => page.evaluate(() => location.hash)).toContain('panel=source');
