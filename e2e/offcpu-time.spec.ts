@@ -36,8 +36,8 @@ function workerNap() {
 function graphTotal(page: Page): Promise<number> {
   return page.evaluate(() => {
     type Tree = { totalWeight: Float64Array };
-    const s = (window as unknown as { flameview: { store: { getState(): { derived: { tree: Tree } | null; snapshot: { inline: Tree } | null } } } }).flameview.store.getState();
-    return (s.derived?.tree ?? s.snapshot!.inline).totalWeight[0];
+    const s = (window as unknown as { flameview: { store: { getState(): { derived: { tree: Tree } | null; recordings: { a: { snapshot: { inline: Tree } | null } } } } } }).flameview.store.getState();
+    return (s.derived?.tree ?? s.recordings.a.snapshot!.inline).totalWeight[0];
   });
 }
 

@@ -25,10 +25,11 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   html: async () => (await import('./html')).runHtml,
 };
 
-export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... FILE [FILE2]
+export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] FILE [FILE2]
        open in the browser (FILE may be -; --lines: a perf.data file with its source lines, perf
        script -F +srcline; --source-root: the page may read the source files the recording names
-       under DIR, repeatable, default the working directory)
+       under DIR, repeatable, default the working directory; --source-url: a link per source
+       line, {path} and {line} filled in, e.g. 'vscode://file/{path}:{line}')
        flameview <command> [options]
 
 commands:

@@ -37,8 +37,9 @@ import { workersSetting } from './parallel-load';
 import { FileGuard } from '../server/source-guard';
 import { sourceBase } from '../server/source-routes';
 import { recordedFiles } from '../core/query/source-lines';
+import { checkTemplate } from '../core/query/source-listing';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] FILE [FILE2]   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -57,6 +58,8 @@ interface OpenArgs {
    * of the home directory or the system.
    */
   sourceRoots: string[];
+  /** The Source panel's "open in editor / repository" link template (`{path}`, `{line}`), or null. */
+  sourceUrl: string | null;
 }
 
 function parseArgs(args: string[]): OpenArgs {
@@ -66,6 +69,7 @@ function parseArgs(args: string[]): OpenArgs {
   let port = 0;
   let lines = false;
   const sourceRoots: string[] = [];
+  let sourceUrl: string | null = null;
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -81,6 +85,12 @@ function parseArgs(args: string[]): OpenArgs {
       const v = arg === '--source-root' ? args[++i] : arg.slice('--source-root='.length);
       if (!v) throw new OpenError('--source-root needs a directory');
       sourceRoots.push(v);
+    } else if (options && (arg === '--source-url' || arg.startsWith('--source-url='))) {
+      // Checked here as the page checks it: a template that makes no http(s)/editor link is refused.
+      const v = arg === '--source-url' ? args[++i] : arg.slice('--source-url='.length);
+      const why = v ? checkTemplate(v) : 'it is empty';
+      if (why !== null) throw new OpenError(`--source-url: ${why} (e.g. 'https://github.com/ORG/REPO/blob/REV/{path}#L{line}' or 'vscode://file/{path}:{line}')`);
+      sourceUrl = v;
     } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
       const v = arg === '--port' ? args[++i] : arg.slice(7);
       const p = v === undefined ? null : parsePort(v);
@@ -98,7 +108,7 @@ function parseArgs(args: string[]): OpenArgs {
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
   if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port, raw, lines, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()] };
+  return { inputs, open, port, raw, lines, sourceUrl, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()] };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -163,6 +173,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
       url += `&source=${sourceBase(sources)}`;
       io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
     }
+    if (parsed.sourceUrl) url += `&srcurl=${encodeURIComponent(parsed.sourceUrl)}`;
     if (!parsed.open) {
       io.stdout.write(`${url}\n`);
     } else if (!(await openBrowser(url))) {

@@ -10,6 +10,7 @@ import { startLoadingController } from './load-controller';
 import { startCompareController } from './recordings';
 import { startSearchController } from './search-controller';
 import { startSelectionSync } from './selection-sync';
+import { startSourceController } from './source-controller';
 import { startLinkedLoads, startUrlSync } from './url-sync';
 
 export function startControllers(win: Window = window): void {
@@ -19,6 +20,7 @@ export function startControllers(win: Window = window): void {
   startUrlSync(win);
   startSelectionSync();
   startCallTreeSync();
+  startSourceController();
   startCompareSync();
   startCompareResults();
   // The hash (or the demo) starts loading in the worker; `#compare=` loads the second recording

@@ -13,6 +13,7 @@ import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
 import { WorkerHandle } from './worker-handle';
 import { Latest } from '../core/util/latest';
+import type { FunctionLines, LinesView } from '../core/query/source-lines';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
@@ -131,6 +132,11 @@ export class RecordingLoader {
   /** Opens the bundled demo recording (a URL of this site, so it needs no check). */
   openDemo(href: string, name: string): Promise<void> {
     return this.open({ kind: 'url', url: href, given: href, name, demo: true });
+  }
+
+  /** The per-line weights of a function of the open recording, from its worker (the line tree stays there). */
+  functionLines(view: LinesView, name: string): Promise<FunctionLines | null> {
+    return this.worker.get().functionLines(view, name);
   }
 
   /** Drops whatever is loading (the worker aborts it); the pane says what that means. */

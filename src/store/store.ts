@@ -9,6 +9,7 @@ import { createCallTreeSlice } from './call-tree-slice';
 import { createCompareSlice } from './compare-slice';
 import { createLoadSlice } from './load-slice';
 import { createSearchSlice } from './search-slice';
+import { createSourceSlice } from './source-slice';
 import { createTimeSlice } from './time-slice';
 import { createTransformSlice } from './transform-slice';
 import type { StoreState, UiSlice } from './types';
@@ -27,6 +28,7 @@ export const useStore = create<StoreState>()(
     ...createCallTreeSlice(set, get, api),
     ...createTransformSlice(set, get, api),
     ...createTimeSlice(set, get, api),
+    ...createSourceSlice(set, get, api),
   })),
 );
 

@@ -10,6 +10,7 @@ import type { CallTreeSlice } from './call-tree-slice';
 import type { CompareSlice } from './compare-slice';
 import type { PaneId, PaneState, Panes } from './pane';
 import type { TimeSlice } from './time-slice';
+import type { SourceSlice } from './source-slice';
 import type { TransformSlice } from './transform-slice';
 
 import type { Orientation, SiblingOrder, ViewKind, Viewport } from '../core/model/view-types';
@@ -161,7 +162,7 @@ export interface UiSlice {
   toggleWarnings(open?: boolean): void;
 }
 
-export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice;
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice & SourceSlice;
 
 /** The store while A's recording is open (callers that checked `recordings.a.snapshot`). */
 export type OpenStoreState = StoreState & { recordings: { a: { snapshot: ProfileSnapshot } } };
