@@ -63,6 +63,9 @@ export class FlameRenderer {
   /** content height - view height, at the last draw. */
   private scrollable = 0;
   private spacerHeight = '';
+  /** The container's size and scroll position the last draw showed (-1: nothing drawn yet). */
+  private drawn = { width: -1, height: -1, scrollTop: -1 };
+  private viewHeight = 0;
   private labelFn: ((frame: number) => string) | null = null;
   private highlighted = '';
   /** Scratch: the y of each row at this draw (see paint). */
@@ -87,14 +90,19 @@ export class FlameRenderer {
     this.ctx = ctx;
     this.labels = new LabelFitter(ctx, FONT);
     this.cleanups.push(source.subscribe(() => this.schedule()));
-    const resize = new ResizeObserver(() => this.schedule());
+    // A ResizeObserver reports every observed element once at first, after the first draw has
+    // already used that size, and the draw's own scroll to the root fires 'scroll': neither needs
+    // another frame when the view is what was last drawn (the first picture is final one frame sooner).
+    const resize = new ResizeObserver(() => {
+      if (container.clientWidth !== this.drawn.width || container.clientHeight !== this.drawn.height) this.schedule();
+    });
     resize.observe(container);
     this.cleanups.push(() => resize.disconnect());
     const onScroll = () => {
       // Flame graphs keep their distance from the bottom (the root) across resizes. Measured now:
       // a resize clamps scrollTop (and fires this) before the next draw updates `scrollable`.
       this.fromBottom = Math.max(0, container.scrollHeight - container.clientHeight - container.scrollTop);
-      this.schedule();
+      if (container.scrollTop !== this.drawn.scrollTop) this.schedule();
     };
     container.addEventListener('scroll', onScroll, { passive: true });
     this.cleanups.push(() => container.removeEventListener('scroll', onScroll));
@@ -134,6 +142,7 @@ export class FlameRenderer {
     ctx.fillStyle = `rgb(${bg[0]},${bg[1]},${bg[2]})`;
     ctx.fillRect(0, 0, width, viewHeight);
     this.width = width;
+    this.viewHeight = viewHeight;
     if (!s) {
       this.layout.count = 0;
       this.finish(t0, false);
@@ -447,6 +456,8 @@ export class FlameRenderer {
 
   private finish(t0: number, sourceBusy: boolean): void {
     this.lastDrawMs = performance.now() - t0;
+    // The size the frame used, not the size now: a scrollbar the new content brings must redraw.
+    this.drawn = { width: this.width, height: this.viewHeight, scrollTop: this.container.scrollTop };
     const busy = this.redraw.pending || sourceBusy;
     this.container.setAttribute('aria-busy', busy ? 'true' : 'false');
   }
