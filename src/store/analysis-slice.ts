@@ -13,10 +13,11 @@ import type { CallersCalleesPane, CallersCalleesTrees } from '../core/query/call
 import { DEFAULT_SORT, SYNC_NODES, type TableColumn, type TableSortState } from '../core/query/table-model';
 import { FULL_PANE, withPanes } from './pane';
 import type { StoreState } from './types';
+import type { AnalysisPanel } from './panels';
 
 type Creator<T> = StateCreator<StoreState, [['zustand/subscribeWithSelector', never]], [], T>;
 
-export type AnalysisPanel = 'none' | 'table' | 'callersCallees' | 'tree';
+export type { AnalysisPanel } from './panels';
 export type { CallersCalleesPane, CallersCalleesTrees, TableColumn, TableSortState };
 
 /** A function table computed off the main thread, for one tree (reversed: bottom-up selves). */

@@ -1,17 +1,15 @@
-// The main flame graph with the analysis panel (function table, callers and callees, or the call
-// tree) in a column on its right, the two separated by a draggable splitter (also moved with the
+// The main flame graph with the analysis panel (one of store/panels.ts, drawn by its entry in
+// panel-views.tsx) in a column on its right, the two separated by a draggable splitter (also moved with the
 // arrow keys).
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
 import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
-import { CallTreePanel } from './CallTreePanel';
-import { FunctionTable } from './FunctionTable';
-import { CallersCalleesView } from './CallersCalleesView';
+import { panelById } from '../../store/panels';
+import { PANEL_VIEWS } from './panel-views';
 
 const MIN_WIDTH = 280;
-const LABELS = { table: 'Function table panel', callersCallees: 'Callers and callees panel', tree: 'Call tree panel' } as const;
 const STEP = 40;
 
 function clampWidth(width: number, total: number): number {
@@ -20,6 +18,7 @@ function clampWidth(width: number, total: number): number {
 
 export function AnalysisLayout({ children }: { children: ReactNode }) {
   const panel = useStore((s) => s.analysis.panel);
+  const View = panel === 'none' ? null : PANEL_VIEWS[panel].View;
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(560);
   const drag = useRef<{ x: number; width: number } | null>(null);
@@ -45,7 +44,7 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
   return (
     <div className="analysis-split" ref={box}>
       {children}
-      {panel !== 'none' && (
+      {panel !== 'none' && View && (
         <>
           <div
             className="analysis-splitter"
@@ -60,8 +59,8 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
             onPointerUp={onPointerUp}
             onKeyDown={onKeyDown}
           />
-          <aside className="analysis-panel" style={{ width }} aria-label={LABELS[panel]}>
-            {panel === 'table' ? <FunctionTable /> : panel === 'tree' ? <CallTreePanel /> : <CallersCalleesView />}
+          <aside className="analysis-panel" style={{ width }} aria-label={panelById(panel).label}>
+            <View />
           </aside>
         </>
       )}

@@ -1,10 +1,10 @@
 // The analysis panel's link parameters, registered with the URL state (store/url-state.ts):
-//   panel=table|sandwich|tree (default: closed; sandwich: the callers & callees panel)   fn=<function name>   names=short (default: full)
+//   panel=<a word of store/panels.ts> (default: closed; sandwich: the callers & callees panel)   fn=<function name>   names=short (default: full)
 //   inverted=1 (read only: the same as reversed=1)
 // `fn` is written only while a panel is open (the highlight is only drawn then), so a link that
 // names a function reopens the panel on it. Names are exact strings, percent-encoded by url-state.
 
-import type { AnalysisPanel } from '../analysis-slice';
+import { PANEL_WORDS, panelById, panelByWord, type PanelWord } from '../panels';
 import { useStore } from '../store';
 import { oneOf, registerUrlParam } from './url-state';
 import { nameIndex } from '../../core/query/table-model';
@@ -15,21 +15,14 @@ function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
-/**
- * The open panel by its word in links. The callers & callees panel's is `sandwich` (speedscope's
- * word, the panel's first name): links already shared carry it, so it stays the link's word.
- */
-const PANELS = { table: 'table', sandwich: 'callersCallees', tree: 'tree' } as const satisfies Record<string, Exclude<AnalysisPanel, 'none'>>;
-type PanelWord = keyof typeof PANELS;
-const WORDS = Object.keys(PANELS) as PanelWord[];
-
+// The open panel by its word in links (store/panels.ts, the one list of panels).
 registerUrlParam<PanelWord>({
   key: 'panel',
   history: 'replace',
   order: 50,
-  parse: oneOf('panel', WORDS),
-  write: (s) => WORDS.find((word) => PANELS[word] === s.analysis.panel) ?? null,
-  apply: (value) => useStore.getState().setAnalysisPanel(value ? PANELS[value] : 'none'),
+  parse: oneOf('panel', PANEL_WORDS),
+  write: (s) => (s.analysis.panel === 'none' ? null : panelById(s.analysis.panel).word),
+  apply: (value) => useStore.getState().setAnalysisPanel(value ? panelByWord(value)!.id : 'none'),
 });
 
 // `inverted=1` (the Firefox Profiler's word) opens the call tree inverted: it is the graph's

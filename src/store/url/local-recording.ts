@@ -9,6 +9,7 @@ import { formatBytes } from '../../format';
 import { useStore } from '../store';
 import type { LocalRecording, StoreState } from '../types';
 import { parseUrlState, registerUrlParam, splitHash } from './url-state';
+import { panelByWord } from '../panels';
 import { describePath, type PathSegment } from '../../core/views/zoom-path';
 import type { Transform } from '../../core/views/transforms';
 
@@ -65,9 +66,6 @@ export function sameLocal(wanted: LocalRecording, opened: LocalRecording | null 
   return wanted.size === null || wanted.size === opened.size;
 }
 
-// Keyed by the link's panel= words (sandwich: the callers & callees panel, analysis-params.ts).
-const PANELS: Record<string, string> = { table: 'the function table', sandwich: 'the callers & callees panel', tree: 'the call tree' };
-
 /**
  * What a link would restore, in words, for the page that asks for its file: "the inline-frame
  * view", "the zoom on app → main", "the search “lex”", "2 transforms", "the function table"…
@@ -84,7 +82,7 @@ export function linkRestores(hash: string): string[] {
   if (transforms && transforms.length > 0) out.push(transforms.length === 1 ? '1 transform' : `${transforms.length} transforms`);
   if (values.get('reversed') || values.get('inverted')) out.push('the reversed view');
   const panel = values.get('panel') as string | undefined;
-  if (panel) out.push(PANELS[panel] ?? panel);
+  if (panel) out.push(panelByWord(panel)?.phrase ?? panel);
   if (values.get('order') === 'heavy') out.push('the heaviest-first order');
   if (values.get('orient') === 'icicle') out.push('the icicle orientation');
   return out;
