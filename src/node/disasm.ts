@@ -59,6 +59,8 @@ export interface DisasmOptions {
   /** Build ids of the recording by DSO path (perf buildid-list); absent: not checked. */
   buildIds?: Map<string, string>;
   objdump?: string;
+  /** Finds the DSO's file (default: where perf would look, `binaryCandidates`); the file server passes one that asks its FileGuard. */
+  locate?: (dso: string) => Promise<string | null>;
 }
 
 /** `perf buildid-list` output → DSO path → build id. */
@@ -165,10 +167,22 @@ async function readable(path: string): Promise<boolean> {
 }
 
 /** Where perf would look for `dso` with `symfs`: DIR/path, then DIR/basename. */
+export function binaryCandidates(dso: string, symfs: string | undefined): string[] {
+  return symfs ? [join(symfs, dso), join(symfs, basename(dso))] : [dso];
+}
+
 async function locate(dso: string, symfs: string | undefined): Promise<string | null> {
-  const candidates = symfs ? [join(symfs, dso), join(symfs, basename(dso))] : [dso];
-  for (const c of candidates) if (await readable(c)) return c;
+  for (const c of binaryCandidates(dso, symfs)) if (await readable(c)) return c;
   return null;
+}
+
+/** Whether a DSO name is a file one could disassemble (not `[kernel.kallsyms]`, `[vdso]`, `[unknown]`, a JIT map). */
+export function isFileDso(dso: string): boolean {
+  return !dso.startsWith('[') && !isJitDso(dso);
+}
+
+function isJitDso(dso: string): boolean {
+  return /\/perf-\d+\.map$/.test(dso) || dso.includes('jitted-') || dso === '//anon';
 }
 
 /** The listing of one symbol block of a function (the heaviest block when a name is in several DSOs). */
@@ -184,11 +198,11 @@ export async function disassemble(block: SymbolOffsets, options: DisasmOptions =
     out.problems.push(`${dso} is not a file: kernel code needs a readable vmlinux with symbols (perf annotate --vmlinux; flameview does not read it yet): only the sampled offsets are shown`);
     return out;
   }
-  if (/\/perf-\d+\.map$/.test(dso) || dso.includes('jitted-') || dso === '//anon') {
+  if (isJitDso(dso)) {
     out.problems.push(`${dso} is JIT code: its instructions existed only in the running process (record with the runtime's perf jitdump and perf inject --jit): only the sampled offsets are shown`);
     return out;
   }
-  const path = await locate(dso, options.symfs);
+  const path = await (options.locate ? options.locate(dso) : locate(dso, options.symfs));
   if (path === null) {
     out.problems.push(
       options.symfs
