@@ -6,6 +6,7 @@ import * as Comlink from 'comlink';
 import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
 import { toTransfer, type SnapshotWire } from '../src/core/views/snapshot';
 import { watchCspViolations } from '../src/core/session/fetch-failure';
+import type { LinesView } from '../src/core/query/source-lines';
 import { awaitPart, type PartMessage, type PartPort } from '../src/core/parallel/split';
 
 export type WorkerOpenResult = { ok: true; wire: SnapshotWire; name?: string } | Extract<OpenResult, { ok: false }>;
@@ -57,6 +58,7 @@ const api = {
     finish(onProgress, (o) => session.openUrl(url, { ...options, ...o })),
   openText: (text: string, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
     finish(onProgress, (o) => session.openText(text, { ...options, ...o })),
+  functionLines: (view: LinesView, name: string) => session.functionLines(view, name),
   cancel: () => session.cancel(),
 };
 

@@ -19,9 +19,10 @@
 // counts each sample once.
 
 import type { Profile } from '../model/profile';
-import { viewNodes, type LinesView } from '../views/source-lines-view';
+import { viewNodes, type LinesProfile, type LinesView } from '../views/source-lines-view';
+import { FrameFlags } from '../model/types';
 
-export type { LinesView };
+export type { LinesProfile, LinesView };
 
 export interface LineWeight {
   /** The file as the recording names it, or null for the unknown line. */
@@ -45,6 +46,11 @@ export interface FunctionLines {
   allSamples: number;
   /** One row per line the function was at, in file order (file, then line; unknown last). */
   lines: LineWeight[];
+  /**
+   * Inline-frame view, an inlined function: the lines of its callers it was inlined at, with the
+   * total weight of the samples inside it there (outermost occurrence only; self is 0), file order.
+   */
+  callSites: LineWeight[];
 }
 
 /**
@@ -52,7 +58,7 @@ export interface FunctionLines {
  * several frames may be one function, as a name with and without `(inlined)`). Null when the
  * recording has no lines.
  */
-export function functionLines(profile: Profile, view: LinesView, match: Uint8Array): FunctionLines | null {
+export function functionLines(profile: LinesProfile, view: LinesView, match: Uint8Array): FunctionLines | null {
   const lines = profile.lines;
   if (!lines) return null;
   const t = lines.tree;
@@ -67,6 +73,9 @@ export function functionLines(profile: Profile, view: LinesView, match: Uint8Arr
   const totalSamples = new Float64Array(locations + 1);
   const open = new Int32Array(locations + 1);
   const seen = new Uint8Array(locations + 1);
+  const siteTotal = new Float64Array(locations + 1);
+  const siteSamples = new Float64Array(locations + 1);
+  const siteSeen = new Uint8Array(locations + 1);
   // The open matching nodes (a node counts for totals when it is its own owner), with their location.
   let stack = new Int32Array(64);
   let stackLoc = new Int32Array(64);
@@ -92,6 +101,14 @@ export function functionLines(profile: Profile, view: LinesView, match: Uint8Arr
     if (top === 0) {
       fnTotal += t.totalWeight[ln];
       fnTotalSamples += t.totalSamples[ln];
+      const p = t.parent[ln];
+      if (view === 'inline' && p > 0 && profile.frames.flags[lines.locatedFrame[t.frame[ln]]] & FrameFlags.INLINED) {
+        const site = lines.locatedLocation[t.frame[p]];
+        const at = site < 0 ? unknown : site;
+        siteTotal[at] += t.totalWeight[ln];
+        siteSamples[at] += t.totalSamples[ln];
+        siteSeen[at] = 1;
+      }
     }
     if (open[loc] === 0) {
       total[loc] += t.totalWeight[ln];
@@ -111,19 +128,17 @@ export function functionLines(profile: Profile, view: LinesView, match: Uint8Arr
     stackLoc[top++] = loc;
   }
   const strings = profile.frames.strings;
-  const rows: LineWeight[] = [];
-  for (let loc = 0; loc <= locations; loc++) {
-    if (!seen[loc]) continue;
+  const row = (loc: number, w: number, ws: number, tw: number, ts: number): LineWeight => {
     const known = loc < unknown;
-    rows.push({
-      file: known ? strings[lines.locations.file[loc]] : null,
-      line: known ? lines.locations.line[loc] : 0,
-      self: self[loc],
-      total: total[loc],
-      selfSamples: selfSamples[loc],
-      totalSamples: totalSamples[loc],
-    });
+    return { file: known ? strings[lines.locations.file[loc]] : null, line: known ? lines.locations.line[loc] : 0, self: w, total: tw, selfSamples: ws, totalSamples: ts };
+  };
+  const rows: LineWeight[] = [];
+  const callSites: LineWeight[] = [];
+  for (let loc = 0; loc <= locations; loc++) {
+    if (seen[loc]) rows.push(row(loc, self[loc], selfSamples[loc], total[loc], totalSamples[loc]));
+    if (siteSeen[loc]) callSites.push(row(loc, 0, 0, siteTotal[loc], siteSamples[loc]));
   }
+  callSites.sort(byFileOrder);
   rows.sort(byFileOrder);
   return {
     self: fnSelf,
@@ -133,6 +148,7 @@ export function functionLines(profile: Profile, view: LinesView, match: Uint8Arr
     all: n > 0 ? t.totalWeight[0] : 0,
     allSamples: n > 0 ? t.totalSamples[0] : 0,
     lines: rows,
+    callSites,
   };
 }
 
@@ -163,7 +179,7 @@ export function leafLineWeights(profile: Profile): Map<string | null, number> | 
 }
 
 /** Frames shown as one function in `view` whose name satisfies `test` (a mask over frame indices). */
-export function framesMatching(profile: Profile, view: LinesView, test: (name: string) => boolean): Uint8Array {
+export function framesMatching(profile: LinesProfile, view: LinesView, test: (name: string) => boolean): Uint8Array {
   const { frames } = profile;
   const mask = new Uint8Array(frames.count);
   const rename = view === 'functions' ? profile.functionFrames ?? null : null;

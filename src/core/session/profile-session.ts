@@ -19,6 +19,7 @@ import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource
 import { ImportError, type Profile } from '../model/profile';
 import { isPerfData } from '../import/sniff';
 import { makeSnapshot, type ProfileSnapshot } from '../views/snapshot';
+import { framesMatching, functionLines, type FunctionLines, type LinesProfile, type LinesView } from '../query/source-lines';
 
 export interface OpenProgress {
   bytesRead: number;
@@ -68,6 +69,12 @@ export interface SessionParts {
   run(input: PartInput, job: PartJob, progress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<PartialProfile>;
 }
 
+function keepLines(profile: Profile): LinesProfile | null {
+  if (!profile.lines) return null;
+  const { frames } = profile;
+  return { lines: profile.lines, functionFrames: profile.functionFrames?.slice() ?? null, frames: { ...frames, name: frames.name.slice(), module: frames.module.slice(), flags: frames.flags.slice() } };
+}
+
 /** How long the HEAD before a ranged load may take (see rangedSize). */
 const HEAD_TIMEOUT_MS = 1000;
 
@@ -79,6 +86,11 @@ export class ProfileSession {
   private readonly now: () => number;
   private readonly interval: number;
   private readonly parts: SessionParts | null;
+  /**
+   * What the Source panel's questions read of the recording last delivered (null: no lines): the
+   * line tree and copies of the frame columns, since the snapshot's own are transferred away.
+   */
+  private linesOf: LinesProfile | null = null;
 
   constructor(deps: SessionDeps = {}) {
     this.parts = deps.parts ?? null;
@@ -87,6 +99,15 @@ export class ProfileSession {
     this.cspBlocked = deps.cspBlocked;
     this.now = deps.now ?? (() => Date.now());
     this.interval = deps.progressIntervalMs ?? 80;
+  }
+
+  /** The per-line weights of function `name` in `view` of the recording last delivered (null: no lines or no such function). */
+  functionLines(view: LinesView, name: string): FunctionLines | null {
+    const kept = this.linesOf;
+    if (!kept) return null;
+    const match = framesMatching(kept, view, (n) => n === name);
+    if (!match.includes(1)) return null;
+    return functionLines(kept, view, match);
   }
 
   /** Aborts the open in flight, if any. */
@@ -186,8 +207,10 @@ export class ProfileSession {
   /** The snapshot of the profile `make` gives, or the error it throws, worded as run() words it. */
   private snapshotOf(make: () => Profile, signal: AbortSignal, name: string): OpenResult {
     try {
-      const snapshot = makeSnapshot(make());
+      const profile = make();
+      const snapshot = makeSnapshot(profile);
       if (signal.aborted) return cancelled();
+      this.linesOf = keepLines(profile);
       return { ok: true, snapshot };
     } catch (e) {
       return { ok: false, error: { kind: 'internal', message: `Could not open ${name}: ${errorText(e)}` } };

@@ -10,13 +10,16 @@ import { FrameFlags } from '../model/types';
 
 export type LinesView = 'inline' | 'functions';
 
+/** What the per-line queries read of a profile: a session keeps only this after an open. */
+export type LinesProfile = Pick<Profile, 'frames' | 'functionFrames' | 'lines'>;
+
 const MERGED = FrameFlags.INLINED | FrameFlags.FOLDED;
 
 /**
  * The frame each line-tree node is shown as in `view`, and the node whose location it takes:
  * itself in the inline view; in the function view, the physical node its inline frame merges into.
  */
-export function viewNodes(profile: Profile, lines: SourceLines, view: LinesView): { frame: Int32Array; owner: Int32Array } {
+export function viewNodes(profile: LinesProfile, lines: SourceLines, view: LinesView): { frame: Int32Array; owner: Int32Array } {
   const t = lines.tree;
   const n = t.nodeCount;
   const frame = new Int32Array(n).fill(-1);

@@ -1,0 +1,85 @@
+// An annotated listing: one row per line of text (source lines, or instructions) with a gutter
+// label, the text, and two weights with heat bars, the hottest row scrolled into view when the
+// rows change. General on purpose: the Source panel gives it a file's lines, the Assembly panel
+// a function's instructions. Text is rendered as text (React escapes it), never as markup.
+
+import { useEffect, useRef, type ReactNode } from 'react';
+import { formatPercent } from '../../format';
+
+export interface ListingRowView {
+  /** Left of the text: a line number, an address. */
+  gutter: string;
+  /** The line's text, or null when only the figures are known. */
+  text: string | null;
+  self: number;
+  total: number;
+  /** An "open in editor / repository" link for the row, when one is set. */
+  link?: string | null;
+}
+
+export interface AnnotatedListingProps {
+  label: string;
+  /** The gutter column's header: "Line", "Address". */
+  gutterHeader: string;
+  rows: readonly ListingRowView[];
+  /** Index of the row to scroll into view (-1: none), marked as the hottest. */
+  hottest: number;
+  /** The weight 100 % stands for (the shares' denominator); heat bars scale to the heaviest row. */
+  all: number;
+  /** A row's weight as shown beside its share (samples, time). */
+  format: (weight: number) => string;
+  /** Shown above the rows (file name, notes). */
+  caption?: ReactNode;
+}
+
+export function AnnotatedListing({ label, gutterHeader, rows, hottest, all, format, caption }: AnnotatedListingProps) {
+  const hot = useRef<HTMLTableRowElement>(null);
+  useEffect(() => {
+    hot.current?.scrollIntoView({ block: 'center' });
+  }, [rows, hottest]);
+  let max = 0;
+  for (const r of rows) max = Math.max(max, r.total, r.self);
+  const cell = (w: number, kind: 'self' | 'total') => (
+    <td className={`al-num al-${kind}`} title={w > 0 ? `${kind}: ${format(w)}` : undefined}>
+      {w > 0 && (
+        <>
+          <span className="al-bar" style={{ width: `${max > 0 ? (100 * w) / max : 0}%` }} aria-hidden="true" />
+          <span className="al-val">{all > 0 ? formatPercent(w / all) : format(w)}</span>
+        </>
+      )}
+    </td>
+  );
+  return (
+    <div className="al-wrap">
+      {caption && <div className="al-caption">{caption}</div>}
+      <div className="al-scroll">
+        <table className="al-table" aria-label={label}>
+          <thead>
+            <tr>
+              <th scope="col" className="al-num">
+                Self
+              </th>
+              <th scope="col" className="al-num">
+                Total
+              </th>
+              <th scope="col" className="al-gutter">
+                {gutterHeader}
+              </th>
+              <th scope="col">Text</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r, i) => (
+              <tr key={i} ref={i === hottest ? hot : undefined} className={i === hottest ? 'al-hottest' : r.total > 0 || r.self > 0 ? 'al-weighted' : undefined} aria-current={i === hottest ? 'true' : undefined}>
+                {cell(r.self, 'self')}
+                {cell(r.total, 'total')}
+                <td className="al-gutter">{r.link ? <a href={r.link} target="_blank" rel="noopener noreferrer" title={`Open line ${r.gutter}`}>{r.gutter}</a> : r.gutter}</td>
+                <td className="al-text">{r.text ?? <span className="al-missing">(text not at hand)</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
