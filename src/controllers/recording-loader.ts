@@ -12,6 +12,7 @@ import { fromTransfer, type ProfileSnapshot } from '../core/views/snapshot';
 import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
 import { WorkerHandle } from './worker-handle';
+import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import { Latest } from '../core/util/latest';
 
 export type RecordingInput =
@@ -114,6 +115,11 @@ export class RecordingLoader {
   /** Opens the bundled demo recording (a URL of this site, so it needs no check). */
   openDemo(href: string, name: string): Promise<void> {
     return this.open({ kind: 'url', url: href, given: href, name, demo: true });
+  }
+
+  /** The sampled offsets of a function of the recording last opened (the Assembly panel); null: none kept. */
+  functionOffsets(name: string): Promise<SymbolOffsets[] | null> {
+    return this.worker.get().functionOffsets(name);
   }
 
   /** Drops whatever is loading (the worker aborts it); the pane says what that means. */

@@ -13,7 +13,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Profile } from '../core/model/profile';
 import { functionOffsets } from '../core/query/leaf-addresses';
 import { framesMatching } from '../core/query/source-lines';
-import { binaryCandidates, disassemble, isFileDso } from '../node/disasm';
+import { isFileDso } from '../core/query/disassembly';
+import { binaryCandidates, disassemble } from '../node/disasm';
 import { FileGuard } from './source-guard';
 import { fromAnotherSite, refuse } from './source-routes';
 

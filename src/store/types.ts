@@ -7,6 +7,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
 import type { CallTreeSlice } from './call-tree-slice';
+import type { AsmSlice } from './asm-slice';
 import type { CompareSlice } from './compare-slice';
 import type { PaneId, PaneState, Panes } from './pane';
 import type { TimeSlice } from './time-slice';
@@ -156,4 +157,4 @@ export interface UiSlice {
   toggleWarnings(open?: boolean): void;
 }
 
-export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice;
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice & AsmSlice;
