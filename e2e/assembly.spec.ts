@@ -17,6 +17,15 @@ const PERF = [0, 1, 2].map((i) => sample(1 + i / 10, '0x195')).join('') + sample
 
 const panel = (page: Page) => page.getByRole('complementary', { name: 'Assembly panel' });
 
+/** The README's screenshots, in both themes. */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await waitForIdle(page);
+    await page.screenshot({ path: `docs/screenshots/${name}-${scheme}.png` });
+  }
+}
+
 let dir = '';
 const clis: RunningCli[] = [];
 test.beforeAll(() => {
@@ -41,7 +50,7 @@ test('flameview perf.data --symfs: the served instructions with shares, hottest 
   const listing = panel(page).getByRole('table', { name: 'Instructions of chase' });
   await expect(listing).toBeVisible();
   await expect(panel(page)).toContainText('build id matches');
-  // perf annotate puts 97-98 % of chase on the load's successor at +0x16 (fixtures/asm/loops.annotate.1.txt).
+  // perf annotate puts 99.97 % of chase on the cmp at +0x16, after the load (fixtures/asm/loops.annotate.1.txt).
   const hottest = listing.locator('tr[aria-current="true"]');
   await expect(hottest).toContainText('+0x16');
   await expect(hottest).toBeInViewport();
@@ -52,6 +61,7 @@ test('flameview perf.data --symfs: the served instructions with shares, hottest 
   await jne.getByRole('button', { name: '→ +0x10' }).click();
   const target = listing.locator('tr', { has: page.locator('td.al-gutter', { hasText: /^\+0x10$/ }) });
   await expect(target).toBeFocused();
+  await shoot(page, 'assembly');
 });
 
 test('the page alone (no route): the hottest offsets as a table, and a name with markup stays text', async ({ page }) => {
@@ -66,6 +76,7 @@ test('the page alone (no route): the hottest offsets as a table, and a name with
   await expect(panel(page).locator('.al-caption')).toHaveText(HOSTILE);
   await expect(panel(page).locator('img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  await shoot(page, 'assembly-alone');
 });
 
 test('a binary that is gone: the route says why and what to pass, and the offsets are shown', async ({ page }) => {
