@@ -275,6 +275,16 @@ describe('flameview perf.data', () => {
     expect(d.listing.some((row) => row.kind === 'insn' && /\bdiv/.test(row.text ?? ''))).toBe(true);
   });
 
+  it('--source-url passes its template to the page as srcurl=; one that makes no allowed link is one line and exit status 1', async () => {
+    const template = 'https://github.com/o/r/blob/v1/{path}#L{line}';
+    const s = open(['--no-open', '--source-url', template, join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')]);
+    const url = new URL(await waitForLine(s, /^http:\/\/127\.0\.0\.1:\d+\/#profile=\S+&srcurl=[^&\s]+$/));
+    expect(new URLSearchParams(url.hash.slice(1)).get('srcurl')).toBe(template);
+    const bad = await failure(open(['--no-open', '--source-url', 'javascript:alert(1)//{path}', join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')]));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^flameview: --source-url: the source link template does not make a link of an allowed kind/m);
+  });
+
   it('the working directory is the default source root; a missing root is one line and exit status 1', async () => {
     const root = scratch();
     copyFileSync(join(FIXTURES, 'source', 'hot.c'), join(root, 'hot.c'));

@@ -43,7 +43,9 @@ import type { Profile } from '../core/model/profile';
 import { asmBase, asmSource, type AsmSource } from '../server/asm-routes';
 import { recordedBuildIds } from '../node/disasm';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--symfs DIR] FILE [FILE2]   (FILE may be -, for stdin)\n';
+import { checkTemplate } from '../core/query/source-listing';
+
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] [--symfs DIR] FILE [FILE2]   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -64,6 +66,8 @@ interface OpenArgs {
   sourceRoots: string[];
   /** Where the recording machine's binaries are (perf's --symfs), for the Assembly panel. */
   symfs?: string;
+  /** The Source panel's "open in editor / repository" link template (`{path}`, `{line}`), or null. */
+  sourceUrl: string | null;
 }
 
 function parseArgs(args: string[]): OpenArgs {
@@ -74,6 +78,7 @@ function parseArgs(args: string[]): OpenArgs {
   let lines = false;
   const sourceRoots: string[] = [];
   let symfs: string | undefined;
+  let sourceUrl: string | null = null;
   let options = true;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -92,6 +97,12 @@ function parseArgs(args: string[]): OpenArgs {
     } else if (options && (arg === '--symfs' || arg.startsWith('--symfs='))) {
       symfs = arg === '--symfs' ? args[++i] : arg.slice('--symfs='.length);
       if (!symfs) throw new OpenError('--symfs needs a directory');
+    } else if (options && (arg === '--source-url' || arg.startsWith('--source-url='))) {
+      // Checked here as the page checks it: a template that makes no http(s)/editor link is refused.
+      const v = arg === '--source-url' ? args[++i] : arg.slice('--source-url='.length);
+      const why = v ? checkTemplate(v) : 'it is empty';
+      if (why !== null) throw new OpenError(`--source-url: ${why} (e.g. 'https://github.com/ORG/REPO/blob/REV/{path}#L{line}' or 'vscode://file/{path}:{line}')`);
+      sourceUrl = v;
     } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
       const v = arg === '--port' ? args[++i] : arg.slice(7);
       const p = v === undefined ? null : parsePort(v);
@@ -109,7 +120,7 @@ function parseArgs(args: string[]): OpenArgs {
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
   if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port, raw, lines, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()], symfs };
+  return { inputs, open, port, raw, lines, sourceUrl, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()], symfs };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -190,6 +201,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
       url += `&asm=${asmBase(asm)}`;
       io.stderr.write(`flameview: the page may disassemble the recording's functions from ${parsed.symfs ? `the binaries under --symfs ${parsed.symfs}` : 'the binaries it names'}\n`);
     }
+    if (parsed.sourceUrl) url += `&srcurl=${encodeURIComponent(parsed.sourceUrl)}`;
     if (!parsed.open) {
       io.stdout.write(`${url}\n`);
     } else if (!(await openBrowser(url))) {

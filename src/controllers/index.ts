@@ -11,6 +11,7 @@ import { startLoadingController } from './load-controller';
 import { startCompareController } from './recordings';
 import { startSearchController } from './search-controller';
 import { startSelectionSync } from './selection-sync';
+import { startSourceController } from './source-controller';
 import { startLinkedLoads, startUrlSync } from './url-sync';
 
 export function startControllers(win: Window = window): void {
@@ -21,6 +22,7 @@ export function startControllers(win: Window = window): void {
   startSelectionSync();
   startCallTreeSync();
   startAsmController();
+  startSourceController();
   startCompareSync();
   startCompareResults();
   // The hash (or the demo) starts loading in the worker; `#compare=` loads the second recording

@@ -14,6 +14,7 @@ import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../.
 import { WorkerHandle } from './worker-handle';
 import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import { Latest } from '../core/util/latest';
+import type { FunctionLines, LinesView } from '../core/query/source-lines';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
@@ -120,6 +121,11 @@ export class RecordingLoader {
   /** The sampled offsets of a function of the recording last opened (the Assembly panel); null: none kept. */
   functionOffsets(name: string): Promise<SymbolOffsets[] | null> {
     return this.worker.get().functionOffsets(name);
+  }
+
+  /** The per-line weights of a function of the open recording, from its worker (the line tree stays there). */
+  functionLines(view: LinesView, name: string): Promise<FunctionLines | null> {
+    return this.worker.get().functionLines(view, name);
   }
 
   /** Drops whatever is loading (the worker aborts it); the pane says what that means. */

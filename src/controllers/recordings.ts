@@ -7,6 +7,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import { recordingOf } from '../store/load-slice';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
 import type { SymbolOffsets } from '../core/query/leaf-addresses';
+import type { FunctionLines, LinesView } from '../core/query/source-lines';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
@@ -101,6 +102,8 @@ export function reload(options: ReloadOptions): Promise<void> {
   return main.reload(options);
 }
 export const openedBytes = (): { body: Blob | string; name: string } | null => main.openedBytes();
+/** A function's per-line weights in the open recording (A), or in the comparison (B). */
+export const functionLinesOf = (side: 'A' | 'B', view: LinesView, name: string): Promise<FunctionLines | null> => (side === 'A' ? main : comparison).functionLines(view, name);
 
 /** Pasted text: a lone http(s) link is fetched, anything else is read as a recording. */
 export function openPasted(text: string): Promise<void> {

@@ -10,6 +10,7 @@ import { createAsmSlice } from './asm-slice';
 import { createCompareSlice } from './compare-slice';
 import { createLoadSlice } from './load-slice';
 import { createSearchSlice } from './search-slice';
+import { createSourceSlice } from './source-slice';
 import { createTimeSlice } from './time-slice';
 import { createTransformSlice } from './transform-slice';
 import type { StoreState, UiSlice } from './types';
@@ -29,6 +30,7 @@ export const useStore = create<StoreState>()(
     ...createTransformSlice(set, get, api),
     ...createTimeSlice(set, get, api),
     ...createAsmSlice(set, get, api),
+    ...createSourceSlice(set, get, api),
   })),
 );
 

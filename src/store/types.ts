@@ -11,6 +11,7 @@ import type { AsmSlice } from './asm-slice';
 import type { CompareSlice } from './compare-slice';
 import type { PaneId, PaneState, Panes } from './pane';
 import type { TimeSlice } from './time-slice';
+import type { SourceSlice } from './source-slice';
 import type { TransformSlice } from './transform-slice';
 
 import type { Orientation, SiblingOrder, ViewKind, Viewport } from '../core/model/view-types';
@@ -157,4 +158,4 @@ export interface UiSlice {
   toggleWarnings(open?: boolean): void;
 }
 
-export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice & AsmSlice;
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice & AsmSlice & SourceSlice;

@@ -61,29 +61,29 @@ export function AsmPanel() {
       </>
     );
     return (
-      <div className="asm-panel" aria-busy="false">
+      <section className="asm-panel" aria-busy="false">
         {lines}
         <AnnotatedListing label={`Instructions of ${d.function}`} gutterHeader="Offset" rows={rows} hottest={listing.hottest} all={listing.all} format={format} caption={caption} totals={false} />
-      </div>
+      </section>
     );
   }
   const offsets = block ?? (d && d.offsets.length > 0 ? { rows: d.offsets.map((o) => ({ ...o })), self: d.self, name: d.function } : null);
   if (!offsets) {
     return (
-      <div className="asm-panel" aria-busy="false">
+      <section className="asm-panel" aria-busy="false">
         {lines}
         <p className="fn-empty">
           The recording kept no sampled instructions of {fn}: perf script text prints them as symbol+0xOFFSET, and pprof, folded and JavaScript profiles carry none.
         </p>
-      </div>
+      </section>
     );
   }
   const table = hottestTable(offsets).map((r) => ({ gutter: r.gutter, text: format(r.weight), self: r.weight, total: 0 }));
   return (
-    <div className="asm-panel" aria-busy="false">
+    <section className="asm-panel" aria-busy="false">
       {lines}
       {!served && <p className="asm-alone">{ALONE}</p>}
       <AnnotatedListing label={`Hottest offsets of ${offsets.name}`} gutterHeader="Offset" rows={table} hottest={table.length > 0 ? 0 : -1} all={offsets.self} format={format} caption={<span className="asm-fn">{offsets.name}</span>} totals={false} />
-    </div>
+    </section>
   );
 }

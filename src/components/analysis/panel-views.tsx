@@ -4,11 +4,12 @@
 
 import type { ComponentType } from 'react';
 import type { PanelId } from '../../store/panels';
-import { AsmIcon, CallersIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
+import { AsmIcon, CallersIcon, SourceIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
 import { AsmPanel } from './AsmPanel';
 import { CallTreePanel } from './CallTreePanel';
 import { CallersCalleesView } from './CallersCalleesView';
 import { FunctionTable } from './FunctionTable';
+import { SourcePanel } from './SourcePanel';
 
 export interface PanelView {
   Icon: ComponentType;
@@ -20,4 +21,5 @@ export const PANEL_VIEWS: Record<PanelId, PanelView> = {
   callersCallees: { Icon: CallersIcon, View: CallersCalleesView },
   tree: { Icon: TreeIcon, View: CallTreePanel },
   asm: { Icon: AsmIcon, View: AsmPanel },
+  source: { Icon: SourceIcon, View: SourcePanel },
 };

@@ -41,6 +41,15 @@ export function CallersIcon() {
   );
 }
 
+export function SourceIcon() {
+  return (
+    <svg {...common}>
+      <path d="M5.5 4.5 2 8l3.5 3.5M10.5 4.5 14 8l-3.5 3.5" />
+      <path d="M9 2.75 7 13.25" />
+    </svg>
+  );
+}
+
 export function ClockIcon() {
   return (
     <svg {...common}>

@@ -60,10 +60,13 @@ export function mapFolder(recorded: readonly string[], chosen: readonly string[]
 
 export type LineOrder = 'hot' | 'file';
 
-/** The rows of the figures table: the function's lines hottest first (self, then total) or in file order. */
+/**
+ * The rows of the figures table: the function's lines hottest first or in file order. Hottest is
+ * by total, then self: for a function that calls others, the line of the expensive call.
+ */
 export function orderedLines(lines: readonly LineWeight[], order: LineOrder): LineWeight[] {
   if (order === 'file') return [...lines];
-  return [...lines].sort((a, b) => b.self - a.self || b.total - a.total);
+  return [...lines].sort((a, b) => b.total - a.total || b.self - a.self);
 }
 
 /** The file holding the function's heaviest line (by total, then self), or null when none is known. */

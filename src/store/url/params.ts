@@ -7,3 +7,4 @@ import './compare-params';
 import './time-params';
 import './transform-params';
 import './local-recording';
+import './source-params';
