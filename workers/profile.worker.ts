@@ -61,6 +61,7 @@ const api = {
   openText: (text: string, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
     finish(onProgress, (o) => session.openText(text, { ...options, ...o })),
   functionLines: (view: LinesView, name: string) => session.functionLines(view, name),
+  functionOffsets: (name: string) => session.functionOffsets(name),
   cancel: () => session.cancel(),
 };
 

@@ -25,11 +25,12 @@ const commands: Record<CommandName, () => Promise<Command>> = {
   html: async () => (await import('./html')).runHtml,
 };
 
-export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] FILE [FILE2]
+export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] [--symfs DIR] FILE [FILE2]
        open in the browser (FILE may be -; --lines: a perf.data file with its source lines, perf
        script -F +srcline; --source-root: the page may read the source files the recording names
        under DIR, repeatable, default the working directory; --source-url: a link per source
-       line, {path} and {line} filled in, e.g. 'vscode://file/{path}:{line}')
+       line, {path} and {line} filled in, e.g. 'vscode://file/{path}:{line}'; --symfs: the
+       Assembly panel finds the recording's binaries under DIR, as perf annotate --symfs)
        flameview <command> [options]
 
 commands:

@@ -11,7 +11,7 @@ import { loadProfileFromText } from '../core/import/load';
 import { BIN, FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, spawnTracked, tempDir, waitForLine, type Spawned } from '../server/test-support';
 
 const LOCAL = String.raw`\/api\/local\/[0-9a-f]{32}\/[A-Za-z0-9._-]+`;
-const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?(&original=${LOCAL})?(&source=\/api\/source\/[0-9a-f]{32})?$`);
+const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?(&original=${LOCAL})?(&source=\/api\/source\/[0-9a-f]{32})?(&asm=\/api\/asm\/[0-9a-f]{32})?$`);
 const foldedPath = join(FIXTURES, 'rust-toyc.folded');
 const perfPath = join(FIXTURES, 'rust-toyc.perf-script.txt');
 
@@ -259,6 +259,20 @@ describe('flameview perf.data', () => {
     const libc = await get(source!, 'libc-start.c');
     expect(libc.status).toBe(404);
     expect(((await libc.json()) as { error: string }).error).toMatch(/not found under the source roots/);
+  });
+
+  it('--symfs: a perf.data recording gives the page a disassembly route, build ids checked against perf buildid-list', async () => {
+    const asmDir = join(FIXTURES, 'asm');
+    const s = open(['--no-open', '--symfs', asmDir, join(asmDir, 'loops.perf.data')]);
+    const url = new URL(await waitForLine(s, URL_LINE));
+    const base = new URLSearchParams(url.hash.slice(1)).get('asm');
+    expect(base).toMatch(/^\/api\/asm\/[0-9a-f]{32}$/);
+    expect(s.stderr()).toContain(`from the binaries under --symfs ${asmDir}\n`);
+    const r = await fetch(`${url.origin}${base}?function=divide`);
+    expect(r.status).toBe(200);
+    const d = (await r.json()) as { buildId: { matches: boolean } | null; listing: { kind: string; text?: string }[] };
+    expect(d.buildId?.matches).toBe(true);
+    expect(d.listing.some((row) => row.kind === 'insn' && /\bdiv/.test(row.text ?? ''))).toBe(true);
   });
 
   it('--source-url passes its template to the page as srcurl=; one that makes no allowed link is one line and exit status 1', async () => {

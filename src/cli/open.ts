@@ -5,7 +5,9 @@
 // - Each recording is parsed here first, by the CLI's parallel parser, and the page is served its
 //   processed form (.flameview, not gzipped: loopback), which it opens without parsing; the file
 //   itself is served too and named by `&original=`, from which the page reads another event or
-//   split (the processed form keeps one event). A file the parser refuses, or `--raw`, is served
+//   split (the processed form keeps one event). The first recording's functions can be disassembled
+//   by `GET /api/asm/<secret>` (server/asm-routes.ts; `--symfs DIR` as perf's), named by `&asm=`.
+//   A file the parser refuses, or `--raw`, is served
 //   as it is, for the page to parse (and to show its error).
 // - perf.data (magic PERFILE2) is turned into text by `perf script -i FILE`, streamed to a
 //   temporary file with a sample count in the terminal; stdin is spooled to a temporary file.
@@ -37,9 +39,13 @@ import { workersSetting } from './parallel-load';
 import { FileGuard } from '../server/source-guard';
 import { sourceBase } from '../server/source-routes';
 import { recordedFiles } from '../core/query/source-lines';
+import type { Profile } from '../core/model/profile';
+import { asmBase, asmSource, type AsmSource } from '../server/asm-routes';
+import { recordedBuildIds } from '../node/disasm';
+
 import { checkTemplate } from '../core/query/source-listing';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] [--symfs DIR] FILE [FILE2]   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
@@ -58,6 +64,8 @@ interface OpenArgs {
    * of the home directory or the system.
    */
   sourceRoots: string[];
+  /** Where the recording machine's binaries are (perf's --symfs), for the Assembly panel. */
+  symfs?: string;
   /** The Source panel's "open in editor / repository" link template (`{path}`, `{line}`), or null. */
   sourceUrl: string | null;
 }
@@ -69,6 +77,7 @@ function parseArgs(args: string[]): OpenArgs {
   let port = 0;
   let lines = false;
   const sourceRoots: string[] = [];
+  let symfs: string | undefined;
   let sourceUrl: string | null = null;
   let options = true;
   for (let i = 0; i < args.length; i++) {
@@ -85,6 +94,9 @@ function parseArgs(args: string[]): OpenArgs {
       const v = arg === '--source-root' ? args[++i] : arg.slice('--source-root='.length);
       if (!v) throw new OpenError('--source-root needs a directory');
       sourceRoots.push(v);
+    } else if (options && (arg === '--symfs' || arg.startsWith('--symfs='))) {
+      symfs = arg === '--symfs' ? args[++i] : arg.slice('--symfs='.length);
+      if (!symfs) throw new OpenError('--symfs needs a directory');
     } else if (options && (arg === '--source-url' || arg.startsWith('--source-url='))) {
       // Checked here as the page checks it: a template that makes no http(s)/editor link is refused.
       const v = arg === '--source-url' ? args[++i] : arg.slice('--source-url='.length);
@@ -108,7 +120,7 @@ function parseArgs(args: string[]): OpenArgs {
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
   if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port, raw, lines, sourceUrl, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()] };
+  return { inputs, open, port, raw, lines, sourceUrl, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()], symfs };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -137,6 +149,9 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const paths: string[] = [];
     let original: string | null = null;
     const sourceNames = new Set<string>();
+    // One secret for the run: the page holds it once for source files and disassemblies.
+    const secret = randomBytes(16).toString('hex');
+    let asm: AsmSource | undefined;
     const serve = (file: LocalFile) => {
       const token = randomBytes(16).toString('hex');
       files.set(token, file);
@@ -145,7 +160,16 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     for (const [i, input] of parsed.inputs.entries()) {
       const file = await prepare(input, io, tempDir, parsed.lines);
       const processed = parsed.raw ? null : await processLocal(file, io, tempDir, sourceNames);
-      paths.push(serve(processed ?? file));
+      paths.push(serve(processed?.file ?? file));
+      // The baseline's functions can be disassembled (the comparison's are not annotated).
+      if (processed && i === 0) {
+        const buildIds = file.perfData ? await recordedBuildIds(file.perfData) : undefined;
+        try {
+          asm = (await asmSource(processed.profile, { secret, symfs: parsed.symfs, buildIds })) ?? undefined;
+        } catch (e) {
+          throw new OpenError((e as Error).message);
+        }
+      }
       // The baseline's own bytes, for the event picker (the comparison's events are not picked).
       if (processed && i === 0) original = serve(file);
     }
@@ -153,7 +177,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     let sources: FileGuard | undefined;
     if (sourceNames.size > 0) {
       try {
-        sources = await FileGuard.create({ roots: parsed.sourceRoots, names: sourceNames });
+        sources = await FileGuard.create({ roots: parsed.sourceRoots, names: sourceNames, secret });
       } catch (e) {
         throw new OpenError((e as Error).message);
       }
@@ -161,7 +185,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const distDir = await ensureBuilt(io.stderr);
     // FLAMEVIEW_WORKERS=1 (parallel parsing off) holds for the page too: no ranges, one parser.
     // Only when set: the page's cores are its own (this machine may be a 1-core container).
-    const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1, sources });
+    const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1, sources, asm });
     const base = await listen(app, '127.0.0.1', parsed.port);
     handlersOff();
     const stopped = untilStopped(app, cleanup);
@@ -172,6 +196,10 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     if (sources) {
       url += `&source=${sourceBase(sources)}`;
       io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
+    }
+    if (asm) {
+      url += `&asm=${asmBase(asm)}`;
+      io.stderr.write(`flameview: the page may disassemble the recording's functions from ${parsed.symfs ? `the binaries under --symfs ${parsed.symfs}` : 'the binaries it names'}\n`);
     }
     if (parsed.sourceUrl) url += `&srcurl=${encodeURIComponent(parsed.sourceUrl)}`;
     if (!parsed.open) {
@@ -199,8 +227,8 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** Checks one input and returns the file to serve (the input itself, or a temporary file). */
-async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>, lines = false): Promise<LocalFile> {
+/** Checks one input and returns the file to serve (the input itself, or a temporary file), and the perf.data it came from. */
+async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>, lines = false): Promise<LocalFile & { perfData?: string }> {
   let path: string;
   let name: string;
   if (input === '-') {
@@ -226,7 +254,9 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>,
   const head = await readHead(path, 16).catch((e: NodeJS.ErrnoException) => {
     throw new OpenError(`${label}: ${describeFsError(e)}`);
   });
+  let perfData: string | undefined;
   if (isPerfData(head)) {
+    perfData = path;
     const out = join(await tempDir(), `${randomBytes(6).toString('hex')}.perf-script.txt`);
     await perfScript(path, label, out, io, lines);
     path = out;
@@ -236,7 +266,7 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>,
     throw new OpenError(`${label}: ${describeFsError(e)}`);
   });
   if (!sniffed.ok) throw new OpenError(`${label}: not a recording flameview reads: ${sniffed.reason}`);
-  return { path, name };
+  return { path, name, ...(perfData ? { perfData } : {}) };
 }
 
 /**
@@ -245,7 +275,7 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>,
  * `sourceNames`; null, after saying why on stderr, when
  * the parser refused it (the page is then served the file and shows its error).
  */
-async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<string>, sourceNames: Set<string>): Promise<LocalFile | null> {
+async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<string>, sourceNames: Set<string>): Promise<{ file: LocalFile; profile: Profile } | null> {
   const started = performance.now();
   const profile = await loadRecording(file.path, io);
   if (!profile) {
@@ -257,7 +287,7 @@ async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<s
   // Not gzipped: on loopback, gzip and gunzip would cost more than the bytes they save.
   await writeFile(path, toProcessed(profile), { mode: 0o600 });
   io.stderr.write(`flameview: read ${file.name} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  return { path, name: file.name };
+  return { file: { path, name: file.name }, profile };
 }
 
 /** Runs `perf script -i INPUT` into `out` (see perf-data.ts). */

@@ -1,6 +1,7 @@
 // Every controller, started once from main.tsx: what drives the store from the workers, the URL
 // and the window. Components only render and dispatch; none starts a controller.
 
+import { startAsmController } from './asm-controller';
 import { startCallTreeSync } from './call-tree-sync';
 import { startEmbedController } from './embed';
 import { startCompareResults } from './compare-results';
@@ -20,6 +21,7 @@ export function startControllers(win: Window = window): void {
   startUrlSync(win);
   startSelectionSync();
   startCallTreeSync();
+  startAsmController();
   startSourceController();
   startCompareSync();
   startCompareResults();

@@ -12,6 +12,7 @@ import { fromTransfer, type ProfileSnapshot } from '../core/views/snapshot';
 import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
 import { WorkerHandle } from './worker-handle';
+import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import { Latest } from '../core/util/latest';
 import type { FunctionLines, LinesView } from '../core/query/source-lines';
 
@@ -132,6 +133,11 @@ export class RecordingLoader {
   /** Opens the bundled demo recording (a URL of this site, so it needs no check). */
   openDemo(href: string, name: string): Promise<void> {
     return this.open({ kind: 'url', url: href, given: href, name, demo: true });
+  }
+
+  /** The sampled offsets of a function of the recording last opened (the Assembly panel); null: none kept. */
+  functionOffsets(name: string): Promise<SymbolOffsets[] | null> {
+    return this.worker.get().functionOffsets(name);
   }
 
   /** The per-line weights of a function of the open recording, from its worker (the line tree stays there). */

@@ -5,6 +5,7 @@
 import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
+import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import type { FunctionLines, LinesView } from '../core/query/source-lines';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
@@ -77,6 +78,8 @@ const comparison = new RecordingLoader('compare', sinkOf('b'));
 // ── The baseline (A) ──────────────────────────────────────────────────────────────────────────
 
 export const openFile = (file: File): Promise<void> => main.openFile(file);
+/** The open recording's sampled offsets of function `name` (the Assembly panel). */
+export const functionOffsets = (name: string): Promise<SymbolOffsets[] | null> => main.functionOffsets(name);
 /** Several files as one graph of their sum (issue 31, item 2). */
 export const openFiles = (files: readonly File[]): Promise<void> => main.openFiles(files);
 /** Several files open: each as a root frame of its own, or not. */

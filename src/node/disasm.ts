@@ -15,6 +15,7 @@ import { access, constants } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { SymbolOffsets } from '../core/query/leaf-addresses';
+import { dsoProblem, type Disassembly, type ListingRow } from '../core/query/disassembly';
 
 const run = promisify(execFile);
 const TOOL_TIMEOUT_MS = 30_000;
@@ -22,36 +23,7 @@ const MAX_TOOL_OUTPUT = 64 * 1024 * 1024;
 /** A function listing longer than this is cut (a symbol's range from a corrupt table). */
 export const MAX_INSTRUCTIONS = 20_000;
 
-export type ListingRow =
-  | { kind: 'source'; file: string; line: number }
-  | {
-      kind: 'insn';
-      offset: number;
-      address: string;
-      text: string;
-      weight: number;
-      samples: number;
-      share: number;
-      /** A jump or call within the function: the target's offset. */
-      target?: number;
-    };
-
-export interface Disassembly {
-  function: string;
-  dso: string | null;
-  /** The file disassembled, or null when none could be. */
-  binary: string | null;
-  self: number;
-  samples: number;
-  /** The build id check: null when the recording or the binary has none. */
-  buildId: { recorded: string; found: string | null; matches: boolean } | null;
-  /** Why there is no listing, or what is wrong with it (build id mismatch): one sentence each. */
-  problems: string[];
-  /** The instructions with source labels between them; empty when there is no binary. */
-  listing: ListingRow[];
-  /** Every sampled offset (the page's table without binaries, and the fallback here). */
-  offsets: { offset: number; weight: number; samples: number; share: number }[];
-}
+export type { Disassembly, ListingRow };
 
 export interface DisasmOptions {
   /** perf's --symfs: the root the recording machine's files are under. */
@@ -59,6 +31,8 @@ export interface DisasmOptions {
   /** Build ids of the recording by DSO path (perf buildid-list); absent: not checked. */
   buildIds?: Map<string, string>;
   objdump?: string;
+  /** Finds the DSO's file (default: where perf would look, `binaryCandidates`); the file server passes one that asks its FileGuard. */
+  locate?: (dso: string) => Promise<string | null>;
 }
 
 /** `perf buildid-list` output → DSO path → build id. */
@@ -165,9 +139,12 @@ async function readable(path: string): Promise<boolean> {
 }
 
 /** Where perf would look for `dso` with `symfs`: DIR/path, then DIR/basename. */
+export function binaryCandidates(dso: string, symfs: string | undefined): string[] {
+  return symfs ? [join(symfs, dso), join(symfs, basename(dso))] : [dso];
+}
+
 async function locate(dso: string, symfs: string | undefined): Promise<string | null> {
-  const candidates = symfs ? [join(symfs, dso), join(symfs, basename(dso))] : [dso];
-  for (const c of candidates) if (await readable(c)) return c;
+  for (const c of binaryCandidates(dso, symfs)) if (await readable(c)) return c;
   return null;
 }
 
@@ -176,19 +153,12 @@ export async function disassemble(block: SymbolOffsets, options: DisasmOptions =
   const offsets = block.rows.map(({ offset, weight, samples, share }) => ({ offset, weight, samples, share }));
   const out: Disassembly = { function: block.name, dso: block.dso, binary: null, self: block.self, samples: block.samples, buildId: null, problems: [], listing: [], offsets };
   const dso = block.dso;
-  if (dso === null || dso === '[unknown]') {
-    out.problems.push('the recording does not say which binary this function is in: only its sampled offsets are shown');
+  const unreadable = dsoProblem(dso);
+  if (unreadable !== null || dso === null) {
+    out.problems.push(unreadable ?? '');
     return out;
   }
-  if (dso.startsWith('[kernel') || dso === '[vdso]' || dso.startsWith('[')) {
-    out.problems.push(`${dso} is not a file: kernel code needs a readable vmlinux with symbols (perf annotate --vmlinux; flameview does not read it yet): only the sampled offsets are shown`);
-    return out;
-  }
-  if (/\/perf-\d+\.map$/.test(dso) || dso.includes('jitted-') || dso === '//anon') {
-    out.problems.push(`${dso} is JIT code: its instructions existed only in the running process (record with the runtime's perf jitdump and perf inject --jit): only the sampled offsets are shown`);
-    return out;
-  }
-  const path = await locate(dso, options.symfs);
+  const path = await (options.locate ? options.locate(dso) : locate(dso, options.symfs));
   if (path === null) {
     out.problems.push(
       options.symfs

@@ -25,6 +25,7 @@ import { parseRange, registerStore, type StoreRouteOptions } from './store-route
 import { bodyRange, replyWithFileBytes } from './send-file';
 import type { FileGuard } from './source-guard';
 import { registerSource } from './source-routes';
+import { registerAsm, type AsmSource } from './asm-routes';
 
 export { withStoreMeta } from './store-routes';
 
@@ -76,6 +77,8 @@ export interface AppOptions {
   localRanges?: boolean;
   /** Open mode: the source files the recording names, under the allowed roots. Never with `store`. */
   sources?: FileGuard;
+  /** Open mode: disassemblies of the recording's functions from its binaries (./asm-routes.ts). Never with `store`. */
+  asm?: AsmSource;
   importers?: readonly Importer[];
   /** Origins that may frame the viewer and send it recordings (`serve --allow-embed`). */
   allowEmbed?: readonly string[];
@@ -146,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (options.localFiles) registerLocal(app, options.localFiles, options.localRanges ?? true);
   // The team server never serves source files, whatever it is given.
   if (options.sources && !options.store) registerSource(app, options.sources);
+  if (options.asm && !options.store) registerAsm(app, options.asm);
   if (options.store) {
     await registerStore(app, {
       ...options.team,

@@ -16,8 +16,7 @@ export const SOURCE_ROUTE = '/api/source';
 
 export function registerSource(app: FastifyInstance, guard: FileGuard): void {
   app.get(`${SOURCE_ROUTE}/:secret`, async (request: FastifyRequest<{ Params: { secret: string }; Querystring: { path?: unknown } }>, reply: FastifyReply) => {
-    const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site') return refuse(reply, 403, 'source files are served only to the page flameview opened');
+    if (fromAnotherSite(request)) return refuse(reply, 403, 'source files are served only to the page flameview opened');
     const verdict = await guard.check(request.params.secret, request.query.path);
     if (!verdict.ok) return refuse(reply, verdict.status, verdict.reason);
     let body: Buffer;
@@ -30,7 +29,14 @@ export function registerSource(app: FastifyInstance, guard: FileGuard): void {
   });
 }
 
-function refuse(reply: FastifyReply, status: number, error: string): FastifyReply {
+/** A request a browser marks as made by another site (checked before any secret is compared). */
+export function fromAnotherSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site === 'cross-site' || site === 'same-site';
+}
+
+/** A refusal: JSON {error} with the reason the page shows, never cached. */
+export function refuse(reply: FastifyReply, status: number, error: string): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').header('cache-control', 'no-store').send({ error });
 }
 

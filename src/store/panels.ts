@@ -31,6 +31,7 @@ export const PANELS = [
     title: 'Callers & callees of the selected function',
   },
   { id: 'tree', word: 'tree', phrase: 'the call tree', label: 'Call tree panel', button: 'Call tree', title: 'Call tree: running and self time along each call path' },
+  { id: 'asm', word: 'asm', phrase: 'the assembly panel', label: 'Assembly panel', button: 'Assembly', title: 'Assembly: the self time of each instruction of the selected function' },
   { id: 'source', word: 'source', phrase: 'the source panel', label: 'Source panel', button: 'Source', title: 'Source: self and total time per line of the selected function' },
 ] as const satisfies readonly PanelEntry[];
 

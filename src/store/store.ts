@@ -6,6 +6,7 @@ import { create } from 'zustand';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { createAnalysisSlice } from './analysis-slice';
 import { createCallTreeSlice } from './call-tree-slice';
+import { createAsmSlice } from './asm-slice';
 import { createCompareSlice } from './compare-slice';
 import { createLoadSlice } from './load-slice';
 import { createSearchSlice } from './search-slice';
@@ -28,6 +29,7 @@ export const useStore = create<StoreState>()(
     ...createCallTreeSlice(set, get, api),
     ...createTransformSlice(set, get, api),
     ...createTimeSlice(set, get, api),
+    ...createAsmSlice(set, get, api),
     ...createSourceSlice(set, get, api),
   })),
 );

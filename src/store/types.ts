@@ -7,6 +7,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { NodeIndex } from '../core/model/types';
 import type { AnalysisSlice } from './analysis-slice';
 import type { CallTreeSlice } from './call-tree-slice';
+import type { AsmSlice } from './asm-slice';
 import type { CompareSlice } from './compare-slice';
 import type { PaneId, PaneState, Panes } from './pane';
 import type { TimeSlice } from './time-slice';
@@ -162,7 +163,7 @@ export interface UiSlice {
   toggleWarnings(open?: boolean): void;
 }
 
-export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice & SourceSlice;
+export type StoreState = LoadSlice & ViewSlice & SearchSlice & UiSlice & CompareSlice & AnalysisSlice & CallTreeSlice & TransformSlice & TimeSlice & AsmSlice & SourceSlice;
 
 /** The store while A's recording is open (callers that checked `recordings.a.snapshot`). */
 export type OpenStoreState = StoreState & { recordings: { a: { snapshot: ProfileSnapshot } } };

@@ -15,6 +15,10 @@ export interface ListingRowView {
   total: number;
   /** An "open in editor / repository" link for the row, when one is set. */
   link?: string | null;
+  /** A label between rows (an assembly listing's `file:line`): no figures, drawn quieter. */
+  note?: boolean;
+  /** A jump to another row (an instruction's branch target): a button after the text that scrolls there. */
+  jump?: { label: string; row: number } | null;
 }
 
 export interface AnnotatedListingProps {
@@ -30,10 +34,19 @@ export interface AnnotatedListingProps {
   format: (weight: number) => string;
   /** Shown above the rows (file name, notes). */
   caption?: ReactNode;
+  /** Whether the Total column is shown (an instruction has no total apart from its self). Default true. */
+  totals?: boolean;
 }
 
-export function AnnotatedListing({ label, gutterHeader, rows, hottest, all, format, caption }: AnnotatedListingProps) {
+export function AnnotatedListing({ label, gutterHeader, rows, hottest, all, format, caption, totals = true }: AnnotatedListingProps) {
   const hot = useRef<HTMLTableRowElement>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
+  // A jump scrolls its target row into view and focuses it, so the keyboard can follow the jump too.
+  const jumpTo = (row: number) => {
+    const tr = body.current?.rows[row];
+    tr?.scrollIntoView({ block: 'center' });
+    tr?.focus();
+  };
   useEffect(() => {
     hot.current?.scrollIntoView({ block: 'center' });
   }, [rows, hottest]);
@@ -59,22 +72,37 @@ export function AnnotatedListing({ label, gutterHeader, rows, hottest, all, form
               <th scope="col" className="al-num">
                 Self
               </th>
-              <th scope="col" className="al-num">
-                Total
-              </th>
+              {totals && (
+                <th scope="col" className="al-num">
+                  Total
+                </th>
+              )}
               <th scope="col" className="al-gutter">
                 {gutterHeader}
               </th>
               <th scope="col">Text</th>
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={body}>
             {rows.map((r, i) => (
-              <tr key={i} ref={i === hottest ? hot : undefined} className={i === hottest ? 'al-hottest' : r.total > 0 || r.self > 0 ? 'al-weighted' : undefined} aria-current={i === hottest ? 'true' : undefined}>
+              <tr
+                key={i}
+                ref={i === hottest ? hot : undefined}
+                tabIndex={-1}
+                className={i === hottest ? 'al-hottest' : r.note ? 'al-note' : r.total > 0 || r.self > 0 ? 'al-weighted' : undefined}
+                aria-current={i === hottest ? 'true' : undefined}
+              >
                 {cell(r.self, 'self')}
-                {cell(r.total, 'total')}
+                {totals && cell(r.total, 'total')}
                 <td className="al-gutter">{r.link ? <a href={r.link} target="_blank" rel="noopener noreferrer" title={`Open line ${r.gutter}`}>{r.gutter}</a> : r.gutter}</td>
-                <td className="al-text">{r.text ?? <span className="al-missing">(text not at hand)</span>}</td>
+                <td className="al-text">
+                  {r.text ?? <span className="al-missing">(text not at hand)</span>}
+                  {r.jump && (
+                    <button type="button" className="al-jump" onClick={() => jumpTo(r.jump!.row)} title={`Scroll to ${rows[r.jump.row]?.gutter ?? 'the target'}`}>
+                      {r.jump.label}
+                    </button>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

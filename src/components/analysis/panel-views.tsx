@@ -4,7 +4,8 @@
 
 import type { ComponentType } from 'react';
 import type { PanelId } from '../../store/panels';
-import { CallersIcon, SourceIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
+import { AsmIcon, CallersIcon, SourceIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
+import { AsmPanel } from './AsmPanel';
 import { CallTreePanel } from './CallTreePanel';
 import { CallersCalleesView } from './CallersCalleesView';
 import { FunctionTable } from './FunctionTable';
@@ -19,5 +20,6 @@ export const PANEL_VIEWS: Record<PanelId, PanelView> = {
   table: { Icon: TableIcon, View: FunctionTable },
   callersCallees: { Icon: CallersIcon, View: CallersCalleesView },
   tree: { Icon: TreeIcon, View: CallTreePanel },
+  asm: { Icon: AsmIcon, View: AsmPanel },
   source: { Icon: SourceIcon, View: SourcePanel },
 };

@@ -21,6 +21,16 @@ export function TreeIcon() {
   );
 }
 
+/** Assembly: an instruction listing, one line marked hot. */
+export function AsmIcon() {
+  return (
+    <svg {...common}>
+      <path d="M2 3.25h3M7 3.25h7M2 8h3M2 12.75h3M7 12.75h5" />
+      <path d="M7 8h7" strokeWidth="2.5" />
+    </svg>
+  );
+}
+
 export function CallersIcon() {
   return (
     <svg {...common}>

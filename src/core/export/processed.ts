@@ -15,6 +15,7 @@ import type { ProfileMeta } from '../model/profile';
 import { FrameFlags } from '../model/types';
 import type { SampleColumns } from '../model/sample-column';
 import type { SourceLines } from '../model/source-lines';
+import type { LeafAddresses } from '../model/leaf-addresses';
 import { COLUMNS, ELEMENT_BYTES, FORMAT_VERSION, PROCESSED_MAGIC, shuffle, type ColumnSpec, type ProcessedHeader } from '../import/processed';
 
 export interface ProcessedInput {
@@ -26,12 +27,14 @@ export interface ProcessedInput {
   functionFrames?: Int32Array | null;
   /** Profile.lines, the source lines. */
   lines?: SourceLines | null;
+  /** Profile.leafAddresses, the sampled instructions (the Assembly panel's weights). */
+  leafAddresses?: LeafAddresses | null;
   meta: ProfileMeta;
 }
 
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-export function toProcessed({ frames, tree, samples, functionFrames, lines, meta }: ProcessedInput): Uint8Array {
+export function toProcessed({ frames, tree, samples, functionFrames, lines, leafAddresses, meta }: ProcessedInput): Uint8Array {
   // A snapshot's frame table ends with the GROUP frames of "collapse library": not the recording's.
   let frameCount = frames.count;
   while (frameCount > 0 && frames.flags[frameCount - 1] & FrameFlags.GROUP) frameCount--;
@@ -68,6 +71,14 @@ export function toProcessed({ frames, tree, samples, functionFrames, lines, meta
     data.push(['line.selfWeight', bytesOf(t.selfWeight.subarray(0, m)), m]);
     data.push(['line.selfSamples', bytesOf(t.selfSamples.subarray(0, m)), m]);
   }
+  // A row's frame is a recording frame, never a GROUP frame, so it is below frameCount.
+  if (leafAddresses) {
+    const { count, frame, offset, weight, samples: hits } = leafAddresses;
+    data.push(['address.frame', bytesOf(frame.subarray(0, count)), count]);
+    data.push(['address.offset', bytesOf(offset.subarray(0, count)), count]);
+    data.push(['address.weight', bytesOf(weight.subarray(0, count)), count]);
+    data.push(['address.samples', bytesOf(hits.subarray(0, count)), count]);
+  }
   data[0][2] = data[0][1].length;
   const columns: ColumnSpec[] = data.map(([name, , length]) => ({ name, type: COLUMNS[name], length }));
   const header: ProcessedHeader = {
@@ -78,6 +89,7 @@ export function toProcessed({ frames, tree, samples, functionFrames, lines, meta
       nodes: n,
       samples: sampleCount,
       ...(lines ? { locations: lines.locations.count, located: lines.locatedFrame.length, lineNodes: lines.tree.nodeCount } : {}),
+      ...(leafAddresses ? { addresses: leafAddresses.count } : {}),
     },
     columns,
   };

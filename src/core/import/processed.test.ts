@@ -82,7 +82,7 @@ describe('processed recording', () => {
     const good = toProcessed(await loadProfileFromText(fixture('rust-toyc.folded')));
     const newer = good.slice();
     new DataView(newer.buffer).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
-    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 4, newer than this flameview reads \(3\): open it with a newer flameview/);
+    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 5, newer than this flameview reads \(4\): open it with a newer flameview/);
     expect(() => decodeProcessed(good.subarray(0, good.length - 100))).toThrow(/found column .* bytes with \d+ left \(a cut file\?\)/);
     expect(() => decodeProcessed(good.subarray(0, 24))).toThrow(/too short for its header/);
   });
@@ -114,11 +114,11 @@ describe('processed recording', () => {
   it('version 3 adds the spans (sample.duration); a version 2 file without them reads as before, one with them is refused', async () => {
     const cpu = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
     expect(cpu.samples?.duration).toBeUndefined();
-    const v2 = toProcessed(cpu).slice();
+    const v2 = toProcessed({ ...cpu, leafAddresses: null }).slice(); // written as version 2 wrote it: no addresses (version 4)
     new DataView(v2.buffer).setUint32(PROCESSED_MAGIC.length, 2, true);
     expect(everyView(decodeProcessed(v2))).toEqual(everyView(cpu));
     const offCpu = await loadProfileFromText(gunzipSync(fixtureBytes('offcpu/spans-a.perf-script.txt.gz')), { event: 'off-cpu' });
-    const v2spans = toProcessed(offCpu).slice();
+    const v2spans = toProcessed({ ...offCpu, leafAddresses: null }).slice();
     new DataView(v2spans.buffer).setUint32(PROCESSED_MAGIC.length, 2, true);
     expect(() => decodeProcessed(v2spans)).toThrow(/column sample\.duration in a version 2 file/);
     // A span that lasts a negative time is refused.
@@ -126,8 +126,32 @@ describe('processed recording', () => {
     expect(() => decodeProcessed(toProcessed(bad))).toThrow(/sample 3 lasting -1 s/);
   });
 
+  it('version 4 keeps the sampled instructions; a version 3 file (no addresses) still opens, one with address columns is refused', async () => {
+    const original = await loadProfileFromText(gunzipSync(fixture('asm/loops.perf-script.txt.gz')));
+    const want = original.leafAddresses!;
+    expect(want.count).toBeGreaterThan(10);
+    const back = decodeProcessed(gunzipSync(gzipSync(toProcessed(original))));
+    const rows = (a: NonNullable<Profile['leafAddresses']>) => [Array.from(a.frame), Array.from(a.offset), Array.from(a.weight), Array.from(a.samples)];
+    expect(rows(back.leafAddresses!)).toEqual(rows(want));
+    expect(everyView(back)).toEqual(everyView(original));
+    // Version 3: written without addresses (as version 3 wrote it), the version field set to 3.
+    const v3 = toProcessed({ ...original, leafAddresses: null }).slice();
+    new DataView(v3.buffer).setUint32(PROCESSED_MAGIC.length, 3, true);
+    const old = decodeProcessed(v3);
+    expect(old.leafAddresses).toBeUndefined();
+    expect(everyView(old)).toEqual(everyView(original));
+    const v3addresses = toProcessed(original).slice();
+    new DataView(v3addresses.buffer).setUint32(PROCESSED_MAGIC.length, 3, true);
+    expect(() => decodeProcessed(v3addresses)).toThrow(/column address\.frame in a version 3 file/);
+    // Rows out of order or naming a frame that is not there are refused.
+    const swapped = { ...want, offset: want.offset.map((o, i) => (i === 1 ? want.offset[0] : o)) };
+    expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: swapped }))).toThrow(/address 1 out of order/);
+    const stray = { ...want, frame: want.frame.map((f, i) => (i === want.count - 1 ? original.frames.count : f)) };
+    expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: stray }))).toThrow(/address \d+ of frame \d+ of \d+/);
+  });
+
   it('fuzz: flipped bytes, cuts and lying lengths give an ImportError or a consistent recording, allocation bounded by the size', async () => {
-    const originals = await Promise.all(['rust-toyc.perf-script.txt', 'cpp/recur.perf-script.txt'].map(async (n) => toProcessed(await loadProfileFromText(fixture(n)))));
+    const originals = await Promise.all(['rust-toyc.perf-script.txt', 'cpp/recur.perf-script.txt', 'asm/loops.perf-script.txt.gz'].map(async (n) => toProcessed(await loadProfileFromText(fixture(n)))));
     const corrupt = fc.tuple(
       fc.constantFrom(...originals),
       fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }),

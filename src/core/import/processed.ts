@@ -26,10 +26,11 @@ import type { FrameTable } from '../model/frame-table';
 import { ImportError, type FormatId, type Profile, type ProfileMeta } from '../model/profile';
 import type { SampleColumns } from '../model/sample-column';
 import type { SourceLines } from '../model/source-lines';
+import type { LeafAddresses } from '../model/leaf-addresses';
 import type { BytesImporter, Detection } from './importer';
 
 export const PROCESSED_MAGIC = 'flameview-processed\n';
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 export const PROCESSED_DESCRIPTION = 'a flameview processed recording (.flameview)';
 
 export type ColumnType = 'i32' | 'f64' | 'u8' | 'utf8';
@@ -42,12 +43,12 @@ export interface ColumnSpec {
 
 export interface ProcessedHeader {
   meta: ProfileMeta;
-  /** locations, located, lineNodes: version 2, when the recording has source lines (Profile.lines). */
-  counts: { strings: number; frames: number; nodes: number; samples: number; locations?: number; located?: number; lineNodes?: number };
+  /** locations, located, lineNodes: version 2, when the recording has source lines (Profile.lines); addresses: version 4, when it has sampled instructions (Profile.leafAddresses). */
+  counts: { strings: number; frames: number; nodes: number; samples: number; locations?: number; located?: number; lineNodes?: number; addresses?: number };
   columns: ColumnSpec[];
 }
 
-/** The columns of version 3, by name, and their element type (the header must agree). */
+/** The columns of version 4, by name, and their element type (the header must agree). */
 export const COLUMNS: Record<string, ColumnType> = {
   strings: 'utf8',
   'frame.name': 'i32',
@@ -74,8 +75,14 @@ export const COLUMNS: Record<string, ColumnType> = {
   'line.node': 'i32',
   'line.selfWeight': 'f64',
   'line.selfSamples': 'f64',
+  // Version 3: the sampled instructions (../model/leaf-addresses.ts), all or none.
+  'address.frame': 'i32',
+  'address.offset': 'f64',
+  'address.weight': 'f64',
+  'address.samples': 'f64',
 };
 
+const ADDRESS_COLUMNS = ['address.frame', 'address.offset', 'address.weight', 'address.samples'];
 const LINE_COLUMNS = ['location.file', 'location.line', 'located.frame', 'located.location', 'line.parent', 'line.located', 'line.node', 'line.selfWeight', 'line.selfSamples'];
 
 export const ELEMENT_BYTES: Record<ColumnType, number> = { i32: 4, f64: 8, u8: 1, utf8: 1 };
@@ -211,7 +218,32 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
     samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}), ...(duration ? { duration } : {}) };
   }
   const lines = counts.lineNodes !== undefined ? buildLines(counts as Required<ProcessedHeader['counts']>, i32, f64, frames, tree, fail) : null;
-  return { frames, tree, meta: metaOf(header.meta, fail), samples, ...(functionFrames ? { functionFrames } : {}), ...(lines ? { lines } : {}), processed: true };
+  const leafAddresses = counts.addresses !== undefined ? buildAddresses(counts.addresses, i32, f64, frames, fail) : null;
+  return {
+    frames,
+    tree,
+    meta: metaOf(header.meta, fail),
+    samples,
+    ...(functionFrames ? { functionFrames } : {}),
+    ...(lines ? { lines } : {}),
+    ...(leafAddresses ? { leafAddresses } : {}),
+    processed: true,
+  };
+}
+
+/** The sampled instructions (version 4), checked as LeafAddressesBuilder makes them: frames in range, rows sorted by (frame, offset) without a repeat, offsets whole bytes, weights finite. */
+function buildAddresses(n: number, i32: (name: string) => Int32Array | null, f64: (name: string) => Float64Array | null, frames: FrameTable, fail: (found: string) => never): LeafAddresses {
+  const frame = i32('address.frame')!;
+  const offset = f64('address.offset')!;
+  const weight = f64('address.weight')!;
+  const samples = f64('address.samples')!;
+  for (let i = 0; i < n; i++) {
+    if (frame[i] < 0 || frame[i] >= frames.count) fail(`address ${i} of frame ${frame[i]} of ${frames.count}`);
+    if (!Number.isSafeInteger(offset[i]) || offset[i] < 0) fail(`address ${i} at offset ${offset[i]}`);
+    if (!(weight[i] >= 0) || !Number.isFinite(weight[i]) || !(samples[i] >= 0) || !Number.isFinite(samples[i])) fail(`address ${i} with weights ${weight[i]}, ${samples[i]}`);
+    if (i > 0 && (frame[i] < frame[i - 1] || (frame[i] === frame[i - 1] && offset[i] <= offset[i - 1]))) fail(`address ${i} out of order (rows are sorted by frame, then offset, each once)`);
+  }
+  return { count: n, frame, offset, weight, samples };
 }
 
 /** The source lines (version 2), checked: every index in range, the line tree projecting onto the tree. */
@@ -278,12 +310,18 @@ function metaOf(m: ProfileMeta, fail: (found: string) => never): ProfileMeta {
  * columns, which a version 1 file never has (a line count or column in one is refused, as then).
  * 2 → 3: version 3 added the optional sample.duration column (off-CPU spans in time order), which
  * an older file never has: its samples are all instants, read as they were.
+ * 3 → 4: version 4 added the sampled-instruction columns, which an older file never has.
  */
 function upgrade(header: ProcessedHeader, version: number, fail: (found: string) => never): ProcessedHeader {
   if (!header || typeof header !== 'object' || !Array.isArray(header.columns)) return header;
+  const counts: Record<string, unknown> = header.counts && typeof header.counts === 'object' ? header.counts : {};
   if (version === 1) {
     for (const c of header.columns) if (c && LINE_COLUMNS.includes(c.name)) fail(`column ${c.name} in a version 1 file`);
-    if (header.counts && typeof header.counts === 'object' && ('lineNodes' in header.counts || 'located' in header.counts || 'locations' in header.counts)) fail('line counts in a version 1 file');
+    if ('lineNodes' in counts || 'located' in counts || 'locations' in counts) fail('line counts in a version 1 file');
+  }
+  if (version <= 3) {
+    for (const c of header.columns) if (c && ADDRESS_COLUMNS.includes(c.name)) fail(`column ${c.name} in a version ${version} file`);
+    if ('addresses' in counts) fail(`an address count in a version ${version} file`);
   }
   if (version < 3) for (const c of header.columns) if (c && c.name === 'sample.duration') fail(`column sample.duration in a version ${version} file`);
   return header;
@@ -298,6 +336,7 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
   if (lineCounts.length !== 0 && lineCounts.length !== 3) fail('a header with some of the line counts (locations, located, lineNodes) but not all');
   for (const k of lineCounts) if (!isCount(counts[k])) fail(`a header count ${k} of ${JSON.stringify(counts[k])}`);
   if (counts.lineNodes !== undefined && counts.lineNodes < 1) fail('a line tree without its root');
+  if (counts.addresses !== undefined && !isCount(counts.addresses)) fail(`a header count addresses of ${JSON.stringify(counts.addresses)}`);
   if (counts.nodes < 1) fail('a call tree without its root');
   if (!Array.isArray(h.meta.events) || !Array.isArray(h.meta.warnings) || typeof h.meta.format !== 'string') fail('a header whose meta lacks format, events or warnings');
   const want: Record<string, number> = {
@@ -314,6 +353,7 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
     Object.assign(want, { 'location.file': counts.locations, 'location.line': counts.locations, 'located.frame': counts.located, 'located.location': counts.located });
     for (const c of ['line.parent', 'line.located', 'line.node', 'line.selfWeight', 'line.selfSamples']) want[c] = counts.lineNodes;
   }
+  if (counts.addresses !== undefined) for (const c of ADDRESS_COLUMNS) want[c] = counts.addresses;
   const seen = new Set<string>();
   for (const c of h.columns) {
     if (!c || typeof c.name !== 'string' || !(c.name in COLUMNS) || c.type !== COLUMNS[c.name] || !isCount(c.length)) fail(`a column ${JSON.stringify(c).slice(0, 80)}`);
@@ -325,6 +365,7 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
   }
   for (const name of ['strings', ...Object.keys(want)]) if (!seen.has(name)) fail(`no column ${name}`);
   for (const name of LINE_COLUMNS) if (seen.has(name) && !(name in want)) fail(`column ${name} without the line counts`);
+  for (const name of ADDRESS_COLUMNS) if (seen.has(name) && !(name in want)) fail(`column ${name} without the address count`);
 }
 
 /** The call tree from its parent, frame and self columns, checked; ends, depths and totals derived. */

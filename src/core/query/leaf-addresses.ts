@@ -10,6 +10,9 @@
 import type { Profile } from '../model/profile';
 import type { FrameIndex } from '../model/types';
 
+/** What the query reads of a recording (the profile worker keeps only this for the Assembly panel). */
+export type AddressesProfile = Pick<Profile, 'frames' | 'functionFrames' | 'leafAddresses'>;
+
 export interface OffsetWeight {
   /** Offset of the instruction from the symbol's start, in bytes. */
   offset: number;
@@ -33,7 +36,7 @@ export interface SymbolOffsets {
  * The sampled offsets of the frames marked in `match` (a mask over the function view's frames,
  * as ./source-lines.ts `framesMatching` gives): null when the recording kept no addresses.
  */
-export function functionOffsets(profile: Profile, match: Uint8Array): SymbolOffsets[] | null {
+export function functionOffsets(profile: AddressesProfile, match: Uint8Array): SymbolOffsets[] | null {
   const data = profile.leafAddresses;
   if (!data) return null;
   const { frames } = profile;

@@ -19,6 +19,7 @@ import { loadInParts, partCount, type PartJob, type PartRunner, type RangeSource
 import { ImportError, type Profile } from '../model/profile';
 import { isPerfData } from '../import/sniff';
 import { makeSnapshot, type ProfileSnapshot } from '../views/snapshot';
+import { functionOffsets, type AddressesProfile, type SymbolOffsets } from '../query/leaf-addresses';
 import { framesMatching, functionLines, type FunctionLines, type LinesProfile, type LinesView } from '../query/source-lines';
 
 export interface OpenProgress {
@@ -75,6 +76,13 @@ function keepLines(profile: Profile): LinesProfile | null {
   return { lines: profile.lines, functionFrames: profile.functionFrames?.slice() ?? null, frames: { ...frames, name: frames.name.slice(), module: frames.module.slice(), flags: frames.flags.slice() } };
 }
 
+/** What the Assembly panel's questions read: the sampled instructions and copies of the frame columns (null: no addresses). */
+function keepAddresses(profile: Profile): AddressesProfile | null {
+  if (!profile.leafAddresses) return null;
+  const { frames } = profile;
+  return { leafAddresses: profile.leafAddresses, functionFrames: profile.functionFrames?.slice(), frames: { ...frames, name: frames.name.slice(), module: frames.module.slice(), flags: frames.flags.slice() } };
+}
+
 /** How long the HEAD before a ranged load may take (see rangedSize). */
 const HEAD_TIMEOUT_MS = 1000;
 
@@ -91,6 +99,8 @@ export class ProfileSession {
    * line tree and copies of the frame columns, since the snapshot's own are transferred away.
    */
   private linesOf: LinesProfile | null = null;
+  /** The same for the Assembly panel: the sampled instructions of the recording last delivered. */
+  private addressesOf: AddressesProfile | null = null;
 
   constructor(deps: SessionDeps = {}) {
     this.parts = deps.parts ?? null;
@@ -108,6 +118,13 @@ export class ProfileSession {
     const match = framesMatching(kept, view, (n) => n === name);
     if (!match.includes(1)) return null;
     return functionLines(kept, view, match);
+  }
+
+  /** The sampled offsets of function `name` (as the function view names it), heaviest symbol first; null when the recording kept no addresses. */
+  functionOffsets(name: string): SymbolOffsets[] | null {
+    const kept = this.addressesOf;
+    if (!kept) return null;
+    return functionOffsets(kept, framesMatching(kept, 'functions', (n) => n === name));
   }
 
   /** Aborts the open in flight, if any. */
@@ -245,6 +262,7 @@ export class ProfileSession {
       const snapshot = makeSnapshot(profile);
       if (signal.aborted) return cancelled();
       this.linesOf = keepLines(profile);
+      this.addressesOf = keepAddresses(profile);
       return { ok: true, snapshot };
     } catch (e) {
       return { ok: false, error: { kind: 'internal', message: `Could not open ${name}: ${errorText(e)}` } };

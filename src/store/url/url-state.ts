@@ -218,6 +218,17 @@ registerUrlParam<string>({
   apply: (value) => useStore.getState().setOriginal(value ?? null),
 });
 
+// asm=/api/asm/<secret>: the route of `flameview FILE` that disassembles this recording's
+// functions. Only that same-origin path is taken: a link must not make the page fetch elsewhere.
+registerUrlParam<string>({
+  key: 'asm',
+  history: 'replace',
+  order: 0,
+  parse: (v) => (/^\/api\/asm\/[0-9a-f]{32}$/.test(v) ? { ok: true, value: v } : { ok: false, notice: 'The link’s asm value is not a flameview disassembly address; it was ignored.' }),
+  write: (s) => s.asm.base,
+  apply: (value) => useStore.getState().setAsmBase(value ?? null),
+});
+
 registerUrlParam<'pid' | 'tid'>({
   key: 'split',
   history: 'replace',
