@@ -67,8 +67,12 @@ export interface AppOptions {
   slowClients?: SlowClientLimits;
   /** Take the client's address from X-Forwarded-For (behind a load balancer). */
   trustProxy?: boolean;
-  /** Open mode: token → file named on the command line. */
-  localFiles?: ReadonlyMap<string, LocalFile>;
+  /**
+   * Open mode: token → file named on the command line, or the promise of one still being made
+   * (`flameview FILE`'s processed form while the CLI parses): its requests wait for it, so the
+   * page loads meanwhile. The promise must not reject.
+   */
+  localFiles?: ReadonlyMap<string, LocalFile | Promise<LocalFile>>;
   /**
    * Whether local files are served in byte ranges (default true), which lets the page parse a
    * large one in parallel parts; `flameview FILE` turns it off with FLAMEVIEW_WORKERS=1.
@@ -164,11 +168,13 @@ function fail(reply: FastifyReply, status: number, message: string): FastifyRepl
   return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }
 
-function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile>, ranges: boolean): void {
+function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile | Promise<LocalFile>>, ranges: boolean): void {
   // The optional last segment is only the file's name, for the page to show; the token decides.
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
-    const file = files.get(request.params.token);
-    if (!file) return fail(reply, 404, 'not found');
+    const entry = files.get(request.params.token);
+    if (!entry) return fail(reply, 404, 'not found');
+    // A file still being made: wait (Node's idle timeout spares a request awaiting its answer).
+    const file = await entry;
     let handle: FileHandle;
     try {
       handle = await open(file.path, 'r');
