@@ -34,13 +34,19 @@ function arg(name: string): string | undefined {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** `bin/flameview ARGS` from the sources (of `root`) serving `dist`; resolves with the first URL it prints. */
-function startFlameview(args: string[], dist: string, root = ROOT): { child: ChildProcess; url: Promise<string>; exited: Promise<void> } {
+function startFlameview(args: string[], dist: string, root = ROOT): { child: ChildProcess; url: Promise<string>; exited: Promise<void>; parsedAt: Promise<number> } {
   const child = spawn(join(root, 'bin', 'flameview'), args, {
     env: { ...process.env, FLAMEVIEW_DIST: dist, FLAMEVIEW_FROM_SOURCE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
+  // When the CLI says it has parsed the file (`flameview: read NAME in …`): where the parse ends.
+  let parsed!: (at: number) => void;
+  const parsedAt = new Promise<number>((resolve) => (parsed = resolve));
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d;
+    if (/^flameview: read .* in /m.test(err)) parsed(Date.now());
+  });
   const url = new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -52,7 +58,7 @@ function startFlameview(args: string[], dist: string, root = ROOT): { child: Chi
   });
   url.catch(() => {});
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, url, exited };
+  return { child, url, exited, parsedAt };
 }
 
 function drawn(page: Page, name: string) {
@@ -111,7 +117,7 @@ async function shareOnce(browser: Browser, base: string, path: string): Promise<
  * `flameview [--raw] --no-open FILE` (of `root`: another checkout for a before/after run):
  * command start → the page drawn, and command start → the link printed (`linkMs`).
  */
-async function openFileOnce(browser: Browser, dist: string, path: string, raw: boolean, root = ROOT): Promise<{ ms: number; linkMs: number }> {
+async function openFileOnce(browser: Browser, dist: string, path: string, raw: boolean, root = ROOT): Promise<{ ms: number; linkMs: number; parsedMs: number | null }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto('about:blank');
@@ -122,10 +128,11 @@ async function openFileOnce(browser: Browser, dist: string, path: string, raw: b
   await page.goto(url);
   await drawn(page, basename(path));
   const ms = Date.now() - t0;
+  const parsedMs = raw ? null : (await fv.parsedAt) - t0;
   await context.close();
   fv.child.kill();
   await fv.exited;
-  return { ms, linkMs };
+  return { ms, linkMs, parsedMs };
 }
 
 function collapseOnce(path: string): number {
@@ -161,10 +168,12 @@ export async function runShareBench(): Promise<void> {
   const base = (await server.url).replace(/\/$/, '');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   const loadBefore = loadavg();
-  const t: Record<string, number[]> = { rawLoop: [], procLoop: [], raw100: [], proc100: [], share: [], rawUpload: [], open: [], openLink: [], openRaw: [], collapse: [], openBefore: [], openBeforeLink: [] };
+  const t: Record<string, number[]> = { rawLoop: [], procLoop: [], raw100: [], proc100: [], share: [], rawUpload: [], open: [], openLink: [], openParsed: [], openRaw: [], collapse: [], openBefore: [], openBeforeLink: [], openBeforeParsed: [] };
   const opener = (key: 'open' | 'openBefore', root: string) => async () => {
     const r = await openFileOnce(browser, dist, input, false, root);
     t[key === 'open' ? 'openLink' : 'openBeforeLink'].push(r.linkMs);
+    // Parsed → drawn: what the page adds after the CLI's parse.
+    t[key === 'open' ? 'openParsed' : 'openBeforeParsed'].push(r.ms - r.parsedMs!);
     return r.ms;
   };
   try {
@@ -215,7 +224,7 @@ export async function runShareBench(): Promise<void> {
     console.log(`shared link, 100 Mbit/s:    raw ${s(m.raw100)}   processed ${s(m.proc100)}   (${(m.raw100 / m.proc100).toFixed(1)}x)`);
     console.log(`Share (click → uploaded):   processed ${s(m.share)}   (raw upload from Node, as before: ${s(m.rawUpload)})`);
   }
-  console.log(`flameview FILE → drawn:     ${s(m.open)} (link printed at ${s(m.openLink)})   flameview collapse ${s(m.collapse)}   (FILE − collapse: ${s(m.open - m.collapse)})`);
+  console.log(`flameview FILE → drawn:     ${s(m.open)} (link printed at ${s(m.openLink)}, parsed → drawn ${s(m.openParsed)})   flameview collapse ${s(m.collapse)}   (FILE − collapse: ${s(m.open - m.collapse)})`);
   if (!openOnly) console.log(`flameview --raw FILE → drawn: ${s(m.openRaw)}`);
-  if (before) console.log(`before (${before}): flameview FILE → drawn ${s(m.openBefore)} (link printed at ${s(m.openBeforeLink)})   (FILE − collapse: ${s(m.openBefore - m.collapse)})`);
+  if (before) console.log(`before (${before}): flameview FILE → drawn ${s(m.openBefore)} (link printed at ${s(m.openBeforeLink)}, parsed → drawn ${s(m.openBeforeParsed)})   (FILE − collapse: ${s(m.openBefore - m.collapse)})`);
 }
