@@ -168,13 +168,27 @@ function fail(reply: FastifyReply, status: number, message: string): FastifyRepl
   return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }
 
+/**
+ * Waits for a local file still being made. The CLI's parse of a large recording may outlast the
+ * idle timeout (slowClients.idleMs), which would close the waiting request's socket, so it has
+ * none meanwhile: it is the page's own request on loopback, silent until the file exists.
+ */
+async function untilMade(file: Promise<LocalFile>, socket: Socket): Promise<LocalFile> {
+  const idle = socket.timeout ?? 0;
+  socket.setTimeout(0);
+  try {
+    return await file;
+  } finally {
+    if (!socket.destroyed) socket.setTimeout(idle);
+  }
+}
+
 function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile | Promise<LocalFile>>, ranges: boolean): void {
   // The optional last segment is only the file's name, for the page to show; the token decides.
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
     const entry = files.get(request.params.token);
     if (!entry) return fail(reply, 404, 'not found');
-    // A file still being made: wait (Node's idle timeout spares a request awaiting its answer).
-    const file = await entry;
+    const file = entry instanceof Promise ? await untilMade(entry, request.raw.socket) : entry;
     let handle: FileHandle;
     try {
       handle = await open(file.path, 'r');

@@ -142,15 +142,15 @@ describe('a local file over HTTP', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}/api/local/${TOKEN}`;
-    // An idle connection opened beside the waiting requests: the server closes it after idleMs.
-    const idle = connect(port, '127.0.0.1');
-    const idleClosed = new Promise<void>((resolve) => idle.once('close', () => resolve()));
     let answered = 0;
     const whole = get(url).then((r) => (answered++, r));
     const head = get(url, {}, { method: 'HEAD' }).then((r) => (answered++, r));
     // Meanwhile the rest of the server answers (the page loads).
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
-    await idleClosed;
+    // An idle connection opened after the waiting requests: once the server has closed it, their
+    // own idle time has passed too.
+    const idle = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => idle.once('close', () => resolve()));
     expect(answered).toBe(0);
     const path = join(dir, 'made.flameview');
     const body = randomBytes(2 * 1024 * 1024 + 5);
