@@ -29,7 +29,7 @@ test.afterAll(() => {
 const footer = (page: Page) => page.locator('footer');
 
 test('flameview FILE: the page opens the processed form with its time order; another event comes from the file', async ({ page }) => {
-  expect(cli!.url).toMatch(/#profile=\/api\/local\/[0-9a-f]{32}\/two\.perf-script\.txt&original=\/api\/local\/[0-9a-f]{32}\/two\.perf-script\.txt(&asm=\/api\/asm\/[0-9a-f]{32})?$/);
+  expect(cli!.url).toMatch(/#profile=\/api\/local\/[0-9a-f]{32}\/two\.perf-script\.txt&original=\/api\/local\/[0-9a-f]{32}\/two\.perf-script\.txt&source=\/api\/source\/[0-9a-f]{32}&asm=\/api\/asm\/[0-9a-f]{32}$/);
   const fetched: string[] = [];
   page.on('request', (r) => r.url().includes('/api/local/') && fetched.push(r.url()));
   await page.goto(cli!.url);

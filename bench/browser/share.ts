@@ -33,14 +33,20 @@ function arg(name: string): string | undefined {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-/** `bin/flameview ARGS` from the sources serving `dist`; resolves with the first URL it prints. */
-function startFlameview(args: string[], dist: string): { child: ChildProcess; url: Promise<string>; exited: Promise<void> } {
-  const child = spawn(join(ROOT, 'bin', 'flameview'), args, {
+/** `bin/flameview ARGS` from the sources (of `root`) serving `dist`; resolves with the first URL it prints. */
+function startFlameview(args: string[], dist: string, root = ROOT): { child: ChildProcess; url: Promise<string>; exited: Promise<void>; parsedAt: Promise<number> } {
+  const child = spawn(join(root, 'bin', 'flameview'), args, {
     env: { ...process.env, FLAMEVIEW_DIST: dist, FLAMEVIEW_FROM_SOURCE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d));
+  // When the CLI says it has parsed the file (`flameview: read NAME in …`): where the parse ends.
+  let parsed!: (at: number) => void;
+  const parsedAt = new Promise<number>((resolve) => (parsed = resolve));
+  child.stderr!.on('data', (d: Buffer) => {
+    err += d;
+    if (/^flameview: read .* in /m.test(err)) parsed(Date.now());
+  });
   const url = new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -52,7 +58,7 @@ function startFlameview(args: string[], dist: string): { child: ChildProcess; ur
   });
   url.catch(() => {});
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, url, exited };
+  return { child, url, exited, parsedAt };
 }
 
 function drawn(page: Page, name: string) {
@@ -107,20 +113,26 @@ async function shareOnce(browser: Browser, base: string, path: string): Promise<
   return ms;
 }
 
-/** `flameview [--raw] --no-open FILE`: command start → the page drawn. */
-async function openFileOnce(browser: Browser, dist: string, path: string, raw: boolean): Promise<number> {
+/**
+ * `flameview [--raw] --no-open FILE` (of `root`: another checkout for a before/after run):
+ * command start → the page drawn, and command start → the link printed (`linkMs`).
+ */
+async function openFileOnce(browser: Browser, dist: string, path: string, raw: boolean, root = ROOT): Promise<{ ms: number; linkMs: number; parsedMs: number | null }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto('about:blank');
   const t0 = Date.now();
-  const fv = startFlameview(['--no-open', ...(raw ? ['--raw'] : []), path], dist);
-  await page.goto(await fv.url);
+  const fv = startFlameview(['--no-open', ...(raw ? ['--raw'] : []), path], dist, root);
+  const url = await fv.url;
+  const linkMs = Date.now() - t0;
+  await page.goto(url);
   await drawn(page, basename(path));
   const ms = Date.now() - t0;
+  const parsedMs = raw ? null : (await fv.parsedAt) - t0;
   await context.close();
   fv.child.kill();
   await fv.exited;
-  return ms;
+  return { ms, linkMs, parsedMs };
 }
 
 function collapseOnce(path: string): number {
@@ -139,30 +151,46 @@ export async function runShareBench(): Promise<void> {
     const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', dist, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
     if (r.status !== 0) throw new Error('vite build failed');
   }
+  // `--before DIR`: the same `flameview FILE` from another checkout (DIR, with node_modules),
+  // alternating with this one's, for a before/after of the CLI; `--open-only` skips the links and Share.
+  const before = arg('--before');
+  const openOnly = process.argv.includes('--open-only');
   const input = await ensureInput('perf', size, 1, (m) => console.error(m));
   const name = basename(input);
   const scratch = mkdtempSync(join(tmpdir(), 'flameview-share-bench-'));
   const processedPath = join(scratch, `${name}.flameview`);
-  const convert = spawnSync(join(ROOT, 'bin', 'flameview'), ['convert', input, '-o', processedPath], { env: { ...process.env, FLAMEVIEW_FROM_SOURCE: '1' }, stdio: 'inherit' });
-  if (convert.status !== 0) throw new Error('flameview convert failed');
-  const processedBytes = statSync(processedPath).size;
+  if (!openOnly) {
+    const convert = spawnSync(join(ROOT, 'bin', 'flameview'), ['convert', input, '-o', processedPath], { env: { ...process.env, FLAMEVIEW_FROM_SOURCE: '1' }, stdio: 'inherit' });
+    if (convert.status !== 0) throw new Error('flameview convert failed');
+  }
+  const processedBytes = openOnly ? null : statSync(processedPath).size;
   const server = startFlameview(['serve', '--store', join(scratch, 'store'), '--port', '0', '--max-upload', String(4 * 1024 ** 3)], dist);
   const base = (await server.url).replace(/\/$/, '');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   const loadBefore = loadavg();
-  const t: Record<string, number[]> = { rawLoop: [], procLoop: [], raw100: [], proc100: [], share: [], rawUpload: [], open: [], openRaw: [], collapse: [] };
+  const t: Record<string, number[]> = { rawLoop: [], procLoop: [], raw100: [], proc100: [], share: [], rawUpload: [], open: [], openLink: [], openParsed: [], openRaw: [], collapse: [], openBefore: [], openBeforeLink: [], openBeforeParsed: [] };
+  const opener = (key: 'open' | 'openBefore', root: string) => async () => {
+    const r = await openFileOnce(browser, dist, input, false, root);
+    t[key === 'open' ? 'openLink' : 'openBeforeLink'].push(r.linkMs);
+    // Parsed → drawn: what the page adds after the CLI's parse.
+    t[key === 'open' ? 'openParsed' : 'openBeforeParsed'].push(r.ms - r.parsedMs!);
+    return r.ms;
+  };
   try {
-    const raw = await uploadFile(base, input, name);
-    t.rawUpload.push(raw.ms);
-    const proc = await uploadFile(base, processedPath, `${name}.flameview`);
+    const raw = openOnly ? null : await uploadFile(base, input, name);
+    if (raw) t.rawUpload.push(raw.ms);
+    const proc = openOnly ? null : await uploadFile(base, processedPath, `${name}.flameview`);
     for (let r = 0; r < runs; r++) {
-      // Alternate which of a pair goes first.
-      const pairs: [keyof typeof t, () => Promise<number>][][] = [
-        [['rawLoop', () => openLink(browser, `${base}/p/${raw.id}`, name, false)], ['procLoop', () => openLink(browser, `${base}/p/${proc.id}`, `${name}.flameview`, false)]],
-        [['raw100', () => openLink(browser, `${base}/p/${raw.id}`, name, true)], ['proc100', () => openLink(browser, `${base}/p/${proc.id}`, `${name}.flameview`, true)]],
-        [['collapse', async () => collapseOnce(input)], ['open', () => openFileOnce(browser, dist, input, false)]],
-        [['openRaw', () => openFileOnce(browser, dist, input, true)], ['share', () => shareOnce(browser, base, input)]],
-      ];
+      // Alternate which of a pair (or trio) goes first.
+      const pairs: [keyof typeof t, () => Promise<number>][][] = [];
+      if (raw && proc) {
+        pairs.push(
+          [['rawLoop', () => openLink(browser, `${base}/p/${raw.id}`, name, false)], ['procLoop', () => openLink(browser, `${base}/p/${proc.id}`, `${name}.flameview`, false)]],
+          [['raw100', () => openLink(browser, `${base}/p/${raw.id}`, name, true)], ['proc100', () => openLink(browser, `${base}/p/${proc.id}`, `${name}.flameview`, true)]],
+        );
+      }
+      pairs.push([['collapse', async () => collapseOnce(input)], ['open', opener('open', ROOT)], ...(before ? [['openBefore', opener('openBefore', before)] as [keyof typeof t, () => Promise<number>]] : [])]);
+      if (!openOnly) pairs.push([['openRaw', async () => (await openFileOnce(browser, dist, input, true)).ms], ['share', () => shareOnce(browser, base, input)]]);
       for (const pair of pairs) {
         for (const [key, f] of r % 2 ? [...pair].reverse() : pair) {
           const ms = await f();
@@ -170,7 +198,7 @@ export async function runShareBench(): Promise<void> {
           console.error(`run ${r + 1}: ${key} ${ms.toFixed(0)} ms`);
         }
       }
-      if (r > 0) t.rawUpload.push((await uploadFile(base, input, name)).ms);
+      if (r > 0 && !openOnly) t.rawUpload.push((await uploadFile(base, input, name)).ms);
     }
   } finally {
     await browser.close();
@@ -178,7 +206,7 @@ export async function runShareBench(): Promise<void> {
     await server.exited;
     rmSync(scratch, { recursive: true, force: true });
   }
-  const m = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, median(v)]));
+  const m = Object.fromEntries(Object.entries(t).filter(([, v]) => v.length > 0).map(([k, v]) => [k, median(v)]));
   const result = {
     date: new Date().toISOString(),
     cpus: cpus().length,
@@ -188,11 +216,15 @@ export async function runShareBench(): Promise<void> {
     medians: m,
     all: t,
   };
-  writeFileSync(join(ROOT, 'bench', 'results', 'browser-share.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results', openOnly ? 'browser-share-open.json' : 'browser-share.json'), `${JSON.stringify(result, null, 2)}\n`);
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`input ${name}: ${(result.input.bytes / 1e6).toFixed(0)} MB; medians of ${runs}, load ${loadBefore.map((x) => x.toFixed(1)).join(' ')}`);
-  console.log(`shared link, loopback:      raw ${s(m.rawLoop)}   processed ${s(m.procLoop)}   (${(m.rawLoop / m.procLoop).toFixed(1)}x)`);
-  console.log(`shared link, 100 Mbit/s:    raw ${s(m.raw100)}   processed ${s(m.proc100)}   (${(m.raw100 / m.proc100).toFixed(1)}x)`);
-  console.log(`Share (click → uploaded):   processed ${s(m.share)}   (raw upload from Node, as before: ${s(m.rawUpload)})`);
-  console.log(`flameview FILE → drawn:     ${s(m.open)}   --raw ${s(m.openRaw)}   flameview collapse ${s(m.collapse)}   (FILE − collapse: ${s(m.open - m.collapse)})`);
+  if (!openOnly) {
+    console.log(`shared link, loopback:      raw ${s(m.rawLoop)}   processed ${s(m.procLoop)}   (${(m.rawLoop / m.procLoop).toFixed(1)}x)`);
+    console.log(`shared link, 100 Mbit/s:    raw ${s(m.raw100)}   processed ${s(m.proc100)}   (${(m.raw100 / m.proc100).toFixed(1)}x)`);
+    console.log(`Share (click → uploaded):   processed ${s(m.share)}   (raw upload from Node, as before: ${s(m.rawUpload)})`);
+  }
+  console.log(`flameview FILE → drawn:     ${s(m.open)} (link printed at ${s(m.openLink)}, parsed → drawn ${s(m.openParsed)})   flameview collapse ${s(m.collapse)}   (FILE − collapse: ${s(m.open - m.collapse)})`);
+  if (!openOnly) console.log(`flameview --raw FILE → drawn: ${s(m.openRaw)}`);
+  if (before) console.log(`before (${before}): flameview FILE → drawn ${s(m.openBefore)} (link printed at ${s(m.openBeforeLink)}, parsed → drawn ${s(m.openBeforeParsed)})   (FILE − collapse: ${s(m.openBefore - m.collapse)})`);
 }

@@ -63,6 +63,16 @@ async function bytes(url: string): Promise<Buffer> {
   return Buffer.from(await res.arrayBuffer());
 }
 
+/**
+ * Resolves once the recording of the link `url` is parsed: its request waits for that, as the
+ * page's does (the link is printed first; the source files it names are known only then).
+ */
+async function untilParsed(url: URL): Promise<void> {
+  const res = await fetch(new URL(new URLSearchParams(url.hash.slice(1)).get('profile')!, url));
+  expect(res.status).toBe(200);
+  await res.arrayBuffer();
+}
+
 async function failure(s: Spawned): Promise<{ code: number | null; stderr: string }> {
   const { code } = await s.exit;
   return { code, stderr: s.stderr() };
@@ -142,8 +152,9 @@ describe('flameview FILE', () => {
     writeFileSync(bad, zipped.subarray(0, 500_000));
     const s = open(['--no-open', bad]);
     const { profiles, original } = await served(s);
-    expect(original).toBeNull();
+    // The link is printed before the parse ends, so it names the file as original= too.
     expect(Buffer.compare(await bytes(profiles[0]), readFileSync(bad))).toBe(0);
+    expect(Buffer.compare(await bytes(original!), readFileSync(bad))).toBe(0);
     expect(s.stderr()).toContain('flameview: bad.folded.gz: serving the file as it is, for the page to read\n');
   });
 
@@ -247,7 +258,8 @@ describe('flameview perf.data', () => {
     const url = new URL(line);
     const source = new URLSearchParams(url.hash.slice(1)).get('source');
     expect(source).toMatch(/^\/api\/source\/[0-9a-f]{32}$/);
-    expect(s.stderr()).toContain(`under ${root}\n`);
+    await untilParsed(url);
+    await expect.poll(() => s.stderr()).toContain(`under ${root}\n`);
     const get = (secret: string, path: string) => fetch(`${url.origin}${secret}?path=${encodeURIComponent(path)}`);
     const hot = await get(source!, 'hot.c');
     expect(hot.status).toBe(200);
@@ -267,7 +279,7 @@ describe('flameview perf.data', () => {
     const url = new URL(await waitForLine(s, URL_LINE));
     const base = new URLSearchParams(url.hash.slice(1)).get('asm');
     expect(base).toMatch(/^\/api\/asm\/[0-9a-f]{32}$/);
-    expect(s.stderr()).toContain(`from the binaries under --symfs ${asmDir}\n`);
+    await expect.poll(() => s.stderr()).toContain(`from the binaries under --symfs ${asmDir}\n`);
     const r = await fetch(`${url.origin}${base}?function=divide`);
     expect(r.status).toBe(200);
     const d = (await r.json()) as { buildId: { matches: boolean } | null; listing: { kind: string; text?: string }[] };
@@ -291,13 +303,18 @@ describe('flameview perf.data', () => {
     const s = open(['--no-open', join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')], {}, root);
     const url = new URL(await waitForLine(s, URL_LINE));
     const source = new URLSearchParams(url.hash.slice(1)).get('source');
+    await untilParsed(url);
     expect((await fetch(`${url.origin}${source}?path=hot.c`)).status).toBe(200);
     const missing = await failure(open(['--no-open', '--source-root', join(root, 'nope'), join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')]));
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^flameview: source root .*nope: no such directory$/m);
-    // A recording without lines names no source files: nothing is served, no source= in the link.
-    const plain = open(['--no-open', foldedPath]);
-    expect(await waitForLine(plain, URL_LINE)).not.toContain('source=');
+    // A recording without lines names no source files: nothing is served (the link, printed before
+    // the parse ends, has source= all the same), and --raw has no source=.
+    const plain = new URL(await waitForLine(open(['--no-open', foldedPath], {}, root), URL_LINE));
+    const none = new URLSearchParams(plain.hash.slice(1)).get('source');
+    await untilParsed(plain);
+    expect((await fetch(`${plain.origin}${none}?path=hot.c`)).status).toBe(403);
+    expect(await waitForLine(open(['--no-open', '--raw', foldedPath]), URL_LINE)).not.toContain('source=');
   });
 
   it('says so in one line when perf is not installed, or fails', async () => {

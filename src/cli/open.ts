@@ -2,13 +2,16 @@
 // from the terminal. Serves the built app and only the named files (each behind a random token) on
 // 127.0.0.1, then opens the browser on `#profile=/api/local/<token>/<name>` (two files: `&compare=`).
 //
-// - Each recording is parsed here first, by the CLI's parallel parser, and the page is served its
-//   processed form (.flameview, not gzipped: loopback), which it opens without parsing; the file
-//   itself is served too and named by `&original=`, from which the page reads another event or
-//   split (the processed form keeps one event). The first recording's functions can be disassembled
-//   by `GET /api/asm/<secret>` (server/asm-routes.ts; `--symfs DIR` as perf's), named by `&asm=`.
-//   A file the parser refuses, or `--raw`, is served
-//   as it is, for the page to parse (and to show its error).
+// - Each recording is parsed here, by the CLI's parallel parser, while the server starts and the
+//   browser loads the page (the link is printed and opened at once; the page's request for the
+//   recording waits until it is parsed), and the page is served its processed form (.flameview,
+//   not gzipped: loopback), which it opens without parsing; the file itself is served too and
+//   named by `&original=`, from which the page reads another event or split (the processed form
+//   keeps one event). A file the parser refuses, or `--raw`, is served as it is, for the page to
+//   parse (and to show its error). `&source=` and `&asm=` are in every link but a `--raw` one: the
+//   files the recording names are known only once it is parsed, and none are served before. The
+//   first recording's functions can be disassembled by `GET /api/asm/<secret>`
+//   (server/asm-routes.ts; `--symfs DIR` as perf's), which waits for the parse too.
 // - perf.data (magic PERFILE2) is turned into text by `perf script -i FILE`, streamed to a
 //   temporary file with a sample count in the terminal; stdin is spooled to a temporary file.
 // - Every input is checked before the server starts: a missing, unreadable or unrecognised file
@@ -145,37 +148,42 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const parsed = parseArgs(args);
     let made: Promise<string> | null = null;
     const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
-    const files = new Map<string, LocalFile>();
+    const files = new Map<string, LocalFile | Promise<LocalFile>>();
     const paths: string[] = [];
     let original: string | null = null;
     const sourceNames = new Set<string>();
     // One secret for the run: the page holds it once for source files and disassemblies.
     const secret = randomBytes(16).toString('hex');
-    let asm: AsmSource | undefined;
-    const serve = (file: LocalFile) => {
+    let asm: Promise<AsmSource | null> | undefined;
+    const serve = (file: LocalFile | Promise<LocalFile>, name: string) => {
       const token = randomBytes(16).toString('hex');
       files.set(token, file);
-      return localFilePath(token, file.name);
+      return localFilePath(token, name);
     };
+    // Each recording is parsed while the page loads (the page's request for its processed form
+    // waits for it), one after the other so each has every core; a file the parser refuses is then
+    // served as it is. The parse starts once the link is out: this thread parses a part too, and
+    // the server's start would wait for its turns between the parse's reads.
+    let linkOut!: () => void;
+    let parsing: Promise<unknown> = new Promise<void>((resolve) => (linkOut = resolve));
     for (const [i, input] of parsed.inputs.entries()) {
       const file = await prepare(input, io, tempDir, parsed.lines);
-      const processed = parsed.raw ? null : await processLocal(file, io, tempDir, sourceNames);
-      paths.push(serve(processed?.file ?? file));
-      // The baseline's functions can be disassembled (the comparison's are not annotated).
-      if (processed && i === 0) {
-        const buildIds = file.perfData ? await recordedBuildIds(file.perfData) : undefined;
-        try {
-          asm = (await asmSource(processed.profile, { secret, symfs: parsed.symfs, buildIds })) ?? undefined;
-        } catch (e) {
-          throw new OpenError((e as Error).message);
-        }
+      if (parsed.raw) {
+        paths.push(serve(file, file.name));
+        continue;
       }
+      const processed = parsing.then(() => processLocal(file, io, tempDir, sourceNames));
+      parsing = processed;
+      paths.push(serve(processed.then((p) => p?.file ?? file), file.name));
+      // The baseline's functions can be disassembled (the comparison's are not annotated).
+      if (i === 0) asm = processed.then((p) => (p ? asmOf(p.profile, file, secret, parsed.symfs, io) : null));
       // The baseline's own bytes, for the event picker (the comparison's events are not picked).
-      if (processed && i === 0) original = serve(file);
+      if (i === 0) original = serve(file, file.name);
     }
-    // Only the files the recordings name, under the roots; none when they name none (or --raw).
+    // Only the files the recordings name (known once parsed: the guard reads the set as it
+    // fills), under the roots; none with --raw.
     let sources: FileGuard | undefined;
-    if (sourceNames.size > 0) {
+    if (!parsed.raw) {
       try {
         sources = await FileGuard.create({ roots: parsed.sourceRoots, names: sourceNames, secret });
       } catch (e) {
@@ -193,24 +201,25 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     let url = `${base}/#profile=${paths[0]}`;
     if (paths[1]) url += `&compare=${paths[1]}`;
     if (original) url += `&original=${original}`;
-    if (sources) {
-      url += `&source=${sourceBase(sources)}`;
-      io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
-    }
-    if (asm) {
-      url += `&asm=${asmBase(asm)}`;
-      io.stderr.write(`flameview: the page may disassemble the recording's functions from ${parsed.symfs ? `the binaries under --symfs ${parsed.symfs}` : 'the binaries it names'}\n`);
-    }
+    if (sources) url += `&source=${sourceBase(sources)}`;
+    if (asm) url += `&asm=${asmBase(secret)}`;
     if (parsed.sourceUrl) url += `&srcurl=${encodeURIComponent(parsed.sourceUrl)}`;
-    if (!parsed.open) {
-      io.stdout.write(`${url}\n`);
-    } else if (!(await openBrowser(url))) {
+    // The browser is started (not awaited: an opener may stay up to 3 s) before the parse.
+    const opened = parsed.open ? openBrowser(url) : null;
+    if (!opened) io.stdout.write(`${url}\n`);
+    linkOut();
+    if (opened && !(await opened)) {
       io.stderr.write('flameview: could not start a browser; open this link:\n');
       io.stdout.write(`${url}\n`);
-    } else {
+    } else if (opened) {
       io.stderr.write(`flameview: opened ${url}\n`);
     }
     io.stderr.write('flameview: serving until Ctrl+C\n');
+    void parsing.then(() => {
+      if (sources && sourceNames.size > 0) {
+        io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
+      }
+    });
     await stopped;
     return 0;
   } catch (e) {
@@ -277,17 +286,40 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>,
  */
 async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<string>, sourceNames: Set<string>): Promise<{ file: LocalFile; profile: Profile } | null> {
   const started = performance.now();
-  const profile = await loadRecording(file.path, io);
-  if (!profile) {
-    io.stderr.write(`flameview: ${file.name}: serving the file as it is, for the page to read\n`);
+  // Never rejects: the server is already up and the page waits for an answer, so any failure here
+  // (the temporary directory removed by Ctrl+C, a full disk) serves the file for the page to read.
+  try {
+    const profile = await loadRecording(file.path, io);
+    if (profile) {
+      for (const name of recordedFiles(profile)) sourceNames.add(name);
+      const path = join(await tempDir(), `${randomBytes(6).toString('hex')}.flameview`);
+      // Not gzipped: on loopback, gzip and gunzip would cost more than the bytes they save.
+      await writeFile(path, toProcessed(profile), { mode: 0o600 });
+      io.stderr.write(`flameview: read ${file.name} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      return { file: { path, name: file.name }, profile };
+    }
+  } catch (e) {
+    io.stderr.write(`flameview: ${file.name}: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
+  }
+  io.stderr.write(`flameview: ${file.name}: serving the file as it is, for the page to read\n`);
+  return null;
+}
+
+/**
+ * The disassembly source of the parsed baseline, or null (said on stderr) when it has no sampled
+ * instructions or its binaries cannot be guarded. Never rejects: the route awaits it with the
+ * server already up.
+ */
+async function asmOf(profile: Profile, file: LocalFile & { perfData?: string }, secret: string, symfs: string | undefined, io: CliIo): Promise<AsmSource | null> {
+  try {
+    const buildIds = file.perfData ? await recordedBuildIds(file.perfData) : undefined;
+    const asm = await asmSource(profile, { secret, symfs, buildIds });
+    if (asm) io.stderr.write(`flameview: the page may disassemble the recording's functions from ${symfs ? `the binaries under --symfs ${symfs}` : 'the binaries it names'}\n`);
+    return asm;
+  } catch (e) {
+    io.stderr.write(`flameview: no disassemblies: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
     return null;
   }
-  for (const name of recordedFiles(profile)) sourceNames.add(name);
-  const path = join(await tempDir(), `${randomBytes(6).toString('hex')}.flameview`);
-  // Not gzipped: on loopback, gzip and gunzip would cost more than the bytes they save.
-  await writeFile(path, toProcessed(profile), { mode: 0o600 });
-  io.stderr.write(`flameview: read ${file.name} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-  return { file: { path, name: file.name }, profile };
 }
 
 /** Runs `perf script -i INPUT` into `out` (see perf-data.ts). */

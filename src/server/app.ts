@@ -68,8 +68,12 @@ export interface AppOptions {
   slowClients?: SlowClientLimits;
   /** Take the client's address from X-Forwarded-For (behind a load balancer). */
   trustProxy?: boolean;
-  /** Open mode: token → file named on the command line. */
-  localFiles?: ReadonlyMap<string, LocalFile>;
+  /**
+   * Open mode: token → file named on the command line, or the promise of one still being made
+   * (`flameview FILE`'s processed form while the CLI parses): its requests wait for it, so the
+   * page loads meanwhile. The promise must not reject.
+   */
+  localFiles?: ReadonlyMap<string, LocalFile | Promise<LocalFile>>;
   /**
    * Whether local files are served in byte ranges (default true), which lets the page parse a
    * large one in parallel parts; `flameview FILE` turns it off with FLAMEVIEW_WORKERS=1.
@@ -78,7 +82,7 @@ export interface AppOptions {
   /** Open mode: the source files the recording names, under the allowed roots. Never with `store`. */
   sources?: FileGuard;
   /** Open mode: disassemblies of the recording's functions from its binaries (./asm-routes.ts). Never with `store`. */
-  asm?: AsmSource;
+  asm?: AsmSource | Promise<AsmSource | null>;
   importers?: readonly Importer[];
   /** Origins that may frame the viewer and send it recordings (`serve --allow-embed`). */
   allowEmbed?: readonly string[];
@@ -168,11 +172,27 @@ function fail(reply: FastifyReply, status: number, message: string): FastifyRepl
   return reply.code(status).type('application/json; charset=utf-8').send({ error: message });
 }
 
-function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile>, ranges: boolean): void {
+/**
+ * Waits for a local file still being made. The CLI's parse of a large recording may outlast the
+ * idle timeout (slowClients.idleMs), which would close the waiting request's socket, so it has
+ * none meanwhile: it is the page's own request on loopback, silent until the file exists.
+ */
+async function untilMade(file: Promise<LocalFile>, socket: Socket): Promise<LocalFile> {
+  const idle = socket.timeout ?? 0;
+  socket.setTimeout(0);
+  try {
+    return await file;
+  } finally {
+    if (!socket.destroyed) socket.setTimeout(idle);
+  }
+}
+
+function registerLocal(app: FastifyInstance, files: ReadonlyMap<string, LocalFile | Promise<LocalFile>>, ranges: boolean): void {
   // The optional last segment is only the file's name, for the page to show; the token decides.
   const handler = async (request: FastifyRequest<{ Params: { token: string } }>, reply: FastifyReply) => {
-    const file = files.get(request.params.token);
-    if (!file) return fail(reply, 404, 'not found');
+    const entry = files.get(request.params.token);
+    if (!entry) return fail(reply, 404, 'not found');
+    const file = entry instanceof Promise ? await untilMade(entry, request.raw.socket) : entry;
     let handle: FileHandle;
     try {
       handle = await open(file.path, 'r');

@@ -40,6 +40,20 @@ async function serve(symfs: string, withBuildIds = true) {
 }
 
 describe('GET /api/asm/<secret>?function=', () => {
+  it('while flameview FILE parses, the route waits for the source; a recording without sampled instructions is a 404 that says so', async () => {
+    let settle!: (source: Awaited<ReturnType<typeof asmSource>>) => void;
+    const app = await buildApp({ distDir: fixtureDist(), localFiles: new Map(), asm: new Promise((resolve) => (settle = resolve)) });
+    apps.push(app);
+    const asked = app.inject({ method: 'GET', url: `${asmBase(secret)}?function=chase` });
+    settle(await asmSource(profile, { secret, symfs: asm }));
+    expect((await asked).statusCode).toBe(200);
+    const none = await buildApp({ distDir: fixtureDist(), localFiles: new Map(), asm: Promise.resolve(null) });
+    apps.push(none);
+    const r = await none.inject({ method: 'GET', url: `${asmBase(secret)}?function=chase` });
+    expect(r.statusCode).toBe(404);
+    expect((r.json() as { error: string }).error).toMatch(/no sampled instructions/);
+  });
+
   it("answers the function's instructions with perf annotate's shares and the build id check", async () => {
     const { get, base } = await serve(asm);
     expect(base).toBe(`/api/asm/${secret}`);

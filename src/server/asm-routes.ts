@@ -67,10 +67,16 @@ export async function asmSource(profile: Profile, options: { secret: string; sym
   return { profile, guard, symfs: options.symfs, buildIds: options.buildIds, objdump: options.objdump };
 }
 
-export function registerAsm(app: FastifyInstance, source: AsmSource): void {
-  const { profile, guard } = source;
+/**
+ * `pending`: the source, or its promise while `flameview FILE` still parses (the link is out before
+ * the parse ends); null when the recording turned out to have no sampled instructions.
+ */
+export function registerAsm(app: FastifyInstance, pending: AsmSource | Promise<AsmSource | null>): void {
   app.get(`${ASM_ROUTE}/:secret`, async (request: FastifyRequest<{ Params: { secret: string }; Querystring: { function?: unknown } }>, reply: FastifyReply) => {
     if (fromAnotherSite(request)) return refuse(reply, 403, 'disassemblies are served only to the page flameview opened');
+    const source = await pending;
+    if (!source) return refuse(reply, 404, 'this recording has no sampled instructions (perf script with symbol offsets, or perf.data, has them)');
+    const { profile, guard } = source;
     const { secret } = request.params;
     if (!guard.secretMatches(secret)) return refuse(reply, 403, "this address lacks the run's secret: open the page from the link flameview printed");
     const name = request.query.function;
@@ -90,7 +96,7 @@ export function registerAsm(app: FastifyInstance, source: AsmSource): void {
   });
 }
 
-/** The URL path the page is given (in `#asm=`): the route and this run's secret. */
-export function asmBase(source: AsmSource): string {
-  return `${ASM_ROUTE}/${source.guard.secret}`;
+/** The URL path the page is given (in `#asm=`): the route and this run's secret (or the source holding it). */
+export function asmBase(source: AsmSource | string): string {
+  return `${ASM_ROUTE}/${typeof source === 'string' ? source : source.guard.secret}`;
 }

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from './app';
+import { DEFAULT_SLOW_CLIENT_LIMITS, buildApp, type LocalFile } from './app';
 import { fixtureDist, openDescriptors, tempDir } from './test-support';
 
 const TOKEN = 'a'.repeat(32);
@@ -129,5 +129,36 @@ describe('a local file over HTTP', () => {
     });
     expect(outcome).toBe('aborted');
     await expect.poll(() => openDescriptors(path)).toBe(0);
+  });
+
+  it('a file still being made: its requests wait for it, past the idle timeout, then get it whole', async () => {
+    const dir = tempDir();
+    const distDir = fixtureDist();
+    dirs.push(dir, distDir);
+    let made!: (file: LocalFile) => void;
+    const pending = new Promise<LocalFile>((resolve) => (made = resolve));
+    const app = await buildApp({ distDir, localFiles: new Map([[TOKEN, pending]]), slowClients: { ...DEFAULT_SLOW_CLIENT_LIMITS, idleMs: 300 } });
+    apps.push(app);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/api/local/${TOKEN}`;
+    let answered = 0;
+    const whole = get(url).then((r) => (answered++, r));
+    const head = get(url, {}, { method: 'HEAD' }).then((r) => (answered++, r));
+    // Meanwhile the rest of the server answers (the page loads).
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    // An idle connection opened after the waiting requests: once the server has closed it, their
+    // own idle time has passed too.
+    const idle = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve) => idle.once('close', () => resolve()));
+    expect(answered).toBe(0);
+    const path = join(dir, 'made.flameview');
+    const body = randomBytes(2 * 1024 * 1024 + 5);
+    writeFileSync(path, body);
+    made({ path, name: 'made.flameview' });
+    const [got, h] = await Promise.all([whole, head]);
+    expect(got.res.statusCode).toBe(200);
+    expect(Buffer.compare(got.body, body)).toBe(0);
+    expect(h.res.headers['content-length']).toBe(String(body.length));
   });
 });
