@@ -114,3 +114,21 @@ test('Wall clock of a recording with inline frames: both views keep the event an
   await expect.poll(() => hashParam(fresh, 'zoom')).toBe(zoom);
   await expect(fresh.getByRole('list', { name: 'Frame colours' }).getByText('off-CPU')).toBeVisible();
 });
+
+test('without sched_switch the derived events are absent and the picker says how to record them; with it, what they are', async ({ page }) => {
+  await page.goto('./');
+  await waitForIdle(page);
+  await openFixture(page, 'rust-toyc.perf-script.txt');
+  await waitForIdle(page);
+  const picker = (await menu(page, 'View')).getByLabel('Event');
+  await expect(picker.locator('option')).toHaveCount(1);
+  await expect(picker.locator('option', { hasText: /Off-CPU|Wall clock/ })).toHaveCount(0);
+  await expect(page.locator('label.picker', { has: page.getByLabel('Event') })).toHaveAttribute('title', /need sched:sched_switch: perf record -e cpu-clock -e sched:sched_switch --call-graph dwarf/);
+  await page.keyboard.press('Escape');
+
+  await openFixture(page, 'offcpu/waits-a.perf-script.txt.gz');
+  await waitForIdle(page);
+  const derived = (await menu(page, 'View')).getByLabel('Event');
+  await expect(derived.locator('option', { hasText: /^Wall clock/ })).toHaveCount(1);
+  await expect(page.locator('label.picker', { has: page.getByLabel('Event') })).toHaveAttribute('title', /derived from sched:sched_switch/);
+});
