@@ -51,8 +51,8 @@ async function drawn(url: string): Promise<number> {
   await page.goto(url);
   await page.waitForFunction(
     () => {
-      const s = (window as unknown as { flameview?: { store: { getState(): { snapshot: unknown; loading: unknown } } } }).flameview?.store.getState();
-      return !!s?.snapshot && s.loading === null && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false';
+      const s = (window as unknown as { flameview?: { store: { getState(): { recordings: { a: { snapshot: unknown; loading: unknown } } } } } }).flameview?.store.getState();
+      return !!s?.recordings.a.snapshot && s.recordings.a.loading === null && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false';
     },
     undefined,
     { timeout: 300_000, polling: 20 },

@@ -225,8 +225,8 @@ async function run(): Promise<void> {
         const committed = mark('flameview:committed');
         const duringLoad = nav.longTasks.filter((t) => t.start >= open - 1 && t.start <= drawnAt);
         const nodes = await page.evaluate(() => {
-          const s = (window as unknown as { flameview: { store: { getState(): { snapshot: { inline: { nodeCount: number } } | null } } } }).flameview.store.getState();
-          return s.snapshot?.inline.nodeCount ?? 0;
+          const s = (window as unknown as { flameview: { store: { getState(): { recordings: { a: { snapshot: { inline: { nodeCount: number } } | null } } } } } }).flameview.store.getState();
+          return s.recordings.a.snapshot?.inline.nodeCount ?? 0;
         });
         const toggleMs = await measureToggle(page);
         const { frames, cpu: frameCpu } = await measureZoom(page);
