@@ -23,7 +23,7 @@ import { compareUtf8, foldedStacks, formatWeight, sumFolded, transformedViewTree
 import type { Profile } from '../core/model/profile';
 import { mergeRecordings } from '../core/parallel/recordings';
 import { pairRoots, type DiffSide, type RootEntry } from '../core/views/diff';
-import { groupDeltas } from '../core/views/group-deltas';
+import { groupDeltas, shareTable } from '../core/views/group-deltas';
 import { loadRecording, writeChunks } from './cli-common';
 import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
@@ -113,7 +113,8 @@ function splitSides(positionals: readonly string[]): { a: string[]; b: string[] 
  */
 function groupTable(a: Profile[], b: Profile[], options: FoldedOptions): string {
   const side = (p: Profile): DiffSide => ({ tree: transformedViewTree(p, options.view ?? 'inline', options.transforms), frames: p.frames });
-  const rows = groupDeltas(a.map(side), b.map(side), side(mergeRecordings(a)), side(mergeRecordings(b)), { weight: options.weight });
+  const samples = options.weight === 'samples';
+  const rows = groupDeltas(shareTable(a.map(side), samples), shareTable(b.map(side), samples), side(mergeRecordings(a)), side(mergeRecordings(b)), { weight: options.weight });
   const pct = (x: number) => x.toFixed(2);
   let out = 'selfA%\tselfB%\tchange\tspreadA\tspreadB\tverdict\tname\n';
   for (const r of rows) {
