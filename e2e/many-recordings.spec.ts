@@ -101,4 +101,27 @@ test('groups compared: five runs as A, five chosen together as the comparison B,
   // Each side normalised by its own total: scan_table's share grows by some 3 points, more
   // than any other kernel's (fixtures/groups/README.md), so it heads the table.
   await expect(table.getByRole('row').nth(1)).toContainText('scan_table');
+
+  // Each side's spread over its runs, from the compare worker: the real change stands out of
+  // its spread; of the unchanged functions with self weight (leaves of the runs' stacks), at
+  // least 90 % are marked noise, as the CLI's --table oracle asks (src/cli/diff-groups.test.ts).
+  await expect(table.getByRole('columnheader', { name: 'Spread A / B' })).toBeVisible();
+  const selfNames = new Set([...side('a'), ...side('b')].flatMap((f) => readFolded(f).stacks.map((x) => x.frames[x.frames.length - 1])));
+  const rows = await table.locator('tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({ name: tr.querySelector('.compare-fn')?.textContent ?? '', noise: tr.querySelector('.compare-badge.noise') !== null, spread: tr.querySelector('.compare-spread')?.textContent ?? '' })),
+  );
+  expect(rows.length).toBeLessThan(200); // every function on the first page
+  const scan = rows.find((r) => r.name === 'scan_table')!;
+  expect(scan.noise).toBe(false);
+  await expect(table.getByRole('row').nth(1).locator('.compare-badge')).toHaveText('change');
+  expect(scan.spread).toMatch(/^\d+\.\d\d \/ \d+\.\d\d pp$/);
+  const unchanged = rows.filter((r) => r.name !== 'scan_table' && selfNames.has(r.name));
+  expect(unchanged.length).toBeGreaterThan(20);
+  expect(unchanged.filter((r) => r.noise).length / unchanged.length).toBeGreaterThanOrEqual(0.9);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.mouse.move(0, 0);
+    await expect(table).toHaveAttribute('aria-busy', 'false');
+    await table.screenshot({ path: `docs/screenshots/group-compare-table-${scheme}.png` });
+  }
 });

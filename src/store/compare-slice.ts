@@ -12,7 +12,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { CallTree } from '../core/model/call-tree';
 import type { ColoursReply, FiguresReply } from '../core/session/compare-protocol';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
-import type { FunctionDelta } from '../core/views/function-deltas';
+import type { ChangeRow } from '../core/session/compare-protocol';
 import type { PathSegment } from '../core/views/zoom-path';
 import { resolvePath } from '../core/views/zoom-path';
 import { treeOf } from '../core/query/tree-walks';
@@ -44,7 +44,7 @@ export interface PaneFigures extends DiffKey {
 /** Results of the compare worker (controllers/compare-results.ts) for what is on screen. */
 export interface CompareResults {
   colours: (DiffKey & ColoursReply) | null;
-  table: { a: CallTree; b: CallTree; norm: DiffNorm; rows: FunctionDelta[] } | null;
+  table: { a: CallTree; b: CallTree; norm: DiffNorm; rows: ChangeRow[] } | null;
   /** The hovered node's figures (tooltips). */
   hover: PaneFigures | null;
   /** The selected node's figures (the details); `pane` is where it was selected last. */

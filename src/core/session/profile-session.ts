@@ -209,7 +209,7 @@ export class ProfileSession {
       profiles.push(one.profile);
     }
     const names = files.map((f) => f.name);
-    return this.snapshotOf(() => mergeRecordings(profiles, { labels: names, rootPerRecording: options.byRecording }), signal, options.name);
+    return this.snapshotOf(() => mergeRecordings(profiles, { labels: names, rootPerRecording: options.byRecording }), signal, options.name, profiles);
   }
 
   private async run(...args: ReadArgs): Promise<OpenResult> {
@@ -218,9 +218,9 @@ export class ProfileSession {
   }
 
   /** The snapshot of the profile `make` gives, or the error it throws, worded as run() words it. */
-  private snapshotOf(make: () => Profile, signal: AbortSignal, name: string): OpenResult {
+  private snapshotOf(make: () => Profile, signal: AbortSignal, name: string, runs?: readonly Profile[]): OpenResult {
     try {
-      const snapshot = makeSnapshot(make());
+      const snapshot = makeSnapshot(make(), runs);
       if (signal.aborted) return cancelled();
       return { ok: true, snapshot };
     } catch (e) {
