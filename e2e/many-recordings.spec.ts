@@ -125,3 +125,20 @@ test('groups compared: five runs as A, five chosen together as the comparison B,
     await table.screenshot({ path: `docs/screenshots/group-compare-table-${scheme}.png` });
   }
 });
+
+test('several compare= in a link: B is the sum of those runs, the change table has their spread, and the URL sync keeps them all', async ({ page }) => {
+  await serveFixtures(page);
+  const link = (s: 'a' | 'b', key: string) => [1, 2, 3, 4, 5].map((i) => `${key}=e2e-fixtures/${encodeURIComponent(encodeURIComponent(`groups/${s}${i}.folded`))}`).join('&');
+  await page.goto(`./#v=1&${link('a', 'profile')}&${link('b', 'compare')}&mode=diff`);
+  await expect(page.locator('.compare-names')).toContainText(`B ${[1, 2, 3, 4, 5].map((i) => `groups/b${i}.folded`).join(' + ')}`);
+  const table = page.getByRole('region', { name: 'Changed functions' });
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table.getByRole('row').nth(1)).toContainText('scan_table');
+  await expect(table.getByRole('row').nth(1).locator('.compare-badge')).toHaveText('change');
+  await expect(table.getByRole('columnheader', { name: 'Spread A / B' })).toBeVisible();
+  const compares = () => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).getAll('compare'));
+  await expect.poll(compares).toEqual([1, 2, 3, 4, 5].map((i) => `e2e-fixtures/${encodeURIComponent(`groups/b${i}.folded`)}`));
+  await page.reload();
+  await expect(page.locator('.compare-names')).toContainText(`B ${[1, 2, 3, 4, 5].map((i) => `groups/b${i}.folded`).join(' + ')}`);
+  await expect.poll(compares).toHaveLength(5);
+});
