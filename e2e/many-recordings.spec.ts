@@ -22,7 +22,9 @@ test('several files opened together: one graph of their sum, listed in the statu
   await expect(page.getByTestId('recording-name')).toHaveText('a1.folded + b2.folded + rust-toyc.no-inline.perf-script.txt');
   await waitForIdle(page);
   const listed = page.getByTestId('status-recordings');
-  await expect(listed).toContainText('3 recordings: a1.folded, b2.folded, rust-toyc.no-inline.perf-script.txt');
+  // Mixed formats: each recording is labelled with its own, and the format is 'mixed'.
+  await expect(listed).toContainText('3 recordings: a1.folded (folded stacks), b2.folded (folded stacks), rust-toyc.no-inline.perf-script.txt (perf script)');
+  await expect(footer(page)).toContainText('Format: mixed');
   // Mixed units (folded counts and perf's nanoseconds) are added as numbers: the total is the sum.
   await expect(footer(page)).toContainText(`Total weight: ${formatCount(TOTALS.reduce((a, b) => a + b, 0))}`);
 
@@ -69,7 +71,9 @@ test('several profile= in a link: one graph of their sum, listed, and the link k
   await page.goto(`./#v=1&${profiles}`);
   await waitForIdle(page);
   const listed = page.getByTestId('status-recordings');
-  await expect(listed).toContainText(`5 recordings: ${runs.join(', ')}`);
+  // One format: the list has no labels, the format is the recordings'.
+  await expect(listed).toHaveText(new RegExp(`^5 recordings: ${runs.join(', ').replaceAll('.', '\\.')} ?each as a root frame$`));
+  await expect(footer(page)).toContainText('Format: folded stacks');
   const total = runs.map((f) => readFolded(f).total).reduce((a, b) => a + b, 0);
   await expect(footer(page)).toContainText(`Total weight: ${formatCount(total)}`);
   // The URL sync keeps every profile= (in order), so a reload opens the same sum.
