@@ -97,7 +97,7 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
 }
 
 /** `A B` or `A1 A2 … vs B1 B2 …`; a message for anything else. */
-function splitSides(positionals: readonly string[]): { a: string[]; b: string[] } | string {
+export function splitSides(positionals: readonly string[]): { a: string[]; b: string[] } | string {
   const at = positionals.indexOf('vs');
   if (at < 0) return positionals.length === 2 ? { a: [positionals[0]], b: [positionals[1]] } : `expected two recordings A and B (or groups: A1 A2 ... vs B1 B2 ...), got ${positionals.length}`;
   if (positionals.indexOf('vs', at + 1) >= 0) return 'vs given twice (write ./vs for a file named vs)';

@@ -28,7 +28,9 @@ const commands: Record<CommandName, () => Promise<Command>> = {
 export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... FILE [FILE2]
        open in the browser (FILE may be -; --lines: a perf.data file with its source lines, perf
        script -F +srcline; --source-root: the page may read the source files the recording names
-       under DIR, repeatable, default the working directory)
+       under DIR, repeatable, default the working directory); FILE2: compare FILE with it
+       flameview [options] --sum FILE FILE...      one graph of the recordings' sum
+       flameview [options] A1 A2... vs B1 B2...   compare groups of runs, each side summed
        flameview <command> [options]
 
 commands:

@@ -1,6 +1,9 @@
 // `flameview [--no-open] [--port N] [--raw] FILE [FILE2]`, `… | flameview -`: opens recordings
 // from the terminal. Serves the built app and only the named files (each behind a random token) on
 // 127.0.0.1, then opens the browser on `#profile=/api/local/<token>/<name>` (two files: `&compare=`).
+// Several recordings as one (issue 31): `--sum a b c …` names each in a `profile=` (the page shows
+// their sum), and `a1 a2 … vs b1 b2 …` each side's runs in `profile=` and `compare=` (groups
+// compared, as `flameview diff` takes them); `flameview A B` stays the comparison of two files.
 //
 // - Each recording is parsed here first, by the CLI's parallel parser, and the page is served its
 //   processed form (.flameview, not gzipped: loopback), which it opens without parsing; the file
@@ -37,14 +40,18 @@ import { workersSetting } from './parallel-load';
 import { FileGuard } from '../server/source-guard';
 import { sourceBase } from '../server/source-routes';
 import { recordedFiles } from '../core/query/source-lines';
+import { splitSides } from './diff';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE =
+  'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... FILE [FILE2] | --sum FILE FILE... | A1 A2... vs B1 B2...   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
 
 interface OpenArgs {
-  inputs: string[];
+  /** The baseline's recordings (several: one graph of their sum) and the comparison's (none, one, or a group). */
+  a: string[];
+  b: string[];
   open: boolean;
   port: number;
   /** Serve the files as they are, for the page to parse (no processed form). */
@@ -65,6 +72,7 @@ function parseArgs(args: string[]): OpenArgs {
   let raw = false;
   let port = 0;
   let lines = false;
+  let sum = false;
   const sourceRoots: string[] = [];
   let options = true;
   for (let i = 0; i < args.length; i++) {
@@ -77,6 +85,8 @@ function parseArgs(args: string[]): OpenArgs {
       raw = true;
     } else if (options && arg === '--lines') {
       lines = true;
+    } else if (options && arg === '--sum') {
+      sum = true;
     } else if (options && (arg === '--source-root' || arg.startsWith('--source-root='))) {
       const v = arg === '--source-root' ? args[++i] : arg.slice('--source-root='.length);
       if (!v) throw new OpenError('--source-root needs a directory');
@@ -96,9 +106,21 @@ function parseArgs(args: string[]): OpenArgs {
     }
   }
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
-  if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port, raw, lines, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()] };
+  const roots = sourceRoots.length > 0 ? sourceRoots : [process.cwd()];
+  const rest = { open, port, raw, lines, sourceRoots: roots };
+  if (sum) {
+    if (inputs.includes('vs')) throw new OpenError('--sum opens one graph: vs has no place in it (write ./vs for a file named vs)');
+    if (inputs.length < 2) throw new OpenError(`--sum needs two recordings or more, found ${inputs.length}`);
+    return { a: inputs, b: [], ...rest };
+  }
+  if (inputs.includes('vs')) {
+    const sides = splitSides(inputs);
+    if (typeof sides === 'string') throw new OpenError(sides);
+    return { ...sides, ...rest };
+  }
+  if (inputs.length > 2) throw new OpenError(`at most two files without --sum or vs (a recording, or two to compare); found ${inputs.length}: --sum a b c opens their sum, a1 a2 vs b1 b2 compares groups`);
+  return { a: inputs.slice(0, 1), b: inputs.slice(1), ...rest };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -124,7 +146,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     let made: Promise<string> | null = null;
     const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
     const files = new Map<string, LocalFile>();
-    const paths: string[] = [];
+    const paths: { a: string[]; b: string[] } = { a: [], b: [] };
     let original: string | null = null;
     const sourceNames = new Set<string>();
     const serve = (file: LocalFile) => {
@@ -132,12 +154,15 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
       files.set(token, file);
       return localFilePath(token, file.name);
     };
-    for (const [i, input] of parsed.inputs.entries()) {
-      const file = await prepare(input, io, tempDir, parsed.lines);
-      const processed = parsed.raw ? null : await processLocal(file, io, tempDir, sourceNames);
-      paths.push(serve(processed ?? file));
-      // The baseline's own bytes, for the event picker (the comparison's events are not picked).
-      if (processed && i === 0) original = serve(file);
+    for (const side of ['a', 'b'] as const) {
+      for (const input of parsed[side]) {
+        const file = await prepare(input, io, tempDir, parsed.lines);
+        const processed = parsed.raw ? null : await processLocal(file, io, tempDir, sourceNames);
+        paths[side].push(serve(processed ?? file));
+        // The baseline's own bytes, for the event picker (the comparison's events are not picked;
+        // nor a sum's, which the page reads again from its parts).
+        if (processed && side === 'a' && parsed.a.length === 1) original = serve(file);
+      }
     }
     // Only the files the recordings name, under the roots; none when they name none (or --raw).
     let sources: FileGuard | undefined;
@@ -156,8 +181,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     handlersOff();
     const stopped = untilStopped(app, cleanup);
     // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
-    let url = `${base}/#profile=${paths[0]}`;
-    if (paths[1]) url += `&compare=${paths[1]}`;
+    let url = `${base}/#${[...paths.a.map((p) => `profile=${p}`), ...paths.b.map((p) => `compare=${p}`)].join('&')}`;
     if (original) url += `&original=${original}`;
     if (sources) {
       url += `&source=${sourceBase(sources)}`;
