@@ -15,7 +15,10 @@
 // - rows keep functionDeltas' order (heaviest |self Δ| first).
 
 import type { DiffSide } from './diff';
-import { functionDeltas, functionWeights, type FunctionDelta } from './function-deltas';
+import { functionDeltas, type FunctionDelta } from './function-deltas';
+import type { ShareTable } from './function-weights';
+
+export { shareTable, type ShareTable } from './function-weights';
 
 export interface Spread {
   /** max − min of the function's share (percent of the run's total) over A's runs, and B's. */
@@ -32,47 +35,6 @@ export interface GroupDelta extends FunctionDelta {
 
 export interface GroupDeltaOptions {
   weight?: 'period' | 'samples';
-}
-
-/**
- * Each run's share of every function, in percent of the run's total: one row per run, one column
- * per name, 0 where the run lacks the function. Small (runs × functions), so the page's profile
- * worker keeps one per summed recording and the compare worker judges noise without the runs.
- */
-export interface ShareTable {
-  names: readonly string[];
-  runs: number;
-  /** run r, function f at [r * names.length + f]. */
-  self: Float64Array;
-  total: Float64Array;
-}
-
-/** The share table of the runs: each normalised by its own total (samples: by sample counts). */
-export function shareTable(runs: readonly DiffSide[], samples = false): ShareTable {
-  const column = new Map<string, number>();
-  const perRun = runs.map((run) => {
-    const w = functionWeights(run.tree, run.frames, samples);
-    const root = samples ? run.tree.totalSamples[0] : run.tree.totalWeight[0];
-    const cells: [number, number, number][] = [];
-    for (let s = 0; s < w.seen.length; s++) {
-      if (!w.seen[s]) continue;
-      const name = run.frames.strings[s];
-      let f = column.get(name);
-      if (f === undefined) column.set(name, (f = column.size));
-      cells.push([f, root > 0 ? (100 * w.self[s]) / root : 0, root > 0 ? (100 * w.total[s]) / root : 0]);
-    }
-    return cells;
-  });
-  const n = column.size;
-  const self = new Float64Array(runs.length * n);
-  const total = new Float64Array(runs.length * n);
-  perRun.forEach((cells, r) => {
-    for (const [f, sh, tot] of cells) {
-      self[r * n + f] = sh;
-      total[r * n + f] = tot;
-    }
-  });
-  return { names: [...column.keys()], runs: runs.length, self, total };
 }
 
 /** Per function of the runs' sums: the change in percent of each side's total, with each side's spread. */

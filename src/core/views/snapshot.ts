@@ -15,7 +15,7 @@ import { withGroupFrames } from './frame-groups';
 import { functionView, hasInlinedFrames } from './function-view';
 import { packStrings, unpackStrings } from '../util/wire';
 import { nodeLines, type NodeLines } from './source-lines-view';
-import { shareTable, type ShareTable } from './group-deltas';
+import { shareTable, type ShareTable } from './function-weights';
 
 /** Source lines for the page's figures: locations (file: string index) and each base node's heaviest. */
 export interface SnapshotLines {
