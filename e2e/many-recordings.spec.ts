@@ -22,7 +22,9 @@ test('several files opened together: one graph of their sum, listed in the statu
   await expect(page.getByTestId('recording-name')).toHaveText('a1.folded + b2.folded + rust-toyc.no-inline.perf-script.txt');
   await waitForIdle(page);
   const listed = page.getByTestId('status-recordings');
-  await expect(listed).toContainText('3 recordings: a1.folded, b2.folded, rust-toyc.no-inline.perf-script.txt');
+  // Mixed formats: each recording is labelled with its own, and the format is 'mixed'.
+  await expect(listed).toContainText('3 recordings: a1.folded (folded stacks), b2.folded (folded stacks), rust-toyc.no-inline.perf-script.txt (perf script)');
+  await expect(footer(page)).toContainText('Format: mixed');
   // Mixed units (folded counts and perf's nanoseconds) are added as numbers: the total is the sum.
   await expect(footer(page)).toContainText(`Total weight: ${formatCount(TOTALS.reduce((a, b) => a + b, 0))}`);
 
@@ -69,7 +71,9 @@ test('several profile= in a link: one graph of their sum, listed, and the link k
   await page.goto(`./#v=1&${profiles}`);
   await waitForIdle(page);
   const listed = page.getByTestId('status-recordings');
-  await expect(listed).toContainText(`5 recordings: ${runs.join(', ')}`);
+  // One format: the list has no labels, the format is the recordings'.
+  await expect(listed).toHaveText(new RegExp(`^5 recordings: ${runs.join(', ').replaceAll('.', '\\.')} ?each as a root frame$`));
+  await expect(footer(page)).toContainText('Format: folded stacks');
   const total = runs.map((f) => readFolded(f).total).reduce((a, b) => a + b, 0);
   await expect(footer(page)).toContainText(`Total weight: ${formatCount(total)}`);
   // The URL sync keeps every profile= (in order), so a reload opens the same sum.
@@ -101,4 +105,44 @@ test('groups compared: five runs as A, five chosen together as the comparison B,
   // Each side normalised by its own total: scan_table's share grows by some 3 points, more
   // than any other kernel's (fixtures/groups/README.md), so it heads the table.
   await expect(table.getByRole('row').nth(1)).toContainText('scan_table');
+
+  // Each side's spread over its runs, from the compare worker: the real change stands out of
+  // its spread; of the unchanged functions with self weight (leaves of the runs' stacks), at
+  // least 90 % are marked noise, as the CLI's --table oracle asks (src/cli/diff-groups.test.ts).
+  await expect(table.getByRole('columnheader', { name: 'Spread A / B' })).toBeVisible();
+  const selfNames = new Set([...side('a'), ...side('b')].flatMap((f) => readFolded(f).stacks.map((x) => x.frames[x.frames.length - 1])));
+  const rows = await table.locator('tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => ({ name: tr.querySelector('.compare-fn')?.textContent ?? '', noise: tr.querySelector('.compare-badge.noise') !== null, spread: tr.querySelector('.compare-spread')?.textContent ?? '' })),
+  );
+  expect(rows.length).toBeLessThan(200); // every function on the first page
+  const scan = rows.find((r) => r.name === 'scan_table')!;
+  expect(scan.noise).toBe(false);
+  await expect(table.getByRole('row').nth(1).locator('.compare-badge')).toHaveText('change');
+  expect(scan.spread).toMatch(/^\d+\.\d\d \/ \d+\.\d\d pp$/);
+  const unchanged = rows.filter((r) => r.name !== 'scan_table' && selfNames.has(r.name));
+  expect(unchanged.length).toBeGreaterThan(20);
+  expect(unchanged.filter((r) => r.noise).length / unchanged.length).toBeGreaterThanOrEqual(0.9);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.mouse.move(0, 0);
+    await expect(table).toHaveAttribute('aria-busy', 'false');
+    await table.screenshot({ path: `docs/screenshots/group-compare-table-${scheme}.png` });
+  }
+});
+
+test('several compare= in a link: B is the sum of those runs, the change table has their spread, and the URL sync keeps them all', async ({ page }) => {
+  await serveFixtures(page);
+  const link = (s: 'a' | 'b', key: string) => [1, 2, 3, 4, 5].map((i) => `${key}=e2e-fixtures/${encodeURIComponent(encodeURIComponent(`groups/${s}${i}.folded`))}`).join('&');
+  await page.goto(`./#v=1&${link('a', 'profile')}&${link('b', 'compare')}&mode=diff`);
+  await expect(page.locator('.compare-names')).toContainText(`B ${[1, 2, 3, 4, 5].map((i) => `groups/b${i}.folded`).join(' + ')}`);
+  const table = page.getByRole('region', { name: 'Changed functions' });
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table.getByRole('row').nth(1)).toContainText('scan_table');
+  await expect(table.getByRole('row').nth(1).locator('.compare-badge')).toHaveText('change');
+  await expect(table.getByRole('columnheader', { name: 'Spread A / B' })).toBeVisible();
+  const compares = () => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).getAll('compare'));
+  await expect.poll(compares).toEqual([1, 2, 3, 4, 5].map((i) => `e2e-fixtures/${encodeURIComponent(`groups/b${i}.folded`)}`));
+  await page.reload();
+  await expect(page.locator('.compare-names')).toContainText(`B ${[1, 2, 3, 4, 5].map((i) => `groups/b${i}.folded`).join(' + ')}`);
+  await expect.poll(compares).toHaveLength(5);
 });

@@ -23,7 +23,7 @@ import { compareUtf8, foldedStacks, formatWeight, sumFolded, transformedViewTree
 import type { Profile } from '../core/model/profile';
 import { mergeRecordings } from '../core/parallel/recordings';
 import { pairRoots, type DiffSide, type RootEntry } from '../core/views/diff';
-import { groupDeltas } from '../core/views/group-deltas';
+import { groupDeltas, shareTable } from '../core/views/group-deltas';
 import { loadRecording, writeChunks } from './cli-common';
 import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
@@ -97,7 +97,7 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
 }
 
 /** `A B` or `A1 A2 … vs B1 B2 …`; a message for anything else. */
-function splitSides(positionals: readonly string[]): { a: string[]; b: string[] } | string {
+export function splitSides(positionals: readonly string[]): { a: string[]; b: string[] } | string {
   const at = positionals.indexOf('vs');
   if (at < 0) return positionals.length === 2 ? { a: [positionals[0]], b: [positionals[1]] } : `expected two recordings A and B (or groups: A1 A2 ... vs B1 B2 ...), got ${positionals.length}`;
   if (positionals.indexOf('vs', at + 1) >= 0) return 'vs given twice (write ./vs for a file named vs)';
@@ -113,7 +113,8 @@ function splitSides(positionals: readonly string[]): { a: string[]; b: string[] 
  */
 function groupTable(a: Profile[], b: Profile[], options: FoldedOptions): string {
   const side = (p: Profile): DiffSide => ({ tree: transformedViewTree(p, options.view ?? 'inline', options.transforms), frames: p.frames });
-  const rows = groupDeltas(a.map(side), b.map(side), side(mergeRecordings(a)), side(mergeRecordings(b)), { weight: options.weight });
+  const samples = options.weight === 'samples';
+  const rows = groupDeltas(shareTable(a.map(side), samples), shareTable(b.map(side), samples), side(mergeRecordings(a)), side(mergeRecordings(b)), { weight: options.weight });
   const pct = (x: number) => x.toFixed(2);
   let out = 'selfA%\tselfB%\tchange\tspreadA\tspreadB\tverdict\tname\n';
   for (const r of rows) {

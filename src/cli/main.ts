@@ -30,7 +30,9 @@ export const USAGE = `usage: flameview [--no-open] [--port N] [--raw] [--lines] 
        script -F +srcline; --source-root: the page may read the source files the recording names
        under DIR, repeatable, default the working directory; --source-url: a link per source
        line, {path} and {line} filled in, e.g. 'vscode://file/{path}:{line}'; --symfs: the
-       Assembly panel finds the recording's binaries under DIR, as perf annotate --symfs)
+       Assembly panel finds the recording's binaries under DIR, as perf annotate --symfs); FILE2: compare FILE with it
+       flameview [options] --sum FILE FILE...      one graph of the recordings' sum
+       flameview [options] A1 A2... vs B1 B2...   compare groups of runs, each side summed
        flameview <command> [options]
 
 commands:

@@ -350,3 +350,37 @@ describe('flameview perf.data', () => {
   });
 });
 
+
+describe('several recordings from the terminal (issue 31)', () => {
+  const GROUP_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&(profile|compare)=${LOCAL})+(&source=/api/source/[0-9a-f]{32})?$`);
+  const group = (name: string) => join(FIXTURES, 'groups', name);
+  const params = async (s: Spawned) => {
+    const url = new URL(await waitForLine(s, GROUP_LINE));
+    const hash = new URLSearchParams(url.hash.slice(1));
+    return { url, profiles: hash.getAll('profile'), compares: hash.getAll('compare'), original: hash.get('original') };
+  };
+
+  it('--sum a b c: a profile= each, in order (the page shows their sum), each served processed', async () => {
+    const files = ['a1.folded', 'a2.folded', 'b1.folded'].map(group);
+    const p = await params(open(['--no-open', '--sum', ...files]));
+    expect(p.profiles.map((x) => x.split('/').pop())).toEqual(['a1.folded', 'a2.folded', 'b1.folded']);
+    expect(p.compares).toEqual([]);
+    expect(p.original).toBeNull();
+    for (const [i, f] of files.entries()) await expectProcessedOf(await bytes(new URL(p.profiles[i], p.url).href), f);
+  });
+
+  it('a1 a2 vs b1 b2: each side in profile= and compare=, as diff takes them', async () => {
+    const p = await params(open(['--no-open', group('a1.folded'), group('a2.folded'), 'vs', group('b1.folded'), group('b2.folded')]));
+    expect(p.profiles.map((x) => x.split('/').pop())).toEqual(['a1.folded', 'a2.folded']);
+    expect(p.compares.map((x) => x.split('/').pop())).toEqual(['b1.folded', 'b2.folded']);
+  });
+
+  it('three files without --sum or vs, --sum of one, and an empty side are usage errors that say what to write', async () => {
+    const three = await failure(open(['--no-open', group('a1.folded'), group('a2.folded'), group('a3.folded')]));
+    expect(three.code).toBe(1);
+    expect(three.stderr).toContain('found 3: --sum a b c opens their sum, a1 a2 vs b1 b2 compares groups');
+    expect((await failure(open(['--no-open', '--sum', group('a1.folded')]))).stderr).toContain('--sum needs two recordings or more, found 1');
+    expect((await failure(open(['--no-open', group('a1.folded'), 'vs']))).stderr).toContain('a group is empty: 1 recording(s) before vs, 0 after');
+    expect((await failure(open(['--no-open', '--sum', group('a1.folded'), 'vs', group('b1.folded')]))).stderr).toContain('--sum opens one graph');
+  });
+});

@@ -1,6 +1,9 @@
 // `flameview [--no-open] [--port N] [--raw] FILE [FILE2]`, `… | flameview -`: opens recordings
 // from the terminal. Serves the built app and only the named files (each behind a random token) on
 // 127.0.0.1, then opens the browser on `#profile=/api/local/<token>/<name>` (two files: `&compare=`).
+// Several recordings as one (issue 31): `--sum a b c …` names each in a `profile=` (the page shows
+// their sum), and `a1 a2 … vs b1 b2 …` each side's runs in `profile=` and `compare=` (groups
+// compared, as `flameview diff` takes them); `flameview A B` stays the comparison of two files.
 //
 // - Each recording is parsed here, by the CLI's parallel parser, while the server starts and the
 //   browser loads the page (the link is printed and opened at once; the page's request for the
@@ -45,16 +48,19 @@ import { recordedFiles } from '../core/query/source-lines';
 import type { Profile } from '../core/model/profile';
 import { asmBase, asmSource, type AsmSource } from '../server/asm-routes';
 import { recordedBuildIds } from '../node/disasm';
-
 import { checkTemplate } from '../core/query/source-listing';
+import { splitSides } from './diff';
 
-export const OPEN_USAGE = 'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] [--symfs DIR] FILE [FILE2]   (FILE may be -, for stdin)\n';
+export const OPEN_USAGE =
+  'usage: flameview [--no-open] [--port N] [--raw] [--lines] [--source-root DIR]... [--source-url TEMPLATE] [--symfs DIR] FILE [FILE2] | --sum FILE FILE... | A1 A2... vs B1 B2...   (FILE may be -, for stdin)\n';
 
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
 
 interface OpenArgs {
-  inputs: string[];
+  /** The baseline's recordings (several: one graph of their sum) and the comparison's (none, one, or a group). */
+  a: string[];
+  b: string[];
   open: boolean;
   port: number;
   /** Serve the files as they are, for the page to parse (no processed form). */
@@ -79,6 +85,7 @@ function parseArgs(args: string[]): OpenArgs {
   let raw = false;
   let port = 0;
   let lines = false;
+  let sum = false;
   const sourceRoots: string[] = [];
   let symfs: string | undefined;
   let sourceUrl: string | null = null;
@@ -93,6 +100,8 @@ function parseArgs(args: string[]): OpenArgs {
       raw = true;
     } else if (options && arg === '--lines') {
       lines = true;
+    } else if (options && arg === '--sum') {
+      sum = true;
     } else if (options && (arg === '--source-root' || arg.startsWith('--source-root='))) {
       const v = arg === '--source-root' ? args[++i] : arg.slice('--source-root='.length);
       if (!v) throw new OpenError('--source-root needs a directory');
@@ -121,9 +130,21 @@ function parseArgs(args: string[]): OpenArgs {
     }
   }
   if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
-  if (inputs.length > 2) throw new OpenError(`at most two files (a recording, or two to compare); found ${inputs.length}`);
   if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
-  return { inputs, open, port, raw, lines, sourceUrl, sourceRoots: sourceRoots.length > 0 ? sourceRoots : [process.cwd()], symfs };
+  const roots = sourceRoots.length > 0 ? sourceRoots : [process.cwd()];
+  const rest = { open, port, raw, lines, sourceUrl, sourceRoots: roots, symfs };
+  if (sum) {
+    if (inputs.includes('vs')) throw new OpenError('--sum opens one graph: vs has no place in it (write ./vs for a file named vs)');
+    if (inputs.length < 2) throw new OpenError(`--sum needs two recordings or more, found ${inputs.length}`);
+    return { a: inputs, b: [], ...rest };
+  }
+  if (inputs.includes('vs')) {
+    const sides = splitSides(inputs);
+    if (typeof sides === 'string') throw new OpenError(sides);
+    return { ...sides, ...rest };
+  }
+  if (inputs.length > 2) throw new OpenError(`at most two files without --sum or vs (a recording, or two to compare); found ${inputs.length}: --sum a b c opens their sum, a1 a2 vs b1 b2 compares groups`);
+  return { a: inputs.slice(0, 1), b: inputs.slice(1), ...rest };
 }
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
@@ -149,7 +170,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     let made: Promise<string> | null = null;
     const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
     const files = new Map<string, LocalFile | Promise<LocalFile>>();
-    const paths: string[] = [];
+    const paths: { a: string[]; b: string[] } = { a: [], b: [] };
     let original: string | null = null;
     const sourceNames = new Set<string>();
     // One secret for the run: the page holds it once for source files and disassemblies.
@@ -166,19 +187,23 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     // the server's start would wait for its turns between the parse's reads.
     let linkOut!: () => void;
     let parsing: Promise<unknown> = new Promise<void>((resolve) => (linkOut = resolve));
-    for (const [i, input] of parsed.inputs.entries()) {
-      const file = await prepare(input, io, tempDir, parsed.lines);
-      if (parsed.raw) {
-        paths.push(serve(file, file.name));
-        continue;
+    for (const side of ['a', 'b'] as const) {
+      for (const [i, input] of parsed[side].entries()) {
+        const file = await prepare(input, io, tempDir, parsed.lines);
+        if (parsed.raw) {
+          paths[side].push(serve(file, file.name));
+          continue;
+        }
+        const processed = parsing.then(() => processLocal(file, io, tempDir, sourceNames));
+        parsing = processed;
+        paths[side].push(serve(processed.then((p) => p?.file ?? file), file.name));
+        // The baseline's functions can be disassembled (the comparison's are not annotated), and
+        // its own bytes serve the event picker (not a sum's, which the page reads from its parts).
+        if (side === 'a' && i === 0 && parsed.a.length === 1) {
+          asm = processed.then((p) => (p ? asmOf(p.profile, file, secret, parsed.symfs, io) : null));
+          original = serve(file, file.name);
+        }
       }
-      const processed = parsing.then(() => processLocal(file, io, tempDir, sourceNames));
-      parsing = processed;
-      paths.push(serve(processed.then((p) => p?.file ?? file), file.name));
-      // The baseline's functions can be disassembled (the comparison's are not annotated).
-      if (i === 0) asm = processed.then((p) => (p ? asmOf(p.profile, file, secret, parsed.symfs, io) : null));
-      // The baseline's own bytes, for the event picker (the comparison's events are not picked).
-      if (i === 0) original = serve(file, file.name);
     }
     // Only the files the recordings name (known once parsed: the guard reads the set as it
     // fills), under the roots; none with --raw.
@@ -198,8 +223,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     handlersOff();
     const stopped = untilStopped(app, cleanup);
     // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
-    let url = `${base}/#profile=${paths[0]}`;
-    if (paths[1]) url += `&compare=${paths[1]}`;
+    let url = `${base}/#${[...paths.a.map((p) => `profile=${p}`), ...paths.b.map((p) => `compare=${p}`)].join('&')}`;
     if (original) url += `&original=${original}`;
     if (sources) url += `&source=${sourceBase(sources)}`;
     if (asm) url += `&asm=${asmBase(secret)}`;

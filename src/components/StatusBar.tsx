@@ -39,10 +39,12 @@ export function StatusBar() {
   const warnings = summary.count;
   // After a transform that drops samples ("Drop samples with …", a focus) the graph shows fewer.
   const shown = tree.totalSamples[0];
+  // Several recordings of different formats: each is labelled with its own, not the first's.
+  const mixed = new Set(meta.recordingFormats ?? []).size > 1;
   return (
     <footer className="status-bar">
-      <span>Format: {FORMAT_NAMES[meta.format]}</span>
-      {meta.recordings && <Recordings names={meta.recordings} roots={Boolean(meta.recordingRoots)} />}
+      <span>Format: {mixed ? 'mixed' : FORMAT_NAMES[meta.format]}</span>
+      {meta.recordings && <Recordings names={meta.recordings} formats={mixed ? meta.recordingFormats : undefined} roots={Boolean(meta.recordingRoots)} />}
       {meta.event && <span>Event: {meta.event}</span>}
       {compared ? (
         <>
@@ -107,12 +109,13 @@ function Both({ label, a, b, format }: { label: string; a: number; b: number; fo
   );
 }
 
-/** Several recordings opened as one: their names, and whether each is a root frame of its own. */
-function Recordings({ names, roots }: { names: readonly string[]; roots: boolean }) {
+/** Several recordings opened as one: their names (each with its format when they differ), and whether each is a root frame of its own. */
+function Recordings({ names, formats, roots }: { names: readonly string[]; formats?: readonly FormatId[]; roots: boolean }) {
+  const labelled = formats ? names.map((n, i) => (formats[i] ? `${n} (${FORMAT_NAMES[formats[i]]})` : n)) : names;
   return (
     <span data-testid="status-recordings" className="status-recordings">
-      <span title={names.join('\n')}>
-        {names.length} recordings: {names.join(', ')}
+      <span title={labelled.join('\n')}>
+        {names.length} recordings: {labelled.join(', ')}
       </span>
       <label>
         <input type="checkbox" checked={roots} onChange={(e) => void showEachRecording(e.target.checked)} /> each as a root frame

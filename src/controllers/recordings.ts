@@ -126,9 +126,10 @@ export function cancel(): void {
 
 // ── The comparison (B) ────────────────────────────────────────────────────────────────────────
 
-/** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
+/** The URL (as given) of the comparison being loaded or open, or null for files / none / several URLs (a sum Share uploads as one). */
 export function requestedCompareUrl(): string | null {
-  return useStore.getState().compare.requestedUrl;
+  const urls = useStore.getState().compare.requestedUrls;
+  return urls?.length === 1 ? urls[0] : null;
 }
 
 export function openCompareFile(file: File): Promise<void> {
@@ -142,8 +143,13 @@ export function openCompareFiles(files: readonly File[]): Promise<void> {
 }
 
 export function openCompareUrl(raw: string, base = document.baseURI): Promise<void> {
-  if (checkProfileUrl(raw, base).ok) useStore.getState().setCompareRequested(raw);
-  return comparison.openUrl(raw, base);
+  return openCompareUrls([raw], base);
+}
+
+/** Several URLs (a link's several `compare=`) as the comparison, one graph of their sum. */
+export function openCompareUrls(raws: readonly string[], base = document.baseURI): Promise<void> {
+  if (raws.every((raw) => checkProfileUrl(raw, base).ok)) useStore.getState().setCompareRequested(raws);
+  return comparison.openUrls(raws, base);
 }
 
 /**
@@ -153,7 +159,7 @@ export function openCompareUrl(raw: string, base = document.baseURI): Promise<vo
 export function compareOpenedBytes(): { body: Blob; name: string } | null {
   const { compare, recordings } = useStore.getState();
   const opened = comparison.opened;
-  if (!recordings.b.snapshot || compare.requestedUrl !== null || opened?.kind !== 'file') return null;
+  if (!recordings.b.snapshot || compare.requestedUrls !== null || opened?.kind !== 'file') return null;
   return { body: opened.file, name: recordings.b.name ?? opened.name };
 }
 
@@ -163,7 +169,7 @@ export function compareOpenedBytes(): { body: Blob; name: string } | null {
  */
 export function adoptCompareUrl(url: string): void {
   comparison.adoptUrl(url);
-  useStore.getState().setCompareRequested(url);
+  useStore.getState().setCompareRequested([url]);
   useStore.getState().setCompareUrl(url);
 }
 
@@ -180,7 +186,7 @@ export function startCompareController(): () => void {
   const unsubOpen = useStore.subscribe(
     (st) => st.compare.openRequest,
     (request) => {
-      if (request) void openCompareUrl(request.url);
+      if (request) void openCompareUrls(request.urls);
     },
   );
   // (The differential graph's zoom across a view or baseline change: flame-sources.ts, startDiffSync.)

@@ -19,7 +19,7 @@ import { compareParamsFromHash } from '../store/url/compare-hash';
 import { isEmbedMode } from './embed';
 import { openReportRecordings } from './report';
 import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
-import { openCompareUrl, openDemo, openUrl, openUrls } from './recordings';
+import { openCompareUrls, openDemo, openUrl, openUrls } from './recordings';
 import { mainSource } from './flame-sources';
 import { useStore } from '../store/store';
 import type { ProfileSnapshot } from '../core/views/snapshot';
@@ -296,7 +296,7 @@ export function startLinkedLoads(win: Window = window): void {
   const s = useStore.getState();
   if (compare.mode) s.setCompareMode(compare.mode);
   if (compare.norm) s.setCompareNorm(compare.norm);
-  if (compare.compare) void openCompareUrl(compare.compare);
+  if (compare.compare.length > 0) void openCompareUrls(compare.compare);
 }
 
 /**

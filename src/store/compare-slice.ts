@@ -12,7 +12,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { CallTree } from '../core/model/call-tree';
 import type { ColoursReply, FiguresReply } from '../core/session/compare-protocol';
 import type { DiffNorm, DiffShape } from '../core/views/diff';
-import type { FunctionDelta } from '../core/views/function-deltas';
+import type { ChangeRow } from '../core/session/compare-protocol';
 import type { PathSegment } from '../core/views/zoom-path';
 import { resolvePath } from '../core/views/zoom-path';
 import { treeOf } from '../core/query/tree-walks';
@@ -44,7 +44,7 @@ export interface PaneFigures extends DiffKey {
 /** Results of the compare worker (controllers/compare-results.ts) for what is on screen. */
 export interface CompareResults {
   colours: (DiffKey & ColoursReply) | null;
-  table: { a: CallTree; b: CallTree; norm: DiffNorm; rows: FunctionDelta[] } | null;
+  table: { a: CallTree; b: CallTree; norm: DiffNorm; rows: ChangeRow[] } | null;
   /** The hovered node's figures (tooltips). */
   hover: PaneFigures | null;
   /** The selected node's figures (the details); `pane` is where it was selected last. */
@@ -55,10 +55,10 @@ export interface CompareResults {
 export interface CompareState {
   /** The URL B was fetched from (kept in the hash as `compare=`), or null for a file. */
   url: string | null;
-  /** The URL (as given) of the comparison being loaded or open, or null for a file / none. */
-  requestedUrl: string | null;
+  /** The URLs (as given) of the comparison being loaded or open (several: B is their sum), or null for files / none. */
+  requestedUrls: readonly string[] | null;
   /** A comparison the link asks for (back/forward, an edited hash); the loader opens it. */
-  openRequest: { url: string } | null;
+  openRequest: { urls: readonly string[] } | null;
   mode: CompareMode;
   norm: DiffNorm;
   /** Compare ignoring the root (process or thread) names: a renamed binary matches (diff.ts's pairRoots). */
@@ -83,8 +83,8 @@ export interface CompareSlice {
   setCompareResults(patch: Partial<CompareResults>): void;
   /** The open comparison is also at this URL now (Share uploaded it). */
   setCompareUrl(url: string): void;
-  setCompareRequested(url: string | null): void;
-  requestCompareOpen(url: string): void;
+  setCompareRequested(urls: readonly string[] | null): void;
+  requestCompareOpen(urls: readonly string[]): void;
   /** Zooms the differential graph to a frame path of the shaping run, now or once B opens. */
   zoomDiffTo(path: PathSegment[]): void;
 }
@@ -94,7 +94,7 @@ export const NO_RESULTS: CompareResults = { colours: null, table: null, hover: n
 
 export const INITIAL_COMPARE: CompareState = {
   url: null,
-  requestedUrl: null,
+  requestedUrls: null,
   openRequest: null,
   mode: 'side',
   norm: 'pct',
@@ -146,8 +146,8 @@ export const createCompareSlice: Creator<CompareSlice> = (set, get) => {
     setCompareUrl: (url) => {
       if (get().recordings.b.snapshot) patch({ url });
     },
-    setCompareRequested: (requestedUrl) => patch({ requestedUrl }),
-    requestCompareOpen: (url) => patch({ openRequest: { url } }),
+    setCompareRequested: (requestedUrls) => patch({ requestedUrls }),
+    requestCompareOpen: (urls) => patch({ openRequest: { urls } }),
     zoomDiffTo: (path) => {
       const diff = diffZoomed(get(), get().compare, get().panes.diff, path);
       if (diff) set({ compare: { ...get().compare, pendingDiffZoom: null }, panes: withPanes(get().panes, { diff }) });

@@ -36,6 +36,8 @@ export interface ProfileMeta {
   warnings: ImportWarning[];
   /** Several recordings opened as one (../parallel/recordings.ts): their names, in order; absent for one. */
   recordings?: string[];
+  /** With `recordings`: each one's format, in the same order (the status bar names them when they differ). */
+  recordingFormats?: FormatId[];
   /** With `recordings`: each recording's stacks are under a root frame of its name. */
   recordingRoots?: boolean;
 }

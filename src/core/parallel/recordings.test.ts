@@ -27,6 +27,9 @@ describe('several recordings as one', () => {
     }
     expect(merged.meta.samples).toBe(profiles.reduce((n, p) => n + p.meta.samples, 0));
     expect(merged.tree.totalWeight[0]).toBe(profiles.reduce((n, p) => n + p.tree.totalWeight[0], 0));
+    // Each recording's own format, in order (the status bar labels them when they differ).
+    expect(merged.meta.recordingFormats).toEqual(profiles.map((p) => p.meta.format));
+    expect(new Set(merged.meta.recordingFormats).size).toBeGreaterThan(3);
   });
 
   it('the same recording twice doubles every stack; the time chart is dropped with a warning', async () => {

@@ -114,6 +114,7 @@ function mergedMeta(profiles: readonly Profile[], labels: readonly string[]): Pr
     skippedLines: skipped,
     warnings,
     recordings: [...labels],
+    recordingFormats: profiles.map((p) => p.meta.format),
   };
 }
 

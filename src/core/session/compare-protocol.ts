@@ -10,7 +10,7 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { NodeDelta } from '../views/diff';
 import type { FunctionDelta } from '../views/function-deltas';
-import type { ProfileSnapshot } from '../views/snapshot';
+import type { ProfileSnapshot, RunShares, ShareTableWire } from '../views/snapshot';
 import { packStrings, unpackStrings } from '../util/wire';
 
 /** Which recordings a request is about (ids the page gave them when it sent them). */
@@ -24,6 +24,8 @@ export interface RecordingWire {
   strings: string;
   inline: CallTree;
   functions: CallTree | null;
+  /** A recording summed from several: each run's function shares (for the spread), else null. */
+  runShares: RunShares | null;
 }
 
 export interface ColoursReply {
@@ -47,16 +49,22 @@ export interface ChangeTableReply {
   status: Uint8Array;
   self: Float64Array;
   total: Float64Array;
+  /**
+   * When A or B is several runs: row i's self spread of A and of B (percentage points of each
+   * run's total) at spread[2i], spread[2i+1], and noise[i] 1 when |self Δ%pt| is at most the larger.
+   */
+  spread: Float64Array | null;
+  noise: Uint8Array | null;
 }
 
 /** The buffers of a reply, for a transfer. */
 export function replyBuffers(reply: ColoursReply | ChangeTableReply): ArrayBuffer[] {
-  const cols = 'delta' in reply ? [reply.delta, reply.match] : [reply.status, reply.self, reply.total];
+  const cols = 'delta' in reply ? [reply.delta, reply.match] : [reply.status, reply.self, reply.total, reply.spread, reply.noise].filter((c) => c !== null);
   return cols.map((c) => c.buffer as ArrayBuffer);
 }
 
 /** The wire form of a recording's base trees: the page keeps drawing its own columns, so these are copies. */
-export function recordingWire(snapshot: Pick<ProfileSnapshot, 'frames' | 'inline' | 'functions'>): { wire: RecordingWire; transfer: ArrayBuffer[] } {
+export function recordingWire(snapshot: Pick<ProfileSnapshot, 'frames' | 'inline' | 'functions' | 'runShares'>): { wire: RecordingWire; transfer: ArrayBuffer[] } {
   const { strings, name, module, flags, count } = snapshot.frames;
   const transfer: ArrayBuffer[] = [];
   const copy = <T extends Int32Array | Uint8Array | Float64Array | Uint16Array | Uint32Array | Float32Array>(a: T): T => {
@@ -81,15 +89,31 @@ export function recordingWire(snapshot: Pick<ProfileSnapshot, 'frames' | 'inline
     strings: packStrings(strings),
     inline: tree(snapshot.inline),
     functions: snapshot.functions ? tree(snapshot.functions) : null,
+    runShares: null,
   };
+  const shares = (t: ShareTableWire): ShareTableWire => ({ ...t, self: copy(t.self), total: copy(t.total) });
+  const runs = snapshot.runShares;
+  if (runs) wire.runShares = { inline: shares(runs.inline), functions: runs.functions ? shares(runs.functions) : null };
   return { wire, transfer };
 }
 
 const STATUS: readonly FunctionDelta['status'][] = ['both', 'new', 'gone'];
 
+/** A change table row; spread when A or B is several runs (self share, percentage points). */
+export interface ChangeRow extends FunctionDelta {
+  spread?: { a: number; b: number; noise: boolean };
+}
+
 /** The change table's rows, in the session's order (heaviest change of self weight first). */
-export function changeRows(reply: ChangeTableReply): FunctionDelta[] {
+export function changeRows(reply: ChangeTableReply): ChangeRow[] {
   const names = unpackStrings(reply.names);
   const figure = (col: Float64Array, i: number) => ({ a: col[4 * i], b: col[4 * i + 1], delta: col[4 * i + 2], deltaPct: col[4 * i + 3] });
-  return names.map((name, i) => ({ name, status: STATUS[reply.status[i]], self: figure(reply.self, i), total: figure(reply.total, i) }));
+  const { spread, noise } = reply;
+  return names.map((name, i) => ({
+    name,
+    status: STATUS[reply.status[i]],
+    self: figure(reply.self, i),
+    total: figure(reply.total, i),
+    ...(spread && noise ? { spread: { a: spread[2 * i], b: spread[2 * i + 1], noise: noise[i] === 1 } } : {}),
+  }));
 }

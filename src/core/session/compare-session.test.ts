@@ -6,6 +6,10 @@ import { changeRows, recordingWire, replyBuffers } from './compare-protocol';
 import { deltaColumn, diffTrees, nodeDelta } from '../views/diff';
 import { functionDeltaOf, functionDeltas } from '../views/function-deltas';
 import { frameName } from '../model/frame-table';
+import { loadProfileFromText } from '../import/load';
+import { mergeRecordings } from '../parallel/recordings';
+import { fixtureBytes } from '../testing/fixtures';
+import { groupDeltas, shareTable } from '../views/group-deltas';
 
 // Inline frames make the two views differ: the function view merges `inl` into `parse`.
 const A = makeSnapshot(profileFrom('main;parse;inl_[i];lex 4\nmain;emit 4\nmain;gone 1'));
@@ -96,5 +100,36 @@ describe('compare session ignoring the root names', () => {
     while (frameName(RB.frames, RB.inline.frame[draw]) !== 'draw') draw++;
     expect(s.figures(ids, 'inline', 'B', draw, 'abs', true)!.path.total).toMatchObject({ a: 5, b: 7, delta: 2 });
     expect(s.figures(ids, 'inline', 'B', draw, 'abs')!.path.presentIn).toBe('B');
+  });
+});
+
+describe('compare session: groups of runs (issue 31, item 3)', () => {
+  const runs = (side: 'a' | 'b') => Promise.all([1, 2, 3, 4, 5].map((i) => loadProfileFromText(fixtureBytes(`groups/${side}${i}.folded`))));
+
+  it("the change table's spread and noise are groupDeltas' of the runs, from the shares that crossed with the sums", async () => {
+    const [a, b] = await Promise.all([runs('a'), runs('b')]);
+    const s = new CompareSession();
+    for (const [slot, id, snap] of [['A', 1, makeSnapshot(mergeRecordings(a), a)], ['B', 2, makeSnapshot(mergeRecordings(b), b)]] as const) {
+      const { wire, transfer } = recordingWire(snap);
+      s.setRecording(slot, id, structuredClone(wire, { transfer }));
+    }
+    const expected = new Map(groupDeltas(shareTable(a), shareTable(b), mergeRecordings(a), mergeRecordings(b)).map((g) => [g.name, g.selfSpread]));
+    for (const norm of ['pct', 'abs'] as const) {
+      const rows = changeRows(s.changeTable(ids, 'inline', norm)!);
+      for (const r of rows) {
+        const g = expected.get(r.name)!;
+        expect(r.spread!.a).toBeCloseTo(g.a, 9);
+        expect(r.spread!.b).toBeCloseTo(g.b, 9);
+        expect(r.spread!.noise).toBe(g.noise);
+      }
+      // The recorded runs' oracle (as the CLI's --table test): the real change flagged, >= 90 % of the rest noise.
+      expect(rows.find((r) => r.name === 'scan_table')!.spread!.noise).toBe(false);
+      const others = rows.filter((r) => r.name !== 'scan_table' && (r.self.a > 0 || r.self.b > 0));
+      expect(others.filter((r) => r.spread!.noise).length / others.length).toBeGreaterThanOrEqual(0.9);
+    }
+  });
+
+  it('one recording per side: no spread column', () => {
+    expect(changeRows(session().changeTable(ids, 'inline', 'pct')!).every((r) => r.spread === undefined)).toBe(true);
   });
 });

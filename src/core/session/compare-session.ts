@@ -15,6 +15,8 @@ import type { NodeIndex } from '../model/types';
 import type { ViewKind } from '../model/view-types';
 import { deltaColumn, diffTrees, nodeDelta, type DiffNorm, type DiffShape, type DiffSide, type TreeDiff } from '../views/diff';
 import { functionDeltaOf, functionDeltas } from '../views/function-deltas';
+import { groupDeltas, shareTable, type ShareTable } from '../views/group-deltas';
+import { fromShareWire, type RunShares } from '../views/snapshot';
 import type { ChangeTableReply, ColoursReply, CompareIds, FiguresReply, RecordingWire } from './compare-protocol';
 import { packStrings, unpackStrings } from '../util/wire';
 
@@ -23,6 +25,7 @@ interface Held {
   frames: FrameTable;
   inline: CallTree;
   functions: CallTree | null;
+  runShares: RunShares | null;
   sides: Partial<Record<ViewKind, DiffSide>>;
 }
 
@@ -32,7 +35,7 @@ export class CompareSession {
   /** Keeps a recording as run A (baseline) or B (comparison), replacing the one there. */
   setRecording(slot: 'A' | 'B', id: number, wire: RecordingWire): void {
     const strings = unpackStrings(wire.strings);
-    this.held[slot] = { id, frames: { ...wire.frames, strings }, inline: wire.inline, functions: wire.functions, sides: {} };
+    this.held[slot] = { id, frames: { ...wire.frames, strings }, inline: wire.inline, functions: wire.functions, runShares: wire.runShares, sides: {} };
   }
 
   /** The differential graph's colouring: B − A per node of the shaping tree, and which nodes both runs have. */
@@ -65,6 +68,8 @@ export class CompareSession {
       status: new Uint8Array(n),
       self: new Float64Array(4 * n),
       total: new Float64Array(4 * n),
+      spread: null,
+      noise: null,
     };
     const STATUS = { both: 0, new: 1, gone: 2 } as const;
     for (let i = 0; i < n; i++) {
@@ -73,7 +78,30 @@ export class CompareSession {
       out.self.set([r.self.a, r.self.b, r.self.delta, r.self.deltaPct], 4 * i);
       out.total.set([r.total.a, r.total.b, r.total.delta, r.total.deltaPct], 4 * i);
     }
+    const runsA = this.runs('A', view);
+    const runsB = this.runs('B', view);
+    // Spread only when a side is several runs: with one run per side nothing would be noise.
+    if (runsA.runs > 1 || runsB.runs > 1) {
+      // Noise is judged in percent of each side's total, whatever the table shows (groupDeltas).
+      const group = new Map(groupDeltas(runsA, runsB, a, b).map((g) => [g.name, g.selfSpread]));
+      out.spread = new Float64Array(2 * n);
+      out.noise = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        const g = group.get(rows[i].name);
+        if (!g) continue;
+        out.spread[2 * i] = g.a;
+        out.spread[2 * i + 1] = g.b;
+        out.noise[i] = g.noise ? 1 : 0;
+      }
+    }
     return out;
+  }
+
+  /** A side's share table: its runs' when it is a sum of several, else its one recording's. */
+  private runs(slot: 'A' | 'B', view: ViewKind): ShareTable {
+    const h = this.held[slot]!;
+    const wire = view === 'functions' && h.functions ? h.runShares?.functions : h.runShares?.inline;
+    return wire ? fromShareWire(wire) : shareTable([this.side(slot, h.id, view)!]);
   }
 
   private side(slot: 'A' | 'B', id: number, view: ViewKind): DiffSide | null {

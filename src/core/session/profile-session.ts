@@ -247,7 +247,7 @@ export class ProfileSession {
       profiles.push(one.profile);
     }
     const names = files.map((f) => f.name);
-    return this.snapshotOf(() => mergeRecordings(profiles, { labels: names, rootPerRecording: options.byRecording }), signal, options.name);
+    return this.snapshotOf(() => mergeRecordings(profiles, { labels: names, rootPerRecording: options.byRecording }), signal, options.name, profiles);
   }
 
   private async run(...args: ReadArgs): Promise<OpenResult> {
@@ -256,10 +256,10 @@ export class ProfileSession {
   }
 
   /** The snapshot of the profile `make` gives, or the error it throws, worded as run() words it. */
-  private snapshotOf(make: () => Profile, signal: AbortSignal, name: string): OpenResult {
+  private snapshotOf(make: () => Profile, signal: AbortSignal, name: string, runs?: readonly Profile[]): OpenResult {
     try {
       const profile = make();
-      const snapshot = makeSnapshot(profile);
+      const snapshot = makeSnapshot(profile, runs);
       if (signal.aborted) return cancelled();
       this.linesOf = keepLines(profile);
       this.addressesOf = keepAddresses(profile);

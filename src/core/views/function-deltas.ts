@@ -12,46 +12,15 @@
 // - the raw weights (functionPairTable) are memoised by tree identity; rows depend on the
 //   normalisation and are rebuilt per call.
 
-import type { CallTree } from '../model/call-tree';
-import type { FrameTable } from '../model/frame-table';
 import { compare, type Compared, type DeltaOptions, type DiffSide } from './diff';
 import { Memo } from '../util/memo';
+import { functionWeights } from './function-weights';
 
 export interface FunctionDelta {
   name: string;
   status: 'both' | 'new' | 'gone';
   self: Compared;
   total: Compared;
-}
-
-export interface FunctionWeights {
-  /** Per string index of the side's table (only the ones used as frame names are non-zero). */
-  self: Float64Array;
-  total: Float64Array;
-  seen: Uint8Array;
-}
-
-export function functionWeights(tree: CallTree, frames: FrameTable, samples: boolean): FunctionWeights {
-  const size = frames.strings.length;
-  const self = new Float64Array(size);
-  const total = new Float64Array(size);
-  const seen = new Uint8Array(size);
-  const onStack = new Int32Array(size);
-  const selfW = samples ? tree.selfSamples : tree.selfWeight;
-  const totalW = samples ? tree.totalSamples : tree.totalWeight;
-  // Open ancestors of the current node, outermost first (the root is never pushed).
-  const open = new Int32Array(tree.maxDepth + 1);
-  let top = 0;
-  for (let n = 1; n < tree.nodeCount; n++) {
-    while (top > 0 && tree.end[open[top - 1]] <= n) onStack[frames.name[tree.frame[open[--top]]]]--;
-    const s = frames.name[tree.frame[n]];
-    seen[s] = 1;
-    self[s] += selfW[n];
-    if (onStack[s] === 0) total[s] += totalW[n];
-    onStack[s]++;
-    open[top++] = n;
-  }
-  return { self, total, seen };
 }
 
 /** Raw per-function weights of both runs, one entry per name of A or B (columns). */

@@ -8,14 +8,14 @@ import { loadProfileFromText } from '../import/load';
 import { mergeRecordings } from '../parallel/recordings';
 import { fixtureBytes } from '../testing/fixtures';
 import { profileFrom } from '../testing/tree-dsl';
-import { groupDeltas } from './group-deltas';
+import { groupDeltas, shareTable } from './group-deltas';
 
 const runs = (side: 'a' | 'b') => Promise.all([1, 2, 3, 4, 5].map((i) => loadProfileFromText(fixtureBytes(`groups/${side}${i}.folded`))));
 
 describe('group compare', () => {
   it('flags the real change and calls at least 90 % of the unchanged functions noise (5 + 5 recorded runs)', async () => {
     const [a, b] = await Promise.all([runs('a'), runs('b')]);
-    const rows = groupDeltas(a, b, mergeRecordings(a), mergeRecordings(b));
+    const rows = groupDeltas(shareTable(a), shareTable(b), mergeRecordings(a), mergeRecordings(b));
     const scan = rows.find((r) => r.name === 'scan_table')!;
     expect(scan.self.delta).toBeGreaterThan(0);
     expect(scan.selfSpread.noise).toBe(false);
@@ -35,7 +35,7 @@ describe('group compare', () => {
     const a1 = profileFrom('main;f 50\nmain;g 50');
     const a2 = profileFrom('main;f 70\nmain;g 30');
     const b1 = profileFrom('main;f 60\nmain;h 40');
-    const rows = groupDeltas([a1, a2], [b1], mergeRecordings([a1, a2]), b1);
+    const rows = groupDeltas(shareTable([a1, a2]), shareTable([b1]), mergeRecordings([a1, a2]), b1);
     const f = rows.find((r) => r.name === 'f')!;
     expect(f.self.delta).toBeCloseTo(0);
     expect(f.selfSpread).toEqual({ a: 20, b: 0, noise: true });
@@ -45,7 +45,7 @@ describe('group compare', () => {
     const h = rows.find((r) => r.name === 'h')!;
     expect(h.status).toBe('new');
     expect(h.selfSpread).toEqual({ a: 0, b: 0, noise: false });
-    const one = groupDeltas([a1], [b1], a1, b1);
+    const one = groupDeltas(shareTable([a1]), shareTable([b1]), a1, b1);
     expect(one.filter((r) => r.self.delta !== 0).every((r) => !r.selfSpread.noise)).toBe(true);
   });
 });

@@ -15,7 +15,10 @@
 // - rows keep functionDeltas' order (heaviest |self Δ| first).
 
 import type { DiffSide } from './diff';
-import { functionDeltas, functionWeights, type FunctionDelta } from './function-deltas';
+import { functionDeltas, type FunctionDelta } from './function-deltas';
+import type { ShareTable } from './function-weights';
+
+export { shareTable, type ShareTable } from './function-weights';
 
 export interface Spread {
   /** max − min of the function's share (percent of the run's total) over A's runs, and B's. */
@@ -35,17 +38,11 @@ export interface GroupDeltaOptions {
 }
 
 /** Per function of the runs' sums: the change in percent of each side's total, with each side's spread. */
-export function groupDeltas(
-  runsA: readonly DiffSide[],
-  runsB: readonly DiffSide[],
-  sumA: DiffSide,
-  sumB: DiffSide,
-  options: GroupDeltaOptions = {},
-): GroupDelta[] {
+export function groupDeltas(runsA: ShareTable, runsB: ShareTable, sumA: DiffSide, sumB: DiffSide, options: GroupDeltaOptions = {}): GroupDelta[] {
   const weight = options.weight ?? 'period';
   const rows = functionDeltas(sumA, sumB, { norm: 'pct', weight });
-  const a = shareRanges(runsA, weight === 'samples');
-  const b = shareRanges(runsB, weight === 'samples');
+  const a = shareRanges(runsA);
+  const b = shareRanges(runsB);
   const spread = (name: string, which: 'self' | 'total', delta: number): Spread => {
     const sa = a.get(name)?.[which] ?? 0;
     const sb = b.get(name)?.[which] ?? 0;
@@ -54,39 +51,19 @@ export function groupDeltas(
   return rows.map((r) => ({ ...r, selfSpread: spread(r.name, 'self', r.self.delta), totalSpread: spread(r.name, 'total', r.total.delta) }));
 }
 
-/** Per function name: the range of its self and total share (percent) over the runs. */
-function shareRanges(runs: readonly DiffSide[], samples: boolean): Map<string, { self: number; total: number }> {
-  const lo = new Map<string, [number, number]>();
-  const hi = new Map<string, [number, number]>();
-  const seen = new Map<string, number>();
-  runs.forEach((run) => {
-    const w = functionWeights(run.tree, run.frames, samples);
-    const root = samples ? run.tree.totalSamples[0] : run.tree.totalWeight[0];
-    for (let s = 0; s < w.seen.length; s++) {
-      if (!w.seen[s]) continue;
-      const name = run.frames.strings[s];
-      const self = root > 0 ? (100 * w.self[s]) / root : 0;
-      const total = root > 0 ? (100 * w.total[s]) / root : 0;
-      const l = lo.get(name);
-      const h = hi.get(name);
-      if (!l || !h) {
-        lo.set(name, [self, total]);
-        hi.set(name, [self, total]);
-      } else {
-        l[0] = Math.min(l[0], self);
-        l[1] = Math.min(l[1], total);
-        h[0] = Math.max(h[0], self);
-        h[1] = Math.max(h[1], total);
-      }
-      seen.set(name, (seen.get(name) ?? 0) + 1);
+/** Per function name: the range (max − min) of its self and total share over the runs; a run without it had it at 0 %. */
+function shareRanges(table: ShareTable): Map<string, { self: number; total: number }> {
+  const n = table.names.length;
+  const range = (col: Float64Array, f: number) => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let r = 0; r < table.runs; r++) {
+      lo = Math.min(lo, col[r * n + f]);
+      hi = Math.max(hi, col[r * n + f]);
     }
-  });
+    return table.runs > 0 ? hi - lo : 0;
+  };
   const out = new Map<string, { self: number; total: number }>();
-  for (const [name, [lSelf, lTotal]] of lo) {
-    const [hSelf, hTotal] = hi.get(name)!;
-    // A run without the function had it at 0 %.
-    const missing = seen.get(name)! < runs.length;
-    out.set(name, { self: hSelf - (missing ? 0 : lSelf), total: hTotal - (missing ? 0 : lTotal) });
-  }
+  table.names.forEach((name, f) => out.set(name, { self: range(table.self, f), total: range(table.total, f) }));
   return out;
 }

@@ -15,6 +15,7 @@ import { withGroupFrames } from './frame-groups';
 import { functionView, hasInlinedFrames } from './function-view';
 import { packStrings, unpackStrings } from '../util/wire';
 import { nodeLines, type NodeLines } from './source-lines-view';
+import { shareTable, type ShareTable } from './function-weights';
 
 /** Source lines for the page's figures: locations (file: string index) and each base node's heaviest. */
 export interface SnapshotLines {
@@ -46,11 +47,45 @@ export interface ProfileSnapshot {
   meta: ProfileMeta;
   /** Profile.processed: read from a processed recording (one event, the roots as saved). */
   processed?: true;
+  /** A sum of several recordings: each run's function shares, for the change table's spread. */
+  runShares?: RunShares | null;
 }
 
-export function makeSnapshot(profile: Profile): ProfileSnapshot {
+/** A ShareTable (views/group-deltas.ts) as it crosses: the names packed. */
+export interface ShareTableWire {
+  names: string;
+  runs: number;
+  self: Float64Array;
+  total: Float64Array;
+}
+
+/** Each run's share of every function, in both views (functions: null without a function view). */
+export interface RunShares {
+  inline: ShareTableWire;
+  functions: ShareTableWire | null;
+}
+
+function shareWire(t: ShareTable): ShareTableWire {
+  return { names: packStrings(t.names), runs: t.runs, self: t.self, total: t.total };
+}
+
+/** The share table a ShareTableWire carries. */
+export function fromShareWire(w: ShareTableWire): ShareTable {
+  return { ...w, names: unpackStrings(w.names) };
+}
+
+/** runs: the recordings `profile` is the sum of, when several (their shares go with it). */
+export function makeSnapshot(profile: Profile, runs?: readonly Profile[]): ProfileSnapshot {
   const inlined = hasInlinedFrames(profile);
   const fv = inlined ? functionView(profile) : null;
+  // The runs' share tables in the views the summed recording shows, so each matches its tree.
+  const runShares: RunShares | null =
+    runs && runs.length > 1
+      ? {
+          inline: shareWire(shareTable(runs.map((r) => ({ tree: r.tree, frames: r.frames })))),
+          functions: fv ? shareWire(shareTable(runs.map((r) => ({ tree: functionView(r).tree, frames: r.frames })))) : null,
+        }
+      : null;
   return {
     frames: withGroupFrames(profile.frames),
     inline: profile.tree,
@@ -62,6 +97,7 @@ export function makeSnapshot(profile: Profile): ProfileSnapshot {
     lines: snapshotLines(profile, fv?.toFunction ?? null, fv?.tree.nodeCount ?? 0),
     meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
     ...(profile.processed ? { processed: true as const } : {}),
+    ...(runShares ? { runShares } : {}),
   };
 }
 
@@ -99,6 +135,7 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
   add(s.toInline);
   add(s.functionFrames ?? null);
   if (s.lines) for (const col of [s.lines.file, s.lines.line, s.lines.inline.location, s.lines.inline.count, s.lines.functions?.location ?? null, s.lines.functions?.count ?? null]) add(col);
+  for (const t of [s.runShares?.inline, s.runShares?.functions]) if (t) for (const col of [t.self, t.total]) add(col);
   if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null, s.samples.duration ?? null]) add(col);
   return { wire, transfer: [...buffers] };
 }

@@ -7,14 +7,18 @@ import type { DiffNorm } from '../../core/views/diff';
 import type { CompareMode } from '../compare-slice';
 
 export interface CompareParams {
-  compare: string | null;
+  /** Every compare= in order (several: B is their sum); empty when none. */
+  compare: string[];
   mode: CompareMode | null;
   norm: DiffNorm | null;
 }
 
 export function compareParamsFromHash(hash: string): CompareParams {
   const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
-  const compare = params.get('compare')?.trim() || null;
+  const compare = params
+    .getAll('compare')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   const mode = params.get('mode');
   const norm = params.get('norm');
   return {

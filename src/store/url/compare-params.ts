@@ -1,5 +1,5 @@
 // The comparison's link parameters, registered with the URL state (store/url-state.ts):
-//   compare=<url of B>   mode=side|diff (default side)   norm=pct|abs (default pct)
+//   compare=<url of B> (repeated: B is the sum of those runs)   mode=side|diff (default side)   norm=pct|abs (default pct)
 //   roots=any (compare ignoring the root/process names; default: names must match)
 //   dzoom=<frame path>   (the differential graph's zoom)
 // url-sync writes them from the store and applies them on back/forward or an edited hash (a new
@@ -13,16 +13,18 @@ import { oneOf, registerUrlParam } from './url-state';
 import { decodeZoomPath, encodeZoomPath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
 import { treeOf } from '../../core/query/tree-walks';
 
-registerUrlParam<string>({
+registerUrlParam<string[]>({
   key: 'compare',
   history: 'replace',
   order: 40,
-  parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s compare value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
-  write: (s) => (s.recordings.b.snapshot || s.recordings.b.loading ? s.compare.requestedUrl : null),
+  multi: true,
+  parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s compare value is empty or too long; it was ignored.' } : { ok: true, value: [v.trim()] }),
+  write: (s) => (s.recordings.b.snapshot || s.recordings.b.loading ? s.compare.requestedUrls : null),
   // Absent: keep what is open (a comparison opened from a file has no URL).
   apply: (value) => {
     const s = useStore.getState();
-    if (value !== undefined && value !== s.compare.requestedUrl) s.requestCompareOpen(value);
+    const now = s.compare.requestedUrls;
+    if (value !== undefined && (now === null || now.join('\n') !== value.join('\n'))) s.requestCompareOpen(value);
   },
 });
 

@@ -4,7 +4,7 @@ import { profileFrom } from '../../core/testing/tree-dsl';
 import { frameName } from '../../core/model/frame-table';
 import { useStore } from '../store';
 import { treeOf } from '../tree-helpers';
-import { applyUrlState, isPushChange, parseUrlState, registerUrlParam, writeUrlState } from './url-state';
+import { applyUrlState, changedKeys, isPushChange, parseUrlState, registerUrlParam, writeUrlState } from './url-state';
 import { decodeZoomPath, encodeZoomPath, resolvePath } from '../../core/views/zoom-path';
 
 const initial = useStore.getState();
@@ -198,5 +198,19 @@ describe('URL state', () => {
     expect(useStore.getState().split).toBe('process');
     apply('#view=functions');
     expect(reloads).toHaveLength(2);
+  });
+});
+
+describe('several compare= (B as the sum of its runs)', () => {
+  it('asks to open all of them in order, and writes each back while B is open', async () => {
+    await import('./compare-params');
+    open('p;main;a 1');
+    applyHash('#compare=b%2F1.folded&mode=diff&compare=b%2F2.folded');
+    expect(useStore.getState().compare.openRequest).toEqual({ urls: ['b/1.folded', 'b/2.folded'] });
+    useStore.getState().setCompareRequested(['b/1.folded', 'b/2.folded']);
+    useStore.getState().startLoading('b', 0, 'b');
+    expect(writeUrlState('', useStore.getState())).toMatch(/&compare=b%2F1\.folded&compare=b%2F2\.folded(&|$)/);
+    // A change of the second alone is a change of compare (a replace, not a push).
+    expect(changedKeys('#compare=x&compare=y', '#compare=x&compare=z')).toEqual(new Set(['compare']));
   });
 });

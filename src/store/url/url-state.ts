@@ -64,8 +64,13 @@ export interface UrlParamCodec<T> {
   order: number;
   /** True when write/parse handle percent-encoding themselves (the zoom path). */
   raw?: boolean;
+  /**
+   * The parameter may repeat (several `compare=`: B as the sum of its runs): T is then an array,
+   * each occurrence's parsed array is appended in order, and write may return several values.
+   */
+  multi?: boolean;
   parse(value: string): ParseResult<T>;
-  write(state: StoreState): string | null;
+  write(state: StoreState): string | readonly string[] | null;
   /** `value` undefined: the parameter is absent or was invalid; restore the default. */
   apply(value: T | undefined, ctx: ApplyContext): void;
 }
@@ -123,7 +128,7 @@ export function parseUrlState(hash: string): ParsedUrlState {
   }
   for (const [key, raw] of pairs) {
     const codec = registry.get(key);
-    if (!codec || values.has(key)) continue;
+    if (!codec || (values.has(key) && !codec.multi)) continue;
     if (raw.length > MAX_VALUE) {
       notices.push(`The link's ${key} value is too long (${raw.length.toLocaleString('en-US')} characters); it was ignored.`);
       continue;
@@ -134,8 +139,9 @@ export function parseUrlState(hash: string): ParsedUrlState {
       continue;
     }
     const result = codec.parse(decoded);
-    if (result.ok) values.set(key, result.value);
-    else notices.push(result.notice);
+    if (!result.ok) notices.push(result.notice);
+    else if (codec.multi && values.has(key)) values.set(key, [...(values.get(key) as unknown[]), ...(result.value as unknown[])]);
+    else values.set(key, result.value);
   }
   return { values, notices };
 }
@@ -148,9 +154,9 @@ export function writeUrlState(hash: string, state: StoreState): string {
   for (const [k, v] of kept) if (k === 'profile') parts.push(`profile=${v}`);
   for (const [k, v] of kept) if (k !== 'profile') parts.push(`${encodeURIComponent(k)}=${v}`);
   for (const codec of urlParams()) {
-    const value = codec.write(state);
-    if (value === null) continue;
-    parts.push(`${codec.key}=${codec.raw ? value : encodeURIComponent(value)}`);
+    const written = codec.write(state);
+    if (written === null) continue;
+    for (const value of typeof written === 'string' ? [written] : written) parts.push(`${codec.key}=${codec.raw ? value : encodeURIComponent(value)}`);
   }
   return `#${parts.join('&')}`;
 }
@@ -174,8 +180,14 @@ export function applyUrlState(parsed: ParsedUrlState, ctx: Omit<ApplyContext, 'r
 
 /** The keys whose raw values differ between two hashes. */
 export function changedKeys(a: string, b: string): Set<string> {
-  const ma = new Map(splitHash(a));
-  const mb = new Map(splitHash(b));
+  // A repeated key (several compare=) compares as all its values, in order.
+  const joined = (hash: string) => {
+    const m = new Map<string, string>();
+    for (const [k, v] of splitHash(hash)) m.set(k, m.has(k) ? `${m.get(k)}&${v}` : v);
+    return m;
+  };
+  const ma = joined(a);
+  const mb = joined(b);
   const out = new Set<string>();
   for (const [k, v] of ma) if (mb.get(k) !== v) out.add(k);
   for (const k of mb.keys()) if (!ma.has(k)) out.add(k);
