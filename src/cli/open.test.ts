@@ -273,6 +273,12 @@ describe('flameview perf.data', () => {
     expect(((await libc.json()) as { error: string }).error).toMatch(/not found under the source roots/);
   });
 
+  it('a --symfs that is not a directory is refused before the server starts', async () => {
+    const bad = await failure(open(['--no-open', '--symfs', join(FIXTURES, 'asm', 'no-such-dir'), join(FIXTURES, 'rust-toyc.folded')]));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('no-such-dir is not a directory');
+  });
+
   it('--symfs: a perf.data recording gives the page a disassembly route, build ids checked against perf buildid-list', async () => {
     const asmDir = join(FIXTURES, 'asm');
     const s = open(['--no-open', '--symfs', asmDir, join(asmDir, 'loops.perf.data')]);

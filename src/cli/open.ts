@@ -46,7 +46,7 @@ import { FileGuard } from '../server/source-guard';
 import { sourceBase } from '../server/source-routes';
 import { recordedFiles } from '../core/query/source-lines';
 import type { Profile } from '../core/model/profile';
-import { asmBase, asmSource, type AsmSource } from '../server/asm-routes';
+import { NO_ADDRESSES, asmBase, asmSource, type AsmSource } from '../server/asm-routes';
 import { recordedBuildIds } from '../node/disasm';
 import { checkTemplate } from '../core/query/source-listing';
 import { splitSides } from './diff';
@@ -167,6 +167,9 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
   };
   try {
     const parsed = parseArgs(args);
+    // Checked before the server starts, as every input is: a mistyped --symfs is one line now, not
+    // a panel that later finds no binaries.
+    if (parsed.symfs && !(await stat(parsed.symfs).then((st) => st.isDirectory(), () => false))) throw new OpenError(`--symfs ${parsed.symfs} is not a directory`);
     let made: Promise<string> | null = null;
     const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
     const files = new Map<string, LocalFile | Promise<LocalFile>>();
@@ -175,7 +178,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const sourceNames = new Set<string>();
     // One secret for the run: the page holds it once for source files and disassemblies.
     const secret = randomBytes(16).toString('hex');
-    let asm: Promise<AsmSource | null> | undefined;
+    let asm: Promise<AsmSource | string> | undefined;
     const serve = (file: LocalFile | Promise<LocalFile>, name: string) => {
       const token = randomBytes(16).toString('hex');
       files.set(token, file);
@@ -200,7 +203,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
         // The baseline's functions can be disassembled (the comparison's are not annotated), and
         // its own bytes serve the event picker (not a sum's, which the page reads from its parts).
         if (side === 'a' && i === 0 && parsed.a.length === 1) {
-          asm = processed.then((p) => (p ? asmOf(p.profile, file, secret, parsed.symfs, io) : null));
+          asm = processed.then((p) => asmOf(p?.profile ?? null, file, secret, parsed.symfs, io));
           original = serve(file, file.name);
         }
       }
@@ -330,19 +333,21 @@ async function processLocal(file: LocalFile, io: CliIo, tempDir: () => Promise<s
 }
 
 /**
- * The disassembly source of the parsed baseline, or null (said on stderr) when it has no sampled
- * instructions or its binaries cannot be guarded. Never rejects: the route awaits it with the
- * server already up.
+ * The disassembly source of the parsed baseline, or why there is none (said on stderr too, and by
+ * the route to the page). Never rejects: the route awaits it with the server already up.
  */
-async function asmOf(profile: Profile, file: LocalFile & { perfData?: string }, secret: string, symfs: string | undefined, io: CliIo): Promise<AsmSource | null> {
+async function asmOf(profile: Profile | null, file: LocalFile & { perfData?: string }, secret: string, symfs: string | undefined, io: CliIo): Promise<AsmSource | string> {
+  if (!profile) return `${file.name} could not be parsed here, so it has no disassemblies`;
   try {
     const buildIds = file.perfData ? await recordedBuildIds(file.perfData) : undefined;
     const asm = await asmSource(profile, { secret, symfs, buildIds });
-    if (asm) io.stderr.write(`flameview: the page may disassemble the recording's functions from ${symfs ? `the binaries under --symfs ${symfs}` : 'the binaries it names'}\n`);
+    if (!asm) return NO_ADDRESSES;
+    io.stderr.write(`flameview: the page may disassemble the recording's functions from ${symfs ? `the binaries under --symfs ${symfs}` : 'the binaries it names'}\n`);
     return asm;
   } catch (e) {
-    io.stderr.write(`flameview: no disassemblies: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
-    return null;
+    const why = `no disassemblies: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`;
+    io.stderr.write(`flameview: ${why}\n`);
+    return why;
   }
 }
 

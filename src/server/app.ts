@@ -82,7 +82,7 @@ export interface AppOptions {
   /** Open mode: the source files the recording names, under the allowed roots. Never with `store`. */
   sources?: FileGuard;
   /** Open mode: disassemblies of the recording's functions from its binaries (./asm-routes.ts). Never with `store`. */
-  asm?: AsmSource | Promise<AsmSource | null>;
+  asm?: AsmSource | Promise<AsmSource | string>;
   importers?: readonly Importer[];
   /** Origins that may frame the viewer and send it recordings (`serve --allow-embed`). */
   allowEmbed?: readonly string[];

@@ -13,7 +13,7 @@ import { loadProfileFromText } from '../core/import/load';
 import type { Profile } from '../core/model/profile';
 import { parseBuildIds, type Disassembly } from '../node/disasm';
 import { buildApp } from './app';
-import { asmBase, asmSource, recordedBinaries } from './asm-routes';
+import { NO_ADDRESSES, asmBase, asmSource, recordedBinaries, type AsmSource } from './asm-routes';
 import { fixtureDist, tempDir } from './test-support';
 
 const asm = fileURLToPath(new URL('../../fixtures/asm/', import.meta.url));
@@ -41,13 +41,13 @@ async function serve(symfs: string, withBuildIds = true) {
 
 describe('GET /api/asm/<secret>?function=', () => {
   it('while flameview FILE parses, the route waits for the source; a recording without sampled instructions is a 404 that says so', async () => {
-    let settle!: (source: Awaited<ReturnType<typeof asmSource>>) => void;
+    let settle!: (source: AsmSource | string) => void;
     const app = await buildApp({ distDir: fixtureDist(), localFiles: new Map(), asm: new Promise((resolve) => (settle = resolve)) });
     apps.push(app);
     const asked = app.inject({ method: 'GET', url: `${asmBase(secret)}?function=chase` });
-    settle(await asmSource(profile, { secret, symfs: asm }));
+    settle((await asmSource(profile, { secret, symfs: asm }))!);
     expect((await asked).statusCode).toBe(200);
-    const none = await buildApp({ distDir: fixtureDist(), localFiles: new Map(), asm: Promise.resolve(null) });
+    const none = await buildApp({ distDir: fixtureDist(), localFiles: new Map(), asm: Promise.resolve(NO_ADDRESSES) });
     apps.push(none);
     const r = await none.inject({ method: 'GET', url: `${asmBase(secret)}?function=chase` });
     expect(r.statusCode).toBe(404);

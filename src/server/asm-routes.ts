@@ -67,15 +67,18 @@ export async function asmSource(profile: Profile, options: { secret: string; sym
   return { profile, guard, symfs: options.symfs, buildIds: options.buildIds, objdump: options.objdump };
 }
 
+/** Why the page gets no disassemblies when the recording has no sampled instructions. */
+export const NO_ADDRESSES = 'this recording has no sampled instructions (perf script with symbol offsets, or perf.data, has them)';
+
 /**
  * `pending`: the source, or its promise while `flameview FILE` still parses (the link is out before
- * the parse ends); null when the recording turned out to have no sampled instructions.
+ * the parse ends); a string when there is none, saying why (the page shows it).
  */
-export function registerAsm(app: FastifyInstance, pending: AsmSource | Promise<AsmSource | null>): void {
+export function registerAsm(app: FastifyInstance, pending: AsmSource | Promise<AsmSource | string>): void {
   app.get(`${ASM_ROUTE}/:secret`, async (request: FastifyRequest<{ Params: { secret: string }; Querystring: { function?: unknown } }>, reply: FastifyReply) => {
     if (fromAnotherSite(request)) return refuse(reply, 403, 'disassemblies are served only to the page flameview opened');
     const source = await pending;
-    if (!source) return refuse(reply, 404, 'this recording has no sampled instructions (perf script with symbol offsets, or perf.data, has them)');
+    if (typeof source === 'string') return refuse(reply, 404, source);
     const { profile, guard } = source;
     const { secret } = request.params;
     if (!guard.secretMatches(secret)) return refuse(reply, 403, "this address lacks the run's secret: open the page from the link flameview printed");
