@@ -6,6 +6,9 @@
 //       null (also when that rectangle's row is under a cut-off cue).
 //   window.flameviewFrames.reveal('Baseline flame graph', 'toyc::compile_module')
 //     → scrolls the graph so the row of the heaviest node of that name is in view (true), or false.
+//   window.flameviewFrames.drawn('Flame graph')
+//     → how many rectangles the last layout emitted (what a redraw draws), or -1: the tests check
+//       culling by this count, not by a clock.
 //
 // Graphs register their renderer under their accessible name while mounted.
 
@@ -60,4 +63,8 @@ function reveal(label: string, name: string): boolean {
   return true;
 }
 
-if (typeof window !== 'undefined') (window as unknown as { flameviewFrames: unknown }).flameviewFrames = { rect, reveal };
+function drawn(label: string): number {
+  return renderers.get(label)?.renderer.layout.count ?? -1;
+}
+
+if (typeof window !== 'undefined') (window as unknown as { flameviewFrames: unknown }).flameviewFrames = { rect, reveal, drawn };
