@@ -155,6 +155,10 @@ export async function runShareBench(): Promise<void> {
   // alternating with this one's, for a before/after of the CLI; `--open-only` skips the links and Share.
   const before = arg('--before');
   const openOnly = process.argv.includes('--open-only');
+  // `--links-only`: the shared links and Share, without the `flameview FILE` rows, and the raw
+  // link at 100 Mbit/s (2.5 min a run at 1.1 GB) in the first run only: the processed rows get
+  // their medians in the minutes a quiet machine gives.
+  const linksOnly = process.argv.includes('--links-only');
   const input = await ensureInput('perf', size, 1, (m) => console.error(m));
   const name = basename(input);
   const scratch = mkdtempSync(join(tmpdir(), 'flameview-share-bench-'));
@@ -186,11 +190,11 @@ export async function runShareBench(): Promise<void> {
       if (raw && proc) {
         pairs.push(
           [['rawLoop', () => openLink(browser, `${base}/p/${raw.id}`, name, false)], ['procLoop', () => openLink(browser, `${base}/p/${proc.id}`, `${name}.flameview`, false)]],
-          [['raw100', () => openLink(browser, `${base}/p/${raw.id}`, name, true)], ['proc100', () => openLink(browser, `${base}/p/${proc.id}`, `${name}.flameview`, true)]],
+          [...(linksOnly && r > 0 ? [] : [['raw100', () => openLink(browser, `${base}/p/${raw.id}`, name, true)] as [keyof typeof t, () => Promise<number>]]), ['proc100', () => openLink(browser, `${base}/p/${proc.id}`, `${name}.flameview`, true)]],
         );
       }
-      pairs.push([['collapse', async () => collapseOnce(input)], ['open', opener('open', ROOT)], ...(before ? [['openBefore', opener('openBefore', before)] as [keyof typeof t, () => Promise<number>]] : [])]);
-      if (!openOnly) pairs.push([['openRaw', async () => (await openFileOnce(browser, dist, input, true)).ms], ['share', () => shareOnce(browser, base, input)]]);
+      if (!linksOnly) pairs.push([['collapse', async () => collapseOnce(input)], ['open', opener('open', ROOT)], ...(before ? [['openBefore', opener('openBefore', before)] as [keyof typeof t, () => Promise<number>]] : [])]);
+      if (!openOnly) pairs.push([...(linksOnly ? [] : [['openRaw', async () => (await openFileOnce(browser, dist, input, true)).ms] as [keyof typeof t, () => Promise<number>]]), ['share', () => shareOnce(browser, base, input)]]);
       for (const pair of pairs) {
         for (const [key, f] of r % 2 ? [...pair].reverse() : pair) {
           const ms = await f();
@@ -198,7 +202,7 @@ export async function runShareBench(): Promise<void> {
           console.error(`run ${r + 1}: ${key} ${ms.toFixed(0)} ms`);
         }
       }
-      if (r > 0 && !openOnly) t.rawUpload.push((await uploadFile(base, input, name)).ms);
+      if (r > 0 && !openOnly && !linksOnly) t.rawUpload.push((await uploadFile(base, input, name)).ms);
     }
   } finally {
     await browser.close();
@@ -216,7 +220,7 @@ export async function runShareBench(): Promise<void> {
     medians: m,
     all: t,
   };
-  writeFileSync(join(ROOT, 'bench', 'results', openOnly ? 'browser-share-open.json' : 'browser-share.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results', openOnly ? 'browser-share-open.json' : linksOnly ? 'browser-share-links.json' : 'browser-share.json'), `${JSON.stringify(result, null, 2)}\n`);
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`input ${name}: ${(result.input.bytes / 1e6).toFixed(0)} MB; medians of ${runs}, load ${loadBefore.map((x) => x.toFixed(1)).join(' ')}`);
   if (!openOnly) {
@@ -224,6 +228,7 @@ export async function runShareBench(): Promise<void> {
     console.log(`shared link, 100 Mbit/s:    raw ${s(m.raw100)}   processed ${s(m.proc100)}   (${(m.raw100 / m.proc100).toFixed(1)}x)`);
     console.log(`Share (click → uploaded):   processed ${s(m.share)}   (raw upload from Node, as before: ${s(m.rawUpload)})`);
   }
+  if (linksOnly) return;
   console.log(`flameview FILE → drawn:     ${s(m.open)} (link printed at ${s(m.openLink)}, parsed → drawn ${s(m.openParsed)})   flameview collapse ${s(m.collapse)}   (FILE − collapse: ${s(m.open - m.collapse)})`);
   if (!openOnly) console.log(`flameview --raw FILE → drawn: ${s(m.openRaw)}`);
   if (before) console.log(`before (${before}): flameview FILE → drawn ${s(m.openBefore)} (link printed at ${s(m.openBeforeLink)}, parsed → drawn ${s(m.openBeforeParsed)})   (FILE − collapse: ${s(m.openBefore - m.collapse)})`);
