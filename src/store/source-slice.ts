@@ -17,11 +17,18 @@ export type SourceText =
   | { file: string; state: 'ok'; text: string; from: 'served' | 'folder' }
   | { file: string; state: 'none'; why: string };
 
+/** What narrowed a result: the shown tree's transforms and time range (none: the whole recording). */
+export interface LinesScopeText {
+  transforms: number;
+  range: { from: number; to: number } | null;
+}
+
 export interface SourceLinesResult {
   name: string;
   view: ViewKind;
   /** Null: the recording has no lines for this function. */
   lines: FunctionLines | null;
+  scope: LinesScopeText;
 }
 
 export interface SourceSlice {

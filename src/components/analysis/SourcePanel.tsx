@@ -7,14 +7,31 @@
 
 import { useMemo, type ChangeEvent } from 'react';
 import { useStore } from '../../store/store';
-import { formatCount, formatPercent } from '../../format';
+import { formatCount, formatOffset, formatPercent } from '../../format';
 import { formatNs } from '../../core/model/weight-text';
 import { expandTemplate, hottestFile, listing, orderedLines } from '../../core/query/source-listing';
-import type { LineWeight } from '../../core/query/source-lines';
+import type { FunctionLines, LineWeight } from '../../core/query/source-lines';
+import type { LinesScopeText } from '../../store/source-slice';
 import { AnnotatedListing, type ListingRowView } from './AnnotatedListing';
 
 function place(l: LineWeight): string {
   return l.file === null ? '(unknown line)' : l.line > 0 ? `${l.file}:${l.line}` : `${l.file} (no line)`;
+}
+
+/** The recording's first sample time and its span (what a range is shown from), or null. */
+function timeSpan(samples: { count: number; time: Float64Array } | null): { first: number; span: number } | null {
+  if (!samples || samples.count === 0) return null;
+  return { first: samples.time[0], span: samples.time[samples.count - 1] - samples.time[0] };
+}
+
+/** What narrowed the figures, as the caption's tail: the transforms, the time range, or why the range could not. */
+function scopeText(scope: LinesScopeText, fl: FunctionLines, span: { first: number; span: number } | null): string {
+  const parts: string[] = [];
+  if (scope.transforms > 0) parts.push(`after ${scope.transforms === 1 ? 'the transform' : `${scope.transforms} transforms`}`);
+  if (scope.range && fl.range === 'applied' && span) parts.push(`from ${formatOffset(scope.range.from - span.first, span.span)} to ${formatOffset(scope.range.to - span.first, span.span)}`);
+  let text = parts.length > 0 ? ` in the shown view, ${parts.join(', ')}` : '';
+  if (fl.range === 'not-linked') text += '. The time range does not narrow them: this recording does not link its samples to lines, so they are the whole recording\'s';
+  return text;
 }
 
 export function SourcePanel() {
@@ -22,6 +39,8 @@ export function SourcePanel() {
   const unit = useStore((s) => s.recordings.a.snapshot?.meta.weightUnit);
   const hasLines = useStore((s) => !!s.recordings.a.snapshot?.lines);
   const { result, pending, order, file: picked, text, template, folder } = useStore((s) => s.sourcePanel);
+  const samples = useStore((s) => s.recordings.a.snapshot?.samples ?? null);
+  const span = useMemo(() => timeSpan(samples), [samples]);
   const { setSourceOrder, showSourceFile, setSourceFolder } = useStore.getState();
   const weight = (w: number) => (unit === 'nanoseconds' ? formatNs(w) : formatCount(w));
   const fl = result && result.name === name ? result.lines : null;
@@ -57,7 +76,7 @@ export function SourcePanel() {
     body = (
       <>
         <p className="fn-caption" title={name}>
-          {name}: self {formatPercent(fl.self / (all || 1))}, total {formatPercent(fl.total / (all || 1))} of the samples with lines
+          {name}: self {formatPercent(fl.self / (all || 1))}, total {formatPercent(fl.total / (all || 1))} of the samples with lines{scopeText(result.scope, fl, span)}
         </p>
         {fl.callSites.length > 0 && (
           <p className="src-sites">

@@ -137,7 +137,9 @@ describe('narrowedFunctionLines', () => {
       const identity = { toNew: Int32Array.from({ length: tree.nodeCount }, (_, i) => i), frame: tree.frame };
       for (const name of heaviest(profile).slice(1, 25)) {
         const match = framesMatching(profile, view, (n) => n === name);
-        expect(narrowedFunctionLines(profile, view, fv.toFunction, match, identity)).toEqual(functionLines(profile, view, match));
+        const whole = functionLines(profile, view, match);
+        expect(narrowedFunctionLines(profile, view, fv.toFunction, match, identity)).toEqual(whole);
+        expect(narrowedFunctionLines(profile, view, fv.toFunction, match, { toNew: null, frame: null })).toEqual(whole);
       }
     }
   });

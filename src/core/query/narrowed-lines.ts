@@ -21,16 +21,23 @@
 // O(line-tree nodes + Σ matching occurrences over the nodes that carry samples).
 
 import { grown } from '../model/grown';
+import { spanShare, type SampleColumns } from '../model/sample-column';
 import { FrameFlags } from '../model/types';
 import { viewNodes } from '../views/source-lines-view';
 import { lineRows, type FunctionLines, type LinesProfile, type LinesView } from './source-lines';
 
-/** How the view the page shows maps the base tree (what the derive reply carries). */
+/** How the view the page shows differs from the whole recording's base tree. */
 export interface LinesNarrowing {
-  /** Per node of the view's base tree (function view: the function tree), its node in the shown tree; -1: dropped. */
-  toNew: Int32Array;
-  /** Per node of the shown tree, its frame. */
-  frame: Int32Array;
+  /**
+   * Per node of the view's base tree (function view: the function tree), its node in the shown
+   * tree (before any reversal: a bottom-up view shows the same stacks); -1: dropped. Null: the
+   * base tree itself (no transforms).
+   */
+  toNew: Int32Array | null;
+  /** Per node of the shown tree, its frame (null with toNew null). */
+  frame: Int32Array | null;
+  /** Per line-tree node, its self weight and samples (a time range's, ./range-lines.ts); absent: the recording's. */
+  weights?: { self: Float64Array; samples: Float64Array };
 }
 
 /**
@@ -44,8 +51,12 @@ export function narrowedFunctionLines(profile: LinesProfile, view: LinesView, to
   const t = lines.tree;
   const n = t.nodeCount;
   const { frame: viewFrame, owner } = viewNodes(profile, lines, view);
-  const { toNew, frame: shownFrame } = narrowing;
   const toBase = view === 'functions' ? toFunction : null;
+  const baseOf = (ln: number) => (toBase ? toBase[lines.node[ln]] : lines.node[ln]);
+  const toNew = narrowing.toNew;
+  const shownFrame = narrowing.frame ?? baseFrames(n, baseOf, viewFrame);
+  const selfWeight = narrowing.weights?.self ?? t.selfWeight;
+  const selfSamples = narrowing.weights?.samples ?? t.selfSamples;
   const unknown = lines.locations.count;
   const flags = profile.frames.flags;
   const isMatch = (r: number) => match[shownFrame[r]] === 1;
@@ -84,8 +95,8 @@ export function narrowedFunctionLines(profile: LinesProfile, view: LinesView, to
         occMatch[k] = undo[u + 5];
       }
     }
-    const b = toBase ? toBase[lines.node[ln]] : lines.node[ln];
-    const r = b >= 0 && b < toNew.length ? toNew[b] : -1;
+    const b = baseOf(ln);
+    const r = toNew === null ? b : b >= 0 && b < toNew.length ? toNew[b] : -1;
     if (top === openCap) {
       openCap *= 2;
       open = grown(open, openCap);
@@ -126,8 +137,8 @@ export function narrowedFunctionLines(profile: LinesProfile, view: LinesView, to
       posOf[r] = k + 1;
       len = k + 1;
     }
-    const w = t.selfWeight[ln];
-    const ws = t.selfSamples[ln];
+    const w = selfWeight[ln];
+    const ws = selfSamples[ln];
     if ((w === 0 && ws === 0) || r < 0 || r >= shownFrame.length) continue;
     fn.all += w;
     fn.allSamples += ws;
@@ -163,4 +174,38 @@ export function narrowedFunctionLines(profile: LinesProfile, view: LinesView, to
     }
   }
   return lineRows(profile, lines, fn, sums, sites);
+}
+
+/**
+ * Per node of the base tree, its frame as the view shows it: every line-tree node that projects
+ * onto a base node is shown as that node's frame (an inlined one as its physical frame's in the
+ * function view), so the line tree alone says it.
+ */
+function baseFrames(n: number, baseOf: (ln: number) => number, viewFrame: Int32Array): Int32Array {
+  let count = 1;
+  for (let ln = 1; ln < n; ln++) count = Math.max(count, baseOf(ln) + 1);
+  const frame = new Int32Array(count).fill(-1);
+  for (let ln = 1; ln < n; ln++) frame[baseOf(ln)] = viewFrame[ln];
+  return frame;
+}
+
+/**
+ * Per line-tree node, the self weight and samples of the samples with from ≤ time < to (a span
+ * by its share inside, as the flame graph's range counts it): what LinesNarrowing.weights takes.
+ * Null when the column does not link its samples to the line tree.
+ */
+export function rangeLineWeights(samples: SampleColumns, lineNodes: number, from: number, to: number): { self: Float64Array; samples: Float64Array } | null {
+  const line = samples.line;
+  if (!line) return null;
+  const self = new Float64Array(lineNodes);
+  const count = new Float64Array(lineNodes);
+  for (let i = 0; i < samples.count; i++) {
+    const ln = line[i];
+    if (ln < 0 || ln >= lineNodes) continue;
+    const share = spanShare(samples, i, from, to);
+    if (share === 0) continue;
+    self[ln] += share * samples.weight[i];
+    count[ln] += 1;
+  }
+  return { self, samples: count };
 }

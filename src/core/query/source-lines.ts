@@ -51,6 +51,11 @@ export interface FunctionLines {
    * total weight of the samples inside it there (outermost occurrence only; self is 0), file order.
    */
   callSites: LineWeight[];
+  /**
+   * Under a time range: 'applied' when the figures are the range's; 'not-linked' when the
+   * recording does not link its samples to lines, so they are the whole recording's. Absent: no range.
+   */
+  range?: 'applied' | 'not-linked';
 }
 
 /**
