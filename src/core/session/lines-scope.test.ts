@@ -12,6 +12,8 @@ import { derive, type DeriveRequest } from '../views/derive';
 import type { ProfileSnapshot } from '../views/snapshot';
 import type { FunctionLines } from '../query/source-lines';
 import type { Transform } from '../views/transforms';
+import { loadProfileFromText } from '../import/load';
+import { toProcessed } from '../export/processed';
 
 const text = new TextDecoder().decode(gunzipSync(fixtureBytes('srcline/hashack.srcline.perf-script.txt.gz')));
 
@@ -77,5 +79,20 @@ describe('Source panel figures under a time range', () => {
     }
     expect(compared).toBeGreaterThan(20);
     expect(narrowed).toBeGreaterThan(20);
+  });
+
+  it('a recording whose samples are not linked to lines says the range cannot narrow them, and gives the whole recording\'s', async () => {
+    // A processed recording written before version 5: lines and times, no sample.line.
+    const profile = await loadProfileFromText(text);
+    const bytes = toProcessed({ ...profile, samples: { ...profile.samples!, line: undefined } });
+    const session = new ProfileSession();
+    const r = await session.openBlob(new Blob([bytes]), { name: 'old.flameview' });
+    if (!r.ok) throw new Error(r.error.message);
+    const t = r.snapshot.samples!.time;
+    const request = { view: 'inline' as const, transforms: [], reversed: false, range: { from: t[100], to: t[400] } };
+    const got = session.functionLines('inline', 'table_work', scopeOf(r.snapshot, request))!;
+    expect(got.range).toBe('not-linked');
+    const { range: _range, ...figures } = got;
+    expect(figures).toEqual(session.functionLines('inline', 'table_work'));
   });
 });
