@@ -57,11 +57,19 @@ test('a time range dragged on the chart narrows the lines to the samples in it',
   const want = await expectedRows((b) => b.time >= from && b.time < to, 'table_work');
   expect(want).not.toEqual(whole);
   await expect.poll(() => shownRows(page)).toEqual(want);
-  await expect(panel(page).locator('.fn-caption')).toContainText(/in the shown view, from [\d.]+ s to [\d.]+ s/);
+  await expect(panel(page).locator('.src-scope')).toHaveText(/^In the shown view: from [\d.]+ s to [\d.]+ s\.$/);
+  // docs/screenshots/source-panel-range-{light,dark}.png: looked at when the caption changes.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect.poll(() => page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if (process.env.FLAMEVIEW_SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/source-panel-range-${scheme}.png` });
+  }
   // Escape clears the range: the whole recording's figures again.
   await page.keyboard.press('Escape');
   await expect.poll(() => hashParam(page, 'range')).toBeNull();
   await expect.poll(() => shownRows(page)).toEqual(whole);
+  await expect(panel(page).locator('.src-scope')).toHaveCount(0);
 });
 
 test('a transform narrows the lines to the stacks it keeps', async ({ page }) => {
@@ -69,5 +77,5 @@ test('a transform narrows the lines to the stacks it keeps', async ({ page }) =>
   const want = await expectedRows((b) => !/^\s+[0-9a-f]+ resize\+0x/m.test(b.text), 'table_work');
   expect(want).not.toEqual(await expectedRows(() => true, 'table_work'));
   await expect.poll(() => shownRows(page)).toEqual(want);
-  await expect(panel(page).locator('.fn-caption')).toContainText('in the shown view, after the transform');
+  await expect(panel(page).locator('.src-scope')).toHaveText('In the shown view: after the transform.');
 });

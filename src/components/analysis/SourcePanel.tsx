@@ -24,14 +24,14 @@ function timeSpan(samples: { count: number; time: Float64Array } | null): { firs
   return { first: samples.time[0], span: samples.time[samples.count - 1] - samples.time[0] };
 }
 
-/** What narrowed the figures, as the caption's tail: the transforms, the time range, or why the range could not. */
-function scopeText(scope: LinesScopeText, fl: FunctionLines, span: { first: number; span: number } | null): string {
+/** What narrowed the figures (the transforms, the time range) or why the range could not; null: the whole recording. */
+function scopeText(scope: LinesScopeText, fl: FunctionLines, span: { first: number; span: number } | null): string | null {
   const parts: string[] = [];
   if (scope.transforms > 0) parts.push(`after ${scope.transforms === 1 ? 'the transform' : `${scope.transforms} transforms`}`);
   if (scope.range && fl.range === 'applied' && span) parts.push(`from ${formatOffset(scope.range.from - span.first, span.span)} to ${formatOffset(scope.range.to - span.first, span.span)}`);
-  let text = parts.length > 0 ? ` in the shown view, ${parts.join(', ')}` : '';
-  if (fl.range === 'not-linked') text += '. The time range does not narrow them: this recording does not link its samples to lines, so they are the whole recording\'s';
-  return text;
+  let text = parts.length > 0 ? `In the shown view: ${parts.join(', ')}.` : '';
+  if (fl.range === 'not-linked') text += `${text ? ' ' : ''}The time range does not narrow these lines: this recording does not link its samples to lines, so they are the whole recording's.`;
+  return text || null;
 }
 
 export function SourcePanel() {
@@ -71,13 +71,15 @@ export function SourcePanel() {
   else if (!fl) body = <p className="fn-empty">No source lines were recorded for {name}.</p>;
   else {
     const all = fl.all;
+    const scope = scopeText(result.scope, fl, span);
     const files = [...new Set(fl.lines.map((l) => l.file).filter((f): f is string => f !== null))];
     const rows: ListingRowView[] = (list?.rows ?? []).map((r) => ({ gutter: String(r.line), text: r.text, self: r.self, total: r.total, link: template && file ? expandTemplate(template, file, r.line) : null }));
     body = (
       <>
         <p className="fn-caption" title={name}>
-          {name}: self {formatPercent(fl.self / (all || 1))}, total {formatPercent(fl.total / (all || 1))} of the samples with lines{scopeText(result.scope, fl, span)}
+          {name}: self {formatPercent(fl.self / (all || 1))}, total {formatPercent(fl.total / (all || 1))} of the samples with lines
         </p>
+        {scope && <p className="src-sites src-scope">{scope}</p>}
         {fl.callSites.length > 0 && (
           <p className="src-sites">
             Inlined at{' '}

@@ -86,7 +86,7 @@ describe('Source panel figures under a time range', () => {
     const profile = await loadProfileFromText(text);
     const bytes = toProcessed({ ...profile, samples: { ...profile.samples!, line: undefined } });
     const session = new ProfileSession();
-    const r = await session.openBlob(new Blob([bytes]), { name: 'old.flameview' });
+    const r = await session.openBlob(new Blob([bytes as Uint8Array<ArrayBuffer>]), { name: 'old.flameview' });
     if (!r.ok) throw new Error(r.error.message);
     const t = r.snapshot.samples!.time;
     const request = { view: 'inline' as const, transforms: [], reversed: false, range: { from: t[100], to: t[400] } };
