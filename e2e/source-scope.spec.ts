@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { chartIdle, dragRange, fixturePath, hashParam, waitForIdle } from './helpers';
 import { loadProfileFromText } from '../src/core/import/load';
 import { framesMatching, functionLines } from '../src/core/query/source-lines';
-import { formatPercent } from '../src/format';
+import { formatDelta, formatPercent, formatValue } from '../src/format';
 
 const GZ = readFileSync(fixturePath('srcline/hashack.srcline.perf-script.txt.gz'));
 const BLOCKS = gunzipSync(GZ)
@@ -78,4 +78,45 @@ test('a transform narrows the lines to the stacks it keeps', async ({ page }) =>
   expect(want).not.toEqual(await expectedRows(() => true, 'table_work'));
   await expect.poll(() => shownRows(page)).toEqual(want);
   await expect(panel(page).locator('.src-scope')).toHaveText('In the shown view: after the transform.');
+});
+
+test('with a comparison open, the panel shows each line in A and B and the change', async ({ page }) => {
+  const half = BLOCKS.slice(0, Math.floor(BLOCKS.length / 2));
+  const cut = half.map((b) => b.text).join('\n\n') + '\n';
+  await page.route('**/e2e-fixtures/**', (route) =>
+    route.request().url().includes('half.perf-script.txt')
+      ? route.fulfill({ status: 200, body: cut, headers: { 'content-type': 'text/plain' } })
+      : route.fulfill({ status: 200, body: GZ, headers: { 'content-type': 'application/gzip' } }),
+  );
+  await page.goto('./#v=1&profile=e2e-fixtures/hashack.srcline.perf-script.txt.gz&compare=e2e-fixtures/half.perf-script.txt&view=inline&panel=source&fn=table_work');
+  const table = panel(page).getByRole('table', { name: 'Lines of the function in A and B' });
+  await expect(table).toBeVisible();
+  // Oracle: each recording parsed in Node, its lines as shares of its own samples with lines.
+  const linesOf = async (text: string) => {
+    const p = await loadProfileFromText(text);
+    const fl = functionLines(p, 'inline', framesMatching(p, 'inline', (n) => n === 'table_work'))!;
+    return new Map(fl.lines.map((l) => [`${l.file}:${l.line}`, { self: (l.self / fl.all) * 100, total: (l.total / fl.all) * 100 }]));
+  };
+  const a = await linesOf(gunzipSync(GZ).toString('utf8'));
+  const b = await linesOf(cut);
+  const want = [...new Set([...a.keys(), ...b.keys()])]
+    .map((k) => {
+      const x = a.get(k) ?? { self: 0, total: 0 };
+      const y = b.get(k) ?? { self: 0, total: 0 };
+      const v = (n: number) => formatValue(n, 'pct', false);
+      return [k, v(x.self), v(y.self), formatDelta(y.self - x.self, 'pct', false), v(x.total), v(y.total), formatDelta(y.total - x.total, 'pct', false)].join(' | ');
+    })
+    .sort();
+  expect(want.some((r) => !r.endsWith(' | 0'))).toBe(true);
+  const shown = async () =>
+    (await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '').join(' | ')))).sort();
+  await expect.poll(shown).toEqual(want);
+  await expect(panel(page).locator('.fn-caption')).toContainText('in A');
+  // docs/screenshots/source-panel-compare-{light,dark}.png: looked at when the table changes.
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect.poll(() => page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if (process.env.FLAMEVIEW_SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/source-panel-compare-${scheme}.png` });
+  }
 });

@@ -19,7 +19,7 @@ const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 export function startSourceController(): () => void {
   const lines = new Latest();
   const text = new Latest();
-  let asked: { snapshot: ProfileSnapshot; name: string; view: string; derived: DerivedView | null } | null = null;
+  let asked: { snapshot: ProfileSnapshot; b: ProfileSnapshot | null; name: string; view: string; derived: DerivedView | null } | null = null;
 
   const askLines = () => {
     const s = useStore.getState();
@@ -27,11 +27,13 @@ export function startSourceController(): () => void {
     const snapshot = s.recordings.a.snapshot;
     if (s.analysis.panel !== 'source' || !snapshot || name === null) return;
     // The figures follow the shown tree: while a new one is derived, wait for it.
+    const b = s.recordings.b.snapshot;
+    if (b) return askBoth(snapshot, b, name);
     if (s.deriving) return;
     const d = s.derived && s.derived.snapshot === snapshot ? s.derived : null;
     if (d && d.view !== s.view) return;
-    if (asked && asked.snapshot === snapshot && asked.name === name && asked.view === s.view && asked.derived === d) return;
-    asked = { snapshot, name, view: s.view, derived: d };
+    if (asked && asked.snapshot === snapshot && !asked.b && asked.name === name && asked.view === s.view && asked.derived === d) return;
+    asked = { snapshot, b: null, name, view: s.view, derived: d };
     const n = lines.next();
     const view = s.view;
     const scope = scopeOf(d);
@@ -48,6 +50,21 @@ export function startSourceController(): () => void {
         if (lines.isLatest(n)) useStore.getState().setSourceResults({ result: { name, view, lines: null, scope }, pending: false });
       },
     );
+  };
+
+  // A comparison: both recordings' lines of the function, whole recordings (as the change table
+  // and the differential graph compare them; B is never transformed).
+  const askBoth = (a: ProfileSnapshot, b: ProfileSnapshot, name: string) => {
+    const view = useStore.getState().view;
+    if (asked && asked.snapshot === a && asked.b === b && asked.name === name && asked.view === view) return;
+    asked = { snapshot: a, b, name, view, derived: null };
+    const n = lines.next();
+    const scope = { transforms: 0, range: null };
+    const ask = (side: 'A' | 'B', snapshot: ProfileSnapshot) => (snapshot.lines ? functionLinesOf(side, view, name).catch(() => null) : Promise.resolve(null));
+    useStore.getState().setSourceResults({ pending: true });
+    void Promise.all([ask('A', a), ask('B', b)]).then(([la, lb]) => {
+      if (lines.isLatest(n)) useStore.getState().setSourceResults({ result: { name, view, lines: la, scope, b: lb }, pending: false });
+    });
   };
 
   const readText = () => {
@@ -68,7 +85,7 @@ export function startSourceController(): () => void {
   };
   let changedSource = false;
 
-  const unsubLines = watch((s) => ({ panel: s.analysis.panel, name: s.analysis.selectedFunction, view: s.view, snapshot: s.recordings.a.snapshot, derived: s.derived, deriving: s.deriving }), askLines);
+  const unsubLines = watch((s) => ({ panel: s.analysis.panel, name: s.analysis.selectedFunction, view: s.view, snapshot: s.recordings.a.snapshot, b: s.recordings.b.snapshot, derived: s.derived, deriving: s.deriving }), askLines);
   const unsubText = watch(
     (s) => ({ panel: s.analysis.panel, result: s.sourcePanel.result, file: s.sourcePanel.file, folder: s.sourcePanel.folder, served: s.sourcePanel.served }),
     (now, before) => {

@@ -29,6 +29,11 @@ export interface SourceLinesResult {
   /** Null: the recording has no lines for this function. */
   lines: FunctionLines | null;
   scope: LinesScopeText;
+  /**
+   * With a comparison open: the comparison's (B's) lines of the function (null: none), and
+   * `lines` are the baseline's; both over the whole recordings, as the change table compares them.
+   */
+  b?: FunctionLines | null;
 }
 
 export interface SourceSlice {

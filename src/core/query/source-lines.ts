@@ -170,7 +170,8 @@ export function lineRows(
   return { ...fn, lines: rows, callSites };
 }
 
-function byFileOrder(a: LineWeight, b: LineWeight): number {
+/** File order: by file, then line; the unknown line last. */
+export function byFileOrder(a: Pick<LineWeight, 'file' | 'line'>, b: Pick<LineWeight, 'file' | 'line'>): number {
   if (a.file === null || b.file === null) return a.file === b.file ? 0 : a.file === null ? 1 : -1;
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.line - b.line;
