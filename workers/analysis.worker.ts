@@ -26,7 +26,10 @@ const api = {
     if (!reply) return null;
     const buffers = treeColumns(reply.tree);
     if (reply.toNew) buffers.push(reply.toNew.buffer as ArrayBuffer);
-    return Comlink.transfer(reply, buffers);
+    buffers.push(reply.base.toNew.buffer as ArrayBuffer);
+    if (reply.base.frame) buffers.push(reply.base.frame.buffer as ArrayBuffer);
+    // base.toNew is toNew itself when no range applies: a buffer is listed once.
+    return Comlink.transfer(reply, [...new Set(buffers)]);
   },
   async table(id: number, seq: number, ref: AnalysisTreeRef, reversed: boolean): Promise<TableReply | null> {
     const reply = await session.table(id, seq, ref, reversed);

@@ -3,7 +3,7 @@
 // and returns the snapshot's typed-array buffers by transfer, never by structured clone.
 
 import * as Comlink from 'comlink';
-import { ProfileSession, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
+import { ProfileSession, type LinesScope, type OpenOptions, type OpenProgress, type OpenResult } from '../src/core/session/profile-session';
 import { toTransfer, type SnapshotWire } from '../src/core/views/snapshot';
 import { watchCspViolations } from '../src/core/session/fetch-failure';
 import type { LinesView } from '../src/core/query/source-lines';
@@ -60,7 +60,7 @@ const api = {
     finish(onProgress, (o) => session.openUrls(urls, { ...options, ...o })),
   openText: (text: string, options: WorkerOpenOptions, onProgress: ProgressCallback) =>
     finish(onProgress, (o) => session.openText(text, { ...options, ...o })),
-  functionLines: (view: LinesView, name: string) => session.functionLines(view, name),
+  functionLines: (view: LinesView, name: string, scope: LinesScope | null) => session.functionLines(view, name, scope),
   functionOffsets: (name: string) => session.functionOffsets(name),
   cancel: () => session.cancel(),
 };

@@ -28,6 +28,7 @@ export function Viewer() {
   const comparing = useStore((s) => s.recordings.b.snapshot !== null);
   const snapshot = useStore((s) => s.recordings.a.snapshot);
   const compared = useStore((s) => s.recordings.b.snapshot);
+  const sourceOpen = useStore((s) => s.analysis.panel === 'source');
   // A recording (or a comparison) just opened, by any route (file picker, drop, paste, link):
   // the keys (/, ?, arrows) should work at once, so the graph takes the focus, unless the user
   // is typing in the search.
@@ -57,7 +58,14 @@ export function Viewer() {
       <CompareBar />
       <div className="viewer-main">
         {comparing ? (
-          <CompareView />
+          // Of the analysis panels only Source compares (each line in A and B); the others give way to the comparison.
+          sourceOpen ? (
+            <AnalysisLayout>
+              <CompareView />
+            </AnalysisLayout>
+          ) : (
+            <CompareView />
+          )
         ) : (
           <>
             <TimeOrderChart />

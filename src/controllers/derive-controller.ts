@@ -158,7 +158,7 @@ export function startDeriveController(backend: DeriveBackend = workerBackend(), 
         }
         const now = useStore.getState();
         if (!now.recordings.a.snapshot || keyOf(now.recordings.a.snapshot, requestOf(now)) !== key) return;
-        const next: DerivedView = { snapshot: now.recordings.a.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, ranged: reply.ranged };
+        const next: DerivedView = { snapshot: now.recordings.a.snapshot, ...request, tree: reply.tree, toNew: reply.toNew, base: reply.base, ranged: reply.ranged };
         derivedRefs.set(reply.tree, { id, seq: mine, request });
         show(now as OpenStoreState, next, { workerMs: reply.ms, roundTripMs: performance.now() - t0 });
       },

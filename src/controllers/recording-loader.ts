@@ -7,7 +7,7 @@
 // pane's LoadSink; the loader itself knows no pane.
 
 import * as Comlink from 'comlink';
-import { checkProfileUrl, lastSegment, type OpenProgress } from '../core/session/profile-session';
+import { checkProfileUrl, lastSegment, type LinesScope, type OpenProgress } from '../core/session/profile-session';
 import { fromTransfer, type ProfileSnapshot } from '../core/views/snapshot';
 import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
@@ -141,8 +141,8 @@ export class RecordingLoader {
   }
 
   /** The per-line weights of a function of the open recording, from its worker (the line tree stays there). */
-  functionLines(view: LinesView, name: string): Promise<FunctionLines | null> {
-    return this.worker.get().functionLines(view, name);
+  functionLines(view: LinesView, name: string, scope: LinesScope | null): Promise<FunctionLines | null> {
+    return this.worker.get().functionLines(view, name, scope);
   }
 
   /** Drops whatever is loading (the worker aborts it); the pane says what that means. */

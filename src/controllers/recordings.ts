@@ -2,7 +2,7 @@
 // (recording-loader.ts) with one sink, the store's load actions for its slot (errors in B never
 // touch A). The functions below are what the components and the other controllers call.
 
-import { checkProfileUrl, type OpenProgress } from '../core/session/profile-session';
+import { checkProfileUrl, type LinesScope, type OpenProgress } from '../core/session/profile-session';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
 import type { SymbolOffsets } from '../core/query/leaf-addresses';
@@ -106,7 +106,8 @@ export function reload(options: ReloadOptions): Promise<void> {
 }
 export const openedBytes = (): { body: Blob | string; name: string } | null => main.openedBytes();
 /** A function's per-line weights in the open recording (A), or in the comparison (B). */
-export const functionLinesOf = (side: 'A' | 'B', view: LinesView, name: string): Promise<FunctionLines | null> => (side === 'A' ? main : comparison).functionLines(view, name);
+export const functionLinesOf = (side: 'A' | 'B', view: LinesView, name: string, scope: LinesScope | null = null): Promise<FunctionLines | null> =>
+  (side === 'A' ? main : comparison).functionLines(view, name, scope);
 
 /** Pasted text: a lone http(s) link is fetched, anything else is read as a recording. */
 export function openPasted(text: string): Promise<void> {

@@ -8,7 +8,8 @@ import { hottestFile, mapFolder } from '../core/query/source-listing';
 import { Latest } from '../core/util/latest';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { useStore } from '../store/store';
-import type { SourceText } from '../store/source-slice';
+import type { LinesScopeText, SourceText } from '../store/source-slice';
+import type { DerivedView } from '../store/transform-slice';
 import { watch } from '../store/watch';
 import { functionLinesOf } from './recordings';
 
@@ -18,30 +19,52 @@ const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 export function startSourceController(): () => void {
   const lines = new Latest();
   const text = new Latest();
-  let asked: { snapshot: ProfileSnapshot; name: string; view: string } | null = null;
+  let asked: { snapshot: ProfileSnapshot; b: ProfileSnapshot | null; name: string; view: string; derived: DerivedView | null } | null = null;
 
   const askLines = () => {
     const s = useStore.getState();
     const name = s.analysis.selectedFunction;
     const snapshot = s.recordings.a.snapshot;
     if (s.analysis.panel !== 'source' || !snapshot || name === null) return;
-    if (asked && asked.snapshot === snapshot && asked.name === name && asked.view === s.view) return;
-    asked = { snapshot, name, view: s.view };
+    // The figures follow the shown tree: while a new one is derived, wait for it.
+    const b = s.recordings.b.snapshot;
+    if (b) return askBoth(snapshot, b, name);
+    if (s.deriving) return;
+    const d = s.derived && s.derived.snapshot === snapshot ? s.derived : null;
+    if (d && d.view !== s.view) return;
+    if (asked && asked.snapshot === snapshot && !asked.b && asked.name === name && asked.view === s.view && asked.derived === d) return;
+    asked = { snapshot, b: null, name, view: s.view, derived: d };
     const n = lines.next();
+    const view = s.view;
+    const scope = scopeOf(d);
     if (!snapshot.lines) {
-      s.setSourceResults({ result: { name, view: s.view, lines: null }, pending: false });
+      s.setSourceResults({ result: { name, view, lines: null, scope }, pending: false });
       return;
     }
     s.setSourceResults({ pending: true });
-    const view = s.view;
-    functionLinesOf('A', view, name).then(
+    functionLinesOf('A', view, name, d && (scope.transforms > 0 || scope.range) ? { toNew: d.base?.toNew ?? null, frame: d.base ? (d.base.frame ?? d.tree.frame) : null, range: scope.range } : null).then(
       (fl) => {
-        if (lines.isLatest(n)) useStore.getState().setSourceResults({ result: { name, view, lines: fl }, pending: false });
+        if (lines.isLatest(n)) useStore.getState().setSourceResults({ result: { name, view, lines: fl, scope }, pending: false });
       },
       () => {
-        if (lines.isLatest(n)) useStore.getState().setSourceResults({ result: { name, view, lines: null }, pending: false });
+        if (lines.isLatest(n)) useStore.getState().setSourceResults({ result: { name, view, lines: null, scope }, pending: false });
       },
     );
+  };
+
+  // A comparison: both recordings' lines of the function, whole recordings (as the change table
+  // and the differential graph compare them; B is never transformed).
+  const askBoth = (a: ProfileSnapshot, b: ProfileSnapshot, name: string) => {
+    const view = useStore.getState().view;
+    if (asked && asked.snapshot === a && asked.b === b && asked.name === name && asked.view === view) return;
+    asked = { snapshot: a, b, name, view, derived: null };
+    const n = lines.next();
+    const scope = { transforms: 0, range: null };
+    const ask = (side: 'A' | 'B', snapshot: ProfileSnapshot) => (snapshot.lines ? functionLinesOf(side, view, name).catch(() => null) : Promise.resolve(null));
+    useStore.getState().setSourceResults({ pending: true });
+    void Promise.all([ask('A', a), ask('B', b)]).then(([la, lb]) => {
+      if (lines.isLatest(n)) useStore.getState().setSourceResults({ result: { name, view, lines: la, scope, b: lb }, pending: false });
+    });
   };
 
   const readText = () => {
@@ -62,7 +85,7 @@ export function startSourceController(): () => void {
   };
   let changedSource = false;
 
-  const unsubLines = watch((s) => ({ panel: s.analysis.panel, name: s.analysis.selectedFunction, view: s.view, snapshot: s.recordings.a.snapshot }), askLines);
+  const unsubLines = watch((s) => ({ panel: s.analysis.panel, name: s.analysis.selectedFunction, view: s.view, snapshot: s.recordings.a.snapshot, b: s.recordings.b.snapshot, derived: s.derived, deriving: s.deriving }), askLines);
   const unsubText = watch(
     (s) => ({ panel: s.analysis.panel, result: s.sourcePanel.result, file: s.sourcePanel.file, folder: s.sourcePanel.folder, served: s.sourcePanel.served }),
     (now, before) => {
@@ -77,6 +100,11 @@ export function startSourceController(): () => void {
     lines.cancel();
     text.cancel();
   };
+}
+
+/** What narrows the figures: the shown tree's transforms and time range (reversal changes no line's weight). */
+function scopeOf(d: DerivedView | null): LinesScopeText {
+  return { transforms: d && d.base ? d.transforms.length : 0, range: d && d.ranged && d.base ? d.range : null };
 }
 
 async function readFile(file: string, folder: readonly File[] | null, served: string | null): Promise<SourceText> {

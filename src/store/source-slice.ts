@@ -17,11 +17,23 @@ export type SourceText =
   | { file: string; state: 'ok'; text: string; from: 'served' | 'folder' }
   | { file: string; state: 'none'; why: string };
 
+/** What narrowed a result: the shown tree's transforms and time range (none: the whole recording). */
+export interface LinesScopeText {
+  transforms: number;
+  range: { from: number; to: number } | null;
+}
+
 export interface SourceLinesResult {
   name: string;
   view: ViewKind;
   /** Null: the recording has no lines for this function. */
   lines: FunctionLines | null;
+  scope: LinesScopeText;
+  /**
+   * With a comparison open: the comparison's (B's) lines of the function (null: none), and
+   * `lines` are the baseline's; both over the whole recordings, as the change table compares them.
+   */
+  b?: FunctionLines | null;
 }
 
 export interface SourceSlice {

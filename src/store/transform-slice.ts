@@ -12,6 +12,7 @@ import type { CallTree } from '../core/model/call-tree';
 import type { NodeIndex } from '../core/model/types';
 import type { PathSegment } from '../core/views/zoom-path';
 import type { Transform } from '../core/views/transforms';
+import type { BaseMap } from '../core/views/derive';
 import { withPanes, zoomed } from './pane';
 import type { StoreState } from './types';
 
@@ -29,6 +30,8 @@ export interface DerivedView {
   toNew: Int32Array | null;
   /** Whether the time range was applied (the input is the range-restricted tree). */
   ranged: boolean;
+  /** The base tree's nodes in the shown stacks (core/views/derive.ts BaseMap; the Source panel's figures). */
+  base?: BaseMap;
 }
 
 /**

@@ -57,6 +57,8 @@ export function toProcessed({ frames, tree, samples, functionFrames, lines, leaf
     data.push(['sample.weight', bytesOf(samples.weight.subarray(0, sampleCount)), sampleCount]);
     if (samples.thread) data.push(['sample.thread', bytesOf(samples.thread.subarray(0, sampleCount)), sampleCount]);
     if (samples.duration) data.push(['sample.duration', bytesOf(samples.duration.subarray(0, sampleCount)), sampleCount]);
+    // A sample's line-tree node means nothing without the line tree written beside it.
+    if (samples.line && lines) data.push(['sample.line', bytesOf(samples.line.subarray(0, sampleCount)), sampleCount]);
   }
   if (lines) {
     const { locations, locatedFrame, locatedLocation, tree: t, node } = lines;

@@ -93,7 +93,7 @@ describe('processed recording', () => {
     const good = toProcessed(await loadProfileFromText(fixture('rust-toyc.folded')));
     const newer = good.slice();
     new DataView(newer.buffer).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
-    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 5, newer than this flameview reads \(4\): open it with a newer flameview/);
+    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 6, newer than this flameview reads \(5\): open it with a newer flameview/);
     expect(() => decodeProcessed(good.subarray(0, good.length - 100))).toThrow(/found column .* bytes with \d+ left \(a cut file\?\)/);
     expect(() => decodeProcessed(good.subarray(0, 24))).toThrow(/too short for its header/);
   });
@@ -159,6 +159,23 @@ describe('processed recording', () => {
     expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: swapped }))).toThrow(/address 1 out of order/);
     const stray = { ...want, frame: want.frame.map((f, i) => (i === want.count - 1 ? original.frames.count : f)) };
     expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: stray }))).toThrow(/address \d+ of frame \d+ of \d+/);
+  });
+
+  it('version 5 keeps each sample\'s line-tree node; a version 4 file without it opens, one with it is refused', async () => {
+    const original = await loadProfileFromText(gunzipSync(fixture('srcline/hashack.srcline.perf-script.txt.gz')));
+    const want = original.samples!.line!;
+    expect(want.some((l) => l > 0)).toBe(true);
+    const back = decodeProcessed(gunzipSync(gzipSync(toProcessed(original))));
+    expect(Array.from(back.samples!.line!)).toEqual(Array.from(want));
+    // Version 4: written without the column, the version field set to 4.
+    const v4 = toProcessed({ ...original, samples: { ...original.samples!, line: undefined } }).slice();
+    new DataView(v4.buffer).setUint32(PROCESSED_MAGIC.length, 4, true);
+    expect(decodeProcessed(v4).samples!.line).toBeUndefined();
+    const v4line = toProcessed(original).slice();
+    new DataView(v4line.buffer).setUint32(PROCESSED_MAGIC.length, 4, true);
+    expect(() => decodeProcessed(v4line)).toThrow(/column sample\.line in a version 4 file/);
+    const stray = { ...original, samples: { ...original.samples!, line: want.map((l, i) => (i === 5 ? original.lines!.tree.nodeCount : l)) } };
+    expect(() => decodeProcessed(toProcessed(stray))).toThrow(/sample 5 at line-tree node \d+ of \d+/);
   });
 
   it('fuzz: flipped bytes, cuts and lying lengths give an ImportError or a consistent recording, allocation bounded by the size', async () => {

@@ -30,7 +30,7 @@ import type { LeafAddresses } from '../model/leaf-addresses';
 import type { BytesImporter, Detection } from './importer';
 
 export const PROCESSED_MAGIC = 'flameview-processed\n';
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 export const PROCESSED_DESCRIPTION = 'a flameview processed recording (.flameview)';
 
 export type ColumnType = 'i32' | 'f64' | 'u8' | 'utf8';
@@ -65,6 +65,8 @@ export const COLUMNS: Record<string, ColumnType> = {
   'sample.thread': 'i32',
   // Version 3: each sample's span in seconds (an off-CPU interval; 0: an instant), optional.
   'sample.duration': 'f64',
+  // Version 5: each sample's node in the line tree (-1: no lines), optional, with the line columns.
+  'sample.line': 'i32',
   // Version 2: the source lines (../model/source-lines.ts), all or none.
   'location.file': 'i32',
   'location.line': 'i32',
@@ -234,7 +236,9 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
       if (!Number.isFinite(time[i]) || !(weight[i] >= 0) || !Number.isFinite(weight[i])) fail(`sample ${i} with time ${time[i]} and weight ${weight[i]}`);
       if (duration && !(duration[i] >= 0 && Number.isFinite(duration[i]))) fail(`sample ${i} lasting ${duration[i]} s`);
     }
-    samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}), ...(duration ? { duration } : {}) };
+    const line = i32('sample.line') ?? undefined;
+    if (line) for (let i = 0; i < counts.samples; i++) if (line[i] < -1 || line[i] >= (counts.lineNodes ?? 0)) fail(`sample ${i} at line-tree node ${line[i]} of ${counts.lineNodes ?? 0}`);
+    samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}), ...(duration ? { duration } : {}), ...(line ? { line } : {}) };
   }
   const lines = counts.lineNodes !== undefined ? buildLines(counts as Required<ProcessedHeader['counts']>, i32, f64, frames, tree, fail) : null;
   const leafAddresses = counts.addresses !== undefined ? buildAddresses(counts.addresses, i32, f64, frames, fail) : null;
@@ -330,6 +334,8 @@ function metaOf(m: ProfileMeta, fail: (found: string) => never): ProfileMeta {
  * 2 → 3: version 3 added the optional sample.duration column (off-CPU spans in time order), which
  * an older file never has: its samples are all instants, read as they were.
  * 3 → 4: version 4 added the sampled-instruction columns, which an older file never has.
+ * 4 → 5: version 5 added the optional sample.line column (each sample's line-tree node, what a
+ * time range narrows the Source panel by), which an older file never has.
  */
 function upgrade(header: ProcessedHeader, version: number, fail: (found: string) => never): ProcessedHeader {
   if (!header || typeof header !== 'object' || !Array.isArray(header.columns)) return header;
@@ -343,6 +349,7 @@ function upgrade(header: ProcessedHeader, version: number, fail: (found: string)
     if ('addresses' in counts) fail(`an address count in a version ${version} file`);
   }
   if (version < 3) for (const c of header.columns) if (c && c.name === 'sample.duration') fail(`column sample.duration in a version ${version} file`);
+  if (version < 5) for (const c of header.columns) if (c && c.name === 'sample.line') fail(`column sample.line in a version ${version} file`);
   return header;
 }
 
@@ -378,12 +385,13 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
     if (!c || typeof c.name !== 'string' || !(c.name in COLUMNS) || c.type !== COLUMNS[c.name] || !isCount(c.length)) fail(`a column ${JSON.stringify(c).slice(0, 80)}`);
     if (seen.has(c.name)) fail(`column ${c.name} twice`);
     seen.add(c.name);
-    for (const optional of ['sample.thread', 'sample.duration']) if (c.name === optional && c.length !== counts.samples) fail(`column ${optional} of ${c.length} for ${counts.samples} samples`);
+    for (const optional of ['sample.thread', 'sample.duration', 'sample.line']) if (c.name === optional && c.length !== counts.samples) fail(`column ${optional} of ${c.length} for ${counts.samples} samples`);
     if (c.name === 'frame.function' && c.length !== counts.frames) fail(`column frame.function of ${c.length} for ${counts.frames} frames`);
     if (c.name in want && c.length !== want[c.name]) fail(`column ${c.name} of ${c.length} where the counts say ${want[c.name]}`);
   }
   for (const name of ['strings', ...Object.keys(want)]) if (!seen.has(name)) fail(`no column ${name}`);
   for (const name of LINE_COLUMNS) if (seen.has(name) && !(name in want)) fail(`column ${name} without the line counts`);
+  if (seen.has('sample.line') && counts.lineNodes === undefined) fail('column sample.line without the line counts');
   for (const name of ADDRESS_COLUMNS) if (seen.has(name) && !(name in want)) fail(`column ${name} without the address count`);
 }
 

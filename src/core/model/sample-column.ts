@@ -35,6 +35,12 @@ export interface SampleColumns {
    * for an instant (a CPU sample). Absent: every sample is an instant.
    */
   readonly duration?: Float64Array;
+  /**
+   * The node of each sample's located path in the line tree (Profile.lines), -1 for a sample
+   * without lines, when the recording has lines: what a time range narrows the Source panel's
+   * figures by. Absent: no line tree, or an importer that does not link them.
+   */
+  readonly line?: Int32Array;
 }
 
 /** The column with other leaves (another view's nodes), every other column shared. */
@@ -83,7 +89,7 @@ export function sortSamples(s: SampleColumns): SampleColumns {
     for (let i = 0; i < n; i++) b[i] = a[order[i]];
     return b;
   };
-  return { ...out, ...(s.thread ? { thread: permuted(s.thread) } : {}), ...(s.duration ? { duration: permuted(s.duration) } : {}) };
+  return { ...out, ...(s.thread ? { thread: permuted(s.thread) } : {}), ...(s.duration ? { duration: permuted(s.duration) } : {}), ...(s.line ? { line: permuted(s.line) } : {}) };
 }
 
 /** Beyond this many samples the column is dropped with a warning (20 bytes a sample: 1 GB). */
@@ -102,6 +108,9 @@ export class SampleColumnBuilder {
   private readonly threadChunks: Int32Array[] = [];
   // Allocated at the first span (an off-CPU interval): a CPU-only recording pays nothing for it.
   private durationChunks: Float64Array<ArrayBuffer>[] | null = null;
+  // Allocated at the first sample with source lines (-1 before): its line-tree builder node.
+  private lineChunks: Int32Array<ArrayBuffer>[] | null = null;
+  private lineChunk = new Int32Array(0);
   private leaf = new Int32Array(0);
   private time = new Float64Array(0);
   private weight = new Float64Array(0);
@@ -110,7 +119,7 @@ export class SampleColumnBuilder {
   private at = 0;
 
   constructor(readonly cap = MAX_SAMPLES) {
-    markMutable(this, ['leaf', 'time', 'weight', 'thread', 'duration']);
+    markMutable(this, ['leaf', 'time', 'weight', 'thread', 'duration', 'lineChunk']);
   }
 
   /**
@@ -132,6 +141,7 @@ export class SampleColumnBuilder {
       this.weightChunks.push((this.weight = new Float64Array(CHUNK)));
       this.threadChunks.push((this.thread = new Int32Array(CHUNK)));
       if (this.durationChunks) this.durationChunks.push((this.duration = new Float64Array(CHUNK)));
+      if (this.lineChunks) this.lineChunks.push((this.lineChunk = new Int32Array(CHUNK).fill(-1)));
       i = 0;
     }
     if (duration > 0 && !this.durationChunks) {
@@ -147,6 +157,16 @@ export class SampleColumnBuilder {
     this.count++;
   }
 
+  /** The last sample pushed is at line-tree builder node `node` (SourceLinesBuilder). */
+  setLine(node: NodeIndex): void {
+    if (this.dropped !== null || this.count === 0) return;
+    if (!this.lineChunks) {
+      this.lineChunks = this.leafChunks.map(() => new Int32Array(CHUNK).fill(-1));
+      this.lineChunk = this.lineChunks[this.lineChunks.length - 1];
+    }
+    this.lineChunk[this.at - 1] = node;
+  }
+
   /** The column with leaves in frozen-tree ids (`order[builderNode]`), sorted by time. */
   finish(order: Int32Array): SampleColumns | null {
     const columns = this.inInputOrder(order);
@@ -154,7 +174,7 @@ export class SampleColumnBuilder {
   }
 
   /** As finish(), in input order (a part of a split input: the merge sorts the whole). */
-  inInputOrder(order: Int32Array): SampleColumns | null {
+  inInputOrder(order: Int32Array, lineOrder?: Int32Array): SampleColumns | null {
     if (this.dropped !== null || this.count === 0) return null;
     const n = this.count;
     const leaf = new Int32Array(n);
@@ -162,6 +182,7 @@ export class SampleColumnBuilder {
     const weight = new Float64Array(n);
     const thread = new Int32Array(n);
     const duration = this.durationChunks ? new Float64Array(n) : null;
+    const line = this.lineChunks && lineOrder ? new Int32Array(n) : null;
     for (let c = 0, k = 0; k < n; c++) {
       const len = Math.min(CHUNK, n - k);
       const chunk = this.leafChunks[c];
@@ -170,9 +191,13 @@ export class SampleColumnBuilder {
       weight.set(len === CHUNK ? this.weightChunks[c] : this.weightChunks[c].subarray(0, len), k);
       thread.set(len === CHUNK ? this.threadChunks[c] : this.threadChunks[c].subarray(0, len), k);
       if (duration) duration.set(this.durationChunks![c].subarray(0, len), k);
+      if (line) {
+        const lines = this.lineChunks![c];
+        for (let i = 0; i < len; i++) line[k + i] = lines[i] < 0 ? -1 : lineOrder![lines[i]];
+      }
       k += len;
     }
-    return { count: n, leaf, time, weight, thread, ...(duration ? { duration } : {}) };
+    return { count: n, leaf, time, weight, thread, ...(duration ? { duration } : {}), ...(line ? { line } : {}) };
   }
 
   private drop(why: 'no-time' | 'cap'): void {
@@ -184,5 +209,7 @@ export class SampleColumnBuilder {
     this.thread = new Int32Array(0);
     this.durationChunks = null;
     this.duration = new Float64Array(0);
+    this.lineChunks = null;
+    this.lineChunk = new Int32Array(0);
   }
 }

@@ -170,19 +170,25 @@ export class SourceLinesBuilder {
 
   /** Freezes; `order` is the caller's TreeBuilder.finish order (its builder node → tree node). */
   finish(frames: FrameTable, order: Int32Array): SourceLines {
+    return this.finishOrdered(frames, order).lines;
+  }
+
+  /** As finish(), with the line tree's own order (builder node → line-tree node: what a sample column's line nodes go through). */
+  finishOrdered(frames: FrameTable, order: Int32Array): { lines: SourceLines; order: Int32Array } {
     const count = this.locatedCount;
     const locatedFrame = this.locatedFrame.slice(0, count);
     const locatedLocation = this.locatedLocation.slice(0, count);
     const { tree, order: lineOrder } = this.tree.finish(locatedTable(frames, locatedFrame));
     const node = new Int32Array(tree.nodeCount);
     for (let b = 1; b < tree.nodeCount; b++) node[lineOrder[b]] = order[this.plain[b]];
-    return {
+    const lines = {
       locations: { count: this.locationCount, file: this.file.slice(0, this.locationCount), line: this.line.slice(0, this.locationCount) },
       locatedFrame,
       locatedLocation,
       tree,
       node,
     };
+    return { lines, order: lineOrder };
   }
 }
 

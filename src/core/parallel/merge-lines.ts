@@ -44,6 +44,8 @@ export function mergeSourceLines(
   frames: FrameTable,
   frameMaps: readonly Int32Array[],
   nodeMaps: readonly Int32Array[],
+  /** Filled per part with its line-tree node → merged line-tree node (what its samples' `line` go through). */
+  lineMaps: Int32Array[] = [],
 ): SourceLines | null | undefined {
   const first = parts.findIndex((p) => p.sourceLines);
   if (first < 0) return undefined;
@@ -61,6 +63,7 @@ export function mergeSourceLines(
   const builder = new TreeBuilder();
   // Per builder node, its node in the merged call tree.
   let plain = new Int32Array(1024);
+  const built: Int32Array[] = [];
   parts.forEach((part, p) => {
     const lines = part.sourceLines;
     if (!lines) return;
@@ -99,10 +102,10 @@ export function mergeSourceLines(
     const t = lines.tree;
     const own = lines.node;
     const toMerged = nodeMaps[p];
-    const built = new Int32Array(t.nodeCount);
+    const at = (built[p] = new Int32Array(t.nodeCount));
     for (let ln = 1; ln < t.nodeCount; ln++) {
-      const b = builder.child(built[t.parent[ln]], map[t.frame[ln]]);
-      built[ln] = b;
+      const b = builder.child(at[t.parent[ln]], map[t.frame[ln]]);
+      at[ln] = b;
       if (b >= plain.length) plain = grown(plain, Math.max(b + 1, plain.length * 2));
       plain[b] = toMerged[own[ln]];
       if (t.selfWeight[ln] !== 0 || t.selfSamples[ln] !== 0) builder.addSelf(b, t.selfWeight[ln], t.selfSamples[ln]);
@@ -112,6 +115,7 @@ export function mergeSourceLines(
   const { tree, order } = builder.finish(locatedTable(frames, locatedFrame));
   const node = new Int32Array(tree.nodeCount);
   for (let b = 1; b < tree.nodeCount; b++) node[order[b]] = plain[b];
+  parts.forEach((_, p) => (lineMaps[p] = built[p] ? built[p].map((b) => order[b]) : new Int32Array(0)));
   return {
     locations: { count: file.length, file: Int32Array.from(file), line: Int32Array.from(line) },
     locatedFrame: Int32Array.from(locatedFrame),

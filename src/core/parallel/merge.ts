@@ -56,7 +56,8 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
   const trees = lateTree ? [...parts, { tree: lateTree }] : parts;
   const { tree, nodeMaps } = mergeTrees(trees, frames, lateTree ? [...frameMaps, identity(frames.count)] : frameMaps);
   // Late samples' lines would have to be placed by the importer, which does not: one parser.
-  const sourceLines = late && parts.some((p) => p.sourceLines) ? null : mergeSourceLines(parts, frames, frameMaps, nodeMaps);
+  const lineMaps: Int32Array[] = [];
+  const sourceLines = late && parts.some((p) => p.sourceLines) ? null : mergeSourceLines(parts, frames, frameMaps, nodeMaps, lineMaps);
   if (sourceLines === null) return null;
   const weightSum = exact ? undefined : replayWeights(parts, tree, nodeMaps);
   const lineOffsets: number[] = [];
@@ -65,7 +66,7 @@ export function mergeParts(parts: readonly PartialProfile[], importer: Importer,
     lineOffsets.push(lines);
     lines += p.lines;
   }
-  const samples = late ? late.joinColumn(parts, nodeMaps, nodeMaps[parts.length]) : joinSamples(parts, nodeMaps);
+  const samples = late ? late.joinColumn(parts, nodeMaps, nodeMaps[parts.length]) : joinSamples(parts, nodeMaps, sourceLines ? lineMaps : null);
   const merged: MergedParts = { frames, tree, frameMaps, lineOffsets, samples, weightSum, late: late ?? undefined };
   const profile = importer.mergeParts(merged, parts.map((p) => p.meta), options);
   if (sourceLines) profile.lines = sourceLines;
@@ -292,7 +293,7 @@ function replayWeights(parts: readonly PartialProfile[], tree: CallTree, nodeMap
 }
 
 /** The parts' time-order columns, one after the other (input order), leaves in merged nodes. */
-function joinSamples(parts: readonly PartialProfile[], nodeMaps: readonly Int32Array[]): SampleColumns | null {
+function joinSamples(parts: readonly PartialProfile[], nodeMaps: readonly Int32Array[], lineMaps: readonly Int32Array[] | null): SampleColumns | null {
   let count = 0;
   for (const p of parts) count += p.samples?.count ?? 0;
   if (count === 0) return null;
@@ -301,6 +302,8 @@ function joinSamples(parts: readonly PartialProfile[], nodeMaps: readonly Int32A
   const weight = new Float64Array(count);
   const thread = new Int32Array(count);
   const duration = parts.some((p) => p.samples?.duration) ? new Float64Array(count) : null;
+  // A part without lines (or before its first) has none for its samples: -1.
+  const line = lineMaps && parts.some((p) => p.samples?.line) ? new Int32Array(count).fill(-1) : null;
   let at = 0;
   parts.forEach((p, i) => {
     const s = p.samples;
@@ -311,8 +314,9 @@ function joinSamples(parts: readonly PartialProfile[], nodeMaps: readonly Int32A
     weight.set(s.weight.subarray(0, s.count), at);
     if (s.thread) thread.set(s.thread.subarray(0, s.count), at);
     if (duration && s.duration) duration.set(s.duration.subarray(0, s.count), at);
+    if (line && s.line) for (let k = 0; k < s.count; k++) line[at + k] = s.line[k] < 0 ? -1 : lineMaps![i][s.line[k]];
     at += s.count;
   });
-  return { count, leaf, time, weight, thread, ...(duration ? { duration } : {}) };
+  return { count, leaf, time, weight, thread, ...(duration ? { duration } : {}), ...(line ? { line } : {}) };
 }
 

@@ -51,6 +51,11 @@ export interface FunctionLines {
    * total weight of the samples inside it there (outermost occurrence only; self is 0), file order.
    */
   callSites: LineWeight[];
+  /**
+   * Under a time range: 'applied' when the figures are the range's; 'not-linked' when the
+   * recording does not link its samples to lines, so they are the whole recording's. Absent: no range.
+   */
+  range?: 'applied' | 'not-linked';
 }
 
 /**
@@ -127,32 +132,46 @@ export function functionLines(profile: LinesProfile, view: LinesView, match: Uin
     stack[top] = ln;
     stackLoc[top++] = loc;
   }
+  const fn = { self: fnSelf, total: fnTotal, selfSamples: fnSelfSamples, totalSamples: fnTotalSamples, all: n > 0 ? t.totalWeight[0] : 0, allSamples: n > 0 ? t.totalSamples[0] : 0 };
+  return lineRows(profile, lines, fn, { self, selfSamples, total, totalSamples, seen }, { total: siteTotal, samples: siteSamples, seen: siteSeen });
+}
+
+/** Per location (the unknown one last, at index `locations.count`): a function's line sums. */
+export interface LineSums {
+  self: Float64Array;
+  selfSamples: Float64Array;
+  total: Float64Array;
+  totalSamples: Float64Array;
+  seen: Uint8Array;
+}
+
+/** The rows of FunctionLines from per-location sums (shared with ./narrowed-lines.ts). */
+export function lineRows(
+  profile: LinesProfile,
+  lines: NonNullable<LinesProfile['lines']>,
+  fn: Omit<FunctionLines, 'lines' | 'callSites'>,
+  sums: LineSums,
+  sites: { total: Float64Array; samples: Float64Array; seen: Uint8Array },
+): FunctionLines {
   const strings = profile.frames.strings;
+  const unknown = lines.locations.count;
   const row = (loc: number, w: number, ws: number, tw: number, ts: number): LineWeight => {
     const known = loc < unknown;
     return { file: known ? strings[lines.locations.file[loc]] : null, line: known ? lines.locations.line[loc] : 0, self: w, total: tw, selfSamples: ws, totalSamples: ts };
   };
   const rows: LineWeight[] = [];
   const callSites: LineWeight[] = [];
-  for (let loc = 0; loc <= locations; loc++) {
-    if (seen[loc]) rows.push(row(loc, self[loc], selfSamples[loc], total[loc], totalSamples[loc]));
-    if (siteSeen[loc]) callSites.push(row(loc, 0, 0, siteTotal[loc], siteSamples[loc]));
+  for (let loc = 0; loc <= unknown; loc++) {
+    if (sums.seen[loc]) rows.push(row(loc, sums.self[loc], sums.selfSamples[loc], sums.total[loc], sums.totalSamples[loc]));
+    if (sites.seen[loc]) callSites.push(row(loc, 0, 0, sites.total[loc], sites.samples[loc]));
   }
   callSites.sort(byFileOrder);
   rows.sort(byFileOrder);
-  return {
-    self: fnSelf,
-    total: fnTotal,
-    selfSamples: fnSelfSamples,
-    totalSamples: fnTotalSamples,
-    all: n > 0 ? t.totalWeight[0] : 0,
-    allSamples: n > 0 ? t.totalSamples[0] : 0,
-    lines: rows,
-    callSites,
-  };
+  return { ...fn, lines: rows, callSites };
 }
 
-function byFileOrder(a: LineWeight, b: LineWeight): number {
+/** File order: by file, then line; the unknown line last. */
+export function byFileOrder(a: Pick<LineWeight, 'file' | 'line'>, b: Pick<LineWeight, 'file' | 'line'>): number {
   if (a.file === null || b.file === null) return a.file === b.file ? 0 : a.file === null ? 1 : -1;
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.line - b.line;

@@ -160,3 +160,8 @@ export function expandTemplate(template: string, path: string, line: number, ski
     return null;
   }
 }
+
+/** A line as the Source panel names it: `file:line`, `file (no line)`, or `(unknown line)`. */
+export function linePlace(l: { file: string | null; line: number }): string {
+  return l.file === null ? '(unknown line)' : l.line > 0 ? `${l.file}:${l.line}` : `${l.file} (no line)`;
+}

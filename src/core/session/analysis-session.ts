@@ -9,13 +9,15 @@
 // `skipOvertaken`, a request that a newer one of its kind overtook while queued answers null.
 
 import type { CallTree } from '../model/call-tree';
-import { copyTree, derive, deriveInputTree, type DeriveInput, type DeriveRequest } from '../views/derive';
+import { copyTree, derive, deriveInputTree, type BaseMap, type DeriveInput, type DeriveRequest } from '../views/derive';
 import { analyseCallersCallees, analyseTable, type AnalysisTreeRef, type CallersCalleesReply, type TableReply } from '../views/derive-analysis';
 import { Latest } from '../util/latest';
 
 export interface DeriveReply {
   tree: CallTree;
   toNew: Int32Array | null;
+  /** The base tree's nodes in the shown stacks (the Source panel's line figures read it). */
+  base: BaseMap;
   ranged: boolean;
   /** CPU-side time of the derivation (ms, performance.now). */
   ms: number;
@@ -54,7 +56,7 @@ export class AnalysisSession {
     const shared = r.sharesInput && this.options.copyShared;
     const tree = shared || (keep && this.options.copyShared) ? copyTree(r.tree) : r.tree;
     if (shared || keep) this.keep(id, seq, r.tree);
-    return { tree, toNew: r.toNew, ranged: r.ranged, ms: performance.now() - t0 };
+    return { tree, toNew: r.toNew, base: r.base, ranged: r.ranged, ms: performance.now() - t0 };
   }
 
   /** The function table of a tree this session holds (null: skipped, or the tree is gone). */

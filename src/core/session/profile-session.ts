@@ -21,6 +21,8 @@ import { isPerfData } from '../import/sniff';
 import { makeSnapshot, type ProfileSnapshot } from '../views/snapshot';
 import { functionOffsets, type AddressesProfile, type SymbolOffsets } from '../query/leaf-addresses';
 import { framesMatching, functionLines, type FunctionLines, type LinesProfile, type LinesView } from '../query/source-lines';
+import { narrowedFunctionLines, rangeLineWeights } from '../query/narrowed-lines';
+import type { SampleColumns } from '../model/sample-column';
 
 export interface OpenProgress {
   bytesRead: number;
@@ -70,10 +72,34 @@ export interface SessionParts {
   run(input: PartInput, job: PartJob, progress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<PartialProfile>;
 }
 
-function keepLines(profile: Profile): LinesProfile | null {
+/**
+ * What the Source panel's questions read: the line tree, copies of the frame columns and of the
+ * function view's node map, and, when the samples are linked to the line tree, copies of their
+ * times and weights (a time range narrows by them); the snapshot's own are transferred away.
+ */
+function keepLines(profile: Profile, toFunction: Int32Array | null): KeptLines | null {
   if (!profile.lines) return null;
   const { frames } = profile;
-  return { lines: profile.lines, functionFrames: profile.functionFrames?.slice() ?? null, frames: { ...frames, name: frames.name.slice(), module: frames.module.slice(), flags: frames.flags.slice() } };
+  const s = profile.samples;
+  // No leaves: a range is weighed by line-tree node here, never by call-tree node.
+  const samples = s?.line ? { count: s.count, leaf: new Int32Array(0), time: s.time.slice(), weight: s.weight.slice(), line: s.line, ...(s.duration ? { duration: s.duration.slice() } : {}) } : null;
+  return {
+    lines: profile.lines,
+    functionFrames: profile.functionFrames?.slice() ?? null,
+    frames: { ...frames, name: frames.name.slice(), module: frames.module.slice(), flags: frames.flags.slice() },
+    toFunction: toFunction?.slice() ?? null,
+    samples,
+    timed: !!s && s.count > 0,
+  };
+}
+
+type KeptLines = LinesProfile & { toFunction: Int32Array | null; samples: SampleColumns | null; timed: boolean };
+
+/** The view the page shows, as the Source panel's figures follow it (derive's BaseMap, and the time range). */
+export interface LinesScope {
+  toNew: Int32Array | null;
+  frame: Int32Array | null;
+  range: { from: number; to: number } | null;
 }
 
 /** What the Assembly panel's questions read: the sampled instructions and copies of the frame columns (null: no addresses). */
@@ -98,7 +124,7 @@ export class ProfileSession {
    * What the Source panel's questions read of the recording last delivered (null: no lines): the
    * line tree and copies of the frame columns, since the snapshot's own are transferred away.
    */
-  private linesOf: LinesProfile | null = null;
+  private linesOf: KeptLines | null = null;
   /** The same for the Assembly panel: the sampled instructions of the recording last delivered. */
   private addressesOf: AddressesProfile | null = null;
 
@@ -111,13 +137,24 @@ export class ProfileSession {
     this.interval = deps.progressIntervalMs ?? 80;
   }
 
-  /** The per-line weights of function `name` in `view` of the recording last delivered (null: no lines or no such function). */
-  functionLines(view: LinesView, name: string): FunctionLines | null {
+  /**
+   * The per-line weights of function `name` in `view` of the recording last delivered (null: no
+   * lines or no such function), over the stacks `scope` shows (transforms, time range) when given.
+   * A range over samples not linked to the line tree cannot narrow them: the figures are then the
+   * whole recording's, and say so (`range: 'not-linked'`).
+   */
+  functionLines(view: LinesView, name: string, scope: LinesScope | null = null): FunctionLines | null {
     const kept = this.linesOf;
-    if (!kept) return null;
+    if (!kept?.lines) return null;
     const match = framesMatching(kept, view, (n) => n === name);
     if (!match.includes(1)) return null;
-    return functionLines(kept, view, match);
+    if (!scope || (!scope.toNew && !scope.range)) return functionLines(kept, view, match);
+    if (scope.range && kept.timed) {
+      const weights = kept.samples ? rangeLineWeights(kept.samples, kept.lines.tree.nodeCount, scope.range.from, scope.range.to) : null;
+      if (!weights) return { ...functionLines(kept, view, match)!, range: 'not-linked' };
+      return { ...narrowedFunctionLines(kept, view, kept.toFunction, match, { toNew: scope.toNew, frame: scope.frame, weights })!, range: 'applied' };
+    }
+    return narrowedFunctionLines(kept, view, kept.toFunction, match, { toNew: scope.toNew, frame: scope.frame });
   }
 
   /** The sampled offsets of function `name` (as the function view names it), heaviest symbol first; null when the recording kept no addresses. */
@@ -261,7 +298,7 @@ export class ProfileSession {
       const profile = make();
       const snapshot = makeSnapshot(profile, runs);
       if (signal.aborted) return cancelled();
-      this.linesOf = keepLines(profile);
+      this.linesOf = keepLines(profile, snapshot.toFunction);
       this.addressesOf = keepAddresses(profile);
       return { ok: true, snapshot };
     } catch (e) {

@@ -62,7 +62,7 @@ export function expectSameProfile(actual: Profile, expected: Profile): void {
   expect(a === null, 'time-order column present').toBe(e === null);
   if (a && e) {
     expect(a.count).toBe(e.count);
-    for (const key of ['leaf', 'time', 'weight', 'thread'] as const) expect(bits(a[key]), `samples.${key}`).toEqual(bits(e[key]));
+    for (const key of ['leaf', 'time', 'weight', 'thread', 'line'] as const) expect(bits(a[key]), `samples.${key}`).toEqual(bits(e[key]));
   }
 }
 

@@ -18,7 +18,7 @@
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import { withLeaves, type SampleColumns } from '../model/sample-column';
-import { treeForRange } from './time-order';
+import { treeForRangeMapped } from './time-order';
 import { reversedTree } from './reversed';
 import { applyTransforms, type Transform } from './transforms';
 
@@ -39,8 +39,22 @@ export interface DeriveRequest {
   range: { from: number; to: number } | null;
 }
 
+/**
+ * Where the nodes of the view's base tree went, for what reads the samples by base node (the
+ * Source panel's line figures): toNew maps a base node to its node in the transformed tree
+ * BEFORE any reversal (a bottom-up tree shows the same stacks), through the range-restricted tree
+ * when a range applies (-1: dropped, or no sample in the range); `frame` is that tree's frames,
+ * null when it is the result tree itself (not reversed).
+ */
+export interface BaseMap {
+  toNew: Int32Array;
+  frame: Int32Array | null;
+}
+
 export interface DeriveResult {
   tree: CallTree;
+  /** The base tree's nodes in the shown stacks (see BaseMap). */
+  base: BaseMap;
   /** Input node → result node (-1: dropped); null when reversed. */
   toNew: Int32Array | null;
   /** Whether the time range was applied (the input is the range-restricted tree). */
@@ -80,30 +94,35 @@ function samplesFor(input: DeriveInput, view: DeriveView): SampleColumns {
 }
 
 /** The input of the transforms: the base view tree, restricted to the time range when one applies. */
-export function deriveInputTree(input: DeriveInput, request: Pick<DeriveRequest, 'view' | 'range'>): { tree: CallTree; ranged: boolean } {
+export function deriveInputTree(input: DeriveInput, request: Pick<DeriveRequest, 'view' | 'range'>): { tree: CallTree; ranged: boolean; toRange?: Int32Array } {
   const base = baseTree(input, request.view);
   if (!rangeApplies(input, request)) return { tree: base, ranged: false };
   const { from, to } = request.range as { from: number; to: number };
-  return { tree: treeForRange(base, input.frames, samplesFor(input, request.view), from, to), ranged: true };
+  const { tree, toRange } = treeForRangeMapped(base, input.frames, samplesFor(input, request.view), from, to);
+  return { tree, ranged: true, toRange };
 }
 
 /**
  * Runs the pipeline (see the module comment). `inputTree` lets a host pass a cached
  * range-restricted tree (from deriveInputTree with the same view and range).
  */
-export function derive(input: DeriveInput, request: DeriveRequest, inputTree?: { tree: CallTree; ranged: boolean }): DeriveResult {
+export function derive(input: DeriveInput, request: DeriveRequest, inputTree?: ReturnType<typeof deriveInputTree>): DeriveResult {
   const start = inputTree ?? deriveInputTree(input, request);
   const { frames } = input;
   // A fresh object per call: the views memoise by tree identity, and what they keep must not be
   // what a host transfers away.
   const fresh = { ...start.tree };
   const transformed = applyTransforms(fresh, frames, request.transforms);
+  const toRange = start.toRange;
+  // Base node → transformed node: through the range tree when there is one (a fresh array, so the
+  // transforms' memoised toNew is never handed out twice).
+  const baseToNew = toRange ? toRange.map((r) => (r < 0 ? -1 : transformed.toNew[r])) : transformed.toNew;
   if (request.reversed) {
     const tree = reversedTree({ ...transformed.tree }, frames);
-    return { tree, toNew: null, ranged: start.ranged, sharesInput: false };
+    return { tree, toNew: null, base: { toNew: baseToNew === transformed.toNew ? baseToNew.slice() : baseToNew, frame: transformed.tree.frame.slice() }, ranged: start.ranged, sharesInput: false };
   }
   const tree = transformed.tree === fresh ? start.tree : transformed.tree;
-  return { tree, toNew: transformed.toNew, ranged: start.ranged, sharesInput: tree.parent === start.tree.parent };
+  return { tree, toNew: transformed.toNew, base: { toNew: baseToNew, frame: null }, ranged: start.ranged, sharesInput: tree.parent === start.tree.parent };
 }
 
 /** The typed-array columns of a tree (what crosses threads by transfer). */

@@ -92,13 +92,20 @@ export function makeSnapshot(profile: Profile, runs?: readonly Profile[]): Profi
     functions: fv?.tree ?? null,
     toFunction: fv?.toFunction ?? null,
     toInline: fv?.toInline ?? null,
-    samples: profile.samples ?? null,
+    samples: withoutLines(profile.samples ?? null),
     functionFrames: profile.functionFrames ?? null,
     lines: snapshotLines(profile, fv?.toFunction ?? null, fv?.tree.nodeCount ?? 0),
     meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
     ...(profile.processed ? { processed: true as const } : {}),
     ...(runShares ? { runShares } : {}),
   };
+}
+
+/** The samples without their line-tree nodes: the page never reads them (the profile worker keeps them for the Source panel). */
+function withoutLines(s: SampleColumns | null): SampleColumns | null {
+  if (!s?.line) return s;
+  const { line: _line, ...rest } = s;
+  return rest;
 }
 
 function snapshotLines(profile: Profile, toFunction: Int32Array | null, functionNodes: number): SnapshotLines | null {

@@ -152,6 +152,11 @@ function closeAll(fill: boolean, open: number, openBox: Int32Array, end: Float64
 
 /** The call tree of the samples with from ≤ time < to (see the module comment). */
 export function treeForRange(tree: CallTree, frames: FrameTable, samples: SampleColumns, from: number, to: number): CallTree {
+  return treeForRangeMapped(tree, frames, samples, from, to).tree;
+}
+
+/** treeForRange, with each input node's node in the result (-1: no sample of its subtree is in the range). */
+export function treeForRangeMapped(tree: CallTree, frames: FrameTable, samples: SampleColumns, from: number, to: number): { tree: CallTree; toRange: Int32Array } {
   const nodes = tree.nodeCount;
   const selfW = new Float64Array(nodes);
   const selfS = new Float64Array(nodes);
@@ -168,7 +173,8 @@ export function treeForRange(tree: CallTree, frames: FrameTable, samples: Sample
     total[tree.parent[n]] += total[n];
   }
   const builder = new TreeBuilder();
-  const mapped = new Int32Array(nodes);
+  const mapped = new Int32Array(nodes).fill(-1);
+  if (nodes > 0) mapped[0] = 0;
   builder.addSelf(0, selfW[0], selfS[0]);
   for (let n = 1; n < nodes; n++) {
     if (total[n] === 0) {
@@ -178,5 +184,7 @@ export function treeForRange(tree: CallTree, frames: FrameTable, samples: Sample
     mapped[n] = builder.child(mapped[tree.parent[n]], tree.frame[n]);
     builder.addSelf(mapped[n], selfW[n], selfS[n]);
   }
-  return builder.finish(frames).tree;
+  const { tree: out, order } = builder.finish(frames);
+  for (let n = 0; n < nodes; n++) if (mapped[n] >= 0) mapped[n] = order[mapped[n]];
+  return { tree: out, toRange: mapped };
 }

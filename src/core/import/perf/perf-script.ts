@@ -322,11 +322,11 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     const meta = this.partMeta();
     const table = this.frames.finish();
     const { tree, order } = this.builder.finish(table);
+    const lines = this.stack.sourceLines?.finishOrdered(table, order) ?? null;
     // One part, its own tables.
-    const merged = { frames: table, tree, frameMaps: [], lineOffsets: [0], samples: this.column.inInputOrder(order) };
+    const merged = { frames: table, tree, frameMaps: [], lineOffsets: [0], samples: this.column.inInputOrder(order, lines?.order) };
     const profile = perfProfile(merged, [meta], this.options);
-    const lines = this.stack.sourceLines;
-    if (lines !== null) profile.lines = lines.finish(table, order);
+    if (lines !== null) profile.lines = lines.lines;
     return profile;
   }
 
@@ -342,9 +342,10 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     meta.late = { printedInlined: this.stack.printedInlined, stats: this.stack.stats.data(), addresses: this.stack.addresses.data(), deferred: this.deferred.data() };
     const frames = this.frames.finish();
     const { tree, order } = this.builder.finish(frames);
-    const samples = this.column.inInputOrder(order);
+    const lines = this.stack.sourceLines?.finishOrdered(frames, order) ?? null;
+    const samples = this.column.inInputOrder(order, lines?.order);
     // Periods are integers (parsePeriod).
-    const sourceLines = this.stack.sourceLines?.finish(frames, order) ?? null;
+    const sourceLines = lines?.lines ?? null;
     return { format: 'perf-script', frames, moduleKnown: this.frames.moduleKnown(), tree, samples, integralWeights: true, meta, sourceLines, samplesBeforeLines: this.samplesBeforeLines };
   }
 
@@ -580,14 +581,14 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     this.builder.addSelf(node, weight, 1);
     this.column.push(node, weight, thread);
-    if (locations !== null) this.addLines(root, frames, locations, depth, weight);
+    if (locations !== null) this.column.setLine(this.addLines(root, frames, locations, depth, weight));
   }
 
   /**
    * The sample's located path into the line tree (../../model/source-lines.ts), reusing the
    * previous sample's prefix as addPath does; prevNodes holds the path's tree nodes by now.
    */
-  private addLines(root: FrameIndex, frames: Int32Array, locations: Int32Array, depth: number, weight: number): void {
+  private addLines(root: FrameIndex, frames: Int32Array, locations: Int32Array, depth: number, weight: number): NodeIndex {
     const lines = this.stack.sourceLines!;
     const r = root < 0 ? 0 : 1;
     const length = depth + r;
@@ -620,6 +621,7 @@ export class PerfScriptParser implements LineParser, PerfByteTarget {
     }
     this.prevLineLength = length;
     lines.addSelf(node, weight, 1);
+    return node;
   }
 
   /** Counts the event; returns whether samples of it are kept. */
