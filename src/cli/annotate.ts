@@ -60,7 +60,8 @@ export function formatAnnotate(d: Disassembly): string {
       }
     }
   } else {
-    for (const o of d.offsets) out.push(`${percent(o.share)} :   +0x${o.offset.toString(16)}`);
+    // pprof's are addresses in the process (no symbol start is known), printed as such.
+    for (const o of d.offsets) out.push(`${percent(o.share)} :   ${d.absolute ? '' : '+'}0x${o.offset.toString(16)}`);
   }
   return out.join('\n') + '\n';
 }

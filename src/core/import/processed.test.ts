@@ -82,7 +82,7 @@ describe('processed recording', () => {
     const good = toProcessed(await loadProfileFromText(fixture('rust-toyc.folded')));
     const newer = good.slice();
     new DataView(newer.buffer).setUint32(PROCESSED_MAGIC.length, FORMAT_VERSION + 1, true);
-    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 5, newer than this flameview reads \(4\): open it with a newer flameview/);
+    expect(() => decodeProcessed(newer, 'x.flameview')).toThrow(/x\.flameview: expected a flameview processed recording \(\.flameview\), found format version 6, newer than this flameview reads \(5\): open it with a newer flameview/);
     expect(() => decodeProcessed(good.subarray(0, good.length - 100))).toThrow(/found column .* bytes with \d+ left \(a cut file\?\)/);
     expect(() => decodeProcessed(good.subarray(0, 24))).toThrow(/too short for its header/);
   });
@@ -148,6 +148,23 @@ describe('processed recording', () => {
     expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: swapped }))).toThrow(/address 1 out of order/);
     const stray = { ...want, frame: want.frame.map((f, i) => (i === want.count - 1 ? original.frames.count : f)) };
     expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: stray }))).toThrow(/address \d+ of frame \d+ of \d+/);
+  });
+
+  it("version 5 keeps pprof's addresses in the process with their mappings; a version 4 file with mappings is refused", async () => {
+    const original = await loadProfileFromText(fixture('asm-pprof/loops-go.pb.gz'));
+    const want = original.leafAddresses!;
+    expect(want.process!.mappings.length).toBeGreaterThan(0);
+    const back = decodeProcessed(toProcessed(original));
+    expect(Array.from(back.leafAddresses!.offset)).toEqual(Array.from(want.offset));
+    expect(back.leafAddresses!.process).toEqual(want.process);
+    // perf's offsets in their symbols stay that: no mappings.
+    const perf = decodeProcessed(toProcessed(await loadProfileFromText(gunzipSync(fixture('asm/loops.perf-script.txt.gz')))));
+    expect(perf.leafAddresses!.process).toBeUndefined();
+    const v4 = toProcessed(original).slice();
+    new DataView(v4.buffer).setUint32(PROCESSED_MAGIC.length, 4, true);
+    expect(() => decodeProcessed(v4)).toThrow(/address mappings in a version 4 file/);
+    const bad = { ...want, process: { mappings: [{ ...want.process!.mappings[0], start: -1 }] } };
+    expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: bad }))).toThrow(/address mapping 0 of the wrong shape/);
   });
 
   it('fuzz: flipped bytes, cuts and lying lengths give an ImportError or a consistent recording, allocation bounded by the size', async () => {

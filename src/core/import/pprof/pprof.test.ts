@@ -185,6 +185,32 @@ describe('pprof: hand-made profiles', () => {
     expect(collapseLines(bySamples).sort()).toEqual(['0x1004 1', 'main;b;c_[i] 1', 'main;do_syscall 2']);
   });
 
+  it("keeps each sample's leaf location address under its physical function, with the mappings", async () => {
+    const profile = await load(encode(SMALL));
+    const a = profile.leafAddresses!;
+    const rows = [...Array(a.count).keys()].map((i) => [frameName(profile.frames, a.frame[i]), a.offset[i], a.weight[i], a.samples[i]]);
+    // Location 1 is c inlined into b: the instruction is b's (the symbol in the binary), never c's.
+    expect(rows).toEqual([
+      ['b', 0x1001, 10, 1],
+      ['do_syscall', 0x1003, 20, 2],
+    ]);
+    expect(a.process!.mappings.map((m) => m.file)).toEqual(['/bin/app', '[kernel.kallsyms]']);
+  });
+
+  it("keeps a Go CPU profile's sampled addresses at the flat times go tool pprof -disasm gives them", async () => {
+    const dir = fileURLToPath(new URL('../../../../fixtures/asm-pprof/', import.meta.url));
+    const profile = await load(readFileSync(dir + 'loops-go.pb.gz'));
+    const a = profile.leafAddresses!;
+    for (const fn of ['divide', 'gather', 'branchy']) {
+      const want = new Map<number, number>();
+      for (const m of readFileSync(`${dir}loops-go.disasm.${fn}.txt`, 'utf8').matchAll(/^\s+(\d+)ms\s+(?:\.|\d+ms)\s+([0-9a-f]+):/gm)) want.set(parseInt(m[2], 16), Number(m[1]) * 1e6);
+      const got = new Map<number, number>();
+      for (let i = 0; i < a.count; i++) if (frameName(profile.frames, a.frame[i]) === `main.${fn}`) got.set(a.offset[i], a.weight[i]);
+      expect(got, fn).toEqual(want);
+    }
+    expect(a.process!.mappings[0]).toMatchObject({ start: 0x400000, offset: 0, buildId: '584ee30782a94ec510237180526f82db5ca45e3e', file: expect.stringMatching(/\/loops-go$/) });
+  });
+
   it('reads ids past 28 bits and 2^32 exactly, and values of several bytes', async () => {
     const big = 2 ** 40 + 3;
     const spec: Spec = {
