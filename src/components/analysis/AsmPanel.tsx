@@ -12,9 +12,9 @@ import { useStore } from '../../store/store';
 import { AnnotatedListing, type ListingRowView } from './AnnotatedListing';
 
 /** pprof records no symbol start: its table is of addresses, and says so. */
-const ADDRESSES = 'pprof records each sample\'s address in the process, not its offset in the function: the table shows the addresses themselves.';
+const ADDRESSES = 'pprof records each sample\'s address in the process, not its offset in the function, so the table lists addresses.';
 
-const ALONE = 'This page has no disassembler: open the recording with flameview FILE (or flameview perf.data) on the machine where it was recorded, with --symfs DIR if its binaries are elsewhere, to see the instructions. The hottest sampled offsets:';
+const ALONE = 'This page has no disassembler: open the recording with flameview FILE (or flameview perf.data) on the machine where it was recorded, with --symfs DIR if its binaries are elsewhere, to see the instructions.';
 
 function instructionRows(listing: AsmListing): ListingRowView[] {
   return listing.rows.map((r) => ({
@@ -85,8 +85,12 @@ export function AsmPanel() {
   return (
     <section className="asm-panel" aria-busy="false">
       {lines}
-      {!served && <p className="asm-alone">{ALONE}</p>}
       {offsets.mappings && <p className="asm-alone">{ADDRESSES}</p>}
+      {!served && (
+        <p className="asm-alone">
+          {ALONE} The hottest sampled {offsets.mappings ? 'addresses' : 'offsets'}:
+        </p>
+      )}
       <AnnotatedListing label={`Hottest ${offsets.mappings ? 'addresses' : 'offsets'} of ${offsets.name}`} gutterHeader={offsets.mappings ? 'Address' : 'Offset'} rows={table} hottest={table.length > 0 ? 0 : -1} all={offsets.self} format={format} caption={<span className="asm-fn">{offsets.name}</span>} totals={false} />
     </section>
   );
