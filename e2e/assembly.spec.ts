@@ -1,13 +1,14 @@
 // The Assembly panel in Chromium: with the disassembly `bin/flameview FILE` serves (fixtures/asm,
 // a perf.data whose binary is in the repository, found with --symfs), without binaries (the page
 // alone: `--raw`, no route), and with a binary that is gone (the route says why); names and
-// operands with markup in them render as text.
+// operands with markup in them render as text. A pprof profile alone lists its sampled addresses
+// (fixtures/asm-pprof); a processed file the page exports keeps the offsets the panel shows.
 
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startCli, waitForIdle, type RunningCli, REPO_ROOT } from './helpers';
+import { exportAs, startCli, waitForIdle, type RunningCli, REPO_ROOT } from './helpers';
 
 const ASM = path.join(REPO_ROOT, 'fixtures', 'asm');
 const HOSTILE = '<img src=x onerror=window.__pwned=1>';
@@ -85,4 +86,33 @@ test('a binary that is gone: the route says why and what to pass, and the offset
   await expect(panel(page)).not.toContainText('This page has no disassembler');
   await expect(panel(page).getByRole('table', { name: `Hottest offsets of ${HOSTILE}` }).locator('tbody tr')).toHaveCount(2);
   await expect(panel(page).locator('img')).toHaveCount(0);
+});
+
+/** The rows of the page-alone table: each gutter and share, heaviest first. */
+async function tableRows(page: Page, name: string): Promise<string[][]> {
+  const rows = panel(page).getByRole('table', { name }).locator('tbody tr');
+  await expect(rows.first()).toBeVisible();
+  return rows.evaluateAll((trs) => trs.map((tr) => [tr.querySelector('.al-gutter')?.textContent ?? '', tr.querySelector('.al-self')?.textContent ?? '']));
+}
+
+test('a pprof profile alone: the sampled addresses, labelled as addresses, at the shares go tool pprof -disasm gives', async ({ page }) => {
+  const dir = path.join(REPO_ROOT, 'fixtures', 'asm-pprof');
+  await open(page, ['--no-open', '--raw', path.join(dir, 'loops-go.pb.gz')], 'main.divide');
+  await expect(panel(page)).toContainText("pprof records each sample's address in the process, not its offset in the function");
+  await expect(panel(page).getByRole('columnheader', { name: 'Address' })).toBeVisible();
+  // The oracle: pprof's own flat times per instruction (record.sh), as shares of the function.
+  const flat = [...readFileSync(path.join(dir, 'loops-go.disasm.divide.txt'), 'utf8').matchAll(/^\s+(\d+)ms\s+(?:\.|\d+ms)\s+([0-9a-f]+):/gm)].map((m) => ({ address: `0x${m[2]}`, ms: Number(m[1]) }));
+  const total = flat.reduce((a, f) => a + f.ms, 0);
+  const want = flat.sort((a, b) => b.ms - a.ms || parseInt(a.address, 16) - parseInt(b.address, 16)).map((f) => [f.address, `${((100 * f.ms) / total).toFixed(1)}%`]);
+  expect(await tableRows(page, 'Hottest addresses of main.divide')).toEqual(want);
+  await shoot(page, 'assembly-pprof');
+});
+
+test('Export → processed recording → opened again: the same offsets in the Assembly panel', async ({ page }) => {
+  await open(page, ['--no-open', '--raw', path.join(ASM, 'loops.perf-script.txt.gz')], 'divide');
+  const before = await tableRows(page, 'Hottest offsets of divide');
+  expect(before.length).toBeGreaterThan(1);
+  const saved = await exportAs(page, dir, 'Processed recording (.flameview)');
+  await open(page, ['--no-open', '--raw', saved.file], 'divide');
+  expect(await tableRows(page, 'Hottest offsets of divide')).toEqual(before);
 });

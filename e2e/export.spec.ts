@@ -6,19 +6,11 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { collectDialogs, fixturePath, gotoAndWait, menuButton, openBytes, openFixture, REPO_ROOT, waitForIdle } from './helpers';
+import { collectDialogs, exportAs as exportTo, fixturePath, gotoAndWait, menuButton, openBytes, openFixture, REPO_ROOT, waitForIdle } from './helpers';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'flameview-export-'));
 
-async function exportAs(page: Page, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks' | 'pprof (.pb.gz)' | 'Processed recording (.flameview)'): Promise<{ name: string; file: string }> {
-  await (await menuButton(page, 'More actions', 'Export')).click();
-  const download = page.waitForEvent('download');
-  await page.getByRole('menuitem', { name: item }).click();
-  const d = await download;
-  const file = path.join(tmp, d.suggestedFilename());
-  await d.saveAs(file);
-  return { name: d.suggestedFilename(), file };
-}
+const exportAs = (page: Page, item: Parameters<typeof exportTo>[2]) => exportTo(page, tmp, item);
 
 async function openToyc(page: Page) {
   await gotoAndWait(page);

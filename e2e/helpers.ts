@@ -235,6 +235,17 @@ export async function menuButton(page: Page, menuName: 'View' | 'More actions', 
   return (await menu(page, menuName)).getByRole('button', { name, exact: true });
 }
 
+/** Downloads the open recording through the Export menu's `item` into `dir`: its suggested name and where it was saved. */
+export async function exportAs(page: Page, dir: string, item: 'SVG (interactive)' | 'PNG image' | 'Folded stacks' | 'pprof (.pb.gz)' | 'Processed recording (.flameview)'): Promise<{ name: string; file: string }> {
+  await (await menuButton(page, 'More actions', 'Export')).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: item }).click();
+  const d = await download;
+  const file = path.join(dir, d.suggestedFilename());
+  await d.saveAs(file);
+  return { name: d.suggestedFilename(), file };
+}
+
 /** The time-order chart (its scroll container, with the aria-busy and data-window contract). */
 export const chart = (page: Page) => page.getByRole('img', { name: 'Stack chart of the samples in time order' });
 

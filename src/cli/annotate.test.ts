@@ -1,13 +1,15 @@
 // `flameview annotate` on the recordings of fixtures/asm/ (record.sh): the listing from objdump
 // against perf annotate's own, the build id check (a rebuilt binary is reported), a stripped
-// binary, a recording whose binaries are gone (offsets only), kernel code, and usage errors.
+// binary, a recording whose binaries are gone (offsets only), kernel code, usage errors, and a
+// pprof profile's addresses placed through its mappings.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInMemory } from './run-in-memory';
 import { runAnnotate } from './annotate';
 import type { Disassembly } from '../node/disasm';
@@ -112,5 +114,69 @@ describe('flameview annotate on hostile input', () => {
     expect(r.stdout).toMatch(/^ +66\.67 : {3}\+0x16$/m);
     const json = JSON.parse((await runInMemory(runAnnotate, ['--json', name, file])).stdout) as Disassembly;
     expect(json.function).toBe(name);
+  });
+});
+
+// pprof (fixtures/asm-pprof/, record.sh): a Go program's own runtime/pprof CPU profile, whose
+// samples are addresses in the process (Location.address) placed in the binary by its Mapping.
+// pprof itself is the oracle: `go tool pprof -disasm` printed each instruction's flat time.
+const goDir = fileURLToPath(new URL('../../fixtures/asm-pprof/', import.meta.url));
+const goProfile = join(goDir, 'loops-go.pb.gz');
+const BUILD_ID = '584ee30782a94ec510237180526f82db5ca45e3e';
+const goSymfs = join(scratch, 'go-symfs');
+const goRebuilt = join(scratch, 'go-rebuilt');
+
+beforeAll(() => {
+  const binary = gunzipSync(readFileSync(join(goDir, 'loops-go.gz')));
+  for (const d of [goSymfs, goRebuilt]) mkdirSync(d);
+  writeFileSync(join(goSymfs, 'loops-go'), binary, { mode: 0o755 });
+  // The same code under another build id: what a rebuild looks like to the check.
+  const other = Buffer.from(binary);
+  const at = other.indexOf(Buffer.from(BUILD_ID, 'hex'));
+  other[at] ^= 0xff;
+  writeFileSync(join(goRebuilt, 'loops-go'), other, { mode: 0o755 });
+});
+
+/** go tool pprof -disasm: instruction address → flat milliseconds (every instruction listed). */
+function pprofOracle(fn: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of readFileSync(join(goDir, `loops-go.disasm.${fn}.txt`), 'utf8').matchAll(/^\s+(\.|\d+ms)\s+(?:\.|\d+ms)\s+([0-9a-f]+):/gm)) {
+    out.set(m[2], m[1] === '.' ? 0 : parseInt(m[1], 10));
+  }
+  return out;
+}
+
+describe('flameview annotate on a pprof profile', () => {
+  it.each(['divide', 'gather', 'branchy'])("gives main.%s's instructions pprof -disasm's shares, the binary found by its mapping", async (fn) => {
+    const { code, d, stderr } = await annotate('--symfs', goSymfs, `main.${fn}`, goProfile);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(d.absolute).toBe(true);
+    expect(d.buildId).toEqual({ recorded: BUILD_ID, found: BUILD_ID, matches: true });
+    const pprof = pprofOracle(fn);
+    const total = [...pprof.values()].reduce((a, b) => a + b, 0);
+    const insns = d.listing.filter((r) => r.kind === 'insn');
+    // objdump and pprof list the same instructions (the ELF addresses, here those of the process),
+    // but pprof's listing (Go 1.19) stops one instruction short of the symbol's end (a ret or the
+    // padding after a call, never sampled).
+    expect(insns.slice(0, -1).map((r) => r.address)).toEqual([...pprof.keys()]);
+    expect(insns.at(-1)!.share).toBe(0);
+    for (const r of insns.slice(0, -1)) expect(Math.abs(r.share - (100 * pprof.get(r.address)!) / total), r.address).toBeLessThanOrEqual(0.005);
+    expect(d.self).toBeCloseTo(total * 1e6);
+  });
+
+  it('reports a binary whose build id differs from the mapping\'s', async () => {
+    const { code, d, stderr } = await annotate('--symfs', goRebuilt, 'main.divide', goProfile);
+    expect(code).toBe(0);
+    expect(d.buildId).toMatchObject({ recorded: BUILD_ID, matches: false });
+    expect(stderr).toMatch(/is not the binary that was recorded: its build id is [0-9a-f]+, the recording's 584ee307/);
+  });
+
+  it('shows the sampled addresses, as addresses, when the binary is gone', async () => {
+    const r = await runInMemory(runAnnotate, ['--symfs', join(scratch, 'nothing'), 'main.divide', goProfile]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/loops-go is not under --symfs/);
+    expect(r.stdout).toMatch(/^ +\d+\.\d\d : {3}0x4a8968$/m);
+    expect(r.stdout).not.toMatch(/\+0x/);
   });
 });

@@ -1,12 +1,13 @@
 // `flameview annotate FUNCTION FILE`: the cost of each instruction of a function, as `perf
 // annotate --stdio --percent-type local-period` prints it: each instruction's share of the
 // function's self weight, the `file:line` labels of objdump -l between them, from the binary on
-// this machine (src/node/disasm.ts). Without the binary, the sampled offsets alone.
+// this machine (src/node/disasm.ts). Without the binary, the sampled offsets alone (a pprof
+// profile's are addresses in the process, printed as `0x…`, not `+0x…`: pprof has no symbol start).
 //
 // Decisions: FUNCTION is the name perf printed (exact), else a regular expression, and the
 // heaviest function it matches is annotated (perf annotates one symbol at a time too); a name in
 // several DSOs is annotated in the DSO that holds most of its samples. A perf.data FILE's build
-// ids (perf buildid-list) are checked against the binary; a mismatch is a warning on stderr and in
+// ids (perf buildid-list), or a pprof mapping's, are checked against the binary; a mismatch is a warning on stderr and in
 // the JSON, never a silent listing. Exit codes as top: 0 done (also when only offsets could be
 // shown), 1 unreadable input, no such function, no addresses; 2 usage.
 
@@ -29,10 +30,12 @@ export const ANNOTATE_USAGE = `usage: flameview annotate [options] FUNCTION FILE
   --event NAME      perf script: samples of this event (default: the first seen)
   --json            one JSON object: {function, dso, binary, self, samples, buildId,
                     problems, listing: [{kind: "insn", offset, address, text, weight,
-                    samples, share, target?} | {kind: "source", file, line}], offsets}
-The recording must carry sampled addresses (perf script prints symbol+0xOFFSET); the
-binaries are disassembled with binutils' objdump and nm. A perf.data FILE's build ids are
-checked against the binaries found.
+                    samples, share, target?} | {kind: "source", file, line}], offsets,
+                    absolute?: true when offsets are pprof's addresses in the process}
+The recording must carry sampled addresses (perf script prints symbol+0xOFFSET; pprof
+profiles their Location.address, placed in the binary through their mapping); the
+binaries are disassembled with binutils' objdump, nm and readelf. A perf.data FILE's
+build ids, or a pprof mapping's, are checked against the binaries found.
 `;
 
 /** The heaviest symbol block FUNCTION names (exact name first, then as a regular expression). */
@@ -60,7 +63,8 @@ export function formatAnnotate(d: Disassembly): string {
       }
     }
   } else {
-    for (const o of d.offsets) out.push(`${percent(o.share)} :   +0x${o.offset.toString(16)}`);
+    // pprof's are addresses in the process (no symbol start is known), printed as such.
+    for (const o of d.offsets) out.push(`${percent(o.share)} :   ${d.absolute ? '' : '+'}0x${o.offset.toString(16)}`);
   }
   return out.join('\n') + '\n';
 }
@@ -98,7 +102,7 @@ export async function runAnnotate(args: string[], io: CliIo): Promise<number> {
     return command.usageError(`FUNCTION is no function's name and no regular expression: ${(e as Error).message}`);
   }
   if (block === null) {
-    io.stderr.write(`flameview: ${file}: the recording has no sampled addresses (perf script prints them as symbol+0xOFFSET; record with perf and open perf.data or its perf script text)\n`);
+    io.stderr.write(`flameview: ${file}: the recording has no sampled addresses (perf script prints them as symbol+0xOFFSET, pprof as location addresses; record with perf and open perf.data or its perf script text)\n`);
     return 1;
   }
   if (block === undefined) {

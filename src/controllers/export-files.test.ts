@@ -6,7 +6,14 @@ import { loadProfileFromText } from '../core/import/load';
 import { makeSnapshot } from '../core/views/snapshot';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { viewTree } from '../core/views/function-view';
-import { exportFileName, foldedParts, svgParts } from './export-files';
+import { gunzipSync } from 'node:zlib';
+import { fromTransfer, toTransfer } from '../core/views/snapshot';
+import { recordingFile } from '../core/export/recording-file';
+import { decodeProcessed } from '../core/import/processed';
+import { functionOffsets } from '../core/query/leaf-addresses';
+import { framesMatching } from '../core/query/source-lines';
+import type { Profile } from '../core/model/profile';
+import { exportFileName, foldedParts, recordingInput, svgParts } from './export-files';
 
 const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../../fixtures/${name}`, import.meta.url)));
 
@@ -29,6 +36,19 @@ describe('Export menu files', () => {
     expect(svg).toContain('my &lt;title&gt;');
     const back = await loadProfileFromText(svg);
     expect(dumpTree(back.tree, back.frames)).toBe(dumpTree(viewTree(profile, 'functions'), profile.frames));
+  });
+
+  it.each([
+    ['asm/loops.perf-script.txt.gz', 'chase'],
+    ['asm-pprof/loops-go.pb.gz', 'main.divide'],
+  ])('the processed file of %s, as Export and Share write it from the snapshot, keeps the sampled instructions', async (file, fn) => {
+    const profile = await loadProfileFromText(fixture(file));
+    // As the page has it: the snapshot after crossing from the profile worker.
+    const { wire } = toTransfer(makeSnapshot(profile));
+    const back = decodeProcessed(gunzipSync(await recordingFile('flameview', recordingInput(fromTransfer(structuredClone(wire))))));
+    const offsets = (p: Profile) => functionOffsets(p, framesMatching(p, 'functions', (n) => n === fn));
+    expect(offsets(profile)![0].rows.length).toBeGreaterThan(1);
+    expect(offsets(back)).toEqual(offsets(profile));
   });
 
   it('file names', () => {

@@ -41,7 +41,7 @@ export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: strin
  * convert` reads it from a file.
  */
 export function recordingInput(snapshot: ProfileSnapshot): ProcessedInput {
-  return { frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, functionFrames: snapshot.functionFrames, meta: snapshot.meta };
+  return { frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, functionFrames: snapshot.functionFrames, leafAddresses: snapshot.leafAddresses, meta: snapshot.meta };
 }
 
 /** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg"; pprof holds both views: "rust-toyc.perf-script.pb.gz". */

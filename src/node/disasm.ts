@@ -9,12 +9,19 @@
 // every sampled offset wins. Every reason the listing cannot be made (kernel without vmlinux, JIT
 // code, a missing binary, no objdump) is one sentence saying why and what to pass; the offsets
 // alone are still returned. Tool output is bounded (maxBuffer) and every tool has a timeout.
+//
+// pprof records addresses in the process, not offsets in symbols: an address is placed in its file
+// through the profile's mapping (address − memory_start + file_offset), then in the ELF's virtual
+// addresses through the LOAD program header holding that file offset (as pprof's elfexec does),
+// and the symbol that holds every sampled address gives the offsets; the mapping's build id is
+// checked as perf.data's are.
 
 import { execFile } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import type { SymbolOffsets } from '../core/query/leaf-addresses';
+import type { OffsetWeight, SymbolOffsets } from '../core/query/leaf-addresses';
+import type { AddressMapping } from '../core/model/leaf-addresses';
 import { dsoProblem, type Disassembly, type ListingRow } from '../core/query/disassembly';
 
 const run = promisify(execFile);
@@ -98,6 +105,35 @@ export function findSymbols(nmText: string, name: string): SymbolRange[] {
   return out;
 }
 
+/** A LOAD segment of an ELF file: its bytes at `offset` of the file are at `vaddr`. */
+export interface LoadSegment {
+  offset: number;
+  vaddr: number;
+  fileSize: number;
+}
+
+/** The LOAD program headers of `readelf -lW` output. */
+export function parseLoadSegments(text: string): LoadSegment[] {
+  const out: LoadSegment[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s*LOAD\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+0x[0-9a-f]+\s+0x([0-9a-f]+)\s/.exec(line);
+    if (m) out.push({ offset: parseInt(m[1], 16), vaddr: parseInt(m[2], 16), fileSize: parseInt(m[3], 16) });
+  }
+  return out;
+}
+
+/**
+ * An address in the process as the ELF's virtual address: through the mapping that holds it to a
+ * file offset, then through the LOAD segment that holds that offset. Null when none holds it.
+ */
+export function elfAddress(address: number, mappings: readonly AddressMapping[], segments: readonly LoadSegment[]): number | null {
+  const m = mappings.find((x) => x.start <= address && address < x.limit);
+  if (!m) return null;
+  const fileOffset = address - m.start + m.offset;
+  const seg = segments.find((x) => x.offset <= fileOffset && fileOffset < x.offset + x.fileSize);
+  return seg ? fileOffset - seg.offset + seg.vaddr : null;
+}
+
 /** Instructions and source labels of `objdump -d -l` output, offsets from `start`. */
 export function parseObjdump(text: string, start: number, end: number): ListingRow[] {
   const rows: ListingRow[] = [];
@@ -151,7 +187,7 @@ async function locate(dso: string, symfs: string | undefined): Promise<string | 
 /** The listing of one symbol block of a function (the heaviest block when a name is in several DSOs). */
 export async function disassemble(block: SymbolOffsets, options: DisasmOptions = {}): Promise<Disassembly> {
   const offsets = block.rows.map(({ offset, weight, samples, share }) => ({ offset, weight, samples, share }));
-  const out: Disassembly = { function: block.name, dso: block.dso, binary: null, self: block.self, samples: block.samples, buildId: null, problems: [], listing: [], offsets };
+  const out: Disassembly = { function: block.name, dso: block.dso, binary: null, self: block.self, samples: block.samples, buildId: null, problems: [], listing: [], offsets, ...(block.mappings ? { absolute: true } : {}) };
   const dso = block.dso;
   const unreadable = dsoProblem(dso);
   if (unreadable !== null || dso === null) {
@@ -168,7 +204,8 @@ export async function disassemble(block: SymbolOffsets, options: DisasmOptions =
     return out;
   }
   out.binary = path;
-  const recorded = options.buildIds?.get(dso);
+  // perf.data's build ids (perf buildid-list), else the one pprof's mapping recorded.
+  const recorded = options.buildIds?.get(dso) ?? (block.mappings?.find((m) => m.buildId !== '')?.buildId || undefined);
   if (recorded !== undefined) {
     const found = await fileBuildId(path);
     out.buildId = { recorded, found, matches: found === recorded };
@@ -185,16 +222,27 @@ export async function disassemble(block: SymbolOffsets, options: DisasmOptions =
     out.problems.push(`nm could not read the symbols of ${path} (${toolError(e)}): install binutils; only the sampled offsets are shown`);
     return out;
   }
-  const need = offsets.reduce((m, o) => Math.max(m, o.offset), 0);
   const symbols = findSymbols(nm, block.name);
-  const symbol = symbols.find((s) => s.size > need) ?? null;
-  if (symbol === null) {
-    out.problems.push(
-      symbols.length === 0
-        ? `${path} has no symbol ${block.name} (a stripped binary? install its debug symbols or pass --symfs to an unstripped copy): only the sampled offsets are shown`
-        : `${block.name} in ${path} is ${symbols[0].size} bytes, shorter than the sampled offset +0x${need.toString(16)}: not the binary that was recorded; only the sampled offsets are shown`,
-    );
+  const need = offsets.reduce((m, o) => Math.max(m, o.offset), 0);
+  let symbol: SymbolRange | null = null;
+  let sampled: OffsetWeight[] = offsets;
+  if (symbols.length === 0) {
+    out.problems.push(`${path} has no symbol ${block.name} (a stripped binary? install its debug symbols or pass --symfs to an unstripped copy): only the sampled offsets are shown`);
     return out;
+  }
+  if (block.mappings) {
+    const placed = await placeAddresses(block, path, symbols);
+    if (typeof placed === 'string') {
+      out.problems.push(placed);
+      return out;
+    }
+    ({ symbol, sampled } = placed);
+  } else {
+    symbol = symbols.find((s) => s.size > need) ?? null;
+    if (symbol === null) {
+      out.problems.push(`${block.name} in ${path} is ${symbols[0].size} bytes, shorter than the sampled offset +0x${need.toString(16)}: not the binary that was recorded; only the sampled offsets are shown`);
+      return out;
+    }
   }
   const objdump = options.objdump ?? 'objdump';
   const end = symbol.start + symbol.size;
@@ -207,7 +255,7 @@ export async function disassemble(block: SymbolOffsets, options: DisasmOptions =
     return out;
   }
   const listing = parseObjdump(text, symbol.start, end);
-  const byOffset = new Map(offsets.map((o) => [o.offset, o]));
+  const byOffset = new Map(sampled.map((o) => [o.offset, o]));
   let placed = 0;
   for (const row of listing) {
     if (row.kind !== 'insn') continue;
@@ -223,6 +271,33 @@ export async function disassemble(block: SymbolOffsets, options: DisasmOptions =
   }
   out.listing = listing;
   return out;
+}
+
+/**
+ * pprof's addresses in the process as offsets in the symbol `block.name` of `path`: each through
+ * its mapping and the ELF's LOAD segments, then the symbol holding them all. A sentence when they
+ * cannot be placed.
+ */
+async function placeAddresses(block: SymbolOffsets, path: string, symbols: SymbolRange[]): Promise<{ symbol: SymbolRange; sampled: OffsetWeight[] } | string> {
+  const mappings = block.mappings ?? [];
+  if (mappings.length === 0) return `the profile maps no file ${block.dso} to addresses: only the sampled addresses are shown`;
+  let segments: LoadSegment[];
+  try {
+    segments = parseLoadSegments((await run('readelf', ['-lW', path], { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_TOOL_OUTPUT })).stdout);
+  } catch (e) {
+    return `readelf could not read the program headers of ${path} (${toolError(e)}): install binutils; only the sampled addresses are shown`;
+  }
+  const vaddrs: number[] = [];
+  for (const row of block.rows) {
+    const v = elfAddress(row.offset, mappings, segments);
+    if (v === null) return `the sampled address 0x${row.offset.toString(16)} is in no mapping of ${path} the profile recorded, or in no LOAD segment of the file: not the binary that was recorded; only the sampled addresses are shown`;
+    vaddrs.push(v);
+  }
+  const low = Math.min(...vaddrs);
+  const high = Math.max(...vaddrs);
+  const symbol = symbols.find((s) => s.start <= low && high < s.start + s.size) ?? null;
+  if (symbol === null) return `no symbol ${block.name} of ${path} holds the sampled addresses 0x${low.toString(16)}–0x${high.toString(16)} (as placed by the profile's mapping): not the binary that was recorded; only the sampled addresses are shown`;
+  return { symbol, sampled: block.rows.map((r, i) => ({ ...r, offset: vaddrs[i] - symbol.start })) };
 }
 
 function formatShare(p: number): string {

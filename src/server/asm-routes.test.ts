@@ -3,7 +3,7 @@
 // is gone (offsets only, with the reason), and the refusals: no secret, another site, a function
 // the recording did not sample, a binary outside the guard's roots.
 
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -85,6 +85,25 @@ describe('GET /api/asm/<secret>?function=', () => {
     expect(gone.problems[0]).toMatch(/is not under --symfs .*empty .*only the sampled offsets are shown/);
     expect(gone.offsets.length).toBeGreaterThan(0);
     expect(gone.offsets.reduce((s, o) => s + o.share, 0)).toBeCloseTo(100, 6);
+  });
+
+  it("a pprof profile's addresses: the binary found by its mapping's file under --symfs, placed through the mapping, its build id checked", async () => {
+    const goDir = fileURLToPath(new URL('../../fixtures/asm-pprof/', import.meta.url));
+    const symfs = join(scratch, 'go');
+    mkdirSync(symfs, { recursive: true });
+    writeFileSync(join(symfs, 'loops-go'), gunzipSync(readFileSync(join(goDir, 'loops-go.gz'))));
+    const go = await loadProfileFromText(readFileSync(join(goDir, 'loops-go.pb.gz')));
+    const source = (await asmSource(go, { secret, symfs }))!;
+    const app = await buildApp({ distDir: fixtureDist(), localFiles: new Map(), asm: source });
+    apps.push(app);
+    const r = await app.inject({ method: 'GET', url: `${asmBase(source)}?function=main.divide` });
+    expect(r.statusCode).toBe(200);
+    const d = r.json() as Disassembly;
+    expect(d.problems).toEqual([]);
+    expect(d.buildId?.matches).toBe(true);
+    expect(d.absolute).toBe(true);
+    // pprof -disasm puts 360 of main.divide's 490 ms on its idiv (fixtures/asm-pprof/loops-go.disasm.divide.txt).
+    expect(d.listing.find((row) => row.kind === 'insn' && row.address === '4a8968')).toMatchObject({ text: expect.stringMatching(/^idiv/), share: expect.closeTo((100 * 360) / 490, 6) });
   });
 
   it('refuses a request without the secret, from another site, or for a function not sampled', async () => {

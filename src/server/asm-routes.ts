@@ -68,7 +68,7 @@ export async function asmSource(profile: Profile, options: { secret: string; sym
 }
 
 /** Why the page gets no disassemblies when the recording has no sampled instructions. */
-export const NO_ADDRESSES = 'this recording has no sampled instructions (perf script with symbol offsets, or perf.data, has them)';
+export const NO_ADDRESSES = 'this recording has no sampled instructions (perf script with symbol offsets, perf.data, or pprof with location addresses has them)';
 
 /**
  * `pending`: the source, or its promise while `flameview FILE` still parses (the link is out before

@@ -11,7 +11,10 @@ import { formatCount, formatNs } from '../../format';
 import { useStore } from '../../store/store';
 import { AnnotatedListing, type ListingRowView } from './AnnotatedListing';
 
-const ALONE = 'This page has no disassembler: open the recording with flameview FILE (or flameview perf.data) on the machine where it was recorded, with --symfs DIR if its binaries are elsewhere, to see the instructions. The hottest sampled offsets:';
+/** pprof records no symbol start: its table is of addresses, and says so. */
+const ADDRESSES = 'pprof records each sample\'s address in the process, not its offset in the function, so the table lists addresses.';
+
+const ALONE = 'This page has no disassembler: open the recording with flameview FILE (or flameview perf.data) on the machine where it was recorded, with --symfs DIR if its binaries are elsewhere, to see the instructions.';
 
 function instructionRows(listing: AsmListing): ListingRowView[] {
   return listing.rows.map((r) => ({
@@ -67,13 +70,13 @@ export function AsmPanel() {
       </section>
     );
   }
-  const offsets = block ?? (d && d.offsets.length > 0 ? { rows: d.offsets.map((o) => ({ ...o })), self: d.self, name: d.function } : null);
+  const offsets = block ?? (d && d.offsets.length > 0 ? { rows: d.offsets.map((o) => ({ ...o })), self: d.self, name: d.function, ...(d.absolute ? { mappings: [] } : {}) } : null);
   if (!offsets) {
     return (
       <section className="asm-panel" aria-busy="false">
         {lines}
         <p className="fn-empty">
-          The recording kept no sampled instructions of {fn}: perf script text prints them as symbol+0xOFFSET, and pprof, folded and JavaScript profiles carry none.
+          The recording kept no sampled instructions of {fn}: perf script text prints them as symbol+0xOFFSET, pprof as location addresses; folded and JavaScript profiles carry none.
         </p>
       </section>
     );
@@ -82,8 +85,13 @@ export function AsmPanel() {
   return (
     <section className="asm-panel" aria-busy="false">
       {lines}
-      {!served && <p className="asm-alone">{ALONE}</p>}
-      <AnnotatedListing label={`Hottest offsets of ${offsets.name}`} gutterHeader="Offset" rows={table} hottest={table.length > 0 ? 0 : -1} all={offsets.self} format={format} caption={<span className="asm-fn">{offsets.name}</span>} totals={false} />
+      {offsets.mappings && <p className="asm-alone">{ADDRESSES}</p>}
+      {!served && (
+        <p className="asm-alone">
+          {ALONE} The hottest sampled {offsets.mappings ? 'addresses' : 'offsets'}:
+        </p>
+      )}
+      <AnnotatedListing label={`Hottest ${offsets.mappings ? 'addresses' : 'offsets'} of ${offsets.name}`} gutterHeader={offsets.mappings ? 'Address' : 'Offset'} rows={table} hottest={table.length > 0 ? 0 : -1} all={offsets.self} format={format} caption={<span className="asm-fn">{offsets.name}</span>} totals={false} />
     </section>
   );
 }

@@ -94,6 +94,7 @@ export function toProcessed({ frames, tree, samples, functionFrames, lines, leaf
       ...(leafAddresses ? { addresses: leafAddresses.count } : {}),
     },
     columns,
+    ...(leafAddresses?.process ? { addressMappings: [...leafAddresses.process.mappings] } : {}),
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const magic = new TextEncoder().encode(PROCESSED_MAGIC);

@@ -178,6 +178,23 @@ describe('processed recording', () => {
     expect(() => decodeProcessed(toProcessed(stray))).toThrow(/sample 5 at line-tree node \d+ of \d+/);
   });
 
+  it("version 5 keeps pprof's addresses in the process with their mappings; a version 4 file with mappings is refused", async () => {
+    const original = await loadProfileFromText(fixture('asm-pprof/loops-go.pb.gz'));
+    const want = original.leafAddresses!;
+    expect(want.process!.mappings.length).toBeGreaterThan(0);
+    const back = decodeProcessed(toProcessed(original));
+    expect(Array.from(back.leafAddresses!.offset)).toEqual(Array.from(want.offset));
+    expect(back.leafAddresses!.process).toEqual(want.process);
+    // perf's offsets in their symbols stay that: no mappings.
+    const perf = decodeProcessed(toProcessed(await loadProfileFromText(gunzipSync(fixture('asm/loops.perf-script.txt.gz')))));
+    expect(perf.leafAddresses!.process).toBeUndefined();
+    const v4 = toProcessed(original).slice();
+    new DataView(v4.buffer).setUint32(PROCESSED_MAGIC.length, 4, true);
+    expect(() => decodeProcessed(v4)).toThrow(/address mappings in a version 4 file/);
+    const bad = { ...want, process: { mappings: [{ ...want.process!.mappings[0], start: -1 }] } };
+    expect(() => decodeProcessed(toProcessed({ ...original, leafAddresses: bad }))).toThrow(/address mapping 0 of the wrong shape/);
+  });
+
   it('fuzz: flipped bytes, cuts and lying lengths give an ImportError or a consistent recording, allocation bounded by the size', async () => {
     const originals = await Promise.all(['rust-toyc.perf-script.txt', 'cpp/recur.perf-script.txt', 'asm/loops.perf-script.txt.gz'].map(async (n) => toProcessed(await loadProfileFromText(fixture(n)))));
     const corrupt = fc.tuple(

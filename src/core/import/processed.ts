@@ -26,7 +26,7 @@ import type { FrameTable } from '../model/frame-table';
 import { ImportError, type FormatId, type Profile, type ProfileMeta } from '../model/profile';
 import type { SampleColumns } from '../model/sample-column';
 import type { SourceLines } from '../model/source-lines';
-import type { LeafAddresses } from '../model/leaf-addresses';
+import type { AddressMapping, LeafAddresses } from '../model/leaf-addresses';
 import type { BytesImporter, Detection } from './importer';
 
 export const PROCESSED_MAGIC = 'flameview-processed\n';
@@ -46,9 +46,11 @@ export interface ProcessedHeader {
   /** locations, located, lineNodes: version 2, when the recording has source lines (Profile.lines); addresses: version 4, when it has sampled instructions (Profile.leafAddresses). */
   counts: { strings: number; frames: number; nodes: number; samples: number; locations?: number; located?: number; lineNodes?: number; addresses?: number };
   columns: ColumnSpec[];
+  /** Version 5, with the address columns: their offsets are addresses in the process (pprof), placed in files by these mappings. */
+  addressMappings?: AddressMapping[];
 }
 
-/** The columns of version 4, by name, and their element type (the header must agree). */
+/** The columns of version 5 (4 and 5 have the same), by name, and their element type (the header must agree). */
 export const COLUMNS: Record<string, ColumnType> = {
   strings: 'utf8',
   'frame.name': 'i32',
@@ -241,7 +243,7 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
     samples = { count: counts.samples, leaf, time, weight, ...(thread ? { thread } : {}), ...(duration ? { duration } : {}), ...(line ? { line } : {}) };
   }
   const lines = counts.lineNodes !== undefined ? buildLines(counts as Required<ProcessedHeader['counts']>, i32, f64, frames, tree, fail) : null;
-  const leafAddresses = counts.addresses !== undefined ? buildAddresses(counts.addresses, i32, f64, frames, fail) : null;
+  const leafAddresses = counts.addresses !== undefined ? buildAddresses(counts.addresses, i32, f64, frames, header.addressMappings, fail) : null;
   return {
     frames,
     tree,
@@ -254,8 +256,15 @@ export function decodeProcessed(bytes: Uint8Array, source?: string): Profile {
   };
 }
 
-/** The sampled instructions (version 4), checked as LeafAddressesBuilder makes them: frames in range, rows sorted by (frame, offset) without a repeat, offsets whole bytes, weights finite. */
-function buildAddresses(n: number, i32: (name: string) => Int32Array | null, f64: (name: string) => Float64Array | null, frames: FrameTable, fail: (found: string) => never): LeafAddresses {
+/** The sampled instructions (version 4; 5: with the mappings of addresses in the process), checked as LeafAddressesBuilder makes them: frames in range, rows sorted by (frame, offset) without a repeat, offsets whole bytes, weights finite. */
+function buildAddresses(
+  n: number,
+  i32: (name: string) => Int32Array | null,
+  f64: (name: string) => Float64Array | null,
+  frames: FrameTable,
+  mappings: unknown,
+  fail: (found: string) => never,
+): LeafAddresses {
   const frame = i32('address.frame')!;
   const offset = f64('address.offset')!;
   const weight = f64('address.weight')!;
@@ -266,7 +275,19 @@ function buildAddresses(n: number, i32: (name: string) => Int32Array | null, f64
     if (!(weight[i] >= 0) || !Number.isFinite(weight[i]) || !(samples[i] >= 0) || !Number.isFinite(samples[i])) fail(`address ${i} with weights ${weight[i]}, ${samples[i]}`);
     if (i > 0 && (frame[i] < frame[i - 1] || (frame[i] === frame[i - 1] && offset[i] <= offset[i - 1]))) fail(`address ${i} out of order (rows are sorted by frame, then offset, each once)`);
   }
-  return { count: n, frame, offset, weight, samples };
+  return { count: n, frame, offset, weight, samples, ...(mappings !== undefined ? { process: { mappings: checkMappings(mappings, fail) } } : {}) };
+}
+
+/** The header's address mappings: a list of {file, start, limit, offset, buildId}, whole numbers, start ≤ limit. */
+function checkMappings(v: unknown, fail: (found: string) => never): AddressMapping[] {
+  if (!Array.isArray(v)) return fail(`address mappings of ${JSON.stringify(v).slice(0, 60)}, not a list`);
+  const whole = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+  v.forEach((m: Partial<AddressMapping> | null, i) => {
+    if (!m || typeof m !== 'object' || typeof m.file !== 'string' || typeof m.buildId !== 'string' || !whole(m.start) || !whole(m.limit) || !whole(m.offset) || m.start! > m.limit!) {
+      fail(`address mapping ${i} of the wrong shape (${JSON.stringify(m).slice(0, 80)})`);
+    }
+  });
+  return (v as AddressMapping[]).map(({ file, start, limit, offset, buildId }) => ({ file, start, limit, offset, buildId }));
 }
 
 /** The source lines (version 2), checked: every index in range, the line tree projecting onto the tree. */
@@ -336,6 +357,8 @@ function metaOf(m: ProfileMeta, fail: (found: string) => never): ProfileMeta {
  * 3 → 4: version 4 added the sampled-instruction columns, which an older file never has.
  * 4 → 5: version 5 added the optional sample.line column (each sample's line-tree node, what a
  * time range narrows the Source panel by), which an older file never has.
+ *   It also added the address mappings (pprof's addresses in the process), which an older
+ * file never has: its addresses are offsets in their symbols, read as they were.
  */
 function upgrade(header: ProcessedHeader, version: number, fail: (found: string) => never): ProcessedHeader {
   if (!header || typeof header !== 'object' || !Array.isArray(header.columns)) return header;
@@ -348,6 +371,7 @@ function upgrade(header: ProcessedHeader, version: number, fail: (found: string)
     for (const c of header.columns) if (c && ADDRESS_COLUMNS.includes(c.name)) fail(`column ${c.name} in a version ${version} file`);
     if ('addresses' in counts) fail(`an address count in a version ${version} file`);
   }
+  if (version <= 4 && 'addressMappings' in header) fail(`address mappings in a version ${version} file`);
   if (version < 3) for (const c of header.columns) if (c && c.name === 'sample.duration') fail(`column sample.duration in a version ${version} file`);
   if (version < 5) for (const c of header.columns) if (c && c.name === 'sample.line') fail(`column sample.line in a version ${version} file`);
   return header;
@@ -363,6 +387,7 @@ function checkHeader(h: ProcessedHeader, fail: (found: string) => never): void {
   for (const k of lineCounts) if (!isCount(counts[k])) fail(`a header count ${k} of ${JSON.stringify(counts[k])}`);
   if (counts.lineNodes !== undefined && counts.lineNodes < 1) fail('a line tree without its root');
   if (counts.addresses !== undefined && !isCount(counts.addresses)) fail(`a header count addresses of ${JSON.stringify(counts.addresses)}`);
+  if (h.addressMappings !== undefined && counts.addresses === undefined) fail('address mappings without the address columns');
   if (counts.nodes < 1) fail('a call tree without its root');
   if (!Array.isArray(h.meta.events) || !Array.isArray(h.meta.warnings) || typeof h.meta.format !== 'string') fail('a header whose meta lacks format, events or warnings');
   const want: Record<string, number> = {

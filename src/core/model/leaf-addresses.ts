@@ -14,7 +14,11 @@
 // - a sample whose leaf has no offset (`[unknown]`, a JIT map, a format without addresses) has
 //   no row: the rows' weights sum to at most the tree's total;
 // - memory is one row per distinct sampled instruction, bounded by the code that ran, not by the
-//   number of samples.
+//   number of samples;
+// - with `process` (pprof: Location.address, no symbol start known) the `offset` column holds the
+//   instruction's address in the process instead, and `process.mappings` place each address in a
+//   file (what `flameview annotate` needs to find it in the binary); addresses past 2^53 (kernel
+//   addresses) are not kept, since a double cannot hold them exactly.
 
 import type { FrameIndex } from './types';
 
@@ -25,6 +29,19 @@ export interface LeafAddresses {
   readonly offset: Float64Array;
   readonly weight: Float64Array;
   readonly samples: Float64Array;
+  /** Present when `offset` is an address in the process (pprof), not an offset in the symbol. */
+  readonly process?: { readonly mappings: readonly AddressMapping[] };
+}
+
+/** A pprof Mapping: where a file was mapped in the process (memory_start, memory_limit, file_offset). */
+export interface AddressMapping {
+  file: string;
+  start: number;
+  limit: number;
+  /** The file offset mapped at `start`. */
+  offset: number;
+  /** The binary's build id as the profile recorded it ('' when none). */
+  buildId: string;
 }
 
 export class LeafAddressesBuilder {
@@ -65,10 +82,11 @@ export class LeafAddressesBuilder {
     }
   }
 
-  finish(): LeafAddresses {
+  /** `mappings`: the rows hold addresses in the process (pprof), placed in files by these. */
+  finish(mappings?: readonly AddressMapping[]): LeafAddresses {
     const n = this.frame.length;
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => this.frame[a] - this.frame[b] || this.offset[a] - this.offset[b]);
-    const out = { count: n, frame: new Int32Array(n), offset: new Float64Array(n), weight: new Float64Array(n), samples: new Float64Array(n) };
+    const out = { count: n, frame: new Int32Array(n), offset: new Float64Array(n), weight: new Float64Array(n), samples: new Float64Array(n), ...(mappings ? { process: { mappings } } : {}) };
     order.forEach((row, i) => {
       out.frame[i] = this.frame[row];
       out.offset[i] = this.offset[row];

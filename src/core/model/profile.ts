@@ -72,8 +72,9 @@ export interface Profile {
   processed?: true;
   /**
    * Per sampled instruction (physical leaf frame, offset in its symbol), its self weight
-   * (./leaf-addresses.ts), when the recording carries offsets (perf script's `symbol+0xOFFSET`);
-   * null or absent otherwise. Not yet stored in the processed format.
+   * (./leaf-addresses.ts), when the recording carries offsets (perf script's `symbol+0xOFFSET`),
+   * or pprof's addresses in the process with their mappings (`process`); null or absent
+   * otherwise. Stored in the processed format from version 4 (the mappings from version 5).
    */
   leafAddresses?: LeafAddresses | null;
 }

@@ -38,6 +38,8 @@ export interface Disassembly {
   listing: ListingRow[];
   /** Every sampled offset (the page's table without binaries, and the fallback here). */
   offsets: { offset: number; weight: number; samples: number; share: number }[];
+  /** True when `offsets` are addresses in the process (pprof), not offsets in the symbol. */
+  absolute?: boolean;
 }
 
 export interface AsmRow {
@@ -108,12 +110,16 @@ export function asmListing(d: Disassembly): AsmListing {
   return { rows, hottest, all: d.self };
 }
 
-/** The `limit` hottest offsets of a symbol, as `+0x195: 31 %` reads (heaviest first). */
-export function hottestTable(block: Pick<SymbolOffsets, 'rows'>, limit = 50): { gutter: string; weight: number; share: number }[] {
+/**
+ * The `limit` hottest offsets of a symbol, as `+0x195: 31 %` reads (heaviest first); a block of
+ * addresses in the process (pprof) reads `0x4a8968` instead, the address itself.
+ */
+export function hottestTable(block: Pick<SymbolOffsets, 'rows' | 'mappings'>, limit = 50): { gutter: string; weight: number; share: number }[] {
+  const gutter = block.mappings ? (a: number) => `0x${a.toString(16)}` : hex;
   return [...block.rows]
     .sort((a, b) => b.weight - a.weight || a.offset - b.offset)
     .slice(0, limit)
-    .map((r) => ({ gutter: hex(r.offset), weight: r.weight, share: r.share }));
+    .map((r) => ({ gutter: gutter(r.offset), weight: r.weight, share: r.share }));
 }
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -134,6 +140,7 @@ export function checkDisassembly(v: unknown): Disassembly | string {
     }
   }
   for (const o of d.offsets as Record<string, unknown>[]) if (!isNum(o?.offset) || !isNum(o?.weight) || !isNum(o?.share)) return bad('an offset of the wrong shape');
+  if (!(d.absolute === undefined || typeof d.absolute === 'boolean')) return bad('an absolute flag that is no boolean');
   const b = d.buildId as Record<string, unknown> | null;
   if (!(b === null || (b && typeof b === 'object' && isStr(b.recorded) && typeof b.matches === 'boolean'))) return bad('a build id of the wrong shape');
   return v as Disassembly;

@@ -9,12 +9,13 @@
 
 import type { Profile } from '../model/profile';
 import type { FrameIndex } from '../model/types';
+import type { AddressMapping } from '../model/leaf-addresses';
 
 /** What the query reads of a recording (the profile worker keeps only this for the Assembly panel). */
 export type AddressesProfile = Pick<Profile, 'frames' | 'functionFrames' | 'leafAddresses'>;
 
 export interface OffsetWeight {
-  /** Offset of the instruction from the symbol's start, in bytes. */
+  /** Offset of the instruction from the symbol's start, in bytes; with `SymbolOffsets.mappings`, its address in the process. */
   offset: number;
   weight: number;
   samples: number;
@@ -30,6 +31,11 @@ export interface SymbolOffsets {
   self: number;
   samples: number;
   rows: OffsetWeight[];
+  /**
+   * Present when the rows hold addresses in the process, not offsets (pprof records no symbol
+   * start): the recording's mappings of this block's DSO, which place them in its file.
+   */
+  mappings?: AddressMapping[];
 }
 
 /**
@@ -48,7 +54,9 @@ export function functionOffsets(profile: AddressesProfile, match: Uint8Array): S
     if (match[rename ? rename[f] : f] !== 1) continue;
     if (block === null || block.frame !== f) {
       const dsoIndex: number = frames.module[f];
-      block = { frame: f, name: frames.strings[frames.name[f]], dso: dsoIndex >= 0 ? frames.strings[dsoIndex] : null, self: 0, samples: 0, rows: [] };
+      const dso: string | null = dsoIndex >= 0 ? frames.strings[dsoIndex] : null;
+      block = { frame: f, name: frames.strings[frames.name[f]], dso, self: 0, samples: 0, rows: [] };
+      if (data.process) block.mappings = data.process.mappings.filter((m) => m.file === dso);
       blocks.push(block);
     }
     block.self += data.weight[i];

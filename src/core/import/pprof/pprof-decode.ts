@@ -8,7 +8,8 @@
 //             12 period  13 comment*  14 default_sample_type  15 doc_url
 //   ValueType 1 type (string index)  2 unit (string index)
 //   Sample    1 location_id* (packed or not; [0] is the leaf)  2 value*  3 label*
-//   Mapping   1 id  5 filename (string index)
+//   Mapping   1 id  2 memory_start  3 memory_limit  4 file_offset  5 filename  6 build_id
+//             (string indices)
 //   Location  1 id  2 mapping_id  3 address  4 line: Line*  (line[0] is the innermost, inlined
 //             frame; the last line is the physical function)
 //   Line      1 function_id  2 line
@@ -32,6 +33,15 @@ export interface PprofLocation {
   lines: number[];
 }
 
+export interface PprofMapping {
+  start: number;
+  limit: number;
+  offset: number;
+  /** String indices. */
+  filename: number;
+  buildId: number;
+}
+
 export interface PprofFunction {
   name: number;
   systemName: number;
@@ -49,8 +59,7 @@ export interface PprofProfile {
   valueStart: Float64Array;
   locations: Map<number, PprofLocation>;
   functions: Map<number, PprofFunction>;
-  /** Mapping id → filename string index. */
-  mappings: Map<number, number>;
+  mappings: Map<number, PprofMapping>;
   strings: string[];
   defaultSampleType: number;
 }
@@ -166,8 +175,8 @@ export function decodePprof(bytes: Uint8Array, source?: string): PprofProfile {
           break;
         }
         case 3: {
-          const [id, filename] = decodeMapping(sub(r));
-          p.mappings.set(id, filename);
+          const [id, mapping] = decodeMapping(sub(r));
+          p.mappings.set(id, mapping);
           break;
         }
         case 4: {
@@ -227,16 +236,21 @@ function decodeSample(r: BinaryReader, end: number, p: SampleColumns): void {
   p.valueStart.push(p.values.length);
 }
 
-function decodeMapping(r: BinaryReader): [number, number] {
+function decodeMapping(r: BinaryReader): [number, PprofMapping] {
   let id = 0;
-  let filename = 0;
+  const m: PprofMapping = { start: 0, limit: 0, offset: 0, filename: 0, buildId: 0 };
   while (r.pos < r.len) {
     const [field, wire] = r.tag();
-    if (field === 1 && wire === WireType.Varint) id = varint(r, false);
-    else if (field === 5 && wire === WireType.Varint) filename = varint(r, true);
+    if (wire !== WireType.Varint) r.skip(wire, field);
+    else if (field === 1) id = varint(r, false);
+    else if (field === 2) m.start = varint(r, false);
+    else if (field === 3) m.limit = varint(r, false);
+    else if (field === 4) m.offset = varint(r, false);
+    else if (field === 5) m.filename = varint(r, true);
+    else if (field === 6) m.buildId = varint(r, true);
     else r.skip(wire, field);
   }
-  return [id, filename];
+  return [id, m];
 }
 
 function decodeLocation(r: BinaryReader): [number, PprofLocation] {

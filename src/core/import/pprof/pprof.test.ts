@@ -117,6 +117,8 @@ interface Spec {
   locations: Record<number, [number, number[]]>;
   functions: Record<number, string>;
   mappings?: Record<number, string>;
+  /** Location id → its address (default 0x1000 + id). */
+  addresses?: Record<number, bigint>;
   defaultType?: string;
 }
 
@@ -145,7 +147,7 @@ function encode(spec: Spec): Uint8Array {
     w.tag(3, 2).fork().tag(1, 0).uint64(Number(id)).tag(5, 0).int64(s(name)).join();
   }
   for (const [id, [mapping, fns]] of Object.entries(spec.locations)) {
-    w.tag(4, 2).fork().tag(1, 0).uint64(Number(id)).tag(2, 0).uint64(mapping).tag(3, 0).uint64(0x1000 + Number(id));
+    w.tag(4, 2).fork().tag(1, 0).uint64(Number(id)).tag(2, 0).uint64(mapping).tag(3, 0).uint64(spec.addresses?.[Number(id)] ?? 0x1000 + Number(id));
     for (const fn of fns) w.tag(4, 2).fork().tag(1, 0).uint64(fn).tag(2, 0).int64(10).join();
     w.join();
   }
@@ -183,6 +185,46 @@ describe('pprof: hand-made profiles', () => {
     ]);
     const bySamples = await load(encode(SMALL), { event: 'samples/count' });
     expect(collapseLines(bySamples).sort()).toEqual(['0x1004 1', 'main;b;c_[i] 1', 'main;do_syscall 2']);
+  });
+
+  it("keeps each sample's leaf location address under its physical function, with the mappings", async () => {
+    const profile = await load(encode(SMALL));
+    const a = profile.leafAddresses!;
+    const rows = [...Array(a.count).keys()].map((i) => [frameName(profile.frames, a.frame[i]), a.offset[i], a.weight[i], a.samples[i]]);
+    // Location 1 is c inlined into b: the instruction is b's (the symbol in the binary), never c's.
+    expect(rows).toEqual([
+      ['b', 0x1001, 10, 1],
+      ['do_syscall', 0x1003, 20, 2],
+    ]);
+    expect(a.process!.mappings.map((m) => m.file)).toEqual(['/bin/app', '[kernel.kallsyms]']);
+  });
+
+  it('keeps no address it cannot hold exactly (a kernel address past 2^53), none of a location without a mapping, none of 0', async () => {
+    const spec: Spec = {
+      ...SMALL,
+      samples: [...SMALL.samples, { locs: [5, 2], values: [1, 5] }, { locs: [6, 2], values: [1, 7] }],
+      locations: { ...SMALL.locations, 5: [0, [2]], 6: [1, [1]] },
+      addresses: { 3: 0xffffffff81000010n, 6: 0n },
+    };
+    const profile = await load(encode(spec));
+    const a = profile.leafAddresses!;
+    // Only b's instruction at 0x1001 is left: do_syscall's is past 2^53, location 5 has no mapping, 6 no address.
+    expect([...Array(a.count).keys()].map((i) => [frameName(profile.frames, a.frame[i]), a.offset[i]])).toEqual([['b', 0x1001]]);
+    expect(collapseLines(profile).sort()).toContain('main;b 5');
+  });
+
+  it("keeps a Go CPU profile's sampled addresses at the flat times go tool pprof -disasm gives them", async () => {
+    const dir = fileURLToPath(new URL('../../../../fixtures/asm-pprof/', import.meta.url));
+    const profile = await load(readFileSync(dir + 'loops-go.pb.gz'));
+    const a = profile.leafAddresses!;
+    for (const fn of ['divide', 'gather', 'branchy']) {
+      const want = new Map<number, number>();
+      for (const m of readFileSync(`${dir}loops-go.disasm.${fn}.txt`, 'utf8').matchAll(/^\s+(\d+)ms\s+(?:\.|\d+ms)\s+([0-9a-f]+):/gm)) want.set(parseInt(m[2], 16), Number(m[1]) * 1e6);
+      const got = new Map<number, number>();
+      for (let i = 0; i < a.count; i++) if (frameName(profile.frames, a.frame[i]) === `main.${fn}`) got.set(a.offset[i], a.weight[i]);
+      expect(got, fn).toEqual(want);
+    }
+    expect(a.process!.mappings[0]).toMatchObject({ start: 0x400000, offset: 0, buildId: '584ee30782a94ec510237180526f82db5ca45e3e', file: expect.stringMatching(/\/loops-go$/) });
   });
 
   it('reads ids past 28 bits and 2^32 exactly, and values of several bytes', async () => {

@@ -24,6 +24,11 @@
 //   no line at all has no lines (null).
 // - The module is the location's mapping file name. Mappings named `[kernel…]` mark frames KERNEL,
 //   perf's JIT maps (`perf-<pid>.map`, `[jit]`) mark them JIT.
+// - Sampled instructions (Profile.leafAddresses, ../../model/leaf-addresses.ts): each sample's leaf
+//   location address, under the location's physical function (its last line), as an address in
+//   the process (pprof records no symbol start), with the profile's mappings that place it in a
+//   file. A location without an address (0, as symbolized-only profiles write), without a mapping,
+//   or past 2^53 (a kernel address a double cannot hold) adds no row.
 
 import { FrameTableBuilder } from '../../model/frame-table';
 import { TreeBuilder, finishProfile } from '../../model/tree-builder';
@@ -31,6 +36,7 @@ import { FrameFlags, type FrameIndex } from '../../model/types';
 import { ImportError, type EventSummary, type ImportWarning, type Profile } from '../../model/profile';
 import type { BytesImporter, Detection, ImportOptions } from '../importer';
 import { decodePprof, looksLikePprof, PPROF_DESCRIPTION, type PprofProfile } from './pprof-decode';
+import { LeafAddressesBuilder, type AddressMapping } from '../../model/leaf-addresses';
 import { withoutNul } from '../../util/wire';
 import { NO_LOCATION, SourceLinesBuilder } from '../../model/source-lines';
 import { ROOT_NODE, type NodeIndex } from '../../model/types';
@@ -116,7 +122,7 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
       problem('a sample refers to a missing location');
       chain.push(frames.intern(`[unknown location ${id}]`, 0));
     } else {
-      const module = loc.mapping !== 0 && p.mappings.has(loc.mapping) ? str(p.mappings.get(loc.mapping)!, 'a mapping') : '';
+      const module = loc.mapping !== 0 && p.mappings.has(loc.mapping) ? str(p.mappings.get(loc.mapping)!.filename, 'a mapping') : '';
       const base = moduleFlags(module);
       const mod = module === '' ? undefined : clean(module);
       if (loc.functions.length === 0) chain.push(frames.intern(`0x${loc.address.toString(16)}`, base, mod));
@@ -130,6 +136,13 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
     chains.set(id, chain);
     chainLocations.set(id, located);
     return chain;
+  };
+
+  const leaves = new LeafAddressesBuilder();
+  /** Whether a location's address is one to keep: sampled in a mapped file, exactly representable. */
+  const addressed = (id: number): boolean => {
+    const loc = p.locations.get(id);
+    return loc !== undefined && loc.address > 0 && Number.isSafeInteger(loc.address) && p.mappings.has(loc.mapping);
   };
 
   const events: EventSummary[] = names.map((name) => ({ name, samples: 0 }));
@@ -162,12 +175,15 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
     let node: NodeIndex = ROOT_NODE;
     for (let i = 0; i < stack.length; i++) path[i] = node = builder.child(node, stack[i]);
     builder.addSelf(node, value * scale, count);
+    const leafId = p.locs[p.locStart[s]];
+    // The leaf location's chain is root-first: its physical function is chain[0].
+    if (stack.length > 0 && addressed(leafId)) leaves.add(chains.get(leafId)![0], p.locations.get(leafId)!.address, value * scale, count);
     sourceLines.addStack(stack, stackLocations, path, stack.length, value * scale, count);
     samples += count;
   }
   for (const [what, n] of problems) warnings.push({ line: 0, message: n > 1 ? `${what} (${n} times)` : what });
 
-  return finishProfile(
+  const profile = finishProfile(
     frames,
     builder,
     () => ({
@@ -182,6 +198,18 @@ export function buildPprof(p: PprofProfile, options: ImportOptions): Profile {
     }),
     anyLine ? (table, order) => sourceLines.finish(table, order) : null,
   );
+  // Frame indices are the builder's (finish keeps them), so the rows need no mapping.
+  return leaves.size > 0 ? { ...profile, leafAddresses: leaves.finish(mappingsOf(p)) } : profile;
+}
+
+/** The profile's mappings with their names and build ids, for placing addresses in files. */
+function mappingsOf(p: PprofProfile): AddressMapping[] {
+  const out: AddressMapping[] = [];
+  for (const m of p.mappings.values()) {
+    if (!Number.isSafeInteger(m.start) || !Number.isSafeInteger(m.limit) || !Number.isSafeInteger(m.offset)) continue;
+    out.push({ file: clean(p.strings[m.filename] ?? ''), start: m.start, limit: m.limit, offset: m.offset, buildId: clean(p.strings[m.buildId] ?? '') });
+  }
+  return out;
 }
 
 function functionName(
