@@ -1,7 +1,8 @@
 // The HTML report (`flameview html`, Export → HTML report): one file opened from file:// with every
 // request that is not file: aborted, so a report that reached for a server or the network would
-// fail here. It draws, toggles the view, searches, zooms, restores a #zoom= link, compares two
-// recordings, and a report exported from the served page opens the same way.
+// fail here. It draws, toggles the view, searches, opens a panel (a lazy chunk), zooms, restores a
+// #zoom= link, compares two recordings (another lazy chunk), and a report exported from the served
+// page opens the same way.
 
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
@@ -64,6 +65,12 @@ test.describe('HTML report', () => {
     // The search runs in its worker, which the report started from its own text.
     await page.getByRole('searchbox', { name: 'Search' }).fill('optimize');
     await expect(summary(page)).toHaveText(/^Matched: \d+\.\d%$/);
+
+    // The function table is a lazy chunk: the report's loader makes it from the file's own text.
+    await page.getByRole('button', { name: 'Function table' }).click();
+    await expect(page.getByTestId('fn-caption')).toHaveText(/^\d+ of [\d,]+ functions match the search$/);
+    await page.getByRole('button', { name: 'Function table' }).click();
+    await expect(page.getByTestId('fn-caption')).toHaveCount(0);
 
     // Zoom with the keyboard: two levels up the heaviest path, then Enter.
     await page.getByRole('searchbox', { name: 'Search' }).fill('');

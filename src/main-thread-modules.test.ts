@@ -1,7 +1,8 @@
 // The page's main thread never computes a comparison: the modules that diff two trees (the path
 // alignment, the per-node deltas, the change table) are reached only from the compare worker.
-// This walks the value imports (type-only imports vanish at build time) from the page's entry,
-// as the bundler does; `new Worker(new URL(…))` starts a separate bundle and is not followed.
+// This walks the value imports (type-only imports vanish at build time) and the import() calls of
+// lazy chunks from the page's entry, as the bundler does; `new Worker(new URL(…))` starts a
+// separate bundle and is not followed.
 
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
@@ -34,6 +35,12 @@ function valueImports(file: string): string[] {
       out.push((st.moduleSpecifier as ts.StringLiteral).text);
     }
   }
+  // The lazy chunks' import('…') calls (components/lazy.ts): they load later, on the main thread too.
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) out.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return out.map((spec) => resolveImport(file, spec)).filter((f): f is string => f !== null);
 }
 

@@ -2,15 +2,17 @@
 // locally by path, speedscope and the Firefox Profiler, in a fresh Chromium per run.
 //
 //   npm run bench:browser -- --small [--runs 5] [--source FILE] [--sizes 0.1,1.6,16]
-//                            [--speedscope DIR] [--firefox-profiler DIR] [--dist DIR] [--trace DIR]
+//                            [--speedscope DIR] [--firefox-profiler DIR] [--dist DIR] [--before DIR]
+//                            [--trace DIR]
 //
 // - Inputs: the first 100 kB, 1.6 MB and 16 MB of a real `perf script` (`--source`, by default
 //   bench/data/gxx.perf-script.txt, which bench/record-small.sh records from g++), each cut at a
 //   sample boundary, written to bench/data/small-<size>.perf-script.txt and served by a local
 //   server with Content-Length and CORS.
 // - flameview: this worktree's app built into node_modules/.cache/flameview-small (or `--dist DIR`,
-//   another build, for before/after), opened at `#profile=<url>`; drawn when the flame graph's
-//   aria-busy is "false" with the recording's name in the title.
+//   another build), opened at `#profile=<url>`; drawn when the flame graph's aria-busy is "false"
+//   with the recording's name in the title. `--before DIR` runs another build of flameview (e.g.
+//   main's) as one more viewer, alternating with this one: a before/after in one run.
 // - speedscope (`--speedscope DIR`: the `dist/release` folder of its npm package) at
 //   `#profileURL=<url>`; drawn when its title names the recording and a flame chart canvas has a
 //   size, then one more animation frame.
@@ -102,17 +104,23 @@ interface Viewer {
   drawn: string;
 }
 
-const VIEWERS: Record<string, Viewer> = {
-  flameview: {
-    name: 'flameview',
+/** flameview, this build or another (`--before`), linked the same way. */
+function flameviewBuild(name: string): Viewer {
+  return {
+    name,
     url: (app, data) => `${app}/#profile=${encodeURIComponent(data)}`,
     drawn: `document.title.startsWith(NAME + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false'`,
-  },
+  };
+}
+
+const VIEWERS: Record<string, Viewer> = {
+  flameview: flameviewBuild('flameview'),
   speedscope: {
     name: 'speedscope',
     url: (app, data) => `${app}/index.html#profileURL=${encodeURIComponent(data)}`,
     drawn: `document.title.includes(NAME) && [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0)`,
   },
+  'flameview-before': flameviewBuild('flameview-before'),
   'firefox-profiler': {
     name: 'firefox-profiler',
     url: (app, data) => `${app}/from-url/${encodeURIComponent(data)}/`,
@@ -166,7 +174,7 @@ export async function runSmallBench(): Promise<void> {
     if (r.status !== 0) throw new Error('vite build failed');
   }
   const apps = new Map<string, string>([['flameview', resolve(dist)]]);
-  for (const [flag, key] of [['--speedscope', 'speedscope'], ['--firefox-profiler', 'firefox-profiler']] as const) {
+  for (const [flag, key] of [['--before', 'flameview-before'], ['--speedscope', 'speedscope'], ['--firefox-profiler', 'firefox-profiler']] as const) {
     const dir = arg(flag);
     if (dir === undefined) continue;
     if (!existsSync(join(dir, 'index.html'))) throw new Error(`${flag} ${dir}: no index.html there (give the built app's folder)`);

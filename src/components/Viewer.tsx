@@ -3,7 +3,7 @@
 // frame's details floating over the graph (nothing while nothing is selected) and the status bar;
 // and the page-wide keys ("/" focuses the search, "?" toggles the shortcuts).
 
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { registerRenderer } from '../render/debug-hook';
 import type { FlameRenderer } from '../render/flame-renderer';
 import { useStore } from '../store/store';
@@ -11,16 +11,18 @@ import '../styles/viewer.css';
 import { AnalysisLayout } from './analysis/AnalysisLayout';
 import { Breadcrumbs } from './Breadcrumbs';
 import { CompareBar } from './compare/CompareBar';
-import { CompareView } from './compare/CompareView';
 import { Details } from './Details';
 import { FlameGraph } from './FlameGraph';
 import { LinkNotices } from './LinkNotices';
 import { SEARCH_INPUT_ID } from './SearchBox';
 import { ShortcutsHelp } from './ShortcutsHelp';
 import { StatusBar } from './StatusBar';
-import { TimeOrderChart } from './time/TimeOrderChart';
 import { Toolbar } from './Toolbar';
 import { TransformBar } from './TransformBar';
+import { lazyNamed } from './lazy';
+
+const CompareView = lazyNamed(() => import('./compare/CompareView'), 'CompareView');
+const TimeOrderChart = lazyNamed(() => import('./time/TimeOrderChart'), 'TimeOrderChart');
 
 const registerMain = (r: FlameRenderer | null) => registerRenderer('Flame graph', r, () => document.querySelector<HTMLCanvasElement>('[aria-label="Flame graph"] canvas'));
 
@@ -29,6 +31,9 @@ export function Viewer() {
   const snapshot = useStore((s) => s.recordings.a.snapshot);
   const compared = useStore((s) => s.recordings.b.snapshot);
   const sourceOpen = useStore((s) => s.analysis.panel === 'source');
+  // The time-order chart's chunk loads only once there is something of it to show: the chart
+  // open, or a range selected (its one-line bar).
+  const timeShown = useStore((s) => s.recordings.a.snapshot?.samples != null && (s.timeChartOpen || s.timeRange !== null));
   // A recording (or a comparison) just opened, by any route (file picker, drop, paste, link):
   // the keys (/, ?, arrows) should work at once, so the graph takes the focus, unless the user
   // is typing in the search.
@@ -61,14 +66,22 @@ export function Viewer() {
           // Of the analysis panels only Source compares (each line in A and B); the others give way to the comparison.
           sourceOpen ? (
             <AnalysisLayout>
-              <CompareView />
+              <Suspense fallback={null}>
+                <CompareView />
+              </Suspense>
             </AnalysisLayout>
           ) : (
-            <CompareView />
+            <Suspense fallback={null}>
+              <CompareView />
+            </Suspense>
           )
         ) : (
           <>
-            <TimeOrderChart />
+            {timeShown && (
+              <Suspense fallback={null}>
+                <TimeOrderChart />
+              </Suspense>
+            )}
             <TransformBar />
             <Breadcrumbs />
             <AnalysisLayout>

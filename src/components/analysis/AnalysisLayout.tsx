@@ -3,7 +3,7 @@
 // arrow keys).
 // Registers the panel's link parameters (panel=, fn=, names=) at module load.
 
-import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { Suspense, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { useStore } from '../../store/store';
 import '../../styles/analysis.css';
 import { panelById } from '../../store/panels';
@@ -60,7 +60,9 @@ export function AnalysisLayout({ children }: { children: ReactNode }) {
             onKeyDown={onKeyDown}
           />
           <aside className="analysis-panel" style={{ width }} aria-label={panelById(panel).label}>
-            <View />
+            <Suspense fallback={null}>
+              <View />
+            </Suspense>
           </aside>
         </>
       )}

@@ -1,15 +1,18 @@
 // What draws each analysis panel and its toolbar icon, keyed by the panel ids of
 // store/panels.ts. The Record type makes this exhaustive: a panel added there without an entry
-// here does not compile. Components are imported directly: the HTML report inlines one module.
+// here does not compile. The panels' code is one lazy chunk, loaded when a panel first opens.
 
 import type { ComponentType } from 'react';
 import type { PanelId } from '../../store/panels';
 import { AsmIcon, CallersIcon, SourceIcon, TableIcon, TreeIcon } from '../toolbar/Icons';
-import { AsmPanel } from './AsmPanel';
-import { CallTreePanel } from './CallTreePanel';
-import { CallersCalleesView } from './CallersCalleesView';
-import { FunctionTable } from './FunctionTable';
-import { SourcePanel } from './SourcePanel';
+import { lazyNamed } from '../lazy';
+
+const panels = () => import('./panel-components');
+const AsmPanel = lazyNamed(panels, 'AsmPanel');
+const CallTreePanel = lazyNamed(panels, 'CallTreePanel');
+const CallersCalleesView = lazyNamed(panels, 'CallersCalleesView');
+const FunctionTable = lazyNamed(panels, 'FunctionTable');
+const SourcePanel = lazyNamed(panels, 'SourcePanel');
 
 export interface PanelView {
   Icon: ComponentType;

@@ -5,7 +5,10 @@ const INDEX = `<html><head><script type="module" crossorigin src="./assets/index
 <link rel="stylesheet" crossorigin href="./assets/index-B.css"></head></html>`;
 
 const FILES: Record<string, string> = {
-  'assets/index-A.js': 'new Worker(new URL(new URL(`profile.worker-C.js`,import.meta.url).href,``+import.meta.url)); const s = "</script><!--";',
+  'assets/index-A.js':
+    'import{a}from"./shared-E.js";new Worker(new URL(new URL(`profile.worker-C.js`,import.meta.url).href,``+import.meta.url)); const s = "</script><!--"; const lazy = () => import(`./lazy-F.js`);',
+  'assets/shared-E.js': 'export const a = 1;',
+  'assets/lazy-F.js': 'import{a}from"./shared-E.js";import"./index-A.js";export const b = a;',
   'assets/profile.worker-C.js': 'new Worker(new URL(new URL(`part.worker-D.js`,import.meta.url).href,``+import.meta.url));',
   'assets/part.worker-D.js': 'postMessage(1)',
   'assets/index-B.css': 'body { color: red }',
@@ -18,16 +21,22 @@ const read = async (name: string): Promise<string> => {
 };
 
 describe('the HTML report', () => {
-  it('collects the entry module and every worker it refers to, nested ones too', async () => {
+  it('collects the entry module and every worker and chunk it refers to, nested ones too', async () => {
     const app = await collectApp(INDEX, read);
     expect(app.main).toBe('assets/index-A.js');
     expect(app.css).toBe('body { color: red }');
-    expect(Object.keys(app.files).sort()).toEqual(['assets/index-A.js', 'assets/part.worker-D.js', 'assets/profile.worker-C.js']);
+    expect(Object.keys(app.files).sort()).toEqual(['assets/index-A.js', 'assets/lazy-F.js', 'assets/part.worker-D.js', 'assets/profile.worker-C.js', 'assets/shared-E.js']);
+  });
+
+  it('refuses a worker split into chunks, which the report could not load', async () => {
+    const split: Record<string, string> = { ...FILES, 'assets/part.worker-D.js': 'import{x}from"./worker-chunk-G.js";postMessage(x)' };
+    await expect(collectApp(INDEX, async (n) => split[n] ?? Promise.reject(new Error(`no ${n}`)))).rejects.toThrow('the worker assets/part.worker-D.js imports the chunk worker-chunk-G.js');
   });
 
   it('fails, naming what is missing, on a build of another shape', async () => {
     await expect(collectApp('<html></html>', read)).rejects.toThrow(/no module script/);
     await expect(collectApp(INDEX, async (n) => (n === 'assets/part.worker-D.js' ? Promise.reject(new Error(`no ${n}`)) : read(n)))).rejects.toThrow('no assets/part.worker-D.js');
+    await expect(collectApp(INDEX, async (n) => (n === 'assets/lazy-F.js' ? Promise.reject(new Error(`no ${n}`)) : read(n)))).rejects.toThrow('no assets/lazy-F.js');
   });
 
   it('keeps the app text and untrusted names from ending their elements', async () => {

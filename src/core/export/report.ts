@@ -5,9 +5,12 @@
 // Invariants:
 // - The app is kept as vite built it (`AppFiles`: file name relative to index.html → text) in one
 //   JSON script element, `<` escaped, so no text of it can end the element early. A small inline
-//   bootstrap turns each file into a URL of its own text at start (file:// pages may not load
-//   module scripts or workers from disk), rewriting the bundle's worker references
-//   (new URL(`x.worker-HASH.js`,import.meta.url)) into the URLs of those files first.
+//   bootstrap turns each file into a URL of its own text (file:// pages may not load module
+//   scripts or workers from disk), rewriting the bundle's references to other files first: worker
+//   references (new URL(`x.worker-HASH.js`,import.meta.url)) into data: URLs, static imports of
+//   chunks (from"./x-HASH.js") into the chunks' blob: URLs, made on first use, and the lazy
+//   chunks' import(`./x-HASH.js`) into a call that makes the chunk's URL when the page asks for it
+//   (the chunk imports the entry statically, so the entry cannot hold its URL in advance).
 // - `collectApp` checks here, at build time, that every reference the bootstrap will rewrite names
 //   a file it holds, so a change in the bundler's output fails the report, not the reader.
 // - A recording is its bytes in base64 (no `<` in that alphabet) in a script element of its own,
@@ -32,22 +35,46 @@ export interface ReportRecording {
 export const APP_ELEMENT_ID = 'flameview-app';
 export const RECORDING_ELEMENT_PREFIX = 'flameview-recording-';
 
-// The one form in which vite's bundle refers to a worker file, relative to the referring file.
+// The forms in which vite's bundle refers to another of its files, relative to the referring
+// file: a worker; a chunk imported statically (`from"./x.js"`, or `import"./x.js"` for its side
+// effects); a lazy chunk (`import(`./x.js`)`).
 const WORKER_REF = /new URL\(`([\w.-]+\.js)`,import\.meta\.url\)/g;
+const STATIC_REF = /(\bfrom|\bimport)\s*(["'`])\.\/([\w.-]+\.js)\2/g;
+const DYNAMIC_REF = /\bimport\((["'`])\.\/([\w.-]+\.js)\1\)/g;
+// The global through which a rewritten import() asks the bootstrap for a chunk's URL.
+const CHUNK_URL = 'Symbol.for("flameview.report.chunk")';
 
 // Runs in the report (kept to what every current browser parses). A worker file becomes a data:
 // URL (Chromium refuses module workers from blob: URLs in a file:// page's opaque origin, and
 // accepts data: ones), after the files it refers to, whose references now name those URLs; the
-// entry module a blob: URL, which a file:// page may import.
+// entry module and its chunks blob: URLs, which a file:// page may import, each made once (a
+// module's URL is its identity: the entry and a chunk importing it must share one instance).
 const BOOTSTRAP = `const app = JSON.parse(document.getElementById(${JSON.stringify(APP_ELEMENT_ID)}).textContent);
 document.head.append(Object.assign(document.createElement('style'), { textContent: app.css }));
 const dir = (name) => name.slice(0, name.lastIndexOf('/') + 1);
 const linked = (name) => app.files[name].replace(${String(WORKER_REF)}, (_, ref) => 'new URL(' + JSON.stringify('data:text/javascript;charset=utf-8,' + encodeURIComponent(linked(dir(name) + ref))) + ')');
-import(URL.createObjectURL(new Blob([linked(app.main)], { type: 'text/javascript' })));`;
+const urls = new Map();
+const moduleUrl = (name) => {
+  if (urls.has(name)) {
+    if (urls.get(name) === null) throw new Error('flameview report: static imports in a cycle through ' + name);
+    return urls.get(name);
+  }
+  if (!(name in app.files)) throw new Error('flameview report: the app has no file ' + name);
+  urls.set(name, null);
+  const text = linked(name)
+    .replace(${String(STATIC_REF)}, (_, word, q, ref) => word + JSON.stringify(moduleUrl(dir(name) + ref)))
+    .replace(${String(DYNAMIC_REF)}, (_, q, ref) => 'import(globalThis[${CHUNK_URL}](' + JSON.stringify(dir(name) + ref) + '))');
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+  urls.set(name, url);
+  return url;
+};
+globalThis[${CHUNK_URL}] = moduleUrl;
+import(moduleUrl(app.main));`;
 
 /**
  * Reads the built app from its index.html and a reader of its other files (relative names, as
- * index.html gives them: `./assets/index-X.js`); every worker the bundle refers to is read too.
+ * index.html gives them: `./assets/index-X.js`); every worker and chunk the bundle refers to is
+ * read too.
  * Throws an Error naming what is missing when the build is not the shape this expects.
  */
 export async function collectApp(indexHtml: string, read: (name: string) => Promise<string>): Promise<AppFiles> {
@@ -56,6 +83,7 @@ export async function collectApp(indexHtml: string, read: (name: string) => Prom
   if (!script || !style) throw new Error('the built index.html names no module script or no stylesheet (run the build first)');
   const main = script[1]!;
   const files: Record<string, string> = {};
+  const workers = new Set<string>();
   const pending = [main];
   while (pending.length > 0) {
     const name = pending.pop()!;
@@ -63,7 +91,14 @@ export async function collectApp(indexHtml: string, read: (name: string) => Prom
     const text = await read(name);
     files[name] = text;
     const base = name.slice(0, name.lastIndexOf('/') + 1);
-    for (const m of text.matchAll(WORKER_REF)) pending.push(base + m[1]!);
+    for (const m of text.matchAll(WORKER_REF)) {
+      pending.push(base + m[1]!);
+      workers.add(base + m[1]!);
+    }
+    const chunks = [...text.matchAll(STATIC_REF)].map((m) => m[3]!).concat([...text.matchAll(DYNAMIC_REF)].map((m) => m[2]!));
+    // The bootstrap links a worker's own workers only: a worker split into chunks would not load.
+    if (workers.has(name) && chunks.length > 0) throw new Error(`the worker ${name} imports the chunk ${chunks[0]}, which a report cannot load`);
+    for (const chunk of chunks) pending.push(base + chunk);
   }
   return { main, css: await read(style[1]!), files };
 }
