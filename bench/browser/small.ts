@@ -146,7 +146,7 @@ async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: str
   const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading'] });
+    if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
     await page.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
     const ms = await drawnAt(page, viewer, name);
     if (trace) writeFileSync(trace, await browser.stopTracing());
