@@ -6,8 +6,10 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { gunzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
-import { chartIdle, dragRange, fixturePath, hashParam, waitForIdle } from './helpers';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chartIdle, dragRange, exportAs, fixturePath, hashParam, openBytes, waitForIdle } from './helpers';
 import { loadProfileFromText } from '../src/core/import/load';
 import { framesMatching, functionLines } from '../src/core/query/source-lines';
 import { formatDelta, formatPercent, formatValue } from '../src/format';
@@ -119,4 +121,26 @@ test('with a comparison open, the panel shows each line in A and B and the chang
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     if (process.env.FLAMEVIEW_SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/source-panel-compare-${scheme}.png` });
   }
+});
+
+test('Export → processed recording → opened again: the same lines, and a time range still narrows them', async ({ page }) => {
+  await openHashack(page, '&view=inline&panel=source&fn=table_work');
+  const whole = await expectedRows(() => true, 'table_work');
+  await expect.poll(() => shownRows(page)).toEqual(whole);
+  const saved = await exportAs(page, mkdtempSync(path.join(tmpdir(), 'flameview-lines-')), 'Processed recording (.flameview)');
+  await openBytes(page, 'again.flameview', readFileSync(saved.file));
+  await expect(page.getByTestId('recording-name')).toHaveText('again.flameview');
+  await waitForIdle(page);
+  // A file opened shows the function view first, where table_work is inlined away: back to inline frames.
+  await page.getByRole('toolbar', { name: 'Tools' }).getByRole('button', { name: 'Inline frames' }).click();
+  await expect.poll(() => shownRows(page)).toEqual(whole);
+  // The samples' line nodes came along: a range narrows the reopened file's figures as the original's.
+  await page.getByRole('toolbar', { name: 'Tools' }).getByRole('button', { name: 'Time order' }).click();
+  await chartIdle(page);
+  await dragRange(page, 0.25, 0.55);
+  await chartIdle(page);
+  await expect.poll(() => hashParam(page, 'range')).toMatch(/^\d+(\.\d+)?-\d+(\.\d+)?$/);
+  const [from, to] = (await hashParam(page, 'range'))!.split('-').map(Number);
+  await expect.poll(() => shownRows(page)).toEqual(await expectedRows((b) => b.time >= from && b.time < to, 'table_work'));
+  await expect(panel(page).locator('.src-scope')).toHaveText(/^In the shown view: from [\d.]+ s to [\d.]+ s\.$/);
 });

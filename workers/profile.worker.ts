@@ -62,6 +62,7 @@ const api = {
     finish(onProgress, (o) => session.openText(text, { ...options, ...o })),
   functionLines: (view: LinesView, name: string, scope: LinesScope | null) => session.functionLines(view, name, scope),
   functionOffsets: (name: string) => session.functionOffsets(name),
+  keptColumns: () => session.keptColumns(),
   cancel: () => session.cancel(),
 };
 

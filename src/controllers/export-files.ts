@@ -9,7 +9,7 @@
 // (pprof, processed) are made in the export worker (recording-file.ts), from recordingInput.
 
 import { foldedChunks } from '../core/export/folded';
-import type { ProcessedInput } from '../core/export/processed';
+import type { KeptColumns, ProcessedInput } from '../core/export/processed';
 import type { CallTree } from '../core/model/call-tree';
 import { svgChunks } from '../core/export/svg';
 import type { Profile } from '../core/model/profile';
@@ -40,8 +40,11 @@ export function svgParts(snapshot: ProfileSnapshot, view: ViewKind, title: strin
  * pprof hold it (both views: pprof keeps inline chains as a location's lines), as `flameview
  * convert` reads it from a file.
  */
-export function recordingInput(snapshot: ProfileSnapshot): ProcessedInput {
-  return { frames: snapshot.frames, tree: snapshot.inline, samples: snapshot.samples, functionFrames: snapshot.functionFrames, leafAddresses: snapshot.leafAddresses, meta: snapshot.meta };
+export function recordingInput(snapshot: ProfileSnapshot, kept: KeptColumns | null = null): ProcessedInput {
+  // Columns of another recording (a reload delivered one since the snapshot) are left out.
+  const k = kept && kept.nodes === snapshot.inline.nodeCount && kept.samples === (snapshot.samples?.count ?? 0) ? kept : null;
+  const samples = snapshot.samples && k?.lines && k.sampleLine ? { ...snapshot.samples, line: k.sampleLine } : snapshot.samples;
+  return { frames: snapshot.frames, tree: snapshot.inline, samples, functionFrames: snapshot.functionFrames, lines: k?.lines ?? null, leafAddresses: k?.leafAddresses ?? null, meta: snapshot.meta };
 }
 
 /** "rust-toyc.perf-script.txt" + functions + svg → "rust-toyc.perf-script-functions.svg"; pprof holds both views: "rust-toyc.perf-script.pb.gz". */

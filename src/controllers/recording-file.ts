@@ -10,6 +10,7 @@ import { appFromReport, collectApp, reportHtml } from '../core/export/report';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import type { ExportWorkerApi } from '../../workers/export.worker';
 import { recordingInput } from './export-files';
+import { keptColumnsOf } from './recordings';
 
 export async function recordingBlob(snapshot: ProfileSnapshot, kind: RecordingFileKind): Promise<Blob> {
   const worker = new Worker(new URL('../../workers/export.worker.ts', import.meta.url), { type: 'module', name: 'flameview-export' });
@@ -20,7 +21,9 @@ export async function recordingBlob(snapshot: ProfileSnapshot, kind: RecordingFi
         reject(new Error(event.message || 'the export worker could not be started'));
       }),
     );
-    const bytes = await Promise.race([Comlink.wrap<ExportWorkerApi>(worker).file(kind, toRecordingFileWire(recordingInput(snapshot))), failed]);
+    // The processed form keeps the Source and Assembly panels' figures, which stay in the profile worker.
+    const kept = kind === 'flameview' ? await keptColumnsOf(snapshot).catch(() => null) : null;
+    const bytes = await Promise.race([Comlink.wrap<ExportWorkerApi>(worker).file(kind, toRecordingFileWire(recordingInput(snapshot, kept))), failed]);
     return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
   } finally {
     worker.terminate();

@@ -15,6 +15,7 @@ import { WorkerHandle } from './worker-handle';
 import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import { Latest } from '../core/util/latest';
 import type { FunctionLines, LinesView } from '../core/query/source-lines';
+import type { KeptColumns } from '../core/export/processed';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
@@ -143,6 +144,11 @@ export class RecordingLoader {
   /** The per-line weights of a function of the open recording, from its worker (the line tree stays there). */
   functionLines(view: LinesView, name: string, scope: LinesScope | null): Promise<FunctionLines | null> {
     return this.worker.get().functionLines(view, name, scope);
+  }
+
+  /** What the open recording's worker keeps beyond the snapshot (lines, instructions), for Export and Share. */
+  keptColumns(): Promise<KeptColumns | null> {
+    return this.worker.get().keptColumns();
   }
 
   /** Drops whatever is loading (the worker aborts it); the pane says what that means. */

@@ -7,6 +7,7 @@ import type { ProfileSnapshot } from '../core/views/snapshot';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
 import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import type { FunctionLines, LinesView } from '../core/query/source-lines';
+import type { KeptColumns } from '../core/export/processed';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
@@ -108,6 +109,17 @@ export const openedBytes = (): { body: Blob | string; name: string } | null => m
 /** A function's per-line weights in the open recording (A), or in the comparison (B). */
 export const functionLinesOf = (side: 'A' | 'B', view: LinesView, name: string, scope: LinesScope | null = null): Promise<FunctionLines | null> =>
   (side === 'A' ? main : comparison).functionLines(view, name, scope);
+
+/**
+ * What Export and Share write with `snapshot` beyond its own columns (its profile worker keeps
+ * them), when it is the open recording or the comparison; else null.
+ */
+export function keptColumnsOf(snapshot: ProfileSnapshot): Promise<KeptColumns | null> {
+  const { a, b } = useStore.getState().recordings;
+  if (snapshot === a.snapshot) return main.keptColumns();
+  if (snapshot === b.snapshot) return comparison.keptColumns();
+  return Promise.resolve(null);
+}
 
 /** Pasted text: a lone http(s) link is fetched, anything else is read as a recording. */
 export function openPasted(text: string): Promise<void> {

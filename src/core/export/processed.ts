@@ -32,6 +32,21 @@ export interface ProcessedInput {
   meta: ProfileMeta;
 }
 
+/**
+ * The columns the profile worker keeps and the page's snapshot does not (the line tree, each
+ * sample's node in it, the sampled instructions): Export and Share ask for them, so the file they
+ * write keeps the Source and Assembly panels' figures.
+ */
+export interface KeptColumns {
+  /** The recording's tree size and sample count: what ties these to one snapshot. */
+  nodes: number;
+  samples: number;
+  lines: SourceLines | null;
+  /** SampleColumns.line, when the samples are linked to the line tree. */
+  sampleLine: Int32Array | null;
+  leafAddresses: LeafAddresses | null;
+}
+
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 export function toProcessed({ frames, tree, samples, functionFrames, lines, leafAddresses, meta }: ProcessedInput): Uint8Array {

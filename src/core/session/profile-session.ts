@@ -21,6 +21,7 @@ import { isPerfData } from '../import/sniff';
 import { makeSnapshot, type ProfileSnapshot } from '../views/snapshot';
 import { functionOffsets, type AddressesProfile, type SymbolOffsets } from '../query/leaf-addresses';
 import { framesMatching, functionLines, type FunctionLines, type LinesProfile, type LinesView } from '../query/source-lines';
+import type { KeptColumns } from '../export/processed';
 import { narrowedFunctionLines, rangeLineWeights } from '../query/narrowed-lines';
 import type { SampleColumns } from '../model/sample-column';
 
@@ -127,6 +128,8 @@ export class ProfileSession {
   private linesOf: KeptLines | null = null;
   /** The same for the Assembly panel: the sampled instructions of the recording last delivered. */
   private addressesOf: AddressesProfile | null = null;
+  /** The tree size and sample count of the recording last delivered (keptColumns names them). */
+  private deliveredSize: { nodes: number; samples: number } | null = null;
 
   constructor(deps: SessionDeps = {}) {
     this.parts = deps.parts ?? null;
@@ -155,6 +158,14 @@ export class ProfileSession {
       return { ...narrowedFunctionLines(kept, view, kept.toFunction, match, { toNew: scope.toNew, frame: scope.frame, weights })!, range: 'applied' };
     }
     return narrowedFunctionLines(kept, view, kept.toFunction, match, { toNew: scope.toNew, frame: scope.frame });
+  }
+
+  /** What Export and Share write beside the snapshot's columns, of the recording last delivered (null: none delivered). */
+  keptColumns(): KeptColumns | null {
+    const size = this.deliveredSize;
+    if (!size) return null;
+    const lines = this.linesOf;
+    return { ...size, lines: lines?.lines ?? null, sampleLine: lines?.samples?.line ?? null, leafAddresses: this.addressesOf?.leafAddresses ?? null };
   }
 
   /** The sampled offsets of function `name` (as the function view names it), heaviest symbol first; null when the recording kept no addresses. */
@@ -300,6 +311,7 @@ export class ProfileSession {
       if (signal.aborted) return cancelled();
       this.linesOf = keepLines(profile, snapshot.toFunction);
       this.addressesOf = keepAddresses(profile);
+      this.deliveredSize = { nodes: profile.tree.nodeCount, samples: profile.samples?.count ?? 0 };
       return { ok: true, snapshot };
     } catch (e) {
       return { ok: false, error: { kind: 'internal', message: `Could not open ${name}: ${errorText(e)}` } };

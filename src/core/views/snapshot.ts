@@ -11,7 +11,6 @@ import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { Profile, ProfileMeta } from '../model/profile';
 import type { SampleColumns } from '../model/sample-column';
-import type { LeafAddresses } from '../model/leaf-addresses';
 import { withGroupFrames } from './frame-groups';
 import { functionView, hasInlinedFrames } from './function-view';
 import { packStrings, unpackStrings } from '../util/wire';
@@ -50,11 +49,6 @@ export interface ProfileSnapshot {
   processed?: true;
   /** A sum of several recordings: each run's function shares, for the change table's spread. */
   runShares?: RunShares | null;
-  /**
-   * Profile.leafAddresses, copied (the profile worker keeps its own for the Assembly panel): only
-   * so that Export and Share write them, which the page's processed files must carry.
-   */
-  leafAddresses?: LeafAddresses | null;
 }
 
 /** A ShareTable (views/group-deltas.ts) as it crosses: the names packed. */
@@ -104,7 +98,6 @@ export function makeSnapshot(profile: Profile, runs?: readonly Profile[]): Profi
     meta: { ...profile.meta, hasInlineInfo: profile.meta.hasInlineInfo && inlined },
     ...(profile.processed ? { processed: true as const } : {}),
     ...(runShares ? { runShares } : {}),
-    ...(profile.leafAddresses ? { leafAddresses: copyAddresses(profile.leafAddresses) } : {}),
   };
 }
 
@@ -113,11 +106,6 @@ function withoutLines(s: SampleColumns | null): SampleColumns | null {
   if (!s?.line) return s;
   const { line: _line, ...rest } = s;
   return rest;
-}
-
-/** Copies of the address columns: the snapshot's are transferred away, the profile's stay. */
-function copyAddresses(a: LeafAddresses): LeafAddresses {
-  return { ...a, frame: a.frame.slice(), offset: a.offset.slice(), weight: a.weight.slice(), samples: a.samples.slice() };
 }
 
 function snapshotLines(profile: Profile, toFunction: Int32Array | null, functionNodes: number): SnapshotLines | null {
@@ -155,7 +143,6 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
   add(s.functionFrames ?? null);
   if (s.lines) for (const col of [s.lines.file, s.lines.line, s.lines.inline.location, s.lines.inline.count, s.lines.functions?.location ?? null, s.lines.functions?.count ?? null]) add(col);
   for (const t of [s.runShares?.inline, s.runShares?.functions]) if (t) for (const col of [t.self, t.total]) add(col);
-  if (s.leafAddresses) for (const col of [s.leafAddresses.frame, s.leafAddresses.offset, s.leafAddresses.weight, s.leafAddresses.samples]) add(col);
   if (s.samples) for (const col of [s.samples.leaf, s.samples.time, s.samples.weight, s.samples.thread ?? null, s.samples.duration ?? null]) add(col);
   return { wire, transfer: [...buffers] };
 }
