@@ -100,6 +100,8 @@ test('a pprof profile alone: the sampled addresses, labelled as addresses, at th
   await open(page, ['--no-open', '--raw', path.join(dir, 'loops-go.pb.gz')], 'main.divide');
   await expect(panel(page)).toContainText("pprof records each sample's address in the process, not its offset in the function");
   await expect(panel(page).getByRole('columnheader', { name: 'Address' })).toBeVisible();
+  // The third column holds each address's self weight, not an instruction's text.
+  await expect(panel(page).getByRole('columnheader', { name: 'Self weight' })).toBeVisible();
   // The oracle: pprof's own flat times per instruction (record.sh), as shares of the function.
   const flat = [...readFileSync(path.join(dir, 'loops-go.disasm.divide.txt'), 'utf8').matchAll(/^\s+(\d+)ms\s+(?:\.|\d+ms)\s+([0-9a-f]+):/gm)].map((m) => ({ address: `0x${m[2]}`, ms: Number(m[1]) }));
   const total = flat.reduce((a, f) => a + f.ms, 0);

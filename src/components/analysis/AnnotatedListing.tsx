@@ -36,9 +36,11 @@ export interface AnnotatedListingProps {
   caption?: ReactNode;
   /** Whether the Total column is shown (an instruction has no total apart from its self). Default true. */
   totals?: boolean;
+  /** The text column's header: "Text" (a line's, an instruction's); a table of weights alone names them. */
+  textHeader?: string;
 }
 
-export function AnnotatedListing({ label, gutterHeader, rows, hottest, all, format, caption, totals = true }: AnnotatedListingProps) {
+export function AnnotatedListing({ label, gutterHeader, rows, hottest, all, format, caption, totals = true, textHeader = 'Text' }: AnnotatedListingProps) {
   const hot = useRef<HTMLTableRowElement>(null);
   const body = useRef<HTMLTableSectionElement>(null);
   // A jump scrolls its target row into view and focuses it, so the keyboard can follow the jump too.
@@ -80,7 +82,7 @@ export function AnnotatedListing({ label, gutterHeader, rows, hottest, all, form
               <th scope="col" className="al-gutter">
                 {gutterHeader}
               </th>
-              <th scope="col">Text</th>
+              <th scope="col">{textHeader}</th>
             </tr>
           </thead>
           <tbody ref={body}>

@@ -91,7 +91,7 @@ export function AsmPanel() {
           {ALONE} The hottest sampled {offsets.mappings ? 'addresses' : 'offsets'}:
         </p>
       )}
-      <AnnotatedListing label={`Hottest ${offsets.mappings ? 'addresses' : 'offsets'} of ${offsets.name}`} gutterHeader={offsets.mappings ? 'Address' : 'Offset'} rows={table} hottest={table.length > 0 ? 0 : -1} all={offsets.self} format={format} caption={<span className="asm-fn">{offsets.name}</span>} totals={false} />
+      <AnnotatedListing label={`Hottest ${offsets.mappings ? 'addresses' : 'offsets'} of ${offsets.name}`} gutterHeader={offsets.mappings ? 'Address' : 'Offset'} rows={table} hottest={table.length > 0 ? 0 : -1} all={offsets.self} format={format} caption={<span className="asm-fn">{offsets.name}</span>} totals={false} textHeader="Self weight" />
     </section>
   );
 }
