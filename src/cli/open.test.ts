@@ -238,7 +238,8 @@ describe('flameview perf.data', () => {
 
   it('--lines: perf script -F +srcline, so the page gets the source lines', async () => {
     const data = perfData();
-    const bin = fakePerf(`[ "$1" = script ] && [ "$2" = -i ] && [ "$3" = "${data}" ] && [ "$4" = -F ] && [ "$5" = +srcline ] && [ "$6" = --full-source-path ] || exit 9\nexec /bin/cat '${perfPath}'`);
+    const want = `script -i ${data} -F hw:+srcline -F sw:+srcline -F raw:+srcline -F break:+srcline -F synth:+srcline --full-source-path`;
+    const bin = fakePerf(`[ "$*" = '${want}' ] || exit 9\nexec /bin/cat '${perfPath}'`);
     const s = open(['--no-open', '--lines', data], { PATH: bin });
     // The page gets the processed form of what perf printed, and that text as the original.
     const { profiles, original } = await served(s);

@@ -2,6 +2,7 @@
 // does (a stand-in perf on PATH prints a real recording's perf script text), with the opener's
 // messages when perf is missing or fails. Spawned as real processes of bin/flameview.
 
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -29,6 +30,28 @@ async function run(args: string[], PATH: string) {
   return { code, stdout: s.stdout(), stderr: s.stderr() };
 }
 
+/** A hot function with two lines of work, and sleeps between its calls. */
+const WAITS_C = `#include <unistd.h>
+volatile unsigned long sink;
+__attribute__((noinline)) unsigned long spin(unsigned long n) {
+  unsigned long a = 0, b = 1;
+  for (unsigned long i = 0; i < n; i++) {
+    a += i * i;
+    if (a & 4) b ^= a >> 3;
+    sink = b;
+  }
+  return a + b;
+}
+int main(void) {
+  unsigned long r = 0;
+  for (int k = 0; k < 6; k++) {
+    r += spin(30000000UL);
+    usleep(20000);
+  }
+  return (int)(r & 1);
+}
+`;
+
 afterEach(killAll);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -52,18 +75,51 @@ describe('commands read perf.data through perf script', () => {
     );
     const broken = await run(['top', data], fakePerf('broken', "echo 'incompatible file format' >&2; exit 1"));
     expect(broken).toEqual({ code: 1, stdout: '', stderr: `flameview: perf script failed on ${data}: incompatible file format\n` });
+    // A message perf wraps over two lines, then its usage: the message, on one line.
+    const wrapped = await run(['top', data], fakePerf('wrapped', "printf 'Display of source line number requested but sample IP is not\\nselected. Hence, no address to lookup the source line number.\\n\\n Usage: perf script [<options>]\\n\\n    -F, --fields <str>    comma separated output fields\\n' >&2; exit 1"));
+    expect(wrapped.stderr).toBe(`flameview: perf script failed on ${data}: Display of source line number requested but sample IP is not selected. Hence, no address to lookup the source line number.\n`);
   });
 
   it('lines asks perf for the source lines (perf script -F +srcline) and gives what the text gives', async () => {
     const { gunzipSync } = await import('node:zlib');
     const srclineText = join(work, 'funcs.srcline.txt');
     writeFileSync(srclineText, gunzipSync(readFileSync(join(FIXTURES, 'srcline', 'funcs.srcline.perf-script.txt.gz'))));
-    const srclinePerf = fakePerf('srcline', `[ "$1" = script ] && [ "$2" = -i ] && [ "$4" = -F ] && [ "$5" = +srcline ] && [ "$6" = --full-source-path ] || exit 9\nexec /bin/cat '${srclineText}'`);
+    // Every sampled event type but tracepoints: perf refuses -F +srcline on a recording with
+    // sched:sched_switch (the off-CPU recipe), whose samples have no instruction address.
+    const want = `script -i ${data} -F hw:+srcline -F sw:+srcline -F raw:+srcline -F break:+srcline -F synth:+srcline --full-source-path`;
+    const srclinePerf = fakePerf('srcline', `[ "$*" = '${want}' ] || exit 9\nexec /bin/cat '${srclineText}'`);
     const fromText = await run(['lines', 'main', srclineText], srclinePerf);
     const fromData = await run(['lines', 'main', data], srclinePerf);
     expect(fromData.code).toBe(0);
     expect(fromData.stdout).toBe(fromText.stdout);
     expect(fromData.stdout).toMatch(/\tfuncs\.cpp:\d+\n/);
+  });
+
+  it('lines of a real recording with sched:sched_switch beside its samples: what perf report --sort srcline gives', async (ctx) => {
+    // Recorded here, as the off-CPU recipe says, of a program built here; skipped where gcc or perf
+    // cannot (no permission to record).
+    const dir = join(work, 'waits');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'waits.c'), WAITS_C);
+    const gcc = spawnSync('gcc', ['-O1', '-g', '-fno-omit-frame-pointer', '-o', join(dir, 'waits'), join(dir, 'waits.c')]);
+    const recorded = join(dir, 'perf.data');
+    const rec = gcc.status === 0 ? spawnSync('perf', ['record', '-q', '-g', '-o', recorded, '-e', 'cpu-clock/freq=999/', '-e', 'sched:sched_switch', join(dir, 'waits')]) : gcc;
+    if (rec.status !== 0) return ctx.skip();
+    const report = spawnSync('perf', ['report', '-i', recorded, '--no-children', '--sort', 'sym,srcline', '--stdio', '-g', 'none'], { encoding: 'utf8' }).stdout;
+    // perf's rows for spin in the section of the cpu-clock event: share of all its samples, by line.
+    const section = report.split(/^# Samples: /m).find((s) => /of event 'cpu-clock/.test(s)) ?? '';
+    const oracle = new Map([...section.matchAll(/^\s+([\d.]+)%\s+\[\.\] spin\s+\S*waits\.c:(\d+)\s*$/gm)].map((m) => [Number(m[2]), Number(m[1])]));
+    expect(oracle.size).toBeGreaterThan(0);
+    const r = await run(['lines', '--json', '--raw', '^spin', recorded], process.env.PATH ?? '');
+    expect(r.stderr).not.toMatch(/failed/);
+    expect(r.code).toBe(0);
+    const [spin] = JSON.parse(r.stdout) as { self: number; selfPercent: number; lines: { file: string; line: number; self: number }[] }[];
+    const got = new Map(spin.lines.filter((l) => l.self > 0).map((l) => [l.line, (l.self / spin.self) * spin.selfPercent]));
+    expect([...got.keys()].sort()).toEqual([...oracle.keys()].sort());
+    for (const [line, share] of oracle) expect(Math.abs(got.get(line)! - share), `waits.c:${line}`).toBeLessThanOrEqual(0.01);
+    // The off-CPU event of the same file still has its waits.
+    const off = await run(['collapse', '--event', 'off-cpu', recorded], process.env.PATH ?? '');
+    expect(off.stdout).toMatch(/\[off-CPU: sleeping\] \d+/);
   });
 
   it('perf.data on stdin says to pass the file name', async () => {

@@ -79,6 +79,16 @@ describe('off-CPU intervals', () => {
     expect(off.meta.warnings.map((w) => w.message)).toEqual(['1 thread was still off CPU at the end of the recording: its last wait counts up to the last timestamp (1.750000)']);
   });
 
+  it('a wait that begins at the last timestamp has no end: not counted, and says so', async () => {
+    // Recorded per process: the program's last sleep is the file's last event.
+    const text = cpuSample(11, 0, '1.000000', 'main (/bin/prog)') + switchOut(11, 0, '1.500000', 'S', 0, 'nanosleep (/lib/libc.so)', 'main (/bin/prog)');
+    const off = await loadProfileFromText(text, { event: 'off-cpu' });
+    expect(off.tree.totalWeight[0]).toBe(0);
+    expect(off.meta.warnings.map((w) => w.message)).toEqual([
+      '1 off-CPU wait began at the end of the recording, with nothing of its thread after (no switch-in, no sample): not counted (record system-wide, -a, to see its end)',
+    ]);
+  });
+
   it('ends a wait at the thread’s next sample when its switch-in was not recorded (one process)', async () => {
     // The CPU sample stamped with the switch-out's own time was taken on the way out: no end.
     const text =

@@ -115,6 +115,8 @@ export interface OffCpuSummary {
   inferred: number;
   /** Threads still off CPU at the last timestamp: their last interval ends there. */
   unfinished: number;
+  /** Waits that began at the last timestamp itself (nothing of their thread after): not counted. */
+  unended: number;
   lastTime: number;
 }
 
@@ -256,7 +258,7 @@ export class OffCpuIntervals {
     const pending = new Map<number, number>();
     // Per pending switch record, its waker's name id.
     const wokenBy = new Map<number, number>();
-    const summary: OffCpuSummary = { intervals: 0, inferred: 0, unfinished: 0, lastTime: 0 };
+    const summary: OffCpuSummary = { intervals: 0, inferred: 0, unfinished: 0, unended: 0, lastTime: 0 };
     for (let i = 0; i < n; i++) if (time[i] > summary.lastTime) summary.lastTime = time[i];
     const close = (thread: number, at: number, inferred: boolean): void => {
       const r = pending.get(thread);
@@ -289,7 +291,7 @@ export class OffCpuIntervals {
       if (this.emit(r, summary.lastTime, sink, wokenBy.get(r))) {
         summary.intervals++;
         summary.unfinished++;
-      }
+      } else summary.unended++;
     }
     return summary;
   }

@@ -130,6 +130,14 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
     const n = offCpu.unfinished;
     warnings.push({ line: 0, message: `${n} thread${n === 1 ? ' was' : 's were'} still off CPU at the end of the recording: ${n === 1 ? 'its' : 'their'} last wait counts up to the last timestamp (${offCpu.lastTime.toFixed(6)})` });
   }
+  if (offCpu && offCpu.unended > 0) {
+    const n = offCpu.unended;
+    // Recorded per process, the last switch-out can be the file's last event: its wait has no end.
+    warnings.push({
+      line: 0,
+      message: `${n} off-CPU wait${n === 1 ? '' : 's'} began at the end of the recording, with nothing of ${n === 1 ? 'its thread' : 'their threads'} after (no switch-in, no sample): not counted (record system-wide, -a, to see its end)`,
+    });
+  }
   if (otherEventSamples > 0 && derived === null) {
     const keptName = eventName ?? wanted ?? '?';
     const others = events.filter((e) => !kept.has(e.name)).map((e) => `${e.name} (${e.samples})`);
