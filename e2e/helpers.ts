@@ -30,6 +30,16 @@ export async function openBytes(page: Page, name: string, buffer: Buffer, mimeTy
   await page.getByLabel('Open file').setInputFiles({ name, mimeType, buffer });
 }
 
+type FramesHook = { flameviewFrames: { rect(l: string, n: string): { x: number; y: number; width: number; height: number } | null } };
+
+/** Clicks the frame `name` of the graph `label` (found through the test hook window.flameviewFrames) once it is drawn. */
+export async function clickFrame(page: Page, label: string, name: string): Promise<void> {
+  await expect(page.locator(`[aria-label="${label}"][aria-busy="false"]`)).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => page.evaluate(([l, n]) => (window as unknown as FramesHook).flameviewFrames.rect(l, n) !== null, [label, name] as const)).toBe(true);
+  const r = (await page.evaluate(([l, n]) => (window as unknown as FramesHook).flameviewFrames.rect(l, n), [label, name] as const))!;
+  await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
+}
+
 /** The demo (or `url`) opened and drawn. */
 export async function gotoAndWait(page: Page, url = './'): Promise<void> {
   await page.goto(url);

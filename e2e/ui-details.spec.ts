@@ -7,7 +7,7 @@
 // test-results/ (the final ones are copied to docs/screenshots/).
 
 import { expect, test, type Page } from '@playwright/test';
-import { menuButton, openBytes, waitForIdle } from './helpers';
+import { clickFrame, menuButton, openBytes, waitForIdle } from './helpers';
 
 const LONG =
   'std::_Function_handler<void (std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >&), shapes::draw_all(std::vector<std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >, std::allocator<std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> > > >&)::{lambda(std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >&)#1}>::_M_invoke(std::_Any_data const&, std::unique_ptr<shapes::Shape, std::default_delete<shapes::Shape> >&)';
@@ -39,13 +39,6 @@ test.beforeEach(async ({ page }) => {
 
 async function idle(page: Page, label: string) {
   await expect(page.locator(`[aria-label="${label}"][aria-busy="false"]`)).toBeVisible({ timeout: 30_000 });
-}
-
-async function clickFrame(page: Page, label: string, name: string) {
-  await idle(page, label);
-  await expect.poll(() => page.evaluate(([l, n]) => (window as unknown as Hook).flameviewFrames.rect(l, n) !== null, [label, name] as const)).toBe(true);
-  const r = (await page.evaluate(([l, n]) => (window as unknown as Hook).flameviewFrames.rect(l, n), [label, name] as const))!;
-  await page.mouse.click(r.x + Math.min(r.width / 2, 40), r.y + r.height / 2);
 }
 
 /** Every crumb of a zoom path lies within the strip, and the first is "all". */

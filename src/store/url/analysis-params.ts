@@ -3,6 +3,8 @@
 //   inverted=1 (read only: the same as reversed=1)
 // `fn` is written only while a panel is open (the highlight is only drawn then), so a link that
 // names a function reopens the panel on it. Names are exact strings, percent-encoded by url-state.
+// A link with a panel and no (or an unknown) fn clears the function; the selection sync
+// (controllers/selection-sync.ts) then shows the zoomed frame's, as opening the panel by hand does.
 
 import { PANEL_WORDS, panelById, panelByWord, type PanelWord } from '../panels';
 import { useStore } from '../store';
@@ -46,7 +48,7 @@ registerUrlParam<string>({
   write: (s) => (s.analysis.panel !== 'none' && s.analysis.selectedFunction !== null ? s.analysis.selectedFunction : null),
   apply: (value, ctx) => {
     if (value !== undefined && nameIndex(ctx.snapshot.frames, value) < 0) {
-      ctx.notify(`The linked function ${clip(value)} is not in this recording; no function is selected.`);
+      ctx.notify(`The linked function ${clip(value)} is not in this recording; it was ignored.`);
       useStore.getState().selectFunction(null);
       return;
     }
