@@ -32,22 +32,23 @@ export function perfDataOnStdinMessage(): string {
 }
 
 /**
- * Starts `perf script -i INPUT`, counting samples (its unindented header lines) for a progress
- * line on a terminal stderr and a final count line. perf prints inline frames by default when
- * it can. `srcline`: with `-F +srcline` (SRCLINE_FIELDS), each frame's source line (perf runs addr2line for them,
- * as it does for inline frames: on fixtures/srcline/'s cargo recording 1.2x the time of the plain
- * printing, 2.2 s against 1.9 s), which flameview reads as the recording's lines; with
- * `--full-source-path`, so the files are named by the absolute paths the Source panel's listing
- * is served from (perf prints base names otherwise).
- */
-/**
  * `-F +srcline` for every event type that has an instruction address, but not for tracepoints:
  * perf refuses a plain `-F +srcline` on a recording with `sched:sched_switch` ("sample IP is not
  * selected"), and adding `ip,sym,dso` to tracepoints would append them to the event's text when
  * they carry no call chain. The samples' lines print as with `-F +srcline`; tracepoints as plainly.
  */
-export const SRCLINE_FIELDS = ['hw', 'sw', 'raw', 'break', 'synth'].flatMap((type) => ['-F', `${type}:+srcline`]);
+const SRCLINE_FIELDS = ['hw', 'sw', 'raw', 'break', 'synth'].flatMap((type) => ['-F', `${type}:+srcline`]);
 
+/**
+ * Starts `perf script -i INPUT`, counting samples (its unindented header lines) for a progress
+ * line on a terminal stderr and a final count line. perf prints inline frames by default when
+ * it can. `srcline`: with `-F +srcline` (SRCLINE_FIELDS), each frame's source line (perf runs
+ * addr2line for them, as it does for inline frames: on fixtures/srcline/'s cargo recording 1.2x
+ * the time of the plain printing, 2.2 s against 1.9 s), which flameview reads as the recording's
+ * lines; with
+ * `--full-source-path`, so the files are named by the absolute paths the Source panel's listing
+ * is served from (perf prints base names otherwise).
+ */
 export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'stderr'>, srcline = false): PerfScriptRun {
   const child = spawn('perf', ['script', '-i', input, ...(srcline ? [...SRCLINE_FIELDS, '--full-source-path'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;

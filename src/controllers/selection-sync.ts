@@ -29,7 +29,11 @@ export function startSelectionSync(): () => void {
     (s) => ({ node: s.panes.main.selectedNode, zoom: s.panes.main.zoomNode, panel: s.analysis.panel, fn: s.analysis.selectedFunction }),
     (now, before) => {
       if (now.panel === 'none') return;
-      const followed = now.node > 0 ? (now.node !== before.node || now.panel !== before.panel ? now.node : -1) : now.fn === null ? now.zoom : -1;
+      let followed = -1;
+      if (now.node > 0) {
+        // A frame newly selected, or already selected when this panel opened.
+        if (now.node !== before.node || now.panel !== before.panel) followed = now.node;
+      } else if (now.fn === null) followed = now.zoom;
       const s = useStore.getState();
       const name = functionOf(s, followed);
       if (name !== null) s.selectFunction(name);
