@@ -23,14 +23,17 @@ function run(cmd, args, env = {}) {
 let passed = 0;
 let failed = 0;
 let problems = 0;
+// The names of failed tests, printed again just above the totals: CI logs are often read from the
+// end, and vitest's report of a failure sits far above it.
+const failedNames = [];
 
 if (run('npx', ['tsc', '--noEmit']) !== 0) {
-  console.log('type check failed');
+  failedNames.push('the type check (tsc --noEmit)');
   problems++;
 }
 
 if (run('npx', ['eslint', '.']) !== 0) {
-  console.log('lint failed');
+  failedNames.push('the lint (eslint .)');
   problems++;
 }
 
@@ -42,12 +45,24 @@ if (existsSync(vitestJson)) {
   // Files that failed to load count as failures too.
   const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
   failed += brokenFiles;
-  console.log(`unit: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed`);
+  for (const f of r.testResults ?? []) {
+    const file = f.name.replace(`${process.cwd()}/`, '');
+    if (f.status === 'failed' && f.assertionResults.length === 0) failedNames.push(`${file} (did not load)`);
+    for (const a of f.assertionResults) {
+      if (a.status === 'failed') failedNames.push(`${file} › ${a.fullName}: ${(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200)}`);
+    }
+  }
+  const skipped = r.numPendingTests + r.numTodoTests;
+  console.log(`unit: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed${skipped ? `, ${skipped} skipped` : ''}`);
 } else {
   console.log('unit: vitest wrote no results');
   problems++;
 }
-if (vitestStatus !== 0 && failed === 0) problems++;
+if (vitestStatus !== 0 && failed === 0) {
+  // Every test passed, yet vitest failed: an unhandled error or a hook's timeout (its report above).
+  failedNames.push(`vitest exited with status ${vitestStatus} though no test failed: an unhandled error or a hook (see vitest's report above)`);
+  problems++;
+}
 
 const skipE2E = process.env.FLAMEVIEW_SKIP_E2E === '1';
 if (!skipE2E) {
@@ -60,14 +75,26 @@ if (!skipE2E) {
     passed += ok;
     failed += bad;
     if ((r.errors ?? []).length > 0) problems++;
+    // Top-level suites are files; the nested ones are describe() titles.
+    const walk = (suite, path) => {
+      for (const spec of suite.specs ?? []) {
+        if ((spec.tests ?? []).some((t) => t.status === 'unexpected')) failedNames.push(`${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}`);
+      }
+      for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+    };
+    for (const suite of r.suites ?? []) walk(suite, []);
     console.log(`browser: ${ok} passed, ${bad} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
   } else {
     console.log('browser: Playwright wrote no results');
     problems++;
   }
-  if (pwStatus !== 0 && failed === 0) problems++;
+  if (pwStatus !== 0 && failed === 0) {
+    failedNames.push(`Playwright exited with status ${pwStatus} though no test failed (see its report above)`);
+    problems++;
+  }
 }
 
 failed += problems;
+for (const name of failedNames) console.log(`failed: ${name}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

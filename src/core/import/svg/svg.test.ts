@@ -300,10 +300,9 @@ describe('detection and bad input', () => {
     expect(svgImporter.detect('<svg xmlns="http://www.w3.org/2000/svg">\n', false)).toBe('need-more');
     expect(svgImporter.detect('<svg>\n' + ' '.repeat(40000), false)).toBe('no');
     expect(svgImporter.detect('<svg>\n<g >\n<title>main (1 samples, 100%)</title><rect x="0" y="0" width="1"/>\n', false)).toBe('yes');
-    // Linear on hostile heads.
-    const t0 = performance.now();
-    svgImporter.detect('<svg>\n' + '<g><title>'.repeat(3000) + ' ('.repeat(20000), false);
-    expect(performance.now() - t0).toBeLessThan(500);
+    // Linear on hostile heads: a rescan per bracket would take minutes on this head (past the
+    // test's timeout), a linear scan milliseconds. No clock is read: a loaded machine is no failure.
+    expect(svgImporter.detect('<svg>\n' + '<g><title>'.repeat(30000) + ' ('.repeat(200000), false)).toBe('no');
     expect(svgImporter.detect('main;a 1\n', false)).toBe('no');
     expect(svgImporter.detect('perf 123 [000] 1.0: cpu-clock:\n', false)).toBe('no');
   });
@@ -339,9 +338,9 @@ describe('detection and bad input', () => {
   it('hostile text: long unmatched stretches stay bounded and fast', async () => {
     const junk = '<g>' + '<'.repeat(1000) + '\n';
     const text = '<?xml version="1.0"?>\n<svg><!-- Flame graph stack visualization -->\n' + junk.repeat(20000) + '</svg>\n';
-    const t0 = performance.now();
+    // 20 MB of them: quadratic work per line would pass the test's timeout; the time of a linear
+    // read belongs to the benchmarks, not to a bound a loaded machine can break.
     const p = await loadProfileFromText(text);
-    expect(performance.now() - t0).toBeLessThan(5000);
     expect(p.tree.nodeCount).toBe(1);
   });
 
