@@ -2,7 +2,7 @@
 # The real recording the small-recordings bench (bench/browser/small.ts) cuts its inputs from:
 # g++ compiling a short C++ file that pulls in <regex>, <map> and iostreams, recorded with DWARF
 # call graphs (inline frames included), then `perf script`. Needs root (or perf_event_paranoid
-# <= 1), perf and g++. Writes bench/data/gxx.perf-script.txt (~20 MB, gitignored); the bench
+# <= 1), perf and g++. Writes bench/data/gxx.perf-script.txt (~25 MB at 4 kHz, gitignored); the bench
 # takes its first 100 kB, 1.6 MB and 16 MB, each cut at a sample boundary.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +26,7 @@ int main() {
   return std::regex_match(v[0], r);
 }
 EOF
-perf record -F 2000 --call-graph dwarf -o "$work/perf.data" -- g++ -O2 -c "$work/prog.cpp" -o "$work/prog.o"
+perf record -F 4000 --call-graph dwarf -o "$work/perf.data" -- g++ -O2 -c "$work/prog.cpp" -o "$work/prog.o"
 perf script -i "$work/perf.data" > "$out/gxx.perf-script.txt.tmp"
 mv "$out/gxx.perf-script.txt.tmp" "$out/gxx.perf-script.txt"
 ls -l "$out/gxx.perf-script.txt"

@@ -3,7 +3,7 @@
 //
 //   npm run bench:browser -- --small [--runs 5] [--source FILE] [--sizes 0.1,1.6,16]
 //                            [--speedscope DIR] [--firefox-profiler DIR] [--dist DIR] [--before DIR]
-//                            [--trace DIR]
+//                            [--trace DIR] [--floor]
 //
 // - Inputs: the first 100 kB, 1.6 MB and 16 MB of a real `perf script` (`--source`, by default
 //   bench/data/gxx.perf-script.txt, which bench/record-small.sh records from g++), each cut at a
@@ -18,6 +18,11 @@
 //   size, then one more animation frame.
 // - the Firefox Profiler (`--firefox-profiler DIR`: its built `dist/`) at `/from-url/<url>/`;
 //   drawn when the call tree has rows (the view it opens on), then one more animation frame.
+// - `--floor`: two pages written by this bench, the least a viewer in the page can do, to read the
+//   other figures against: `floor-fetch` fetches the recording whole and fills one rectangle;
+//   `floor-fold` also folds its stacks (one pass over the text, a Map from stack to count, as
+//   flamegraph.pl's stackcollapse does) and draws the first three levels. Inline scripts, nothing
+//   else loaded: what is left is the browser's start, the fetch and a cold JIT.
 // Each viewer's app is served as static files by one server (paths not found fall back to
 // index.html, as the Firefox Profiler's routes need). Runs alternate between the viewers so a
 // change in the machine's load hits all of them; each prints its median of `--runs` (default 5).
@@ -113,6 +118,58 @@ function flameviewBuild(name: string): Viewer {
   };
 }
 
+function floorViewer(name: string): Viewer {
+  return { name, url: (app, data) => `${app}/#profile=${encodeURIComponent(data)}`, drawn: `document.title === NAME && document.body.dataset.drawn === '1'` };
+}
+
+/**
+ * The floor pages' one script (see `--floor`): fetch the linked recording, fold it when `fold`,
+ * fill the canvas, set the title. Plain JS in the HTML, so no bundle stands between navigation
+ * and the fetch.
+ */
+function floorPage(fold: boolean): string {
+  const script = `
+const url = decodeURIComponent(location.hash.slice('#profile='.length));
+const canvas = document.querySelector('canvas');
+canvas.width = innerWidth; canvas.height = innerHeight;
+const ctx = canvas.getContext('2d');
+fetch(url).then((r) => r.text()).then((text) => {
+  ${fold ? `const stacks = new Map();
+  let frames = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line === '') {
+      if (frames.length) { const k = frames.reverse().join(';'); stacks.set(k, (stacks.get(k) || 0) + 1); frames = []; }
+    } else if (line.charCodeAt(0) === 9) {
+      const m = /^\\s*[0-9a-f]+ (.*?)(?:\\+0x[0-9a-f]+)? \\(/.exec(line);
+      frames.push(m ? m[1] : line.trim());
+    }
+  }
+  let total = 0;
+  for (const n of stacks.values()) total += n;
+  const levels = [new Map(), new Map(), new Map()];
+  for (const [k, n] of stacks) { const f = k.split(';'); for (let d = 0; d < 3 && d < f.length; d++) { const key = f.slice(0, d + 1).join(';'); levels[d].set(key, (levels[d].get(key) || 0) + n); } }
+  for (let d = 0; d < 3; d++) {
+    let x = 0;
+    for (const [key, n] of [...levels[d]].sort()) {
+      const w = (n / total) * canvas.width;
+      ctx.fillStyle = 'hsl(' + (key.length * 37) % 60 + ',80%,60%)';
+      ctx.fillRect(x, canvas.height - (d + 1) * 18, Math.max(0, w - 1), 17);
+      if (w > 40) { ctx.fillStyle = '#000'; ctx.fillText(key.slice(key.lastIndexOf(';') + 1), x + 2, canvas.height - d * 18 - 5, w - 4); }
+      x += w;
+    }
+  }` : `ctx.fillStyle = 'orange';
+  ctx.fillRect(0, canvas.height - 18, canvas.width * Math.min(1, text.length / 1e6), 17);`}
+  document.title = url.slice(url.lastIndexOf('/') + 1);
+  document.body.dataset.drawn = '1';
+});`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>floor</title><style>html,body{margin:0;height:100%}canvas{display:block;width:100%;height:100%}</style></head><body><canvas></canvas><script>${script}</script></body></html>\n`;
+}
+
 const VIEWERS: Record<string, Viewer> = {
   flameview: flameviewBuild('flameview'),
   speedscope: {
@@ -121,6 +178,8 @@ const VIEWERS: Record<string, Viewer> = {
     drawn: `document.title.includes(NAME) && [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0)`,
   },
   'flameview-before': flameviewBuild('flameview-before'),
+  'floor-fetch': floorViewer('floor-fetch'),
+  'floor-fold': floorViewer('floor-fold'),
   'firefox-profiler': {
     name: 'firefox-profiler',
     url: (app, data) => `${app}/from-url/${encodeURIComponent(data)}/`,
@@ -179,6 +238,14 @@ export async function runSmallBench(): Promise<void> {
     if (dir === undefined) continue;
     if (!existsSync(join(dir, 'index.html'))) throw new Error(`${flag} ${dir}: no index.html there (give the built app's folder)`);
     apps.set(key, resolve(dir));
+  }
+  if (process.argv.includes('--floor')) {
+    for (const fold of [false, true]) {
+      const dir = join(ROOT, 'node_modules', '.cache', fold ? 'floor-fold' : 'floor-fetch');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'index.html'), floorPage(fold));
+      apps.set(fold ? 'floor-fold' : 'floor-fetch', dir);
+    }
   }
   const inputs = sizes.map((mb) => ({ mb, path: cutInput(source, mb) }));
   const data = new Map(inputs.map((i) => [`small-${i.mb}MB.perf-script.txt`, i.path]));
