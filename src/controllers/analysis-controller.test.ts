@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeSnapshot } from '../core/views/snapshot';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { useStore } from '../store/store';
@@ -39,10 +39,12 @@ function start() {
   stop = startDeriveController(counting);
 }
 const idle = () =>
-  vi.waitFor(() => {
-    const s = useStore.getState();
-    expect(s.deriving || s.analysis.pending).toBe(false);
-  });
+  expect
+    .poll(() => {
+      const s = useStore.getState();
+      return s.deriving || s.analysis.pending;
+    })
+    .toBe(false);
 
 beforeEach(() => {
   tables = recentCallersCallees = 0;

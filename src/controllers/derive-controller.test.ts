@@ -18,7 +18,7 @@ const snapshot = makeSnapshot(
 );
 const frameOf = (name: string) => snapshot.frames.name.findIndex((s) => snapshot.frames.strings[s] === name);
 const at = (names: string[]) => names.reduce((n, name) => (n < 0 ? -1 : findChild(currentTree(useStore.getState())!, n, frameOf(name))), 0);
-const idle = () => vi.waitFor(() => expect(useStore.getState().deriving).toBe(false));
+const idle = () => expect.poll(() => useStore.getState().deriving).toBe(false);
 
 let stop: () => void = () => {};
 let calls = 0;
@@ -103,12 +103,12 @@ describe('derive controller', () => {
     useLinkNotices.setState({ notices: [] });
     start(failing);
     useStore.getState().setReversed(true);
-    await vi.waitFor(() => expect(useStore.getState().reversed).toBe(false));
+    await expect.poll(() => useStore.getState().reversed).toBe(false);
     expect(useLinkNotices.getState().notices.map((n) => n.text)).toEqual([
       'This view could not be computed: The reversed view of this profile would have more than 8,000,000 frames',
     ]);
     useStore.getState().pushTransform({ kind: 'hide', what: 'kernel' });
-    await vi.waitFor(() => expect(useStore.getState().transforms).toEqual([]));
+    await expect.poll(() => useStore.getState().transforms).toEqual([]);
     error.mockRestore();
   });
 });

@@ -2,7 +2,7 @@
 // pattern in time (pattern-gate.ts): the search box's own pattern at once, a link's after a try,
 // and a pattern that times out there is removed with a notice, never sent to the analysis worker.
 
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InlineSearchWorker } from '../core/testing/inline-search-worker';
 import { dumpTree, profileFrom } from '../core/testing/tree-dsl';
 import { makeSnapshot } from '../core/views/snapshot';
@@ -36,7 +36,7 @@ function start() {
   stop = startDeriveController(counting, new PatternGate(() => new SearchClient(makeWorker, 50)));
 }
 
-const idle = () => vi.waitFor(() => expect(useStore.getState().deriving).toBe(false));
+const idle = () => expect.poll(() => useStore.getState().deriving).toBe(false);
 
 beforeEach(() => {
   tried = [];
@@ -72,7 +72,7 @@ describe('the pattern gate', () => {
       { kind: 'drop', name: 'leaf' },
       { kind: 'pattern', op: 'drop', pattern: '(a+)+!', ignoreCase: false },
     ]);
-    await vi.waitFor(() => expect(useStore.getState().transforms).toEqual([{ kind: 'drop', name: 'leaf' }]));
+    await expect.poll(() => useStore.getState().transforms).toEqual([{ kind: 'drop', name: 'leaf' }]);
     await idle();
     expect(sent.every((r) => r.transforms.every((t) => t.kind !== 'pattern'))).toBe(true);
     const notices = JSON.stringify(useLinkNotices.getState());

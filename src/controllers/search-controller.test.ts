@@ -12,8 +12,8 @@ let stop: () => void = () => {};
 beforeEach(() => useStore.setState(initial, true));
 afterEach(() => stop());
 
-/** Waits until the store's search state passes `check` (no fixed sleeps). */
-const until = (check: () => void) => vi.waitFor(check, { timeout: 2000, interval: 1 });
+/** Waits until the store's search state passes `check` (no fixed sleeps; vi.waitFor's 1 s default is short on a loaded machine). */
+const until = (check: () => void) => vi.waitFor(check, { timeout: 30_000, interval: 1 });
 
 describe('search controller', () => {
   it('searches the open recording when the pattern changes and clears on empty', async () => {

@@ -86,7 +86,7 @@ describe('shareRecordings', () => {
     const f = stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'P:B-bytes': { status: 201, body: { id: ID_B, url: `/p/${ID_B}` } } });
     const win = fakeWindow('http://h:1/#v=1&view=inline&mode=diff');
     const pending = shareRecordings({ baseline: true, comparison: true }, win);
-    await vi.waitFor(() => expect(f.calls).toHaveLength(2));
+    await expect.poll(() => f.calls).toHaveLength(2);
     f.release();
     const r = await pending;
     expect(f.calls.map((c) => [c.url, c.name])).toEqual([
@@ -154,7 +154,7 @@ describe('shareRecordings with keepOriginal', () => {
     const f = stubFetch({ 'P:A-bytes': { status: 201, body: { id: ID_A, url: `/p/${ID_A}` } }, 'A-bytes': { status: 201, body: { id: ID_O, url: `/p/${ID_O}` } } });
     const win = fakeWindow('http://h/#view=inline&original=%2Fapi%2Fprofiles%2Fold');
     const pending = shareRecordings({ baseline: true, comparison: false, keepOriginal: true }, win);
-    await vi.waitFor(() => expect(f.calls).toHaveLength(2));
+    await expect.poll(() => f.calls).toHaveLength(2);
     f.release();
     const r = await pending;
     expect(f.calls.map((c) => [c.name, c.body]).sort()).toEqual([
