@@ -74,6 +74,8 @@ if (!skipE2E) {
     const bad = (s.unexpected ?? 0);
     passed += ok;
     failed += bad;
+    // Errors outside any test (global setup, the web server): the run is not whole.
+    for (const e of r.errors ?? []) failedNames.push(`Playwright: ${(e.message ?? '').split('\n')[0].slice(0, 200)}`);
     if ((r.errors ?? []).length > 0) problems++;
     // Top-level suites are files; the nested ones are describe() titles.
     const walk = (suite, path) => {

@@ -118,8 +118,9 @@ function flameviewBuild(name: string): Viewer {
   };
 }
 
+/** A floor page (`--floor`), linked as flameview is. */
 function floorViewer(name: string): Viewer {
-  return { name, url: (app, data) => `${app}/#profile=${encodeURIComponent(data)}`, drawn: `document.title === NAME && document.body.dataset.drawn === '1'` };
+  return { ...flameviewBuild(name), drawn: `document.title === NAME && document.body.dataset.drawn === '1'` };
 }
 
 /**

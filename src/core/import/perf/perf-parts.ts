@@ -135,7 +135,7 @@ export function perfProfile(merged: MergedParts, metas: readonly PerfPartMeta[],
     // Recorded per process, the last switch-out can be the file's last event: its wait has no end.
     warnings.push({
       line: 0,
-      message: `${n} off-CPU wait${n === 1 ? '' : 's'} began at the end of the recording, with nothing of ${n === 1 ? 'its thread' : 'their threads'} after (no switch-in, no sample): not counted (record system-wide, -a, to see its end)`,
+      message: `${n} off-CPU wait${n === 1 ? '' : 's'} began at the end of the recording, with nothing of ${n === 1 ? 'its thread' : 'their threads'} after (no switch-in, no sample): not counted (record system-wide, -a, to see ${n === 1 ? 'its end' : 'their ends'})`,
     });
   }
   if (otherEventSamples > 0 && derived === null) {
