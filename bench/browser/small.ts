@@ -3,7 +3,7 @@
 //
 //   npm run bench:browser -- --small [--runs 5] [--source FILE] [--sizes 0.1,1.6,16]
 //                            [--speedscope DIR] [--firefox-profiler DIR] [--dist DIR] [--before DIR]
-//                            [--trace DIR] [--floor]
+//                            [--trace DIR] [--floor] [--returning]
 //
 // - Inputs: the first 100 kB, 1.6 MB and 16 MB of a real `perf script` (`--source`, by default
 //   bench/data/gxx.perf-script.txt, which bench/record-small.sh records from g++), each cut at a
@@ -23,6 +23,11 @@
 //   `floor-fold` also folds its stacks (one pass over the text, a Map from stack to count, as
 //   flamegraph.pl's stackcollapse does) and draws the first three levels. Inline scripts, nothing
 //   else loaded: what is left is the browser's start, the fetch and a cold JIT.
+// - `--returning`: a returning visitor instead of a first visit. Each run is a fresh Chromium
+//   profile that opens the link twice (not timed; the second visit lets Chromium store V8's code
+//   cache beside the cached scripts) and times the third. The apps' files but index.html are
+//   served as a static host serves hashed assets (`max-age=31536000, immutable`); the recording
+//   and index.html are never cached.
 // Each viewer's app is served as static files by one server (paths not found fall back to
 // index.html, as the Firefox Profiler's routes need). Runs alternate between the viewers so a
 // change in the machine's load hits all of them; each prints its median of `--runs` (default 5).
@@ -31,9 +36,9 @@
 // Results go to bench/results/browser-small.json.
 
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, openSync, readSync, closeSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
@@ -78,13 +83,14 @@ function cutInput(source: string, mb: number): string {
 }
 
 /** One static server for the data (under /data/) and each viewer's app (under /<viewer>/). */
-function serve(data: Map<string, string>, apps: Map<string, string>): Promise<{ server: Server; origin: string }> {
+function serve(data: Map<string, string>, apps: Map<string, string>, cacheAssets: boolean): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
     res.setHeader('Access-Control-Allow-Origin', '*');
     const [, top, ...rest] = path.split('/');
     const send = (file: string) => {
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': String(statSync(file).size), 'Cache-Control': 'no-store' });
+      const cache = cacheAssets && top !== 'data' && !file.endsWith('.html') ? 'public, max-age=31536000, immutable' : 'no-store';
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': String(statSync(file).size), 'Cache-Control': cache });
       createReadStream(file, { highWaterMark: 1 << 20 }).pipe(res);
     };
     if (top === 'data' && data.has(rest.join('/'))) return send(data.get(rest.join('/'))!);
@@ -202,18 +208,32 @@ async function drawnAt(page: Page, viewer: Viewer, name: string): Promise<number
   return (await t.jsonValue()) as number;
 }
 
+/** Visits before the timed one: 0 for a first visit, 2 for `--returning` (see the header). */
+const WARM_VISITS = process.argv.includes('--returning') ? 2 : 0;
+
 async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: string, trace?: string): Promise<{ ms: number; marks: Record<string, number> }> {
-  const browser: Browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const profile = WARM_VISITS > 0 ? mkdtempSync(join(tmpdir(), 'flameview-small-')) : null;
+  const options = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true };
+  const viewport = { width: 1280, height: 800 };
+  const context = profile ? await chromium.launchPersistentContext(profile, { ...options, viewport }) : null;
+  const browser: Browser | null = context ? null : await chromium.launch(options);
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
+    for (let i = 0; i < WARM_VISITS; i++) {
+      const warm = await context!.newPage();
+      await warm.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
+      await drawnAt(warm, viewer, name);
+      await warm.close();
+    }
+    const page = context ? await context.newPage() : await browser!.newPage({ viewport });
+    if (trace && browser) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
     await page.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
     const ms = await drawnAt(page, viewer, name);
-    if (trace) writeFileSync(trace, await browser.stopTracing());
+    if (trace && browser) writeFileSync(trace, await browser.stopTracing());
     const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
     return { ms, marks };
   } finally {
-    await browser.close();
+    await (context ?? browser!).close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
   }
 }
 
@@ -250,8 +270,10 @@ export async function runSmallBench(): Promise<void> {
   }
   const inputs = sizes.map((mb) => ({ mb, path: cutInput(source, mb) }));
   const data = new Map(inputs.map((i) => [`small-${i.mb}MB.perf-script.txt`, i.path]));
-  const { server, origin } = await serve(data, apps);
+  const { server, origin } = await serve(data, apps, WARM_VISITS > 0);
   const traceDir = arg('--trace');
+  // Playwright traces a browser, and a persistent profile's context has none to trace.
+  if (traceDir && WARM_VISITS > 0) throw new Error('--trace and --returning cannot be combined: trace a first visit');
   if (traceDir) mkdirSync(traceDir, { recursive: true });
   const rows: { viewer: string; mb: number; bytes: number; runs: number[]; median: number; marks: Record<string, number>[] }[] = [];
   try {
@@ -276,8 +298,9 @@ export async function runSmallBench(): Promise<void> {
   }
   const env = { cpus: cpus().length, cpu: cpus()[0]?.model, loadavg: loadavg(), date: new Date().toISOString() };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'browser-small.json'), JSON.stringify({ env, source, rows }, null, 2));
-  console.log(`navigation → drawn, ms, medians of ${runs} (fresh Chromium per run; load ${loadavg()[0].toFixed(1)})`);
+  writeFileSync(join(ROOT, 'bench', 'results', 'browser-small.json'), JSON.stringify({ env, source, returning: WARM_VISITS > 0, rows }, null, 2));
+  const visit = WARM_VISITS > 0 ? `a returning visit (the third in a fresh Chromium profile)` : 'fresh Chromium per run';
+  console.log(`navigation → drawn, ms, medians of ${runs} (${visit}; load ${loadavg()[0].toFixed(1)})`);
   console.log(['input', ...apps.keys(), ...[...apps.keys()].slice(1).map((k) => `${k} / flameview`)].join('\t'));
   for (const input of inputs) {
     const m = (k: string) => rows.find((r) => r.viewer === k && r.mb === input.mb)!.median;
