@@ -59,6 +59,27 @@ test.describe('export', () => {
     for (const view of ['inline', 'functions']) expect(collapse(view, pb.file)).toBe(collapse(view, fixturePath('rust-toyc.perf-script.txt')));
   });
 
+  test('pprof of a recording with source lines keeps them: flameview lines reads the export as the recording', async ({ page }) => {
+    await gotoAndWait(page);
+    await openFixture(page, 'srcline/hashack.srcline.perf-script.txt.gz');
+    await waitForIdle(page);
+    await expect(page.getByTestId('recording-name')).toHaveText('hashack.srcline.perf-script.txt.gz');
+    const pb = await exportAs(page, 'pprof (.pb.gz)');
+    expect(pb.name).toBe('hashack.srcline.perf-script.pb.gz');
+    // Every function's lines, self and total (the regular expression `.` matches every name), in
+    // both views: in the inline view the inlined `get` and `put` have lines of their own.
+    const lines = (view: string, file: string) => {
+      const r = spawnSync(path.join(REPO_ROOT, 'bin/flameview'), ['lines', '--view', view, '--json', '.', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { name: string; lines: { file: string | null }[] }[];
+    };
+    for (const view of ['functions', 'inline']) {
+      const want = lines(view, fixturePath('srcline/hashack.srcline.perf-script.txt.gz'));
+      expect(want.flatMap((f) => f.lines).filter((l) => l.file !== null).length, view).toBeGreaterThan(50);
+      expect(lines(view, pb.file), view).toEqual(want);
+    }
+  });
+
   test('the processed recording: the CLI reads it as the original, and the page opens it again with its time order', async ({ page }) => {
     await openToyc(page);
     const fv = await exportAs(page, 'Processed recording (.flameview)');

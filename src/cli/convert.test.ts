@@ -114,6 +114,29 @@ describe('flameview convert', () => {
     }
   });
 
+  it.skipIf(!hasGo && !process.env.CI)("go tool pprof -lines gives perf report --sort srcline's figures: the pprof keeps each sample's line", async () => {
+    // perf's own report of each recording, made when it was recorded (fixtures/srcline/README.md).
+    for (const name of ['hashack', 'funcs', 'mixed-clang']) {
+      const out = join(dir, `${name}-lines.pb.gz`);
+      await convert(fx(`srcline/${name}.srcline.perf-script.txt.gz`), out);
+      const perf = new Map<string, number>();
+      for (const m of readFileSync(fx(`srcline/${name}.srcline-report.txt`), 'utf8').matchAll(/^\s+([\d.]+)%\s+(\S+:\d+)$/gm)) perf.set(m[2], Number(m[1]));
+      // pprof's rows are per function and line (an inlined header line under each function it is
+      // in): summed per file:line, as perf's srcline sort does.
+      const go = new Map<string, number>();
+      // pprof prints a known file without a line (perf's `FILE:0`) as the file alone.
+      for (const m of pprof(['-top', '-lines', '-nodecount=100000', '-nodefraction=0', out]).matchAll(/^\s*\S+\s+([\d.]+)%.*?\s(\S+?)(:\d+)?(?: \((?:partial-)?inline\))?$/gm)) {
+        const at = `${m[2].slice(m[2].lastIndexOf('/') + 1)}${m[3] ?? ':0'}`;
+        go.set(at, (go.get(at) ?? 0) + Number(m[1]));
+      }
+      // perf's `??:0` is the unknown line, which pprof prints without a file.
+      const heavy = [...perf].filter(([at, pct]) => pct >= 0.5 && !at.startsWith('??:'));
+      expect(heavy.length, name).toBeGreaterThan(3);
+      // Both print two decimals: a sum of pprof's rounded rows may be off by a few hundredths.
+      for (const [at, pct] of heavy) expect(Math.abs((go.get(at) ?? 0) - pct), `${name} ${at}: perf ${pct}%, pprof ${go.get(at)}%`).toBeLessThanOrEqual(0.03);
+    }
+  });
+
   it('to the processed recording and back to pprof: every command reads both, with the same output', async () => {
     const processed = join(dir, 'toyc.flameview');
     await convert(fx('rust-toyc.perf-script.txt'), processed);

@@ -21,8 +21,9 @@ export async function recordingBlob(snapshot: ProfileSnapshot, kind: RecordingFi
         reject(new Error(event.message || 'the export worker could not be started'));
       }),
     );
-    // The processed form keeps the Source and Assembly panels' figures, which stay in the profile worker.
-    const kept = kind === 'flameview' ? await keptColumnsOf(snapshot).catch(() => null) : null;
+    // The Source and Assembly panels' figures stay in the profile worker: the processed form keeps
+    // both, pprof the lines (its Location addresses are not perf's symbol offsets).
+    const kept = await keptColumnsOf(snapshot).catch(() => null);
     const bytes = await Promise.race([Comlink.wrap<ExportWorkerApi>(worker).file(kind, toRecordingFileWire(recordingInput(snapshot, kept))), failed]);
     return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' });
   } finally {

@@ -4,12 +4,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { collapseLines } from './folded';
-import { toPprof } from './pprof';
+import { pprofEventName, toPprof } from './pprof';
 import { loadProfileFromText } from '../import/load';
 import type { Profile } from '../model/profile';
 import { profileFrom } from '../testing/tree-dsl';
 import { fixtureBytes, RECORDING_FIXTURES } from '../testing/fixtures';
 import { FrameFlags } from '../model/types';
+import { framesMatching, functionLines, leafLineWeights } from '../query/source-lines';
+import { functionView } from '../views/function-view';
 
 const fixture = fixtureBytes;
 
@@ -78,8 +80,20 @@ describe('pprof export', () => {
   it('keeps the event name and its unit, and pprof picks the weight by default', async () => {
     const original = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
     const back = await readBack(original);
-    expect(back.meta.events.map((e) => e.name)).toEqual(['samples/count', `${original.meta.event}/nanoseconds`]);
-    expect(back.meta.event).toBe(`${original.meta.event}/nanoseconds`);
+    expect(original.meta.event).toBe('cpu-clock:ppp');
+    // perf's modifiers are not part of the name pprof shows (`-sample_index=cpu-clock`).
+    expect(back.meta.events.map((e) => e.name)).toEqual(['samples/count', 'cpu-clock/nanoseconds']);
+    expect(back.meta.event).toBe('cpu-clock/nanoseconds');
+  });
+
+  it("names the event without perf's modifiers, a tracepoint's name whole", () => {
+    expect(pprofEventName('cpu-clock/freq=999/')).toBe('cpu-clock');
+    expect(pprofEventName('cpu-clock:ppp')).toBe('cpu-clock');
+    expect(pprofEventName('cycles:u')).toBe('cycles');
+    expect(pprofEventName('cycles')).toBe('cycles');
+    expect(pprofEventName('sched:sched_switch')).toBe('sched:sched_switch');
+    expect(pprofEventName('probe_prog:enter')).toBe('probe_prog:enter');
+    expect(pprofEventName('/odd/')).toBe('/odd/');
   });
 
   it('random trees: both views survive, inline chains as one location each', async () => {
@@ -92,5 +106,70 @@ describe('pprof export', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+// Source lines: the recordings that carry them (perf script -F +srcline, a .cpuprofile, Go's own
+// CPU profile) read back with each line's weight, the leaf's (what `perf report --sort srcline`
+// sums) and every frame's, the callers' call-site lines included.
+const LINE_FIXTURES = [
+  'srcline/hashack.srcline.perf-script.txt.gz',
+  'srcline/funcs.srcline.perf-script.txt.gz',
+  'source/hot.srcline.perf-script.txt',
+  'interchange/node.cpuprofile',
+  'interchange/go-cpu.pb.gz',
+] as const;
+
+/** A line table with its weights rounded as pprof's int64 counts are. */
+const rounded = (m: Map<string | null, number> | null) => new Map([...(m ?? [])].map(([k, v]) => [k, Math.round(v)]));
+
+describe('pprof export: source lines', () => {
+  it.each(LINE_FIXTURES)('%s: every leaf line reads back with its weight', async (name) => {
+    const original = await loadProfileFromText(fixture(name));
+    expect(original.lines).toBeTruthy();
+    const back = await readBack(original);
+    const want = rounded(leafLineWeights(original));
+    const got = rounded(leafLineWeights(back));
+    expect(want.size).toBeGreaterThan(1);
+    // Within one unit per line: a line's weight is the sum of several samples, each rounded.
+    for (const [line, w] of want) expect(Math.abs((got.get(line) ?? 0) - w), `${line}`).toBeLessThanOrEqual(Math.max(1, w * 1e-9) + 1);
+    expect([...got.keys()].filter((k) => !want.has(k))).toEqual([]);
+  });
+
+  it.each(LINE_FIXTURES)('%s: the heaviest functions keep their lines, self and total, in the function view', async (name) => {
+    const original = await loadProfileFromText(fixture(name));
+    const back = await readBack(original);
+    const rows = (p: typeof original, view: 'functions' | 'inline', fn: string) =>
+      functionLines(p, view, framesMatching(p, view, (n) => n === fn))?.lines.map((l) => ({ at: `${l.file}:${l.line}`, self: l.self, total: l.total })) ?? [];
+    // The five heaviest by self weight in the function view.
+    const fv = functionView(original)?.tree ?? original.tree;
+    const self = new Map<string, number>();
+    for (let n = 1; n < fv.nodeCount; n++) {
+      const name = original.frames.strings[original.frames.name[fv.frame[n]]];
+      self.set(name, (self.get(name) ?? 0) + fv.selfWeight[n]);
+    }
+    const names = [...self].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n]) => n);
+    expect(names.length).toBeGreaterThan(0);
+    // The function view only: read back, the inline view names a physical frame as its function
+    // (see physicalNamed), and an inlined function's own lines are the leaf lines above.
+    for (const view of ['functions'] as const) {
+      for (const fn of names) {
+        const want = rows(original, view, fn);
+        const got = rows(back, view, fn);
+        expect(want.length, fn).toBeGreaterThan(0);
+        expect(got.map((r) => r.at), `${view} ${fn}`).toEqual(want.map((r) => r.at));
+        // Within one unit: a .cpuprofile splits a sample between lines, and pprof's counts are integers.
+        got.forEach((r, i) => {
+          expect(Math.abs(r.self - want[i].self), `${view} ${fn} ${r.at}`).toBeLessThanOrEqual(1);
+          expect(Math.abs(r.total - want[i].total), `${view} ${fn} ${r.at}`).toBeLessThanOrEqual(1);
+        });
+      }
+    }
+  });
+
+  it('a recording without lines writes none', async () => {
+    const original = await loadProfileFromText(fixture('rust-toyc.perf-script.txt'));
+    expect(original.lines ?? null).toBeNull();
+    expect((await readBack(original)).lines ?? null).toBeNull();
   });
 });

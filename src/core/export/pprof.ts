@@ -14,13 +14,18 @@
 //   perf printed a short DWARF name), so one function has one name in pprof too; the inline view
 //   read back shows that name for the physical frame.
 // - Two sample types: `samples/count` and the weight, `EVENT/nanoseconds` for time weights
-//   (cpu-clock, Chrome profiles), else `EVENT/count` (EVENT is the recording's event, or
-//   `weight`); default_sample_type is the weight, which is what flameview's importer and pprof
-//   show by default. Weights are int64 on the wire: a fraction is rounded to the nearest integer.
+//   (cpu-clock, Chrome profiles), else `EVENT/count` (EVENT is the recording's event without
+//   perf's modifiers, `cpu-clock` for `cpu-clock/freq=999/`, or `weight`); default_sample_type is
+//   the weight, which is what flameview's importer and pprof show by default. Weights are int64
+//   on the wire: a fraction is rounded to the nearest integer.
+// - Source lines (Profile.lines): a sample that carried lines is written from the line tree, each
+//   frame's Line at its line and its Function at (name, file), as pprof's own profiles are; the
+//   samples of a node without lines are written beside them without any. A Function is one per
+//   (name, file): the unknown location is the same name without a file.
 // - One Mapping per module, marked symbolized (has_functions …) so pprof never tries to
 //   symbolize; kernel frames get a `[kernel…]` mapping and JIT frames `[jit]`, which is how
-//   flameview's importer and pprof's own tools recognise them. Locations carry no address (the
-//   model keeps none yet).
+//   flameview's importer and pprof's own tools recognise them. Locations carry no address: perf's
+//   leaf offsets are from a symbol's start, not where it was mapped.
 // - The process and thread frames perf puts at the root are ordinary outermost functions: pprof
 //   has no synthetic root.
 
@@ -28,7 +33,8 @@ import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { CallTree } from '../model/call-tree';
 import type { FrameTable } from '../model/frame-table';
 import type { ProfileMeta } from '../model/profile';
-import { FrameFlags, type FrameIndex } from '../model/types';
+import { NO_LOCATION, type SourceLines } from '../model/source-lines';
+import { FrameFlags, type FrameIndex, type NodeIndex } from '../model/types';
 
 export interface PprofInput {
   frames: FrameTable;
@@ -36,13 +42,24 @@ export interface PprofInput {
   tree: CallTree;
   /** Profile.functionFrames: a physical frame's line is named as the function view shows it. */
   functionFrames?: Int32Array | null;
+  /** Profile.lines: the line each sample was at in each of its frames (Line.line, Function.filename). */
+  lines?: SourceLines | null;
   meta: Pick<ProfileMeta, 'event' | 'weightUnit'>;
 }
 
 /** The lines of one location share it: an inlined (or folded) frame continues the one above it. */
 const CONTINUES = FrameFlags.INLINED | FrameFlags.FOLDED;
 
-export function toPprof({ frames, tree, functionFrames, meta }: PprofInput): Uint8Array {
+/**
+ * perf's event modifiers (`cpu-clock/freq=999/`, `cycles:u`, `cycles:ppp`) are not part of a
+ * sample type's name; a tracepoint's `sched:sched_switch` is the name (its `:` part is no modifier).
+ */
+export function pprofEventName(event: string): string {
+  const bare = event.replace(/\/[^/]*\/$/, '').replace(/:[ukhHGIpPSDWe]+$/, '');
+  return bare === '' ? event : bare;
+}
+
+export function toPprof({ frames, tree, functionFrames, lines, meta }: PprofInput): Uint8Array {
   const strings = new Map<string, number>([['', 0]]);
   const str = (s: string): number => {
     let i = strings.get(s);
@@ -50,19 +67,20 @@ export function toPprof({ frames, tree, functionFrames, meta }: PprofInput): Uin
     return i;
   };
   const samplesType = [str('samples'), str('count')];
-  const event = meta.event && meta.event !== 'samples' ? meta.event : 'weight';
+  const event = meta.event && meta.event !== 'samples' ? pprofEventName(meta.event) : 'weight';
   const weightType = [str(event), str(meta.weightUnit === 'nanoseconds' ? 'nanoseconds' : 'count')];
 
   const out = new BinaryWriter();
   for (const [type, unit] of [samplesType, weightType]) out.tag(1, WireType.LengthDelimited).fork().tag(1, WireType.Varint).int64(type).tag(2, WireType.Varint).int64(unit).join();
 
-  // Function id per frame name, mapping id per module, location id per run of frames.
-  const functionIds = new Map<string, number>();
-  const functionOf = (frame: FrameIndex): number => {
+  // Function id per (name, file), mapping id per module, location id per run of located frames.
+  const functionIds = new Map<string, { id: number; name: string; file: string }>();
+  const functionOf = (frame: FrameIndex, file: string): number => {
     const name = frames.strings[frames.name[frame]];
-    let id = functionIds.get(name);
-    if (id === undefined) functionIds.set(name, (id = functionIds.size + 1));
-    return id;
+    const key = `${name}\n${file}`;
+    let fn = functionIds.get(key);
+    if (fn === undefined) functionIds.set(key, (fn = { id: functionIds.size + 1, name, file }));
+    return fn.id;
   };
   const mappingIds = new Map<string, number>();
   const mappingOf = (frame: FrameIndex): number => {
@@ -76,47 +94,81 @@ export function toPprof({ frames, tree, functionFrames, meta }: PprofInput): Uin
     return id;
   };
   const locationIds = new Map<string, number>();
-  const locations: Array<{ mapping: number; functions: number[] }> = [];
-  const locationOf = (run: FrameIndex[]): number => {
-    const key = run.join(',');
+  const locations: Array<{ mapping: number; functions: number[]; lines: number[] }> = [];
+  // A run of frames (outermost, the physical frame, first) and each one's source location (-1: unknown).
+  const locationOf = (run: FrameIndex[], at: number[]): number => {
+    const key = `${run.join(',')}/${at.join(',')}`;
     let id = locationIds.get(key);
     if (id === undefined) {
       locationIds.set(key, (id = locations.length + 1));
       // Innermost first on the wire: the run is outermost (the physical frame) first, and named as
       // the function view names it (one name per function: pprof's function view is that line).
-      const lines = run.map((f, k) => functionOf(k === 0 && functionFrames ? functionFrames[f] : f));
-      locations.push({ mapping: mappingOf(run[0]), functions: lines.reverse() });
+      const fns = run.map((f, k) => functionOf(k === 0 && functionFrames ? functionFrames[f] : f, at[k] < 0 ? '' : frames.strings[lines!.locations.file[at[k]]]));
+      const nums = at.map((l) => (l < 0 ? 0 : lines!.locations.line[l]));
+      locations.push({ mapping: mappingOf(run[0]), functions: fns.reverse(), lines: nums.reverse() });
     }
     return id;
   };
 
-  // Depth-first over the tree, the path's location ids kept per depth: a node either starts a
-  // location (a physical frame) or continues its parent's, which then ends one line lower.
-  const runStart = new Int32Array(tree.maxDepth + 2); // depth at which the run holding this depth began
-  const path = new Int32Array(tree.maxDepth + 2); // frame per depth
+  // Depth-first over a tree whose node frames `frameAt` maps to frames and `lineAt` to source
+  // locations, the path kept per depth: a node either starts a location (a physical frame) or
+  // continues its parent's, which then ends one line lower. `self` gives a node's [samples,
+  // weight] and its node in `tree`. Counts are int64 on the wire: rounded per node of `tree` as
+  // they add up, so a node whose weight the line tree splits (a .cpuprofile's lines do) still
+  // totals its own weight rounded, as without lines.
   const stack: number[] = [];
-  for (let n = 1; n < tree.nodeCount; n++) {
-    const d = tree.depth[n];
-    const f = tree.frame[n];
-    path[d] = f;
-    runStart[d] = d > 1 && frames.flags[f] & CONTINUES ? runStart[d - 1] : d;
-    const samples = tree.selfSamples[n];
-    const weight = Math.round(tree.selfWeight[n]);
-    if (weight === 0 && samples === 0) continue;
-    // Locations leaf first: walk the runs from this depth up to depth 1.
-    stack.length = 0;
-    for (let end = d; end >= 1; ) {
-      const start = runStart[end];
-      stack.push(locationOf(Array.from(path.subarray(start, end + 1))));
-      end = start - 1;
+  const exactSamples = new Float64Array(tree.nodeCount);
+  const exactWeight = new Float64Array(tree.nodeCount);
+  const sentSamples = new Float64Array(tree.nodeCount);
+  const sentWeight = new Float64Array(tree.nodeCount);
+  const walk = (t: CallTree, frameAt: (f: number) => FrameIndex, lineAt: (f: number) => number, self: (n: number) => [number, number, NodeIndex]): void => {
+    const runStart = new Int32Array(t.maxDepth + 2); // depth at which the run holding this depth began
+    const path = new Int32Array(t.maxDepth + 2); // frame per depth
+    const at = new Int32Array(t.maxDepth + 2); // source location per depth
+    for (let n = 1; n < t.nodeCount; n++) {
+      const d = t.depth[n];
+      const f = frameAt(t.frame[n]);
+      path[d] = f;
+      at[d] = lineAt(t.frame[n]);
+      runStart[d] = d > 1 && frames.flags[f] & CONTINUES ? runStart[d - 1] : d;
+      const [s0, w0, node] = self(n);
+      if (s0 === 0 && w0 === 0) continue;
+      exactSamples[node] += s0;
+      exactWeight[node] += w0;
+      const samples = Math.round(exactSamples[node]) - sentSamples[node];
+      const weight = Math.round(exactWeight[node]) - sentWeight[node];
+      sentSamples[node] += samples;
+      sentWeight[node] += weight;
+      if (weight === 0 && samples === 0) continue;
+      // Locations leaf first: walk the runs from this depth up to depth 1.
+      stack.length = 0;
+      for (let end = d; end >= 1; ) {
+        const start = runStart[end];
+        stack.push(locationOf(Array.from(path.subarray(start, end + 1)), Array.from(at.subarray(start, end + 1))));
+        end = start - 1;
+      }
+      const s = out.tag(2, WireType.LengthDelimited).fork();
+      s.tag(1, WireType.LengthDelimited).fork();
+      for (const id of stack) s.uint64(id);
+      s.join();
+      s.tag(2, WireType.LengthDelimited).fork().int64(samples).int64(weight).join();
+      s.join();
     }
-    const s = out.tag(2, WireType.LengthDelimited).fork();
-    s.tag(1, WireType.LengthDelimited).fork();
-    for (const id of stack) s.uint64(id);
-    s.join();
-    s.tag(2, WireType.LengthDelimited).fork().int64(samples).int64(weight).join();
-    s.join();
+  };
+
+  // With lines, the samples that carried them are written from the line tree (a location per
+  // distinct run of lines), and each tree node's rest, the samples without lines, from the tree.
+  const coveredWeight = new Float64Array(tree.nodeCount);
+  const coveredSamples = new Float64Array(tree.nodeCount);
+  if (lines) {
+    const lt = lines.tree;
+    for (let ln = 1; ln < lt.nodeCount; ln++) {
+      coveredWeight[lines.node[ln]] += lt.selfWeight[ln];
+      coveredSamples[lines.node[ln]] += lt.selfSamples[ln];
+    }
+    walk(lt, (id) => lines.locatedFrame[id], (id) => lines.locatedLocation[id], (n) => [lt.selfSamples[n], lt.selfWeight[n], lines.node[n]]);
   }
+  walk(tree, (f) => f, () => NO_LOCATION, (n) => [tree.selfSamples[n] - coveredSamples[n], tree.selfWeight[n] - coveredWeight[n], n]);
 
   for (const [file, id] of mappingIds) {
     out.tag(3, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(id).tag(5, WireType.Varint).int64(str(file));
@@ -127,12 +179,18 @@ export function toPprof({ frames, tree, functionFrames, meta }: PprofInput): Uin
   locations.forEach((loc, i) => {
     out.tag(4, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(i + 1);
     if (loc.mapping) out.tag(2, WireType.Varint).uint64(loc.mapping);
-    for (const fn of loc.functions) out.tag(4, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(fn).join();
+    loc.functions.forEach((fn, k) => {
+      const line = out.tag(4, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(fn);
+      if (loc.lines[k] > 0) line.tag(2, WireType.Varint).int64(loc.lines[k]);
+      line.join();
+    });
     out.join();
   });
-  for (const [name, id] of functionIds) {
+  for (const { id, name, file } of functionIds.values()) {
     const s = str(name);
-    out.tag(5, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(id).tag(2, WireType.Varint).int64(s).tag(3, WireType.Varint).int64(s).join();
+    const fn = out.tag(5, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(id).tag(2, WireType.Varint).int64(s).tag(3, WireType.Varint).int64(s);
+    if (file !== '') fn.tag(4, WireType.Varint).int64(str(file));
+    fn.join();
   }
   // The string table last: every index above is known by now (the wire order is free).
   for (const s of strings.keys()) out.tag(6, WireType.LengthDelimited).string(s);
