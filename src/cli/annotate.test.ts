@@ -19,6 +19,24 @@ const data = join(asm, 'loops.perf.data');
 const scratch = mkdtempSync(join(tmpdir(), 'flameview-annotate-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * A HOME of the tests' own, whose perf build-id cache (~/.debug) holds `cached`: on the machine
+ * the recording was made on, perf record left the recorded binary there, where perf script finds
+ * it whatever became of the file; on another machine it is empty. The tests neither depend on nor
+ * touch this machine's ~/.debug. Returns the restore.
+ */
+function inHome(name: string, cached: string[]): () => void {
+  const home = join(scratch, name);
+  const before = process.env.HOME;
+  execFileSync('mkdir', ['-p', home]);
+  for (const file of cached) execFileSync('perf', ['buildid-cache', '--add', file], { env: { ...process.env, HOME: home } });
+  process.env.HOME = home;
+  return () => {
+    process.env.HOME = before;
+  };
+}
+const asRecordingMachine = () => inHome('recording-machine', [join(asm, 'loops')]);
+
 async function annotate(...args: string[]): Promise<{ code: number; d: Disassembly; stderr: string }> {
   const r = await runInMemory(runAnnotate, ['--json', ...args]);
   return { code: r.code, d: r.code === 0 ? (JSON.parse(r.stdout) as Disassembly) : (null as unknown as Disassembly), stderr: r.stderr };
@@ -33,7 +51,10 @@ function oracle(file: string): Map<string, number> {
 
 describe('flameview annotate', () => {
   it("lists the function's instructions with perf annotate's shares, source labels and jump targets", async () => {
-    const { code, d, stderr } = await annotate('--symfs', asm, 'chase', data);
+    // Another machine (nothing in ~/.debug, the binary not at its recorded path): --symfs names
+    // the recorded functions for perf script too (a build-id cache of the run's own).
+    const restore = inHome('another-machine', []);
+    const { code, d, stderr } = await annotate('--symfs', asm, 'chase', data).finally(restore);
     expect(code).toBe(0);
     expect(stderr).not.toContain('not the binary');
     expect(d.buildId).toEqual({ recorded: '00939201467613db73e2ec97833b04b07b340883', found: '00939201467613db73e2ec97833b04b07b340883', matches: true });
@@ -60,7 +81,9 @@ describe('flameview annotate', () => {
     const dir = join(scratch, 'rebuilt');
     execFileSync('mkdir', ['-p', dir]);
     execFileSync('gcc', ['-O1', '-g', '-o', join(dir, 'loops'), join(asm, 'loops.c')]);
-    const { code, d, stderr } = await annotate('--symfs', dir, 'chase', data);
+    // Rebuilt on the machine it was recorded on: perf still names the recorded functions.
+    const restore = asRecordingMachine();
+    const { code, d, stderr } = await annotate('--symfs', dir, 'chase', data).finally(restore);
     expect(code).toBe(0);
     expect(d.buildId?.matches).toBe(false);
     expect(d.buildId?.recorded).toBe('00939201467613db73e2ec97833b04b07b340883');
@@ -72,7 +95,8 @@ describe('flameview annotate', () => {
     execFileSync('mkdir', ['-p', dir]);
     copyFileSync(join(asm, 'loops'), join(dir, 'loops'));
     execFileSync('strip', [join(dir, 'loops')]);
-    const { d, stderr } = await annotate('--symfs', dir, 'chase', data);
+    const restore = asRecordingMachine();
+    const { d, stderr } = await annotate('--symfs', dir, 'chase', data).finally(restore);
     expect(stderr).toMatch(/has no symbol chase \(a stripped binary\?/);
     expect(d.listing).toEqual([]);
     expect(d.offsets.find((o) => o.offset === 0x16)!.share).toBeGreaterThan(95);

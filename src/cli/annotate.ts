@@ -93,7 +93,7 @@ export async function runAnnotate(args: string[], io: CliIo): Promise<number> {
   }
   const [pattern, file] = positionals;
   if (file === '-') return command.usageError('annotate reads a FILE, not stdin (a perf.data file carries the build ids to check)');
-  const profile = await loadRecording(file, io, { event: values.event });
+  const profile = await loadRecording(file, io, { event: values.event }, false, values.symfs);
   if (!profile) return 1;
   let block: SymbolOffsets | null | undefined;
   try {

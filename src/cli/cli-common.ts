@@ -10,7 +10,7 @@ import { loadProfile, type LoadOptions } from '../core/import/load';
 import { ImportError, type Profile } from '../core/model/profile';
 import type { CliIo } from './main';
 import { loadFileInParts } from './parallel-load';
-import { perfDataOnStdinMessage, runPerfScript, type PerfScriptRun } from './perf-data';
+import { perfDataOnStdinMessage, runPerfScript, symfsBuildIds, type PerfScriptRun } from './perf-data';
 import { READ_CHUNK, readAhead } from '../node/read-ahead';
 import { isPerfData, PERF_DATA_MAGICS } from '../core/import/sniff';
 import { readHead } from '../server/sniff';
@@ -45,6 +45,8 @@ export async function loadRecording(
   options: Pick<LoadOptions, 'event' | 'split' | 'unit'> = {},
   /** A perf.data input is printed with its source lines (`perf script -F +srcline`). */
   srcline = false,
+  /** perf's --symfs: where a perf.data input's binaries are, if not at their recorded paths. */
+  symfs?: string,
 ): Promise<Profile | null> {
   const source = file === '-' ? '<stdin>' : file;
   let input: AsyncIterable<Uint8Array>;
@@ -67,7 +69,9 @@ export async function loadRecording(
       if (stat.isFile() && isPerfData(await readHead(file, 8))) {
         // perf.data: read the text `perf script` prints for it, as `flameview FILE` does.
         await handle.close();
-        perf = runPerfScript(file, file, io, srcline);
+        const cache = await symfsBuildIds(file, symfs);
+        perf = runPerfScript(file, file, io, srcline, cache.dir);
+        void perf.exited.then(cache.remove, cache.remove);
         input = perf.output;
       } else {
         // The reader owns the FileHandle and closes it (a raw fd would be closed twice: once by

@@ -40,7 +40,7 @@ import { describeFsError, loadRecording } from './cli-common';
 import { toProcessed } from '../core/export/processed';
 import type { CliIo } from './main';
 import { COMMAND_NAMES } from './command-names';
-import { PerfScriptError, runPerfScript } from './perf-data';
+import { PerfScriptError, runPerfScript, symfsBuildIds } from './perf-data';
 import { workersSetting } from './parallel-load';
 import { FileGuard } from '../server/source-guard';
 import { sourceBase } from '../server/source-routes';
@@ -191,7 +191,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     let parsing: Promise<unknown> = Promise.resolve();
     for (const side of ['a', 'b'] as const) {
       for (const [i, input] of parsed[side].entries()) {
-        const file = await prepare(input, io, tempDir, parsed.lines);
+        const file = await prepare(input, io, tempDir, parsed.lines, parsed.symfs);
         if (parsed.raw) {
           paths[side].push(serve(file, file.name));
           continue;
@@ -262,7 +262,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
 }
 
 /** Checks one input and returns the file to serve (the input itself, or a temporary file), and the perf.data it came from. */
-async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>, lines = false): Promise<LocalFile & { perfData?: string }> {
+async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>, lines = false, symfs?: string): Promise<LocalFile & { perfData?: string }> {
   let path: string;
   let name: string;
   if (input === '-') {
@@ -292,7 +292,7 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>,
   if (isPerfData(head)) {
     perfData = path;
     const out = join(await tempDir(), `${randomBytes(6).toString('hex')}.perf-script.txt`);
-    await perfScript(path, label, out, io, lines);
+    await perfScript(path, label, out, io, lines, symfs);
     path = out;
     name = `${name}.txt`;
   }
@@ -349,15 +349,18 @@ async function asmOf(profile: Profile | null, file: LocalFile & { perfData?: str
   }
 }
 
-/** Runs `perf script -i INPUT` into `out` (see perf-data.ts). */
-async function perfScript(input: string, label: string, out: string, io: CliIo, lines: boolean): Promise<void> {
-  const run = runPerfScript(input, label, io, lines);
+/** Runs `perf script -i INPUT` into `out` (see perf-data.ts), finding the binaries under `symfs` too. */
+async function perfScript(input: string, label: string, out: string, io: CliIo, lines: boolean, symfs?: string): Promise<void> {
+  const cache = await symfsBuildIds(input, symfs);
+  const run = runPerfScript(input, label, io, lines, cache.dir);
   const written = pipeline(run.output, createWriteStream(out, { mode: 0o600 }));
   written.catch(() => undefined); // perf's own failure, below, is the better message
   try {
     await run.exited;
   } catch (e) {
     throw new OpenError(e instanceof PerfScriptError ? e.message : String(e));
+  } finally {
+    await cache.remove();
   }
   await written.catch((e: Error) => {
     throw new OpenError(`cannot write ${out}: ${e.message}`);

@@ -6,6 +6,10 @@
 // been consumed or written; it rejects with a PerfScriptError whose message is one line.
 
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { symfsBuildIdCache } from '../node/disasm';
 import type { Readable } from 'node:stream';
 import type { CliIo } from './main';
 
@@ -47,10 +51,12 @@ const SRCLINE_FIELDS = ['hw', 'sw', 'raw', 'break', 'synth'].flatMap((type) => [
  * the time of the plain printing, 2.2 s against 1.9 s), which flameview reads as the recording's
  * lines; with
  * `--full-source-path`, so the files are named by the absolute paths the Source panel's listing
- * is served from (perf prints base names otherwise).
+ * is served from (perf prints base names otherwise). `buildIdDir`: perf's `--buildid-dir`, the
+ * cache symfsBuildIds fills from `--symfs`.
  */
-export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'stderr'>, srcline = false): PerfScriptRun {
-  const child = spawn('perf', ['script', '-i', input, ...(srcline ? [...SRCLINE_FIELDS, '--full-source-path'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'stderr'>, srcline = false, buildIdDir?: string): PerfScriptRun {
+  const cache = buildIdDir ? ['--buildid-dir', buildIdDir] : [];
+  const child = spawn('perf', [...cache, 'script', '-i', input, ...(srcline ? [...SRCLINE_FIELDS, '--full-source-path'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
   let samples = 0;
   let lineStart = true;
@@ -98,4 +104,24 @@ export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'std
   // The caller may reject early on the stream; keep an unobserved rejection from crashing.
   exited.catch(() => undefined);
   return { output: child.stdout, exited };
+}
+
+/**
+ * With `--symfs DIR`, a build-id cache for `perf script` holding the recording's binaries found
+ * there and nowhere else perf looks (symfsBuildIdCache): its folder, and its removal for when
+ * perf is done. Without, or when there is no such binary, no folder: perf then looks where it
+ * always does (the recorded paths, ~/.debug). With one, perf reads this cache instead of
+ * ~/.debug for that run.
+ */
+export async function symfsBuildIds(perfData: string, symfs: string | undefined): Promise<{ dir?: string; remove(): Promise<void> }> {
+  if (!symfs) return { remove: async () => undefined };
+  const dir = await mkdtemp(join(tmpdir(), 'flameview-buildids-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  let held = 0;
+  try {
+    held = await symfsBuildIdCache(perfData, symfs, dir);
+  } finally {
+    if (held === 0) await remove();
+  }
+  return held > 0 ? { dir, remove } : { remove: async () => undefined };
 }

@@ -62,6 +62,35 @@ export async function recordedBuildIds(perfData: string): Promise<Map<string, st
   }
 }
 
+/**
+ * A build-id cache of one run's own (perf's `--buildid-dir`, created in `into`) holding the
+ * recording's binaries that perf would not find (not at their recorded paths with the recorded
+ * build id, not in ~/.debug's build-id cache) but `symfs` has (DIR/path, then DIR/basename, as
+ * the disassembler looks), each only when its build id is the recorded one. Without them a
+ * recording made on another machine, or of a binary since moved, prints `[unknown]` for their
+ * functions, where `perf annotate --symfs` would name them. The user's ~/.debug is never
+ * written. Returns how many binaries it holds.
+ */
+export async function symfsBuildIdCache(perfData: string, symfs: string, into: string, home = process.env.HOME ?? ''): Promise<number> {
+  let held = 0;
+  for (const [dso, id] of await recordedBuildIds(perfData)) {
+    if (dso.startsWith('[')) continue; // [kernel.kallsyms], [vdso]: not files
+    if ((await readable(dso)) && (await fileBuildId(dso)) === id) continue;
+    if (home && (await readable(join(home, '.debug', '.build-id', id.slice(0, 2), id.slice(2))))) continue;
+    for (const candidate of binaryCandidates(dso, symfs)) {
+      if (!(await readable(candidate)) || (await fileBuildId(candidate)) !== id) continue;
+      try {
+        await run('perf', ['--buildid-dir', into, 'buildid-cache', '--add', candidate], { timeout: TOOL_TIMEOUT_MS, maxBuffer: MAX_TOOL_OUTPUT });
+        held++;
+      } catch {
+        // perf could not copy it: that binary's functions stay unnamed, as without --symfs.
+      }
+      break;
+    }
+  }
+  return held;
+}
+
 /** The GNU build id of an ELF file (`readelf -n`), or null. */
 export async function fileBuildId(path: string): Promise<string | null> {
   try {
