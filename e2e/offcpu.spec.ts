@@ -58,6 +58,8 @@ test('a link to Wall clock and a zoom reopens at the same event, zoom and search
   await page.getByRole('searchbox', { name: 'Search' }).fill('woken by: timer');
   await expect(page.getByRole('status').filter({ hasText: /^Matched: .*\(9\d\.\d% of zoom\)$/ })).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search' }).fill('off-CPU: sleeping');
+  // The link follows the search after a short delay (url-sync's write): reload once it has.
+  await expect.poll(async () => decodeURIComponent((await hashParam(page, 'search')) ?? '')).toBe('off-CPU: sleeping');
 
   // (The recording has no inline frames, printed with --no-inline: the view toggle is off.)
   await page.reload();
