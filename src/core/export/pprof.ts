@@ -50,12 +50,25 @@ export interface PprofInput {
 /** The lines of one location share it: an inlined (or folded) frame continues the one above it. */
 const CONTINUES = FrameFlags.INLINED | FrameFlags.FOLDED;
 
+/** perf's event terms that set how it sampled, not what: dropped from a sample type's name. */
+const SAMPLING_TERMS = new Set(['freq', 'period', 'call-graph', 'stack-size', 'max-stack', 'inherit', 'no-inherit', 'overwrite', 'no-overwrite', 'percore', 'aux-output', 'time', 'max-events', 'branch_type']);
+
 /**
- * perf's event modifiers (`cpu-clock/freq=999/`, `cycles:u`, `cycles:ppp`) are not part of a
- * sample type's name; a tracepoint's `sched:sched_switch` is the name (its `:` part is no modifier).
+ * A sample type's name for perf's event: without its modifiers (`cycles:u`, `cpu-clock:ppp`) and
+ * sampling terms (`cpu-clock/freq=999/`); a PMU's event keeps its name (`cpu_core/cycles/` is
+ * `cpu_core/cycles`, `cpu/name=loads,event=0xd0/` is `loads`, raw terms stay); a tracepoint's
+ * `sched:sched_switch` is its name whole (its `:` part is no modifier).
  */
 export function pprofEventName(event: string): string {
-  const bare = event.replace(/\/[^/]*\/$/, '').replace(/:[ukhHGIpPSDWe]+$/, '');
+  const pmu = /^([^/]+)\/([^/]*)\/([a-zA-Z]*)$/.exec(event);
+  if (pmu) {
+    const terms = pmu[2].split(',').filter((t) => t !== '');
+    const named = terms.find((t) => t.startsWith('name='));
+    if (named) return named.slice('name='.length) || event;
+    const rest = terms.filter((t) => !SAMPLING_TERMS.has(t.split('=')[0]));
+    return rest.length === 0 ? pmu[1] : `${pmu[1]}/${rest.join(',')}`;
+  }
+  const bare = event.replace(/:[ukhHGIpPSDWe]+$/, '');
   return bare === '' ? event : bare;
 }
 
@@ -156,6 +169,9 @@ export function toPprof({ frames, tree, functionFrames, lines, meta }: PprofInpu
     }
   };
 
+  // What a node keeps beyond its lines: the two sums add the same parts in other orders, so a
+  // difference within rounding is none (never a negative count, nor a sample of weight 1 for it).
+  const rest = (all: number, covered: number): number => (all - covered > 1e-9 * Math.max(1, Math.abs(all)) ? all - covered : 0);
   // With lines, the samples that carried them are written from the line tree (a location per
   // distinct run of lines), and each tree node's rest, the samples without lines, from the tree.
   const coveredWeight = new Float64Array(tree.nodeCount);
@@ -168,7 +184,7 @@ export function toPprof({ frames, tree, functionFrames, lines, meta }: PprofInpu
     }
     walk(lt, (id) => lines.locatedFrame[id], (id) => lines.locatedLocation[id], (n) => [lt.selfSamples[n], lt.selfWeight[n], lines.node[n]]);
   }
-  walk(tree, (f) => f, () => NO_LOCATION, (n) => [tree.selfSamples[n] - coveredSamples[n], tree.selfWeight[n] - coveredWeight[n], n]);
+  walk(tree, (f) => f, () => NO_LOCATION, (n) => [rest(tree.selfSamples[n], coveredSamples[n]), rest(tree.selfWeight[n], coveredWeight[n]), n]);
 
   for (const [file, id] of mappingIds) {
     out.tag(3, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(id).tag(5, WireType.Varint).int64(str(file));
