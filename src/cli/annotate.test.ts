@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runInMemory } from './run-in-memory';
 import { runAnnotate } from './annotate';
 import type { Disassembly } from '../node/disasm';
@@ -23,18 +23,17 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * A HOME of the tests' own, whose perf build-id cache (~/.debug) holds `cached`: on the machine
  * the recording was made on, perf record left the recorded binary there, where perf script finds
  * it whatever became of the file; on another machine it is empty. The tests neither depend on nor
- * touch this machine's ~/.debug. Returns the restore.
+ * touch this machine's ~/.debug; afterEach puts HOME back.
  */
-function inHome(name: string, cached: string[]): () => void {
+function inHome(name: string, cached: string[]): void {
   const home = join(scratch, name);
-  const before = process.env.HOME;
-  execFileSync('mkdir', ['-p', home]);
+  mkdirSync(home, { recursive: true });
   for (const file of cached) execFileSync('perf', ['buildid-cache', '--add', file], { env: { ...process.env, HOME: home } });
-  process.env.HOME = home;
-  return () => {
-    process.env.HOME = before;
-  };
+  vi.stubEnv('HOME', home);
 }
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 const asRecordingMachine = () => inHome('recording-machine', [join(asm, 'loops')]);
 
 async function annotate(...args: string[]): Promise<{ code: number; d: Disassembly; stderr: string }> {
@@ -53,8 +52,8 @@ describe('flameview annotate', () => {
   it("lists the function's instructions with perf annotate's shares, source labels and jump targets", async () => {
     // Another machine (nothing in ~/.debug, the binary not at its recorded path): --symfs names
     // the recorded functions for perf script too (a build-id cache of the run's own).
-    const restore = inHome('another-machine', []);
-    const { code, d, stderr } = await annotate('--symfs', asm, 'chase', data).finally(restore);
+    inHome('another-machine', []);
+    const { code, d, stderr } = await annotate('--symfs', asm, 'chase', data);
     expect(code).toBe(0);
     expect(stderr).not.toContain('not the binary');
     expect(d.buildId).toEqual({ recorded: '00939201467613db73e2ec97833b04b07b340883', found: '00939201467613db73e2ec97833b04b07b340883', matches: true });
@@ -82,8 +81,8 @@ describe('flameview annotate', () => {
     execFileSync('mkdir', ['-p', dir]);
     execFileSync('gcc', ['-O1', '-g', '-o', join(dir, 'loops'), join(asm, 'loops.c')]);
     // Rebuilt on the machine it was recorded on: perf still names the recorded functions.
-    const restore = asRecordingMachine();
-    const { code, d, stderr } = await annotate('--symfs', dir, 'chase', data).finally(restore);
+    asRecordingMachine();
+    const { code, d, stderr } = await annotate('--symfs', dir, 'chase', data);
     expect(code).toBe(0);
     expect(d.buildId?.matches).toBe(false);
     expect(d.buildId?.recorded).toBe('00939201467613db73e2ec97833b04b07b340883');
@@ -95,11 +94,34 @@ describe('flameview annotate', () => {
     execFileSync('mkdir', ['-p', dir]);
     copyFileSync(join(asm, 'loops'), join(dir, 'loops'));
     execFileSync('strip', [join(dir, 'loops')]);
-    const restore = asRecordingMachine();
-    const { d, stderr } = await annotate('--symfs', dir, 'chase', data).finally(restore);
+    asRecordingMachine();
+    const { d, stderr } = await annotate('--symfs', dir, 'chase', data);
     expect(stderr).toMatch(/has no symbol chase \(a stripped binary\?/);
     expect(d.listing).toEqual([]);
     expect(d.offsets.find((o) => o.offset === 0x16)!.share).toBeGreaterThan(95);
+  });
+
+  it('--symfs for one binary, ~/.debug for another: perf script names the functions of both', async () => {
+    // A program and its shared library, recorded, then moved away: the program is in ~/.debug (as
+    // perf record leaves it), the library only under --symfs. The run's own cache must hold both.
+    const dir = join(scratch, 'two');
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    mkdirSync(join(dir, 'symfs'), { recursive: true });
+    writeFileSync(join(dir, 'lib.c'), 'double spin_lib(long n) { double x = 0; for (long i = 0; i < n; i++) x += i * 0.5; return x; }\n');
+    writeFileSync(join(dir, 'main.c'), 'double spin_lib(long);\ndouble spin_main(long n) { double x = 1; for (long i = 0; i < n; i++) x = x * 1.0000001 + 0.5; return x; }\nint main(void) { double s = 0; for (int k = 0; k < 300; k++) { s += spin_main(300000); s += spin_lib(300000); } return s > 0 ? 0 : 1; }\n');
+    execFileSync('gcc', ['-O1', '-g', '-shared', '-fPIC', '-o', join(dir, 'bin', 'libtwo.so'), join(dir, 'lib.c')]);
+    execFileSync('gcc', ['-O1', '-g', '-o', join(dir, 'bin', 'two'), join(dir, 'main.c'), `-L${join(dir, 'bin')}`, '-ltwo', `-Wl,-rpath,${join(dir, 'bin')}`]);
+    const recorded = join(dir, 'two.perf.data');
+    // -N: no build-id cache written by the recording (this machine's ~/.debug stays as it was).
+    execFileSync('perf', ['record', '-q', '-N', '-F', '999', '-g', '-o', recorded, join(dir, 'bin', 'two')], { stdio: 'ignore' });
+    inHome('two-home', [join(dir, 'bin', 'two')]);
+    copyFileSync(join(dir, 'bin', 'libtwo.so'), join(dir, 'symfs', 'libtwo.so'));
+    rmSync(join(dir, 'bin'), { recursive: true });
+    for (const fn of ['spin_main', 'spin_lib']) {
+      const { code, d, stderr } = await annotate('--symfs', join(dir, 'symfs'), fn, recorded);
+      expect(code, `${fn}: ${stderr}`).toBe(0);
+      expect(d.offsets.length, fn).toBeGreaterThan(0);
+    }
   });
 
   it('shows the sampled offsets of a recording whose binaries are gone, and says what to pass', async () => {

@@ -292,7 +292,7 @@ async function prepare(input: string, io: CliIo, tempDir: () => Promise<string>,
   if (isPerfData(head)) {
     perfData = path;
     const out = join(await tempDir(), `${randomBytes(6).toString('hex')}.perf-script.txt`);
-    await perfScript(path, label, out, io, lines, symfs);
+    await perfScript(path, label, out, io, lines, symfs, await tempDir());
     path = out;
     name = `${name}.txt`;
   }
@@ -350,8 +350,8 @@ async function asmOf(profile: Profile | null, file: LocalFile & { perfData?: str
 }
 
 /** Runs `perf script -i INPUT` into `out` (see perf-data.ts), finding the binaries under `symfs` too. */
-async function perfScript(input: string, label: string, out: string, io: CliIo, lines: boolean, symfs?: string): Promise<void> {
-  const cache = await symfsBuildIds(input, symfs);
+async function perfScript(input: string, label: string, out: string, io: CliIo, lines: boolean, symfs: string | undefined, temp: string): Promise<void> {
+  const cache = await symfsBuildIds(input, symfs, temp);
   const run = runPerfScript(input, label, io, lines, cache.dir);
   const written = pipeline(run.output, createWriteStream(out, { mode: 0o600 }));
   written.catch(() => undefined); // perf's own failure, below, is the better message

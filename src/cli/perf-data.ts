@@ -111,11 +111,12 @@ export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'std
  * there and nowhere else perf looks (symfsBuildIdCache): its folder, and its removal for when
  * perf is done. Without, or when there is no such binary, no folder: perf then looks where it
  * always does (the recorded paths, ~/.debug). With one, perf reads this cache instead of
- * ~/.debug for that run.
+ * ~/.debug for that run. `parent`: where the folder goes (`flameview FILE` gives its own
+ * temporary folder, which its Ctrl+C handler removes).
  */
-export async function symfsBuildIds(perfData: string, symfs: string | undefined): Promise<{ dir?: string; remove(): Promise<void> }> {
+export async function symfsBuildIds(perfData: string, symfs: string | undefined, parent = tmpdir()): Promise<{ dir?: string; remove(): Promise<void> }> {
   if (!symfs) return { remove: async () => undefined };
-  const dir = await mkdtemp(join(tmpdir(), 'flameview-buildids-'));
+  const dir = await mkdtemp(join(parent, 'flameview-buildids-'));
   const remove = () => rm(dir, { recursive: true, force: true });
   let held = 0;
   try {

@@ -17,8 +17,8 @@
 // checked as perf.data's are.
 
 import { execFile } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { access, constants, mkdir, realpath, symlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { OffsetWeight, SymbolOffsets } from '../core/query/leaf-addresses';
 import type { AddressMapping } from '../core/model/leaf-addresses';
@@ -68,15 +68,19 @@ export async function recordedBuildIds(perfData: string): Promise<Map<string, st
  * build id, not in ~/.debug's build-id cache) but `symfs` has (DIR/path, then DIR/basename, as
  * the disassembler looks), each only when its build id is the recorded one. Without them a
  * recording made on another machine, or of a binary since moved, prints `[unknown]` for their
- * functions, where `perf annotate --symfs` would name them. The user's ~/.debug is never
- * written. Returns how many binaries it holds.
+ * functions, where `perf annotate --symfs` would name them. perf reads this cache in place of
+ * ~/.debug, so what ~/.debug holds of the recording (binaries since moved, [vdso], a kernel's
+ * kallsyms) is linked into it too; ~/.debug is never written. Returns how many binaries came
+ * from `symfs` (none: the caller need not pass the cache at all).
  */
 export async function symfsBuildIdCache(perfData: string, symfs: string, into: string, home = process.env.HOME ?? ''): Promise<number> {
   let held = 0;
-  for (const [dso, id] of await recordedBuildIds(perfData)) {
+  const ids = await recordedBuildIds(perfData);
+  const cached = (id: string) => (home ? join(home, '.debug', '.build-id', id.slice(0, 2), id.slice(2)) : '');
+  for (const [dso, id] of ids) {
     if (dso.startsWith('[')) continue; // [kernel.kallsyms], [vdso]: not files
     if ((await readable(dso)) && (await fileBuildId(dso)) === id) continue;
-    if (home && (await readable(join(home, '.debug', '.build-id', id.slice(0, 2), id.slice(2))))) continue;
+    if (home && (await readable(cached(id)))) continue;
     for (const candidate of binaryCandidates(dso, symfs)) {
       if (!(await readable(candidate)) || (await fileBuildId(candidate)) !== id) continue;
       try {
@@ -88,7 +92,19 @@ export async function symfsBuildIdCache(perfData: string, symfs: string, into: s
       break;
     }
   }
+  if (held > 0 && home) for (const id of new Set(ids.values())) await linkCached(cached(id), join(into, '.build-id', id.slice(0, 2), id.slice(2)));
   return held;
+}
+
+/** Links a ~/.debug build-id entry (itself a link to the cached copy) into another cache, when it exists and that one has none. */
+async function linkCached(entry: string, link: string): Promise<void> {
+  try {
+    const target = await realpath(entry);
+    await mkdir(dirname(link), { recursive: true });
+    await symlink(target, link);
+  } catch {
+    // Not in ~/.debug, or already in the run's cache (perf put the symfs copy there).
+  }
 }
 
 /** The GNU build id of an ELF file (`readelf -n`), or null. */
