@@ -25,7 +25,7 @@
 //   else loaded: what is left is the browser's start, the fetch and a cold JIT.
 // - `--returning`: a returning visitor instead of a first visit. Each run is a fresh Chromium
 //   profile that opens the link twice (not timed; the second visit lets Chromium store V8's code
-//   cache beside the cached scripts) and times the third. The apps' files but index.html are
+//   cache beside the cached scripts), closes the browser and times the third visit in a new one. The apps' files but index.html are
 //   served as a static host serves hashed assets (`max-age=31536000, immutable`); the recording
 //   and index.html are never cached.
 // Each viewer's app is served as static files by one server (paths not found fall back to
@@ -41,7 +41,7 @@ import { createServer, type Server } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { DATA_DIR, parseList } from '../generate';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -212,28 +212,34 @@ async function drawnAt(page: Page, viewer: Viewer, name: string): Promise<number
 const WARM_VISITS = process.argv.includes('--returning') ? 2 : 0;
 
 async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: string, trace?: string): Promise<{ ms: number; marks: Record<string, number> }> {
-  const profile = WARM_VISITS > 0 ? mkdtempSync(join(tmpdir(), 'flameview-small-')) : null;
   const options = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true };
   const viewport = { width: 1280, height: 800 };
-  const context = profile ? await chromium.launchPersistentContext(profile, { ...options, viewport }) : null;
-  const browser: Browser | null = context ? null : await chromium.launch(options);
+  const open: { browser: Browser | null; context: BrowserContext | null; profile: string | null } = { browser: null, context: null, profile: null };
   try {
-    for (let i = 0; i < WARM_VISITS; i++) {
-      const warm = await context!.newPage();
-      await warm.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
-      await drawnAt(warm, viewer, name);
-      await warm.close();
-    }
-    const page = context ? await context.newPage() : await browser!.newPage({ viewport });
-    if (trace && browser) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
+    if (WARM_VISITS > 0) {
+      // The warm visits in one browser, closed (its caches written to the profile), then the timed
+      // visit in a new browser on that profile: a returning visitor's, no process left warm.
+      open.profile = mkdtempSync(join(tmpdir(), 'flameview-small-'));
+      open.context = await chromium.launchPersistentContext(open.profile, { ...options, viewport });
+      for (let i = 0; i < WARM_VISITS; i++) {
+        const warm = await open.context.newPage();
+        await warm.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
+        await drawnAt(warm, viewer, name);
+        await warm.close();
+      }
+      await open.context.close();
+      open.context = await chromium.launchPersistentContext(open.profile, { ...options, viewport });
+    } else open.browser = await chromium.launch(options);
+    const page = open.context ? await open.context.newPage() : await open.browser!.newPage({ viewport });
+    if (trace && open.browser) await open.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
     await page.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
     const ms = await drawnAt(page, viewer, name);
-    if (trace && browser) writeFileSync(trace, await browser.stopTracing());
+    if (trace && open.browser) writeFileSync(trace, await open.browser.stopTracing());
     const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
     return { ms, marks };
   } finally {
-    await (context ?? browser!).close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await (open.context ?? open.browser)?.close();
+    if (open.profile) rmSync(open.profile, { recursive: true, force: true });
   }
 }
 
@@ -243,6 +249,8 @@ const median = (xs: number[]) => {
 };
 
 export async function runSmallBench(): Promise<void> {
+  // Playwright traces a browser, and a persistent profile's context has none to trace.
+  if (arg('--trace') && WARM_VISITS > 0) throw new Error('--trace and --returning cannot be combined: trace a first visit');
   const runs = Number(arg('--runs') ?? 5);
   const sizes = parseList(arg('--sizes'), ['0.1', '1.6', '16']).map(Number);
   const source = resolve(arg('--source') ?? join(DATA_DIR, 'gxx.perf-script.txt'));
@@ -272,8 +280,6 @@ export async function runSmallBench(): Promise<void> {
   const data = new Map(inputs.map((i) => [`small-${i.mb}MB.perf-script.txt`, i.path]));
   const { server, origin } = await serve(data, apps, WARM_VISITS > 0);
   const traceDir = arg('--trace');
-  // Playwright traces a browser, and a persistent profile's context has none to trace.
-  if (traceDir && WARM_VISITS > 0) throw new Error('--trace and --returning cannot be combined: trace a first visit');
   if (traceDir) mkdirSync(traceDir, { recursive: true });
   const rows: { viewer: string; mb: number; bytes: number; runs: number[]; median: number; marks: Record<string, number>[] }[] = [];
   try {
