@@ -4,21 +4,16 @@
 import { expect, test, type Page } from '@playwright/test';
 import { gotoAndWait, openFixture, waitForIdle } from './helpers';
 
-const graph = (page: Page) => page.getByRole('application', { name: 'Flame graph' });
+type FramesHook = { flameviewFrames: { rect(label: string, name: string): { x: number; y: number; width: number; height: number } | null } };
 
-/** Hovers the graph's rows from the bottom up until a tooltip gives a Line; returns it and where. */
-async function hoverForLine(page: Page): Promise<{ text: string | null; x: number; y: number }> {
-  const box = (await graph(page).locator('canvas').first().boundingBox())!;
-  for (let dy = 9; dy < 160; dy += 17) {
-    const x = box.x + box.width * 0.5;
-    const y = box.y + box.height - dy;
-    await page.mouse.move(x, y);
-    // The tooltip renders on the next frame: wait for its figures (absent over empty space).
-    await expect(page.locator('.frame-figures').first()).toBeVisible({ timeout: 2_000 }).catch(() => undefined);
-    const line = page.locator('.frame-line');
-    if (await line.count()) return { text: (await line.first().innerText()).trim(), x, y };
-  }
-  return { text: null, x: 0, y: 0 };
+/** Hovers the widest `name` frame of the graph and waits for its tooltip's figures; returns where. */
+async function hoverFrame(page: Page, name: string): Promise<{ x: number; y: number }> {
+  const r = await page.evaluate((n) => (window as unknown as FramesHook).flameviewFrames.rect('Flame graph', n), name);
+  expect(r, name).not.toBeNull();
+  const at = { x: r!.x + Math.min(r!.width / 2, 40), y: r!.y + r!.height / 2 };
+  await page.mouse.move(at.x, at.y);
+  await expect(page.locator('.frame-figures').first()).toBeVisible();
+  return at;
 }
 
 test.describe('source lines', () => {
@@ -27,11 +22,13 @@ test.describe('source lines', () => {
     await openFixture(page, 'srcline/hashack.srcline.perf-script.txt.gz');
     await waitForIdle(page);
     await expect(page.getByTestId('recording-name')).toHaveText('hashack.srcline.perf-script.txt.gz');
-    const { text, x, y } = await hoverForLine(page);
-    expect(text).toMatch(/^[\w.-]+\.c:\d+( \(the heaviest of \d+\))?$/);
+    const { x, y } = await hoverFrame(page, 'main');
+    const line = page.locator('.frame-line').first();
+    await expect(line).toHaveText(/^hashack\.c:\d+( \(the heaviest of \d+\))?$/);
+    const text = (await line.innerText()).trim();
     await page.mouse.click(x, y);
     const details = page.getByRole('region', { name: 'Selected frame' });
-    await expect(details.locator('.frame-line')).toHaveText(text!);
+    await expect(details.locator('.frame-line')).toHaveText(text);
   });
 
   test('a recording without lines shows no Line', async ({ page }) => {
@@ -39,6 +36,7 @@ test.describe('source lines', () => {
     await openFixture(page, 'srcline/hashack.perf-script.txt.gz');
     await waitForIdle(page);
     await expect(page.getByTestId('recording-name')).toHaveText('hashack.perf-script.txt.gz');
-    expect((await hoverForLine(page)).text).toBeNull();
+    await hoverFrame(page, 'main');
+    await expect(page.locator('.frame-line')).toHaveCount(0);
   });
 });
