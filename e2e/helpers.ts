@@ -240,6 +240,17 @@ export async function menu(page: Page, name: 'View' | 'More actions') {
   return page.getByRole('group', { name, exact: true });
 }
 
+/**
+ * Picks another event in the View menu and waits until the recording has been read again for it:
+ * the graph then takes the focus (components/Viewer.tsx), which closes the menu, so a menu
+ * reopened before that would close under the test.
+ */
+export async function pickEvent(page: Page, event: string): Promise<void> {
+  await (await menu(page, 'View')).getByLabel('Event').selectOption(event);
+  await expect(page.getByRole('application', { name: 'Flame graph' })).toBeFocused();
+  await waitForIdle(page);
+}
+
 /** A button in a toolbar menu (the menu opened if it is closed). */
 export async function menuButton(page: Page, menuName: 'View' | 'More actions', name: string): Promise<Locator> {
   return (await menu(page, menuName)).getByRole('button', { name, exact: true });

@@ -5,7 +5,7 @@
 
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fixturePath, hashParam, menu, menuButton, openFixture, waitForIdle } from './helpers';
+import { fixturePath, hashParam, menu, menuButton, openFixture, pickEvent, waitForIdle } from './helpers';
 
 test('pick Wall clock: off-CPU leaves, their legend, search and the link’s event', async ({ page }) => {
   await page.goto('./');
@@ -17,8 +17,7 @@ test('pick Wall clock: off-CPU leaves, their legend, search and the link’s eve
   const legend = page.getByRole('list', { name: 'Frame colours' });
   await expect(legend.getByText('off-CPU')).toHaveCount(0);
 
-  await picker.selectOption('Wall clock');
-  await waitForIdle(page);
+  await pickEvent(page, 'Wall clock');
   await expect((await menu(page, 'View')).getByLabel('Event')).toHaveValue('Wall clock');
   await waitForIdle(page);
   await expect.poll(() => hashParam(page, 'event')).toBe(encodeURIComponent('Wall clock'));
@@ -36,8 +35,7 @@ test('pick Wall clock: off-CPU leaves, their legend, search and the link’s eve
   }
 
   // The other derived event: the off-CPU time alone.
-  await (await menu(page, 'View')).getByLabel('Event').selectOption('Off-CPU');
-  await waitForIdle(page);
+  await pickEvent(page, 'Off-CPU');
   await expect((await menu(page, 'View')).getByLabel('Event')).toHaveValue('Off-CPU');
   await waitForIdle(page);
   await expect.poll(() => hashParam(page, 'event')).toBe('Off-CPU');
