@@ -247,14 +247,6 @@ describe('flameview perf.data', () => {
     expect(Buffer.compare(await bytes(original!), readFileSync(perfPath))).toBe(0);
   });
 
-  it('--source-root where none of the named files is: says so, and which option to pass', async () => {
-    const root = scratch();
-    writeFileSync(join(root, 'unrelated.c'), 'int x;\n');
-    const s = open(['--no-open', '--source-root', root, join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')]);
-    await waitForLine(s, URL_LINE);
-    await expect.poll(() => s.stderr()).toMatch(/none of the \d+ source files the recording names is under .*: pass --source-root where they are\n/);
-  });
-
   it('--source-root: the page may read the source files the recording names under it, and no other', async () => {
     // perf printed base names (hot.c): found under the root by their path suffix.
     const root = scratch();
@@ -268,8 +260,7 @@ describe('flameview perf.data', () => {
     const source = new URLSearchParams(url.hash.slice(1)).get('source');
     expect(source).toMatch(/^\/api\/source\/[0-9a-f]{32}$/);
     await untilParsed(url);
-    // hot.c of the files it names (hot.c, libc's, the kernel's) is under the root.
-    await expect.poll(() => s.stderr()).toMatch(new RegExp(`may read 1 of the \\d+ source files the recording names, found under ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
+    await expect.poll(() => s.stderr()).toContain(`under ${root}\n`);
     const get = (secret: string, path: string) => fetch(`${url.origin}${secret}?path=${encodeURIComponent(path)}`);
     const hot = await get(source!, 'hot.c');
     expect(hot.status).toBe(200);

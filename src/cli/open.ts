@@ -240,18 +240,10 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
       io.stderr.write(`flameview: opened ${url}\n`);
     }
     io.stderr.write('flameview: serving until Ctrl+C\n');
-    void parsing.then(async () => {
-      if (!sources || sourceNames.size === 0) return;
-      // Which of the named files are there, asked as the page's requests will be: whether the
-      // roots given are the right ones is the user's next question.
-      const guard = sources;
-      const found = (await Promise.all([...sourceNames].map((name) => guard.check(guard.secret, name)))).filter((v) => v.ok).length;
-      const under = guard.rootPaths.join(', ');
-      io.stderr.write(
-        found > 0
-          ? `flameview: the page may read ${found} of the ${sourceNames.size} source files the recording names, found under ${under}\n`
-          : `flameview: none of the ${sourceNames.size} source files the recording names is under ${under}: pass --source-root where they are\n`,
-      );
+    void parsing.then(() => {
+      if (sources && sourceNames.size > 0) {
+        io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
+      }
     });
     await stopped;
     return 0;
