@@ -211,6 +211,7 @@ test.describe('opening recordings', () => {
     expect(await stacks()).toContain('alpha');
     await pickEvent(page, 'instructions');
     await expect((await menu(page, 'View')).getByLabel('Event')).toHaveValue('instructions');
+    expect(await stacks()).toContain('beta');
     expect(await stacks()).not.toContain('alpha');
     await expect(recordingName(page)).toHaveText('two-events.perf-script.txt');
   });

@@ -12,7 +12,10 @@ async function hoverFrame(page: Page, name: string): Promise<{ x: number; y: num
   expect(r, name).not.toBeNull();
   const at = { x: r!.x + Math.min(r!.width / 2, 40), y: r!.y + r!.height / 2 };
   await page.mouse.move(at.x, at.y);
-  await expect(page.locator('.frame-figures').first()).toBeVisible();
+  // The tooltip's own figures, for this frame (the details panel has figures of its own).
+  const tip = page.getByRole('tooltip');
+  await expect(tip.locator('.frame-figures')).toBeVisible();
+  await expect(tip).toContainText(name);
   return at;
 }
 
@@ -23,7 +26,7 @@ test.describe('source lines', () => {
     await waitForIdle(page);
     await expect(page.getByTestId('recording-name')).toHaveText('hashack.srcline.perf-script.txt.gz');
     const { x, y } = await hoverFrame(page, 'main');
-    const line = page.locator('.frame-line').first();
+    const line = page.getByRole('tooltip').locator('.frame-line');
     await expect(line).toHaveText(/^hashack\.c:\d+( \(the heaviest of \d+\))?$/);
     const text = (await line.innerText()).trim();
     await page.mouse.click(x, y);
@@ -37,6 +40,6 @@ test.describe('source lines', () => {
     await waitForIdle(page);
     await expect(page.getByTestId('recording-name')).toHaveText('hashack.perf-script.txt.gz');
     await hoverFrame(page, 'main');
-    await expect(page.locator('.frame-line')).toHaveCount(0);
+    await expect(page.getByRole('tooltip').locator('.frame-line')).toHaveCount(0);
   });
 });
