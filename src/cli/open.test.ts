@@ -338,7 +338,7 @@ describe('flameview perf.data', () => {
 
   it('converts a real perf.data with the real perf, when perf can record here', async (ctx) => {
     const data = join(scratch(), 'perf.data');
-    const rec = spawnSync('perf', ['record', '-g', '-o', data, '--', '/bin/sh', '-c', 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'], { encoding: 'utf8' });
+    const rec = spawnSync('perf', ['record', '-N', '-g', '-o', data, '--', '/bin/sh', '-c', 'i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done'], { encoding: 'utf8' });
     const captured = /\((\d+) samples\)/.exec(rec.stderr ?? '');
     if (rec.status !== 0 || !captured) return ctx.skip(); // no perf, or no permission to record
     const s = open(['--no-open', data]);

@@ -103,7 +103,7 @@ describe('commands read perf.data through perf script', () => {
     writeFileSync(join(dir, 'waits.c'), WAITS_C);
     const gcc = spawnSync('gcc', ['-O1', '-g', '-fno-omit-frame-pointer', '-o', join(dir, 'waits'), join(dir, 'waits.c')]);
     const recorded = join(dir, 'perf.data');
-    const rec = gcc.status === 0 ? spawnSync('perf', ['record', '-q', '-g', '-o', recorded, '-e', 'cpu-clock/freq=999/', '-e', 'sched:sched_switch', join(dir, 'waits')]) : gcc;
+    const rec = gcc.status === 0 ? spawnSync('perf', ['record', '-q', '-N', '-g', '-o', recorded, '-e', 'cpu-clock/freq=999/', '-e', 'sched:sched_switch', join(dir, 'waits')]) : gcc;
     if (rec.status !== 0) return ctx.skip();
     const report = spawnSync('perf', ['report', '-i', recorded, '--no-children', '--sort', 'sym,srcline', '--stdio', '-g', 'none'], { encoding: 'utf8' }).stdout;
     // perf's rows for spin in the section of the cpu-clock event: share of all its samples, by line.
