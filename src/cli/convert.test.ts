@@ -5,7 +5,7 @@
 // total `go tool pprof -top` reports.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,24 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const fx = (p: string) => join(root, 'fixtures', p);
 const dir = mkdtempSync(join(tmpdir(), 'flameview-convert-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A C++ program for perf to record here: its hot lines are in the standard library's headers (sort's inlined partition) and its own template. */
+const CPP_PROGRAM = `#include <algorithm>
+#include <functional>
+#include <memory>
+#include <vector>
+template <typename T> T acc(const std::vector<T>& v) { T s = 0; for (auto x : v) s += x * x; return s; }
+static long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+int main() {
+  auto p = std::make_unique<std::vector<double>>(200000, 1.5);
+  std::function<double()> f = [&] { return acc(*p); };
+  double t = 0;
+  long r = 0;
+  for (int i = 0; i < 400; i++) { t += f(); std::sort(p->begin(), p->end(), [](double a, double b) { return a > b; }); }
+  for (int i = 0; i < 3; i++) r += fib(27);
+  return (t + r) > 0 ? 0 : 1;
+}
+`;
 
 // CI installs Go (.ci/run); elsewhere the check is skipped when `go` is missing.
 const hasGo = spawnSync('go', ['version']).status === 0;
@@ -114,27 +132,49 @@ describe('flameview convert', () => {
     }
   });
 
+  /**
+   * `perf report --sort srcline`'s rows (`report`, its --stdio text) against `go tool pprof -top
+   * -lines` on the pprof `flameview convert` wrote of `recording`: every line of 0.5 % or more.
+   */
+  async function expectSrclineAgreement(label: string, recording: string, report: string): Promise<void> {
+    const out = join(dir, `${label}-lines.pb.gz`);
+    await convert(recording, out);
+    const perf = new Map<string, number>();
+    for (const m of report.matchAll(/^\s+([\d.]+)%\s+(\S+:\d+)$/gm)) perf.set(m[2], Number(m[1]));
+    // pprof's rows are per function and line (an inlined header line under each function it is
+    // in): summed per file:line, as perf's srcline sort does.
+    const go = new Map<string, number>();
+    // pprof prints a known file without a line (perf's `FILE:0`) as the file alone.
+    for (const m of pprof(['-top', '-lines', '-nodecount=100000', '-nodefraction=0', out]).matchAll(/^\s*\S+\s+([\d.]+)%.*?\s(\S+?)(:\d+)?(?: \((?:partial-)?inline\))?$/gm)) {
+      const at = `${m[2].slice(m[2].lastIndexOf('/') + 1)}${m[3] ?? ':0'}`;
+      go.set(at, (go.get(at) ?? 0) + Number(m[1]));
+    }
+    // perf's `??:0` is the unknown line, which pprof prints without a file.
+    const heavy = [...perf].filter(([at, pct]) => pct >= 0.5 && !at.startsWith('??:'));
+    expect(heavy.length, label).toBeGreaterThan(3);
+    // Both print two decimals: a sum of pprof's rounded rows may be off by a few hundredths.
+    for (const [at, pct] of heavy) expect(Math.abs((go.get(at) ?? 0) - pct), `${label} ${at}: perf ${pct}%, pprof ${go.get(at)}%`).toBeLessThanOrEqual(0.03);
+  }
+
   it.skipIf(!hasGo && !process.env.CI)("go tool pprof -lines gives perf report --sort srcline's figures: the pprof keeps each sample's line", async () => {
     // perf's own report of each recording, made when it was recorded (fixtures/srcline/README.md).
     for (const name of ['hashack', 'funcs', 'mixed-clang']) {
-      const out = join(dir, `${name}-lines.pb.gz`);
-      await convert(fx(`srcline/${name}.srcline.perf-script.txt.gz`), out);
-      const perf = new Map<string, number>();
-      for (const m of readFileSync(fx(`srcline/${name}.srcline-report.txt`), 'utf8').matchAll(/^\s+([\d.]+)%\s+(\S+:\d+)$/gm)) perf.set(m[2], Number(m[1]));
-      // pprof's rows are per function and line (an inlined header line under each function it is
-      // in): summed per file:line, as perf's srcline sort does.
-      const go = new Map<string, number>();
-      // pprof prints a known file without a line (perf's `FILE:0`) as the file alone.
-      for (const m of pprof(['-top', '-lines', '-nodecount=100000', '-nodefraction=0', out]).matchAll(/^\s*\S+\s+([\d.]+)%.*?\s(\S+?)(:\d+)?(?: \((?:partial-)?inline\))?$/gm)) {
-        const at = `${m[2].slice(m[2].lastIndexOf('/') + 1)}${m[3] ?? ':0'}`;
-        go.set(at, (go.get(at) ?? 0) + Number(m[1]));
-      }
-      // perf's `??:0` is the unknown line, which pprof prints without a file.
-      const heavy = [...perf].filter(([at, pct]) => pct >= 0.5 && !at.startsWith('??:'));
-      expect(heavy.length, name).toBeGreaterThan(3);
-      // Both print two decimals: a sum of pprof's rounded rows may be off by a few hundredths.
-      for (const [at, pct] of heavy) expect(Math.abs((go.get(at) ?? 0) - pct), `${name} ${at}: perf ${pct}%, pprof ${go.get(at)}%`).toBeLessThanOrEqual(0.03);
+      await expectSrclineAgreement(name, fx(`srcline/${name}.srcline.perf-script.txt.gz`), readFileSync(fx(`srcline/${name}.srcline-report.txt`), 'utf8'));
     }
+  });
+
+  it.skipIf(!hasGo && !process.env.CI)('the same on a C++ program recorded here (templates, std::function, lambdas, unique_ptr, recursion at -O2, DWARF inline frames)', async (ctx) => {
+    const work = mkdtempSync(join(dir, 'cpp-'));
+    writeFileSync(join(work, 't.cpp'), CPP_PROGRAM);
+    const built = spawnSync('g++', ['-O2', '-g', '-o', join(work, 't'), join(work, 't.cpp')]);
+    const data = join(work, 'perf.data');
+    // -N: the binary stays where it was recorded, so no build-id cache is needed (nor written).
+    const rec = built.status === 0 ? spawnSync('perf', ['record', '-q', '-N', '-F', '999', '--call-graph', 'dwarf', '-o', data, join(work, 't')]) : built;
+    if (rec.status !== 0) return ctx.skip(); // no compiler, no perf, or no permission to record
+    const text = join(work, 't.perf-script.txt');
+    writeFileSync(text, execFileSync('perf', ['script', '-i', data, '-F', '+srcline'], { maxBuffer: 256 << 20 }));
+    const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', 'srcline', '--stdio'], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
+    await expectSrclineAgreement('cpp-here', text, report);
   });
 
   it('to the processed recording and back to pprof: every command reads both, with the same output', async () => {
