@@ -80,9 +80,10 @@ function sumsFromRaw(raw: string, view: 'inline' | 'functions'): Map<string, num
   return sums;
 }
 
-async function convert(input: string, out: string) {
-  const r = await runInMemory(runConvert, [input, '-o', out]);
-  expect(r.stderr).toBe('');
+async function convert(input: string, out: string, options: string[] = []) {
+  const r = await runInMemory(runConvert, [...options, input, '-o', out]);
+  // A perf.data input: perf script's sample count, and nothing else.
+  expect(r.stderr.replace(/^flameview: perf script .*: \d+ samples\n$/, '')).toBe('');
   expect(r.code).toBe(0);
 }
 
@@ -136,9 +137,9 @@ describe('flameview convert', () => {
    * `perf report --sort srcline`'s rows (`report`, its --stdio text) against `go tool pprof -top
    * -lines` on the pprof `flameview convert` wrote of `recording`: every line of 0.5 % or more.
    */
-  async function expectSrclineAgreement(label: string, recording: string, report: string): Promise<void> {
+  async function expectSrclineAgreement(label: string, recording: string, report: string, options: string[] = []): Promise<void> {
     const out = join(dir, `${label}-lines.pb.gz`);
-    await convert(recording, out);
+    await convert(recording, out, options);
     const perf = new Map<string, number>();
     for (const m of report.matchAll(/^\s+([\d.]+)%\s+(\S+:\d+)$/gm)) perf.set(m[2], Number(m[1]));
     // pprof's rows are per function and line (an inlined header line under each function it is
@@ -175,6 +176,8 @@ describe('flameview convert', () => {
     writeFileSync(text, execFileSync('perf', ['script', '-i', data, '-F', '+srcline'], { maxBuffer: 256 << 20 }));
     const report = execFileSync('perf', ['report', '-i', data, '--no-children', '--sort', 'srcline', '--stdio'], { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
     await expectSrclineAgreement('cpp-here', text, report);
+    // The perf.data itself: --lines prints it with them.
+    await expectSrclineAgreement('cpp-here-data', data, report, ['--lines']);
   });
 
   it('to the processed recording and back to pprof: every command reads both, with the same output', async () => {

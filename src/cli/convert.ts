@@ -24,11 +24,15 @@ export const CONVERT_USAGE = `usage: flameview convert [options] IN|- -o OUT|-
   --event NAME       perf script: samples of this event (default: the CPU samples;
                      off-cpu, wall: derived from sched:sched_switch)
   --pid, --tid       perf script: the root frames are process-PID (or thread-TID) names
+  --lines            perf.data: print it with its source lines (perf script -F +srcline), so
+                     the output keeps each frame's line (as a perf script with them does)
+  --symfs DIR        perf.data: look for the binaries under DIR, a copy of the recording
+                     machine's files (as perf script --symfs)
 `;
 
 export async function runConvert(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'convert', CONVERT_USAGE);
-  const parsed = command.parse(args, { ...SPLIT_OPTIONS, o: { type: 'string', short: 'o' }, to: { type: 'string' }, event: { type: 'string' } });
+  const parsed = command.parse(args, { ...SPLIT_OPTIONS, o: { type: 'string', short: 'o' }, to: { type: 'string' }, event: { type: 'string' }, lines: { type: 'boolean' }, symfs: { type: 'string' } });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const file = command.oneFile(positionals);
@@ -38,7 +42,7 @@ export async function runConvert(args: string[], io: CliIo): Promise<number> {
   const to = values.to ?? (out.endsWith('.pb.gz') || out.endsWith('.pb') ? 'pprof' : 'flameview');
   if (to !== 'pprof' && to !== 'flameview') return command.usageError(`--to must be flameview or pprof, not '${to}'`);
 
-  const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) });
+  const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) }, values.lines === true, values.symfs);
   if (!profile) return 1;
   const raw = to === 'pprof' ? toPprof(profile) : toProcessed(profile);
   const bytes = to === 'pprof' && out.endsWith('.pb') ? raw : gzipSync(raw);

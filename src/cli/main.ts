@@ -61,9 +61,11 @@ commands:
   annotate [--symfs DIR] [--objdump PATH] [--event NAME] [--json] FUNCTION FILE
       each instruction's share of a function's self time (perf annotate --stdio), from its
       binary on this machine (objdump); without the binary, the sampled offsets
-  convert [--to flameview|pprof] [--event NAME] [--pid|--tid] IN|- -o OUT|-
+  convert [--to flameview|pprof] [--event NAME] [--pid|--tid] [--lines] [--symfs DIR]
+          IN|- -o OUT|-
       write the recording processed (OUT.flameview: opens without parsing) or as pprof
-      (OUT.pb.gz: profile.proto, gzipped), both views kept
+      (OUT.pb.gz: profile.proto, gzipped), both views kept (--lines: a perf.data with its
+      source lines)
   html [--title T] [--event NAME] [--pid|--tid] FILE [FILE2] -o OUT.html|-
       one self-contained HTML report (the app and the recording, processed) that opens
       from disk with no server; with FILE2 it compares the two
