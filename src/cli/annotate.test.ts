@@ -4,7 +4,7 @@
 // pprof profile's addresses placed through its mappings.
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runInMemory } from './run-in-memory';
 import { runAnnotate } from './annotate';
+import { runCli } from '../server/test-support';
 import type { Disassembly } from '../node/disasm';
 
 const asm = fileURLToPath(new URL('../../fixtures/asm/', import.meta.url));
@@ -122,6 +123,26 @@ describe('flameview annotate', () => {
       expect(code, `${fn}: ${stderr}`).toBe(0);
       expect(d.offsets.length, fn).toBeGreaterThan(0);
     }
+  });
+
+  it('Ctrl+C while perf script runs: exit status 130, and the run\'s build-id cache is removed', async () => {
+    // A perf whose `script` never ends, the rest the real one: the cache is made and filled, then
+    // the command waits on perf script, as on a large recording.
+    const bin = join(scratch, 'slow-perf');
+    mkdirSync(bin, { recursive: true });
+    const perf = execFileSync('sh', ['-c', 'command -v perf'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'perf'), `#!/bin/sh\ncase " $* " in *" script "*) exec sleep 20;; esac\nexec '${perf}' "$@"\n`);
+    chmodSync(join(bin, 'perf'), 0o755);
+    const tmp = join(scratch, 'ctrl-c-tmp');
+    mkdirSync(tmp, { recursive: true });
+    const home = join(scratch, 'ctrl-c-home');
+    mkdirSync(home, { recursive: true });
+    const s = runCli(['annotate', '--symfs', asm, 'chase', data], { env: { ...process.env, HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH}` } });
+    const filled = () => readdirSync(tmp).some((d) => d.startsWith('flameview-buildids-') && existsSync(join(tmp, d, '.build-id')));
+    await expect.poll(filled, { timeout: 30_000 }).toBe(true);
+    s.child.kill('SIGINT');
+    expect((await s.exit).code).toBe(130);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('shows the sampled offsets of a recording whose binaries are gone, and says what to pass', async () => {

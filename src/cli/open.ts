@@ -37,6 +37,7 @@ import { ListenError, listen, parsePort, untilStopped } from '../server/lifecycl
 import { isPerfData } from '../core/import/sniff';
 import { readHead, sniffFile } from '../server/sniff';
 import { describeFsError, loadRecording } from './cli-common';
+import { cleanupOnStop } from './on-stop';
 import { toProcessed } from '../core/export/processed';
 import type { CliIo } from './main';
 import { COMMAND_NAMES } from './command-names';
@@ -154,17 +155,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     temp = null;
   };
   // Ctrl+C while perf script or stdin is still running: remove the partial files, then stop.
-  const interrupted = () => {
-    cleanup();
-    process.exit(130);
-  };
-  process.on('exit', cleanup);
-  process.on('SIGINT', interrupted);
-  process.on('SIGTERM', interrupted);
-  const handlersOff = () => {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-  };
+  const onStop = cleanupOnStop(cleanup);
   try {
     const parsed = parseArgs(args);
     // Checked before the server starts, as every input is: a mistyped --symfs is one line now, not
@@ -222,7 +213,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     // Only when set: the page's cores are its own (this machine may be a 1-core container).
     const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1, sources, asm });
     const base = await listen(app, '127.0.0.1', parsed.port);
-    handlersOff();
+    onStop.signalsOff();
     const stopped = untilStopped(app, cleanup);
     // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
     let url = `${base}/#${[...paths.a.map((p) => `profile=${p}`), ...paths.b.map((p) => `compare=${p}`)].join('&')}`;
@@ -256,8 +247,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`flameview: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
     return 1;
   } finally {
-    handlersOff();
-    process.off('exit', cleanup);
+    onStop.off();
   }
 }
 

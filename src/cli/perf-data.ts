@@ -6,10 +6,12 @@
 // been consumed or written; it rejects with a PerfScriptError whose message is one line.
 
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { symfsBuildIdCache } from '../node/disasm';
+import { cleanupOnStop } from './on-stop';
 import type { Readable } from 'node:stream';
 import type { CliIo } from './main';
 
@@ -112,12 +114,18 @@ export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'std
  * perf is done. Without, or when there is no such binary, no folder: perf then looks where it
  * always does (the recorded paths, ~/.debug). With one, perf reads this cache instead of
  * ~/.debug for that run. `parent`: where the folder goes (`flameview FILE` gives its own
- * temporary folder, which its Ctrl+C handler removes).
+ * temporary folder, which its Ctrl+C handler removes); without, the system's, the folder removed
+ * on Ctrl+C too.
  */
-export async function symfsBuildIds(perfData: string, symfs: string | undefined, parent = tmpdir()): Promise<{ dir?: string; remove(): Promise<void> }> {
+export async function symfsBuildIds(perfData: string, symfs: string | undefined, parent?: string): Promise<{ dir?: string; remove(): Promise<void> }> {
   if (!symfs) return { remove: async () => undefined };
-  const dir = await mkdtemp(join(parent, 'flameview-buildids-'));
-  const remove = () => rm(dir, { recursive: true, force: true });
+  const dir = await mkdtemp(join(parent ?? tmpdir(), 'flameview-buildids-'));
+  // In the system's temporary directory: removed on Ctrl+C too, until perf is done.
+  const onStop = parent ? null : cleanupOnStop(() => rmSync(dir, { recursive: true, force: true }));
+  const remove = () => {
+    onStop?.off();
+    return rm(dir, { recursive: true, force: true });
+  };
   let held = 0;
   try {
     held = await symfsBuildIdCache(perfData, symfs, dir);
