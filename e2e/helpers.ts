@@ -55,6 +55,8 @@ export interface MainThreadTasks {
   longestCpuMs: number;
   /** Tasks over 50 ms of CPU time. */
   overBudget: number;
+  /** The thread's CPU time in all its tasks. */
+  totalCpuMs: number;
 }
 
 /**
@@ -108,16 +110,18 @@ export function summariseTrace(json: string): MainThreadTasks {
   let wall = 0;
   let cpu = 0;
   let over = 0;
+  let total = 0;
   for (const e of events) {
     if (e.name !== 'RunTask' || e.ph !== 'X' || !main.has(`${e.pid}:${e.tid}`)) continue;
     tasks++;
     const w = (e.dur ?? 0) / 1000;
     const c = (e.tdur ?? e.dur ?? 0) / 1000;
+    total += c;
     if (w > wall) wall = w;
     if (c > cpu) cpu = c;
     if (c > 50) over++;
   }
-  return { tasks, longestWallMs: wall, longestCpuMs: cpu, overBudget: over };
+  return { tasks, longestWallMs: wall, longestCpuMs: cpu, overBudget: over, totalCpuMs: Math.round(total) };
 }
 
 /** Records every dialog the page opens (and dismisses it): a script injected through a name would show here. */

@@ -11,4 +11,14 @@ describe('wire strings', () => {
     expect(names).toEqual(['a\ufffdb', '\ufffd', 'plain']);
     expect(unpackStrings(packStrings(names))).toEqual(names);
   });
+
+  it('packs a list it unpacked without joining it again (the page passes 5 million names on to two workers)', () => {
+    const packed = packStrings(['a', '', 'b;c']);
+    const list = unpackStrings(packed);
+    Object.defineProperty(list, 'join', { value: () => { throw new Error('joined again'); } });
+    expect(packStrings(list)).toBe(packed);
+    // Any other list is joined: one with the same names too.
+    expect(packStrings([...list])).toBe(packed);
+    expect(packStrings(unpackStrings(''))).toBe('');
+  });
 });
