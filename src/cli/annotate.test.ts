@@ -3,7 +3,7 @@
 // binary, a recording whose binaries are gone (offsets only), kernel code, usage errors, and a
 // pprof profile's addresses placed through its mappings.
 
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,23 +126,29 @@ describe('flameview annotate', () => {
   });
 
   it('Ctrl+C while perf script runs: exit status 130, and the run\'s build-id cache is removed', async () => {
-    // A perf whose `script` never ends, the rest the real one: the cache is made and filled, then
-    // the command waits on perf script, as on a large recording.
+    // A perf whose `script` runs on (a large recording), noting its pid when it starts; the rest
+    // is the real perf, which makes and fills the cache first.
     const bin = join(scratch, 'slow-perf');
     mkdirSync(bin, { recursive: true });
+    const started = join(scratch, 'slow-perf.pid');
     const perf = execFileSync('sh', ['-c', 'command -v perf'], { encoding: 'utf8' }).trim();
-    writeFileSync(join(bin, 'perf'), `#!/bin/sh\ncase " $* " in *" script "*) exec sleep 20;; esac\nexec '${perf}' "$@"\n`);
+    writeFileSync(join(bin, 'perf'), `#!/bin/sh\ncase " $* " in *" script "*) echo $$ > '${started}'; exec sleep 60;; esac\nexec '${perf}' "$@"\n`);
     chmodSync(join(bin, 'perf'), 0o755);
     const tmp = join(scratch, 'ctrl-c-tmp');
     mkdirSync(tmp, { recursive: true });
     const home = join(scratch, 'ctrl-c-home');
     mkdirSync(home, { recursive: true });
     const s = runCli(['annotate', '--symfs', asm, 'chase', data], { env: { ...process.env, HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH}` } });
-    const filled = () => readdirSync(tmp).some((d) => d.startsWith('flameview-buildids-') && existsSync(join(tmp, d, '.build-id')));
-    await expect.poll(filled, { timeout: 30_000 }).toBe(true);
-    s.child.kill('SIGINT');
-    expect((await s.exit).code).toBe(130);
-    expect(readdirSync(tmp)).toEqual([]);
+    try {
+      await expect.poll(() => existsSync(started) && readFileSync(started, 'utf8').endsWith('\n'), { timeout: 30_000 }).toBe(true);
+      expect(readdirSync(tmp).filter((d) => d.startsWith('flameview-buildids-'))).toHaveLength(1);
+      s.child.kill('SIGINT');
+      expect((await s.exit).code).toBe(130);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      // A terminal's Ctrl+C reaches perf too; here only flameview got it.
+      if (existsSync(started)) spawnSync('kill', [readFileSync(started, 'utf8').trim()]);
+    }
   });
 
   it('shows the sampled offsets of a recording whose binaries are gone, and says what to pass', async () => {

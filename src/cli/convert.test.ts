@@ -199,6 +199,9 @@ describe('flameview convert', () => {
     const unknown = await runInMemory(runConvert, [fx('rust-toyc.folded'), '--to', 'svg', '-o', '-']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^flameview convert: --to must be flameview or pprof, not 'svg'/);
+    const noSymfs = await runInMemory(runConvert, ['--symfs', join(dir, 'no-such-symfs'), fx('rust-toyc.folded'), '-o', '-']);
+    expect(noSymfs).toMatchObject({ code: 1, stdout: '' });
+    expect(noSymfs.stderr).toBe(`flameview convert: --symfs ${join(dir, 'no-such-symfs')} is not a directory\n`);
   });
 
   it('an unreadable input or output is one line, exit 1, and leaves no partial file', async () => {

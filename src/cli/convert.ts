@@ -8,6 +8,7 @@
 // is written whole or not at all (a temporary file renamed into place), so a failure leaves no
 // truncated profile for another tool to choke on.
 
+import { stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { toPprof } from '../core/export/pprof';
 import { toProcessed } from '../core/export/processed';
@@ -25,9 +26,10 @@ export const CONVERT_USAGE = `usage: flameview convert [options] IN|- -o OUT|-
                      off-cpu, wall: derived from sched:sched_switch)
   --pid, --tid       perf script: the root frames are process-PID (or thread-TID) names
   --lines            perf.data: print it with its source lines (perf script -F +srcline), so
-                     the output keeps each frame's line (as a perf script with them does)
-  --symfs DIR        perf.data: look for the binaries under DIR, a copy of the recording
-                     machine's files (as perf script --symfs)
+                     the output keeps each frame's line; other inputs carry their own lines
+  --symfs DIR        perf.data: the recording machine's binaries are under DIR (those whose
+                     build id matches are used, as annotate uses them); other inputs name
+                     their functions already
 `;
 
 export async function runConvert(args: string[], io: CliIo): Promise<number> {
@@ -42,6 +44,11 @@ export async function runConvert(args: string[], io: CliIo): Promise<number> {
   const to = values.to ?? (out.endsWith('.pb.gz') || out.endsWith('.pb') ? 'pprof' : 'flameview');
   if (to !== 'pprof' && to !== 'flameview') return command.usageError(`--to must be flameview or pprof, not '${to}'`);
 
+  // A mistyped --symfs is one line now, not functions left unnamed (as the opener checks it).
+  if (values.symfs !== undefined && !(await stat(values.symfs).then((st) => st.isDirectory(), () => false))) {
+    io.stderr.write(`flameview convert: --symfs ${values.symfs} is not a directory\n`);
+    return 1;
+  }
   const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) }, values.lines === true, values.symfs);
   if (!profile) return 1;
   const raw = to === 'pprof' ? toPprof(profile) : toProcessed(profile);

@@ -1,6 +1,6 @@
 // A command's temporary files, removed however it ends: at the process's exit, and on Ctrl+C or
-// SIGTERM, which then stop it with exit status 130 (as a shell reports Ctrl+C), so an interrupted
-// command leaves nothing behind in the temporary directory.
+// SIGTERM, which then stop it with the status a shell reports for them (130, 143), so an
+// interrupted command leaves nothing behind in the temporary directory.
 
 export interface StopCleanup {
   /** Ctrl+C and SIGTERM are someone else's again (a server's graceful stop); the exit still cleans up. */
@@ -10,9 +10,12 @@ export interface StopCleanup {
 }
 
 export function cleanupOnStop(cleanup: () => void): StopCleanup {
-  const stopped = () => {
-    cleanup();
-    process.exit(130);
+  const stopped = (signal: NodeJS.Signals) => {
+    try {
+      cleanup();
+    } finally {
+      process.exit(signal === 'SIGTERM' ? 143 : 130);
+    }
   };
   process.on('exit', cleanup);
   process.on('SIGINT', stopped);

@@ -2,7 +2,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -239,14 +239,19 @@ describe('flameview perf.data', () => {
   it('Ctrl+C while perf script still prints: exit status 130, and its partial text is removed', async () => {
     const data = perfData();
     const tmp = scratch();
+    const started = join(scratch(), 'perf.pid');
     // perf prints a recording's text, then runs on (a long recording being printed).
-    const bin = fakePerf(`/bin/cat '${perfPath}'\nexec sleep 20`);
+    const bin = fakePerf(`/bin/cat '${perfPath}'\necho $$ > '${started}'\nexec sleep 60`);
     const s = open(['--no-open', data], { PATH: `${bin}:${process.env.PATH}`, TMPDIR: tmp });
-    const written = () => readdirSync(tmp).some((d) => readdirSync(join(tmp, d)).some((f) => statSync(join(tmp, d, f)).size > 0));
-    await expect.poll(written, { timeout: 30_000 }).toBe(true);
-    s.child.kill('SIGINT');
-    expect((await s.exit).code).toBe(130);
-    expect(readdirSync(tmp)).toEqual([]);
+    try {
+      const written = () => existsSync(started) && readdirSync(tmp).some((d) => readdirSync(join(tmp, d)).some((f) => statSync(join(tmp, d, f)).size > 0));
+      await expect.poll(written, { timeout: 30_000 }).toBe(true);
+      s.child.kill('SIGINT');
+      expect((await s.exit).code).toBe(130);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      if (existsSync(started)) spawnSync('kill', [readFileSync(started, 'utf8').trim()]);
+    }
   });
 
   it('--lines: perf script -F +srcline, so the page gets the source lines', async () => {

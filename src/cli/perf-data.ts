@@ -122,9 +122,9 @@ export async function symfsBuildIds(perfData: string, symfs: string | undefined,
   const dir = await mkdtemp(join(parent ?? tmpdir(), 'flameview-buildids-'));
   // In the system's temporary directory: removed on Ctrl+C too, until perf is done.
   const onStop = parent ? null : cleanupOnStop(() => rmSync(dir, { recursive: true, force: true }));
-  const remove = () => {
+  const remove = async () => {
+    await rm(dir, { recursive: true, force: true });
     onStop?.off();
-    return rm(dir, { recursive: true, force: true });
   };
   let held = 0;
   try {

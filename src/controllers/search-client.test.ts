@@ -8,7 +8,7 @@ import { SearchClient } from './search-client';
 class FakeWorker implements SearchWorker {
   static created = 0;
   static terminated = 0;
-  private strings: string[] = [];
+  private strings: readonly string[] = [];
   private name: Int32Array = new Int32Array(0);
   readonly api = {
     setNames: (strings: string, name: Int32Array) => {

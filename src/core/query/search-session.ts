@@ -6,7 +6,7 @@ import { matchNames } from '../model/match-names';
 import { unpackStrings } from '../util/wire';
 
 export class SearchSession {
-  private strings: string[] = [];
+  private strings: readonly string[] = [];
   private name: Int32Array = new Int32Array(0);
 
   /** The names of a new recording: the string table joined with NUL, and each frame's name index. */

@@ -21,7 +21,7 @@ export function packStrings(strings: readonly string[]): string {
 }
 
 /** The strings packStrings packed. */
-export function unpackStrings(packed: string): string[] {
+export function unpackStrings(packed: string): readonly string[] {
   const strings = packed.length === 0 ? [] : packed.slice(1).split(NUL);
   packedOf.get([strings], () => packed);
   return strings;
