@@ -2,6 +2,7 @@
 // parseArgs with -h/--help, one-line usage errors (exit 2, the message, then the usage text),
 // --view, the FILE positional(s), and the option groups several commands accept.
 
+import { stat } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { LoadOptions } from '../core/import/load';
 import type { Transform } from '../core/views/transforms';
@@ -21,6 +22,20 @@ export const VIEW_OPTIONS = {
   event: { type: 'string' },
   'full-names': { type: 'boolean' },
 } as const;
+
+/** --lines, --symfs: how a perf.data input is printed (perfDataOf). */
+export const PERF_DATA_OPTIONS = {
+  lines: { type: 'boolean' },
+  symfs: { type: 'string' },
+} as const;
+
+/** PERF_DATA_OPTIONS in a command's usage. */
+export const PERF_DATA_USAGE = `  --lines            perf.data: print it with its source lines (perf script -F +srcline), so
+                     the output keeps each frame's line; other inputs carry their own lines
+  --symfs DIR        perf.data: the recording machine's binaries are under DIR (those whose
+                     build id matches are used, as annotate uses them); other inputs name
+                     their functions already
+`;
 
 /** --pid, --tid: the root frame (LoadOptions.split). */
 export const SPLIT_OPTIONS = {
@@ -126,6 +141,18 @@ export class CommandLine {
     if (positionals.length === 1) return positionals[0];
     return this.usageError(positionals.length === 0 ? 'missing FILE (use - for stdin)' : `expected one FILE, got ${positionals.length}`);
   }
+}
+
+/**
+ * loadRecording's perf.data arguments from --lines and --symfs, or exit status 1 when --symfs is
+ * not a directory (one line now, not functions left unnamed; the opener checks it the same way).
+ */
+export async function perfDataOf(values: { lines?: boolean; symfs?: string }, io: CliIo, command: string): Promise<{ srcline: boolean; symfs?: string } | number> {
+  if (values.symfs !== undefined && !(await stat(values.symfs).then((st) => st.isDirectory(), () => false))) {
+    io.stderr.write(`flameview ${command}: --symfs ${values.symfs} is not a directory\n`);
+    return 1;
+  }
+  return { srcline: values.lines === true, symfs: values.symfs };
 }
 
 /** LoadOptions.split from --pid and --tid (--tid wins). */

@@ -8,12 +8,11 @@
 // is written whole or not at all (a temporary file renamed into place), so a failure leaves no
 // truncated profile for another tool to choke on.
 
-import { stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { toPprof } from '../core/export/pprof';
 import { toProcessed } from '../core/export/processed';
 import { loadRecording, writeWhole } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf } from './command-args';
+import { CommandLine, PERF_DATA_OPTIONS, PERF_DATA_USAGE, SPLIT_OPTIONS, perfDataOf, splitOf } from './command-args';
 import type { CliIo } from './main';
 
 export const CONVERT_USAGE = `usage: flameview convert [options] IN|- -o OUT|-
@@ -25,16 +24,11 @@ export const CONVERT_USAGE = `usage: flameview convert [options] IN|- -o OUT|-
   --event NAME       perf script: samples of this event (default: the CPU samples;
                      off-cpu, wall: derived from sched:sched_switch)
   --pid, --tid       perf script: the root frames are process-PID (or thread-TID) names
-  --lines            perf.data: print it with its source lines (perf script -F +srcline), so
-                     the output keeps each frame's line; other inputs carry their own lines
-  --symfs DIR        perf.data: the recording machine's binaries are under DIR (those whose
-                     build id matches are used, as annotate uses them); other inputs name
-                     their functions already
-`;
+${PERF_DATA_USAGE}`;
 
 export async function runConvert(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'convert', CONVERT_USAGE);
-  const parsed = command.parse(args, { ...SPLIT_OPTIONS, o: { type: 'string', short: 'o' }, to: { type: 'string' }, event: { type: 'string' }, lines: { type: 'boolean' }, symfs: { type: 'string' } });
+  const parsed = command.parse(args, { ...SPLIT_OPTIONS, o: { type: 'string', short: 'o' }, to: { type: 'string' }, event: { type: 'string' }, ...PERF_DATA_OPTIONS });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const file = command.oneFile(positionals);
@@ -44,12 +38,9 @@ export async function runConvert(args: string[], io: CliIo): Promise<number> {
   const to = values.to ?? (out.endsWith('.pb.gz') || out.endsWith('.pb') ? 'pprof' : 'flameview');
   if (to !== 'pprof' && to !== 'flameview') return command.usageError(`--to must be flameview or pprof, not '${to}'`);
 
-  // A mistyped --symfs is one line now, not functions left unnamed (as the opener checks it).
-  if (values.symfs !== undefined && !(await stat(values.symfs).then((st) => st.isDirectory(), () => false))) {
-    io.stderr.write(`flameview convert: --symfs ${values.symfs} is not a directory\n`);
-    return 1;
-  }
-  const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) }, values.lines === true, values.symfs);
+  const perfData = await perfDataOf(values, io, 'convert');
+  if (typeof perfData === 'number') return perfData;
+  const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values) }, perfData.srcline, perfData.symfs);
   if (!profile) return 1;
   const raw = to === 'pprof' ? toPprof(profile) : toProcessed(profile);
   const bytes = to === 'pprof' && out.endsWith('.pb') ? raw : gzipSync(raw);

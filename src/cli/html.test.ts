@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromBase64 } from '../core/export/report';
 import { runCollapse } from './collapse';
 import { runHtml } from './html';
+import { runLines } from './lines';
 import { runInMemory } from './run-in-memory';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -75,5 +76,31 @@ describe('flameview html', () => {
       expect(back.stdout).toBe(text.stdout);
       expect(back.stdout.length).toBeGreaterThan(1000);
     }
+  });
+
+  it('--lines: a perf.data report keeps its source lines (--symfs finds the binary on another machine)', async () => {
+    // Another machine: a HOME of its own (no ~/.debug), the binary only under --symfs.
+    vi.stubEnv('HOME', mkdtempSync(join(dir, 'home-')));
+    const asm = fx('asm');
+    const linesOf = async (options: string[]) => {
+      const out = join(dir, 'lines.html');
+      const r = await runInMemory(runHtml, [...options, '--symfs', asm, join(asm, 'loops.perf.data'), '-o', out]);
+      expect(r.code, r.stderr).toBe(0);
+      const m = /id="flameview-recording-0" data-name="loops\.perf\.data">([^<]*)</.exec(readFileSync(out, 'utf8'));
+      const processed = join(dir, 'lines.flameview');
+      writeFileSync(processed, gunzipSync(fromBase64(m![1]!)));
+      return runInMemory(runLines, ['chase', processed]);
+    };
+    const withLines = await linesOf(['--lines']);
+    expect(withLines.code, withLines.stderr).toBe(0);
+    // Its loop, `at = next[at]`, is loops.c:17: perf annotate puts 99.97 % of chase on it.
+    expect(withLines.stdout).toMatch(/^[\d.]+ s\t9\d\.\d\d%\t.*\/loops\.c:17$/m);
+    expect((await linesOf([])).code).toBe(1);
+    vi.unstubAllEnvs();
+  });
+
+  it('refuses a --symfs that is not a directory, in one line', async () => {
+    const r = await runInMemory(runHtml, ['--symfs', join(dir, 'none'), fx('rust-toyc.folded'), '-o', join(dir, 'y.html')]);
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `flameview html: --symfs ${join(dir, 'none')} is not a directory\n` });
   });
 });

@@ -13,7 +13,7 @@ import { toProcessed } from '../core/export/processed';
 import { collectApp, reportHtml } from '../core/export/report';
 import { ensureBuilt } from '../server/dist';
 import { loadRecording, oneLine, writeWhole } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf } from './command-args';
+import { CommandLine, PERF_DATA_OPTIONS, PERF_DATA_USAGE, SPLIT_OPTIONS, perfDataOf, splitOf } from './command-args';
 import type { CliIo } from './main';
 
 export const HTML_USAGE = `usage: flameview html [options] FILE [FILE2] -o OUT.html
@@ -21,12 +21,12 @@ export const HTML_USAGE = `usage: flameview html [options] FILE [FILE2] -o OUT.h
   --title T          the page title (default: the file names)
   --event NAME       perf script: samples of this event (default: the first seen)
   --pid, --tid       perf script: the root frames are process-PID (or thread-TID) names
-With FILE2 the report compares the two recordings.
+${PERF_DATA_USAGE}With FILE2 the report compares the two recordings.
 `;
 
 export async function runHtml(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'html', HTML_USAGE);
-  const parsed = command.parse(args, { ...SPLIT_OPTIONS, o: { type: 'string', short: 'o' }, title: { type: 'string' }, event: { type: 'string' } });
+  const parsed = command.parse(args, { ...SPLIT_OPTIONS, o: { type: 'string', short: 'o' }, title: { type: 'string' }, event: { type: 'string' }, ...PERF_DATA_OPTIONS });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   if (positionals.length < 1 || positionals.length > 2) return command.usageError(`expected FILE or FILE FILE2, got ${positionals.length} files`);
@@ -43,9 +43,11 @@ export async function runHtml(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   const split = splitOf(values);
+  const perfData = await perfDataOf(values, io, 'html');
+  if (typeof perfData === 'number') return perfData;
   const recordings = [];
   for (const file of positionals) {
-    const profile = await loadRecording(file, io, { event: values.event, split });
+    const profile = await loadRecording(file, io, { event: values.event, split }, perfData.srcline, perfData.symfs);
     if (!profile) return 1;
     recordings.push({ name: file === '-' ? 'stdin' : basename(file), bytes: gzipSync(toProcessed(profile)) });
   }
