@@ -34,6 +34,7 @@ beforeEach(() => {
   process.env.FLAMEVIEW_DIST = dist;
 });
 afterEach(() => {
+  vi.unstubAllEnvs();
   if (saved === undefined) delete process.env.FLAMEVIEW_DIST;
   else process.env.FLAMEVIEW_DIST = saved;
 });
@@ -96,7 +97,6 @@ describe('flameview html', () => {
     // Its loop, `at = next[at]`, is loops.c:17: perf annotate puts 99.97 % of chase on it.
     expect(withLines.stdout).toMatch(/^[\d.]+ s\t9\d\.\d\d%\t.*\/loops\.c:17$/m);
     expect((await linesOf([])).code).toBe(1);
-    vi.unstubAllEnvs();
   });
 
   it('refuses a --symfs that is not a directory, in one line', async () => {
