@@ -12,6 +12,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runInMemory } from './run-in-memory';
 import { runAnnotate } from './annotate';
+import { runCollapse } from './collapse';
+import { runDiff } from './diff';
+import { runLines } from './lines';
+import { runSvg } from './svg';
+import { runTop } from './top';
 import { runCli } from '../server/test-support';
 import type { Disassembly } from '../node/disasm';
 
@@ -149,6 +154,25 @@ describe('flameview annotate', () => {
       // A terminal's Ctrl+C reaches perf too; here only flameview got it.
       if (existsSync(started)) spawnSync('kill', [readFileSync(started, 'utf8').trim()]);
     }
+  });
+
+  it('--symfs names the functions for every command that reads perf.data', async () => {
+    // Another machine: nothing in ~/.debug, the binary not at its recorded path (only under asm/).
+    inHome('another-machine-commands', []);
+    const run = (command: typeof runTop, args: string[]) => runInMemory(command, [...args, data]);
+    expect((await run(runTop, ['-n', '0'])).stdout).not.toContain('chase');
+    for (const [command, args] of [
+      [runTop, ['-n', '0']],
+      [runCollapse, []],
+      [runSvg, []],
+      [runLines, ['chase']],
+    ] as const) {
+      const r = await run(command, ['--symfs', asm, ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('chase');
+    }
+    const diff = await runInMemory(runDiff, ['--symfs', asm, data, data]);
+    expect(diff.stdout).toMatch(/;chase (\d+) \1$/m);
   });
 
   it('shows the sampled offsets of a recording whose binaries are gone, and says what to pass', async () => {

@@ -9,7 +9,7 @@
 
 import { foldedStackChunks, foldedStacks, sumFolded, type FoldedOptions, type FoldedStacks } from '../core/export/folded';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
+import { CommandLine, perfDataOf, SPLIT_OPTIONS, splitOf, SYMFS_HELP, SYMFS_OPTIONS, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|- [FILE...]
@@ -22,7 +22,7 @@ export const COLLAPSE_USAGE = `usage: flameview collapse [options] FILE|- [FILE.
   --event NAME             perf script: keep samples of this event (default: the CPU samples);
                            off-cpu or wall: the time off CPU, or on and off CPU, from
                            sched:sched_switch (ns)
-${UNIT_HELP}  --kernel, --jit          annotate kernel frames _[k], JIT frames _[j]; --all: both
+${UNIT_HELP}${SYMFS_HELP}  --kernel, --jit          annotate kernel frames _[k], JIT frames _[j]; --all: both
   --full-names             keep argument lists and full names (only ';' becomes ':')
 ${TRANSFORM_HELP}`;
 
@@ -35,6 +35,7 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     kernel: { type: 'boolean' },
     jit: { type: 'boolean' },
     all: { type: 'boolean' },
+    ...SYMFS_OPTIONS,
     ...TRANSFORM_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
@@ -54,11 +55,13 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     fullNames: Boolean(values['full-names']),
     transforms,
   };
+  const perfData = await perfDataOf(values, io, 'collapse');
+  if (typeof perfData === 'number') return perfData;
   // One recording at a time: only its stacks are kept while the next one loads.
   const lists: FoldedStacks[] = [];
   for (const file of positionals) {
     const source = file === '-' ? '<stdin>' : file;
-    const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values), unit: inputUnit });
+    const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values), unit: inputUnit }, false, perfData.symfs);
     if (!profile) return 1;
     if (profile.meta.format === 'folded') {
       const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);

@@ -23,10 +23,20 @@ export const VIEW_OPTIONS = {
   'full-names': { type: 'boolean' },
 } as const;
 
-/** --lines, --symfs: how a perf.data input is printed (perfDataOf). */
+/** --symfs: where a perf.data input's binaries are (perfDataOf). */
+export const SYMFS_OPTIONS = {
+  symfs: { type: 'string' },
+} as const;
+
+/** SYMFS_OPTIONS in the usage of the commands whose options start at column 27. */
+export const SYMFS_HELP = `  --symfs DIR              perf.data: the recording machine's binaries are under DIR (those
+                           whose build id matches name their functions, as for annotate)
+`;
+
+/** --lines, --symfs: how a perf.data input is printed (perfDataOf), for convert and html. */
 export const PERF_DATA_OPTIONS = {
   lines: { type: 'boolean' },
-  symfs: { type: 'string' },
+  ...SYMFS_OPTIONS,
 } as const;
 
 /** PERF_DATA_OPTIONS in a command's usage. */

@@ -25,7 +25,7 @@ import { mergeRecordings } from '../core/parallel/recordings';
 import { pairRoots, type DiffSide, type RootEntry } from '../core/views/diff';
 import { groupDeltas, shareTable } from '../core/views/group-deltas';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, SPLIT_OPTIONS, splitOf, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
+import { CommandLine, perfDataOf, SPLIT_OPTIONS, splitOf, SYMFS_HELP, SYMFS_OPTIONS, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const DIFF_USAGE = `usage: flameview diff [options] A B
@@ -43,7 +43,7 @@ export const DIFF_USAGE = `usage: flameview diff [options] A B
   --event NAME             perf script: keep samples of this event (default: the CPU samples);
                            off-cpu or wall: the time off CPU, or on and off CPU, from
                            sched:sched_switch (ns)
-${UNIT_HELP}  --full-names             keep argument lists and full names (only ';' becomes ':')
+${UNIT_HELP}${SYMFS_HELP}  --full-names             keep argument lists and full names (only ';' becomes ':')
   --normalize, -n          scale A's weights to B's total, as difffolded.pl -n
   --ignore-root            compare ignoring the root (process or thread) names: A's roots take
                            the names of the B roots they pair with (same name first, then
@@ -57,7 +57,7 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if (args.includes('--open')) {
     return command.usageError('--open is not part of this command: `flameview A B` opens the comparison in the browser');
   }
-  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...UNIT_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, table: { type: 'boolean' }, ...TRANSFORM_OPTIONS });
+  const parsed = command.parse(args, { ...VIEW_OPTIONS, ...UNIT_OPTIONS, ...SPLIT_OPTIONS, normalize: { type: 'boolean', short: 'n' }, 'ignore-root': { type: 'boolean' }, table: { type: 'boolean' }, ...SYMFS_OPTIONS, ...TRANSFORM_OPTIONS });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const tree = command.foldedTree(values);
@@ -68,7 +68,9 @@ export async function runDiff(args: string[], io: CliIo): Promise<number> {
   if ([...sides.a, ...sides.b].filter((f) => f === '-').length > 1) return command.usageError('only one of A and B can be - (stdin)');
 
   const split = splitOf(values);
-  const load = (file: string) => loadRecording(file, io, { event: values.event, split, unit: inputUnit });
+  const perfData = await perfDataOf(values, io, 'diff');
+  if (typeof perfData === 'number') return perfData;
+  const load = (file: string) => loadRecording(file, io, { event: values.event, split, unit: inputUnit }, false, perfData.symfs);
   const [runsA, runsB] = await Promise.all([Promise.all(sides.a.map(load)), Promise.all(sides.b.map(load))]);
   if (runsA.some((p) => !p) || runsB.some((p) => !p)) return 1;
   const a = runsA as Profile[];

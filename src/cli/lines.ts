@@ -21,7 +21,7 @@ import type { Profile } from '../core/model/profile';
 import { functionLines, type LinesView } from '../core/query/source-lines';
 import { viewTree } from '../core/views/function-view';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, VIEW_OPTIONS } from './command-args';
+import { CommandLine, perfDataOf, SYMFS_HELP, SYMFS_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const LINES_USAGE = `usage: flameview lines [options] FUNCTION FILE|-
@@ -35,7 +35,7 @@ export const LINES_USAGE = `usage: flameview lines [options] FUNCTION FILE|-
   --event NAME             perf script: samples of this event (default: the first seen)
   --full-names             match and print full names (argument lists kept)
   --raw                    bare numbers instead of weights with their unit
-  --json                   a JSON array of {name, self, selfPercent, total, totalPercent, lines:
+${SYMFS_HELP}  --json                   a JSON array of {name, self, selfPercent, total, totalPercent, lines:
                            [{file, line, self, selfPercent, total, totalPercent}]}
 The recording must carry source lines: perf script -F +srcline, pprof, Chrome .cpuprofile or
 speedscope with file and line; a perf.data file is printed so (perf script -F +srcline).
@@ -142,6 +142,7 @@ export async function runLines(args: string[], io: CliIo): Promise<number> {
     by: { type: 'string' },
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
+    ...SYMFS_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
@@ -155,7 +156,9 @@ export async function runLines(args: string[], io: CliIo): Promise<number> {
   const [pattern, file] = positionals;
   const source = file === '-' ? '<stdin>' : file;
   // A perf.data file is printed with its lines (perf script -F +srcline).
-  const profile = await loadRecording(file, io, { event: values.event }, true);
+  const perfData = await perfDataOf(values, io, 'lines');
+  if (typeof perfData === 'number') return perfData;
+  const profile = await loadRecording(file, io, { event: values.event }, true, perfData.symfs);
   if (!profile) return 1;
   let rows: FunctionLinesRow[] | null;
   try {

@@ -43,19 +43,20 @@ commands:
       the team server: upload, share and delete recordings (127.0.0.1 unless --host);
       --allow-embed lets pages of ORIGIN frame the viewer and send it recordings
   collapse [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
-           [--unit us|ns|ms|samples] [--kernel] [--jit] [--all] [--full-names] FILE|-
+           [--unit us|ns|ms|samples] [--kernel] [--jit] [--all] [--full-names] [--symfs DIR]
+           FILE|-
       print folded stacks, sorted bytewise (inline view by default, as inferno-collapse-perf)
   diff [--view inline|functions] [--samples] [--pid|--tid] [--event NAME]
-       [--unit us|ns|ms|samples] [--full-names] [--normalize] A B
+       [--unit us|ns|ms|samples] [--full-names] [--normalize] [--symfs DIR] A B
       print "stack weightA weightB" lines (difffolded.pl format), sorted bytewise
   svg [--view functions|inline] [--width 1200] [--min-width 0.1] [--title T]
-      [--search REGEX] FILE|-
+      [--search REGEX] [--symfs DIR] FILE|-
       write a standalone interactive flame graph SVG to stdout
   top [--view functions|inline] [--by self|total] [-n N] [--samples] [--json]
-      [--raw] [--unit us|ns|ms|samples] [--full-names] FILE|-
+      [--raw] [--unit us|ns|ms|samples] [--full-names] [--symfs DIR] FILE|-
       the heaviest functions over all call sites (pprof -top): self, self%, total, total%, name
   lines [--view functions|inline] [--by line|self|total] [--samples] [--json] [--raw]
-        [--full-names] FUNCTION FILE|-
+        [--full-names] [--symfs DIR] FUNCTION FILE|-
       a function's source lines (pprof -list): self and total per line, from a recording
       with lines (perf script -F +srcline, pprof, .cpuprofile, speedscope)
   annotate [--symfs DIR] [--objdump PATH] [--event NAME] [--json] FUNCTION FILE

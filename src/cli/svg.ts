@@ -7,7 +7,7 @@
 import { defaultView, svgChunks, svgInputOf } from '../core/export/svg';
 import type { ViewKind } from '../core/views/function-view';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, TRANSFORM_HELP, TRANSFORM_OPTIONS } from './command-args';
+import { CommandLine, perfDataOf, SYMFS_HELP, SYMFS_OPTIONS, TRANSFORM_HELP, TRANSFORM_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const SVG_USAGE = `usage: flameview svg [options] FILE|- > out.svg
@@ -17,7 +17,7 @@ export const SVG_USAGE = `usage: flameview svg [options] FILE|- > out.svg
   --min-width PX           leave out frames narrower than PX pixels (default 0.1; 0 keeps all)
   --title TEXT             title (default: the file name)
   --search REGEX           highlight matches when the SVG opens
-${TRANSFORM_HELP}`;
+${SYMFS_HELP}${TRANSFORM_HELP}`;
 
 export async function runSvg(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'svg', SVG_USAGE);
@@ -27,6 +27,7 @@ export async function runSvg(args: string[], io: CliIo): Promise<number> {
     'min-width': { type: 'string' },
     title: { type: 'string' },
     search: { type: 'string' },
+    ...SYMFS_OPTIONS,
     ...TRANSFORM_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
@@ -50,7 +51,9 @@ export async function runSvg(args: string[], io: CliIo): Promise<number> {
     return command.usageError(positionals.length === 0 ? 'missing FILE (use - for stdin)' : `expected one FILE, got ${positionals.length}`);
   }
   const file = positionals[0];
-  const profile = await loadRecording(file, io);
+  const perfData = await perfDataOf(values, io, 'svg');
+  if (typeof perfData === 'number') return perfData;
+  const profile = await loadRecording(file, io, {}, false, perfData.symfs);
   if (!profile) return 1;
 
   const chosen: ViewKind = view ?? defaultView(profile.meta);

@@ -17,7 +17,7 @@ import type { Profile } from '../core/model/profile';
 import { functionTable, renameFrames, shareOf, sortRows, FunctionFlags, type WeightKind } from '../core/views/function-table';
 import type { Transform } from '../core/views/transforms';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
+import { CommandLine, perfDataOf, SYMFS_HELP, SYMFS_OPTIONS, TRANSFORM_HELP, TRANSFORM_OPTIONS, UNIT_HELP, UNIT_OPTIONS, VIEW_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const TOP_USAGE = `usage: flameview top [options] FILE|-
@@ -29,7 +29,7 @@ export const TOP_USAGE = `usage: flameview top [options] FILE|-
   --event NAME             perf script: samples of this event (default: the CPU samples);
                            off-cpu or wall: the time off CPU, or on and off CPU, from
                            sched:sched_switch (ns)
-${UNIT_HELP}  --full-names             keep argument lists and full names
+${UNIT_HELP}${SYMFS_HELP}  --full-names             keep argument lists and full names
   --raw                    bare numbers instead of weights with their unit (12.3 ms, 1,234 samples)
   --json                   a JSON array of {name, self, selfPercent, total, totalPercent, inlined}
 ${TRANSFORM_HELP}`;
@@ -100,6 +100,7 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
     n: { type: 'string', short: 'n' },
     json: { type: 'boolean' },
     raw: { type: 'boolean' },
+    ...SYMFS_OPTIONS,
     ...TRANSFORM_OPTIONS,
   });
   if (typeof parsed === 'number') return parsed;
@@ -119,7 +120,9 @@ export async function runTop(args: string[], io: CliIo): Promise<number> {
   }
   const file = positionals[0];
   const source = file === '-' ? '<stdin>' : file;
-  const profile = await loadRecording(file, io, { event: values.event, unit: inputUnit });
+  const perfData = await perfDataOf(values, io, 'top');
+  if (typeof perfData === 'number') return perfData;
+  const profile = await loadRecording(file, io, { event: values.event, unit: inputUnit }, false, perfData.symfs);
   if (!profile) return 1;
 
   const rows = topRows(profile, {
