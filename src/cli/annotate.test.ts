@@ -160,7 +160,10 @@ describe('flameview annotate', () => {
     // Another machine: nothing in ~/.debug, the binary not at its recorded path (only under asm/).
     inHome('another-machine-commands', []);
     const run = (command: typeof runTop, args: string[]) => runInMemory(command, [...args, data]);
-    expect((await run(runTop, ['-n', '0'])).stdout).not.toContain('chase');
+    const unnamed = await run(runTop, ['-n', '0']);
+    expect(unnamed.code, unnamed.stderr).toBe(0);
+    expect(unnamed.stdout).toContain('[loops]');
+    expect(unnamed.stdout).not.toContain('chase');
     for (const [command, args] of [
       [runTop, ['-n', '0']],
       [runCollapse, []],

@@ -64,7 +64,7 @@ export async function runCollapse(args: string[], io: CliIo): Promise<number> {
     const profile = await loadRecording(file, io, { event: values.event, split: splitOf(values), unit: inputUnit }, false, perfData.symfs);
     if (!profile) return 1;
     if (profile.meta.format === 'folded') {
-      const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid'].filter(Boolean);
+      const ignored = [values.event !== undefined && '--event', values.pid && '--pid', values.tid && '--tid', values.symfs !== undefined && '--symfs'].filter(Boolean);
       if (ignored.length > 0) io.stderr.write(`flameview: ${source}: note: ${ignored.join(', ')} ignored: the input is already folded\n`);
     }
     if (profile.tree.totalSamples[0] === 0 && profile.tree.totalWeight[0] === 0) {

@@ -153,13 +153,17 @@ export class CommandLine {
   }
 }
 
-/**
- * loadRecording's perf.data arguments from --lines and --symfs, or exit status 1 when --symfs is
- * not a directory (one line now, not functions left unnamed; the opener checks it the same way).
- */
+/** What is wrong with a --symfs DIR (not a directory), or null: a mistyped one is one line, not functions left unnamed. */
+export async function symfsProblem(symfs: string | undefined): Promise<string | null> {
+  if (symfs === undefined || (await stat(symfs).then((st) => st.isDirectory(), () => false))) return null;
+  return `--symfs ${symfs} is not a directory`;
+}
+
+/** loadRecording's perf.data arguments from --lines and --symfs, or exit status 1 (symfsProblem). */
 export async function perfDataOf(values: { lines?: boolean; symfs?: string }, io: CliIo, command: string): Promise<{ srcline: boolean; symfs?: string } | number> {
-  if (values.symfs !== undefined && !(await stat(values.symfs).then((st) => st.isDirectory(), () => false))) {
-    io.stderr.write(`flameview ${command}: --symfs ${values.symfs} is not a directory\n`);
+  const problem = await symfsProblem(values.symfs);
+  if (problem) {
+    io.stderr.write(`flameview ${command}: ${problem}\n`);
     return 1;
   }
   return { srcline: values.lines === true, symfs: values.symfs };

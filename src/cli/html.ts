@@ -33,6 +33,9 @@ export async function runHtml(args: string[], io: CliIo): Promise<number> {
   if (positionals[0] === '-' && positionals[1] === '-') return command.usageError('only one of FILE and FILE2 can be - (stdin)');
   const out = values.o;
   if (out === undefined) return command.usageError('missing -o OUT.html (use - for stdout)');
+  // Before the app is read: a mistyped --symfs should not wait for a build.
+  const perfData = await perfDataOf(values, io, 'html');
+  if (typeof perfData === 'number') return perfData;
 
   let app;
   try {
@@ -43,8 +46,6 @@ export async function runHtml(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   const split = splitOf(values);
-  const perfData = await perfDataOf(values, io, 'html');
-  if (typeof perfData === 'number') return perfData;
   const recordings = [];
   for (const file of positionals) {
     const profile = await loadRecording(file, io, { event: values.event, split }, perfData.srcline, perfData.symfs);

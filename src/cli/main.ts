@@ -67,7 +67,8 @@ commands:
       write the recording processed (OUT.flameview: opens without parsing) or as pprof
       (OUT.pb.gz: profile.proto, gzipped), both views kept (--lines: a perf.data with its
       source lines)
-  html [--title T] [--event NAME] [--pid|--tid] [--lines] [--symfs DIR] FILE [FILE2] -o OUT.html|-
+  html [--title T] [--event NAME] [--pid|--tid] [--lines] [--symfs DIR] FILE [FILE2]
+       -o OUT.html|-
       one self-contained HTML report (the app and the recording, processed) that opens
       from disk with no server; with FILE2 it compares the two
 

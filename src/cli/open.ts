@@ -38,6 +38,7 @@ import { isPerfData } from '../core/import/sniff';
 import { readHead, sniffFile } from '../server/sniff';
 import { describeFsError, loadRecording } from './cli-common';
 import { cleanupOnStop } from './on-stop';
+import { symfsProblem } from './command-args';
 import { toProcessed } from '../core/export/processed';
 import type { CliIo } from './main';
 import { COMMAND_NAMES } from './command-names';
@@ -160,7 +161,8 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const parsed = parseArgs(args);
     // Checked before the server starts, as every input is: a mistyped --symfs is one line now, not
     // a panel that later finds no binaries.
-    if (parsed.symfs && !(await stat(parsed.symfs).then((st) => st.isDirectory(), () => false))) throw new OpenError(`--symfs ${parsed.symfs} is not a directory`);
+    const symfs = await symfsProblem(parsed.symfs);
+    if (symfs) throw new OpenError(symfs);
     let made: Promise<string> | null = null;
     const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
     const files = new Map<string, LocalFile | Promise<LocalFile>>();
