@@ -310,7 +310,7 @@ const TOP_WIRE: Record<number, number[]> = {
  * be cut off by the end of the head (or by the end of a truncated input, after two whole fields).
  */
 export function looksLikePprof(head: Uint8Array, atEnd: boolean): boolean {
-  if (head.length < 2) return false;
+  if (head.length < 2 || !hasControlByte(head)) return false;
   const r = new BinaryReader(head, decodeUtf8);
   let fields = 0;
   let sawCore = false;
@@ -348,6 +348,20 @@ export function looksLikePprof(head: Uint8Array, atEnd: boolean): boolean {
     return (sawCore && (!atEnd || fields >= 2) && head.length - at <= 20) || damagedAfter(fields, sawCore);
   }
   return fields > 0 && sawCore;
+}
+
+/**
+ * Whether `head` holds a byte below 0x20 other than tab, LF and CR. Every profile does (the tags
+ * of its messages' first fields, 0x08 and 0x10, and most lengths); a text does not, and a folded
+ * file of a few lines can read as protobuf by chance (fast-check found one: `zA` is field 15 with
+ * 65 bytes, and a later `\n` field 1).
+ */
+function hasControlByte(head: Uint8Array): boolean {
+  for (let i = 0; i < head.length; i++) {
+    const b = head[i];
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return true;
+  }
+  return false;
 }
 
 /** Enough well-formed profile fields before the damage that the input is a broken pprof, not something else. */

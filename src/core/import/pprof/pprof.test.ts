@@ -282,6 +282,18 @@ describe('pprof: bad input', () => {
     expect(pprofImporter.detectBytes(other, true)).toBe('no');
   });
 
+  it('a folded text that happens to read as protobuf is not claimed (found by fast-check)', async () => {
+    // `zA` is field 15 with 65 bytes, then a `\n` field 1 (sample_type) with a body that parses.
+    const text = Buffer.from(
+      '7a41efbfbf615f5b6b5d3bee80806161ee808061615f5b6a5d203130303030300d0a625f5b695d3b6d61696e3b6161616161613b3b61616161c3a95f5b695d2037313232300d0a5f5b6b5d3b3b616161613b61f09f988020302e32350d0a6161615f5b695d3b61efbfbfe4b8ad2033312e37350d0a',
+      'hex',
+    );
+    expect(pprofImporter.detectBytes(text, true)).toBe('no');
+    const profile = await load(text);
+    expect(profile.meta.format).toBe('folded');
+    expect(collapseLines(profile)).toHaveLength(4);
+  });
+
   it('a profile without sample types is an ImportError', async () => {
     const w = new BinaryWriter().tag(6, 2).string('').tag(6, 2).string('x').finish();
     expect(() => pprofImporter.parseBytes(w, {})).toThrow(/without sample types/);
