@@ -33,7 +33,8 @@
 // change in the machine's load hits all of them; each prints its median of `--runs` (default 5).
 // `--trace DIR` also writes one Chromium trace per viewer and size (load it in the Performance
 // panel) from an extra run, not counted.
-// Results go to bench/results/browser-small.json.
+// Each flameview build's own marks are printed too (open, received, committed: medians), so a
+// change shows where it moved the time. Results go to bench/results/browser-small.json.
 
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -312,5 +313,15 @@ export async function runSmallBench(): Promise<void> {
     const m = (k: string) => rows.find((r) => r.viewer === k && r.mb === input.mb)!.median;
     const fv = m('flameview');
     console.log([`${input.mb} MB`, ...[...apps.keys()].map((k) => m(k).toFixed(0)), ...[...apps.keys()].slice(1).map((k) => (m(k) / fv).toFixed(2) + '×')].join('\t'));
+  }
+  // Where flameview's time went: the app's own marks (recording-loader.ts, recordings.ts), medians.
+  console.log('flameview marks, ms after navigation, medians: open (the load starts), received (the worker\'s answer), committed (in the store)');
+  for (const row of rows) {
+    if (!row.viewer.startsWith('flameview')) continue;
+    const at = (mark: string) => {
+      const xs = row.marks.map((m) => m[`flameview:${mark}`]).filter((x): x is number => x !== undefined);
+      return xs.length ? median(xs).toFixed(0) : '-';
+    };
+    console.log(`${row.viewer}\t${row.mb} MB\t${at('open')}\t${at('received')}\t${at('committed')}\tdrawn ${row.median.toFixed(0)}`);
   }
 }
