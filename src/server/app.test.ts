@@ -87,6 +87,19 @@ describe.each(BACKEND_NAMES)('flameview serve, %s store', (kind) => {
     expect((await plain.inject({ method: 'GET', url: '/api/profiles' })).statusCode).toBe(404);
     expect(withStoreMeta('<html><head><title>t</title></head></html>')).toBe('<html><head><meta name="flameview-store" content="/api/profiles"><title>t</title></head></html>');
   });
+  it('keeps the hashed assets for good, the rest an hour, and revalidates the page', async () => {
+    const dist = fixtureDist();
+    dirs.push(dist);
+    writeFileSync(join(dist, 'flameview-embed.js'), 'export {};\n');
+    const app = await buildApp({ distDir: dist });
+    apps.push(app);
+    const cache = async (url: string) => (await app.inject({ method: 'GET', url })).headers['cache-control'];
+    expect(await cache('/assets/app.js')).toBe('public, max-age=31536000, immutable');
+    expect(await cache('/flameview-embed.js')).toBe('public, max-age=3600');
+    expect(await cache('/')).toBe('no-cache');
+    expect(await cache('/index.html')).toBe('no-cache');
+  });
+
   it('the mark says whether uploads need the token and whether the server lists', async () => {
     const { app } = await setup({ team: { uploadToken: 'x'.repeat(20), list: true } });
     const { id } = (await upload(app, foldedRecording(3), { authorization: `Bearer ${'x'.repeat(20)}` })).json();

@@ -17,6 +17,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Socket } from 'node:net';
+import { join, resolve, sep } from 'node:path';
 import type { Importer } from '../core/import/importer';
 import { importers as defaultImporters } from '../core/import/registry';
 import { SECURITY_HEADERS, attachmentDisposition, securityHeaders } from './security';
@@ -136,15 +137,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler((_request, reply) => fail(reply, 404, 'not found'));
 
+  const assetsDir = join(resolve(options.distDir), 'assets') + sep;
   await app.register(fastifyStatic, {
     root: options.distDir,
     index: ['index.html'],
     wildcard: true,
     dotfiles: 'ignore',
     setHeaders: (reply, path) => {
-      // Vite names assets by content hash; only index.html must be revalidated.
+      // Vite names what it writes under assets/ by content hash: a returning visit uses them (and
+      // V8's code cache beside them) without asking again. index.html is revalidated; the rest
+      // (the demo, flameview-embed.js) keeps its name across versions, so it is kept an hour.
       const r = reply as unknown as { setHeader?(n: string, v: string): void; header?(n: string, v: string): void };
-      const value = path.endsWith('.html') ? 'no-cache' : 'public, max-age=3600';
+      const value = path.endsWith('.html') ? 'no-cache' : path.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600';
       if (r.header) r.header('cache-control', value);
       else r.setHeader?.('cache-control', value);
     },
