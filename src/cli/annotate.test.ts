@@ -3,8 +3,8 @@
 // binary, a recording whose binaries are gone (offsets only), kernel code, usage errors, and a
 // pprof profile's addresses placed through its mappings.
 
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { runDiff } from './diff';
 import { runLines } from './lines';
 import { runSvg } from './svg';
 import { runTop } from './top';
-import { runCli } from '../server/test-support';
+import { expectCleanInterrupt, runCli } from '../server/test-support';
 import type { Disassembly } from '../node/disasm';
 
 const asm = fileURLToPath(new URL('../../fixtures/asm/', import.meta.url));
@@ -144,16 +144,8 @@ describe('flameview annotate', () => {
     const home = join(scratch, 'ctrl-c-home');
     mkdirSync(home, { recursive: true });
     const s = runCli(['annotate', '--symfs', asm, 'chase', data], { env: { ...process.env, HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH}` } });
-    try {
-      await expect.poll(() => existsSync(started) && readFileSync(started, 'utf8').endsWith('\n'), { timeout: 30_000 }).toBe(true);
-      expect(readdirSync(tmp).filter((d) => d.startsWith('flameview-buildids-'))).toHaveLength(1);
-      s.child.kill('SIGINT');
-      expect((await s.exit).code).toBe(130);
-      expect(readdirSync(tmp)).toEqual([]);
-    } finally {
-      // A terminal's Ctrl+C reaches perf too; here only flameview got it.
-      if (existsSync(started)) spawnSync('kill', [readFileSync(started, 'utf8').trim()]);
-    }
+    // Once perf script runs, the cache is made and filled.
+    await expectCleanInterrupt(s, tmp, started, () => readdirSync(tmp).filter((d) => d.startsWith('flameview-buildids-')).length === 1);
   });
 
   it('--symfs names the functions for every command that reads perf.data', async () => {

@@ -18,7 +18,7 @@ import { isPerfData } from '../core/import/sniff';
 import { disassemble, recordedBuildIds, type Disassembly } from '../node/disasm';
 import { readHead } from '../server/sniff';
 import { loadRecording, writeChunks } from './cli-common';
-import { CommandLine } from './command-args';
+import { CommandLine, SYMFS_OPTIONS } from './command-args';
 import type { CliIo } from './main';
 
 export const ANNOTATE_USAGE = `usage: flameview annotate [options] FUNCTION FILE
@@ -81,7 +81,7 @@ function percent(p: number): string {
 export async function runAnnotate(args: string[], io: CliIo): Promise<number> {
   const command = new CommandLine(io, 'annotate', ANNOTATE_USAGE);
   const parsed = command.parse(args, {
-    symfs: { type: 'string' },
+    ...SYMFS_OPTIONS,
     objdump: { type: 'string' },
     event: { type: 'string' },
     json: { type: 'boolean' },

@@ -2,13 +2,13 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collapseLines } from '../core/export/folded';
 import { loadProfileFromText } from '../core/import/load';
-import { BIN, FIXTURES, INDEX_HTML, fixtureDist, killAll, runCli, spawnTracked, tempDir, waitForLine, type Spawned } from '../server/test-support';
+import { BIN, FIXTURES, INDEX_HTML, expectCleanInterrupt, fixtureDist, killAll, runCli, spawnTracked, tempDir, waitForLine, type Spawned } from '../server/test-support';
 
 const LOCAL = String.raw`\/api\/local\/[0-9a-f]{32}\/[A-Za-z0-9._-]+`;
 const URL_LINE = new RegExp(String.raw`^http:\/\/127\.0\.0\.1:\d+\/#profile=${LOCAL}(&compare=${LOCAL})?(&original=${LOCAL})?(&source=\/api\/source\/[0-9a-f]{32})?(&asm=\/api\/asm\/[0-9a-f]{32})?$`);
@@ -243,15 +243,8 @@ describe('flameview perf.data', () => {
     // perf prints a recording's text, then runs on (a long recording being printed).
     const bin = fakePerf(`/bin/cat '${perfPath}'\necho $$ > '${started}'\nexec sleep 60`);
     const s = open(['--no-open', data], { PATH: `${bin}:${process.env.PATH}`, TMPDIR: tmp });
-    try {
-      const written = () => existsSync(started) && readdirSync(tmp).some((d) => readdirSync(join(tmp, d)).some((f) => statSync(join(tmp, d, f)).size > 0));
-      await expect.poll(written, { timeout: 30_000 }).toBe(true);
-      s.child.kill('SIGINT');
-      expect((await s.exit).code).toBe(130);
-      expect(readdirSync(tmp)).toEqual([]);
-    } finally {
-      if (existsSync(started)) spawnSync('kill', [readFileSync(started, 'utf8').trim()]);
-    }
+    const written = () => readdirSync(tmp).some((d) => readdirSync(join(tmp, d)).some((f) => statSync(join(tmp, d, f)).size > 0));
+    await expectCleanInterrupt(s, tmp, started, written);
   });
 
   it('--lines: perf script -F +srcline, so the page gets the source lines', async () => {

@@ -1,11 +1,12 @@
 // Helpers for the server and CLI tests: a tiny stand-in for the built app, recordings with
 // distinct bytes, and child processes of bin/flameview that are always killed afterwards.
 
-import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { REPO_ROOT } from './dist';
 
 export const BIN = join(REPO_ROOT, 'bin', 'flameview.mjs');
@@ -125,4 +126,20 @@ export function openDescriptors(path: string): number {
     }
   }
   return n;
+}
+
+/**
+ * Ctrl+C to `s` once `ready()` holds, while a stand-in perf that wrote its pid to `pidFile` runs
+ * on: flameview stops with exit status 130 and leaves `tmp` (its TMPDIR) empty. The stand-in is
+ * stopped after: a terminal's Ctrl+C reaches perf too, here only flameview gets it.
+ */
+export async function expectCleanInterrupt(s: Spawned, tmp: string, pidFile: string, ready: () => boolean): Promise<void> {
+  try {
+    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n') && ready(), { timeout: 30_000 }).toBe(true);
+    s.child.kill('SIGINT');
+    expect((await s.exit).code).toBe(130);
+    expect(readdirSync(tmp)).toEqual([]);
+  } finally {
+    if (existsSync(pidFile)) spawnSync('kill', [readFileSync(pidFile, 'utf8').trim()]);
+  }
 }
