@@ -191,6 +191,24 @@ describe('flameview FILE', () => {
     expect(r.stderr).toMatch(/^flameview: \S+picture\.svg: not a recording flameview reads: expected perf script text or .*folded stacks.*found "<\?xml[^\n]*\n$/);
   });
 
+  it('stopped while a large recording is still parsed: exits at once, 0, and leaves no temporary file', async () => {
+    // ~60 MB of distinct stacks: the parse outlasts the server's start, so the link is printed
+    // while it runs (checked below: the parse has not said it is done).
+    const big = join(scratch(), 'big.folded');
+    const lines: string[] = [];
+    for (let i = 0; i < 600_000; i++) lines.push(`main;serve_${i % 97};handle_${i % 1009};parse_${i % 7919};leaf_${i} ${1 + (i % 5)}`);
+    writeFileSync(big, `${lines.join('\n')}\n`.repeat(2));
+    const tmp = scratch();
+    const s = open(['--no-open', big], { TMPDIR: tmp });
+    await served(s);
+    const parsing = !s.stderr().includes('flameview: read big.folded');
+    s.child.kill('SIGTERM');
+    expect((await s.exit).code).toBe(0);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(s.stderr()).not.toContain('flameview: read big.folded');
+    expect(parsing).toBe(true);
+  });
+
   it('commands take precedence; ./NAME or -- NAME opens a file of that name', async () => {
     const cwd = scratch();
     writeFileSync(join(cwd, 'svg'), readFileSync(foldedPath));

@@ -164,7 +164,11 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const symfs = await symfsProblem(parsed.symfs);
     if (symfs) throw new OpenError(symfs);
     let made: Promise<string> | null = null;
-    const tempDir = () => (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
+    let stopping = false;
+    const tempDir = () => {
+      if (stopping) return Promise.reject(new Error('flameview is stopping'));
+      return (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
+    };
     const files = new Map<string, LocalFile | Promise<LocalFile>>();
     const paths: { a: string[]; b: string[] } = { a: [], b: [] };
     let original: string | null = null;
@@ -216,7 +220,11 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1, sources, asm });
     const base = await listen(app, '127.0.0.1', parsed.port);
     onStop.signalsOff();
-    const stopped = untilStopped(app, cleanup);
+    const stopped = untilStopped(app, async () => {
+      stopping = true;
+      await made?.catch(() => undefined); // a folder being made now is removed too
+      cleanup();
+    });
     // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
     let url = `${base}/#${[...paths.a.map((p) => `profile=${p}`), ...paths.b.map((p) => `compare=${p}`)].join('&')}`;
     if (original) url += `&original=${original}`;
@@ -239,7 +247,9 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
       }
     });
     await stopped;
-    return 0;
+    // The page is gone: a parse still running (Ctrl+C while a large recording loads) is of no
+    // use, and would keep flameview up until it ends. Exit now; perf children are stopped too.
+    process.exit(0);
   } catch (e) {
     cleanup();
     if (e instanceof OpenError || e instanceof ListenError) {

@@ -5,7 +5,7 @@
 // Invariant: the returned `done` promise settles only once perf has exited and its output has
 // been consumed or written; it rejects with a PerfScriptError whose message is one line.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,6 +59,7 @@ const SRCLINE_FIELDS = ['hw', 'sw', 'raw', 'break', 'synth'].flatMap((type) => [
 export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'stderr'>, srcline = false, buildIdDir?: string): PerfScriptRun {
   const cache = buildIdDir ? ['--buildid-dir', buildIdDir] : [];
   const child = spawn('perf', [...cache, 'script', '-i', input, ...(srcline ? [...SRCLINE_FIELDS, '--full-source-path'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  stopAtExit(child);
   const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
   let samples = 0;
   let lineStart = true;
@@ -106,6 +107,27 @@ export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'std
   // The caller may reject early on the stream; keep an unobserved rejection from crashing.
   exited.catch(() => undefined);
   return { output: child.stdout, exited };
+}
+
+const runningPerf = new Set<ChildProcess>();
+
+/**
+ * Stops `child` if flameview exits first: a terminal's Ctrl+C reaches perf too, but a SIGTERM
+ * sent to flameview alone, or the opener's exit mid-parse, would leave perf printing on into a
+ * pipe nobody reads until its next write fails.
+ */
+function stopAtExit(child: ChildProcess): void {
+  if (runningPerf.size === 0) process.on('exit', stopRunningPerf);
+  runningPerf.add(child);
+  const done = () => {
+    if (runningPerf.delete(child) && runningPerf.size === 0) process.off('exit', stopRunningPerf);
+  };
+  child.once('exit', done);
+  child.once('error', done); // never started (no perf)
+}
+
+function stopRunningPerf(): void {
+  for (const child of runningPerf) child.kill('SIGTERM');
 }
 
 /**

@@ -128,10 +128,20 @@ export function openDescriptors(path: string): number {
   return n;
 }
 
+/** Whether process `pid` runs (a zombie no parent has reaped yet does not). */
+export function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Ctrl+C to `s` once `ready()` holds, while a stand-in perf that wrote its pid to `pidFile` runs
- * on: flameview stops with exit status 130 and leaves `tmp` (its TMPDIR) empty. The stand-in is
- * stopped after: a terminal's Ctrl+C reaches perf too, here only flameview gets it.
+ * on: flameview stops with exit status 130, leaves `tmp` (its TMPDIR) empty and stops the
+ * stand-in. A terminal's Ctrl+C reaches perf too, but a signal sent to flameview alone (a
+ * supervisor's, a test's) must not leave perf running; here only flameview gets it.
  */
 export async function expectCleanInterrupt(s: Spawned, tmp: string, pidFile: string, ready: () => boolean): Promise<void> {
   try {
@@ -139,6 +149,7 @@ export async function expectCleanInterrupt(s: Spawned, tmp: string, pidFile: str
     s.child.kill('SIGINT');
     expect((await s.exit).code).toBe(130);
     expect(readdirSync(tmp)).toEqual([]);
+    await expect.poll(() => running(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   } finally {
     if (existsSync(pidFile)) spawnSync('kill', [readFileSync(pidFile, 'utf8').trim()]);
   }
