@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // Browser tests run against the built app (vite build + vite preview) in Debian's Chromium.
 // Never `npx playwright install`: the browser is /usr/bin/chromium (apt-get install chromium).
@@ -13,12 +16,19 @@ if (!process.env.FLAMEVIEW_E2E_PORT) {
   process.env.FLAMEVIEW_E2E_PORT = probe.stdout.trim();
 }
 const PORT = Number(process.env.FLAMEVIEW_E2E_PORT);
+// The run's temporary files (the specs' exports and reports, the CLIs they start, Chromium's
+// profiles) go under one folder, chosen once like the port and removed by e2e/global-teardown.ts.
+if (!process.env.FLAMEVIEW_E2E_TMP) {
+  process.env.FLAMEVIEW_E2E_TMP = mkdtempSync(join(tmpdir(), 'flameview-e2e-run-'));
+  process.env.TMPDIR = process.env.FLAMEVIEW_E2E_TMP;
+}
 // Built apart from dist/ (under node_modules/.cache, already ignored by git) so a test run never
 // races a `vite build` of dist/ started by someone else, and each port gets its own copy.
 const OUT_DIR = `node_modules/.cache/flameview-e2e-${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
+  globalTeardown: './e2e/global-teardown.ts',
   // Per port, like the build: a concurrent run on another port must not delete our artifacts.
   outputDir: `test-results/port-${PORT}`,
   timeout: 60_000,
