@@ -151,9 +151,30 @@ function parseArgs(args: string[]): OpenArgs {
 
 export async function runOpen(args: string[], io: CliIo): Promise<number> {
   let temp: string | null = null;
+  let made: Promise<string> | null = null;
+  let stopping = false;
+  const tempDir = () => {
+    if (stopping) return Promise.reject(new Error('flameview is stopping'));
+    return (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
+  };
   const cleanup = () => {
-    if (temp) rmSync(temp, { recursive: true, force: true });
+    if (!temp) return;
+    try {
+      // Retried: a parse that ended just now may still be writing its file into the folder.
+      rmSync(temp, { recursive: true, force: true, maxRetries: 3 });
+    } catch (e) {
+      io.stderr.write(`flameview: could not remove ${temp}: ${(e as Error).message}\n`);
+    }
     temp = null;
+  };
+  // Ends the opener, served or failed: nothing more goes into the temporary folder, the folder is
+  // removed (one being made now too), and the process exits without waiting for a parse still
+  // running, which nobody needs any more and would keep flameview up until it ends.
+  const end = async (code: number): Promise<never> => {
+    stopping = true;
+    await made?.catch(() => undefined);
+    cleanup();
+    process.exit(code); // the exit hooks stop perf children too
   };
   // Ctrl+C while perf script or stdin is still running: remove the partial files, then stop.
   const onStop = cleanupOnStop(cleanup);
@@ -163,12 +184,6 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     // a panel that later finds no binaries.
     const symfs = await symfsProblem(parsed.symfs);
     if (symfs) throw new OpenError(symfs);
-    let made: Promise<string> | null = null;
-    let stopping = false;
-    const tempDir = () => {
-      if (stopping) return Promise.reject(new Error('flameview is stopping'));
-      return (made ??= mkdtemp(join(tmpdir(), 'flameview-')).then((d) => (temp = d)));
-    };
     const files = new Map<string, LocalFile | Promise<LocalFile>>();
     const paths: { a: string[]; b: string[] } = { a: [], b: [] };
     let original: string | null = null;
@@ -220,11 +235,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     const app = await buildApp({ distDir, localFiles: files, localRanges: workersSetting() !== 1, sources, asm });
     const base = await listen(app, '127.0.0.1', parsed.port);
     onStop.signalsOff();
-    const stopped = untilStopped(app, async () => {
-      stopping = true;
-      await made?.catch(() => undefined); // a folder being made now is removed too
-      cleanup();
-    });
+    const stopped = untilStopped(app);
     // The paths hold only [A-Za-z0-9._/-], so they need no percent-encoding in the hash.
     let url = `${base}/#${[...paths.a.map((p) => `profile=${p}`), ...paths.b.map((p) => `compare=${p}`)].join('&')}`;
     if (original) url += `&original=${original}`;
@@ -234,30 +245,31 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     // The browser is started (not awaited: an opener may stay up to 3 s) while the parse runs.
     const opened = parsed.open ? openBrowser(url) : null;
     if (!opened) io.stdout.write(`${url}\n`);
-    if (opened && !(await opened)) {
-      io.stderr.write('flameview: could not start a browser; open this link:\n');
-      io.stdout.write(`${url}\n`);
-    } else if (opened) {
-      io.stderr.write(`flameview: opened ${url}\n`);
-    }
-    io.stderr.write('flameview: serving until Ctrl+C\n');
-    void parsing.then(() => {
-      if (sources && sourceNames.size > 0) {
-        io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
+    // A stop while the browser's opener runs (up to 3 s) ends flameview then, not after it.
+    const started = opened ? await Promise.race([opened, stopped.then(() => 'stopped' as const)]) : null;
+    if (started !== 'stopped') {
+      if (opened && !started) {
+        io.stderr.write('flameview: could not start a browser; open this link:\n');
+        io.stdout.write(`${url}\n`);
+      } else if (opened) {
+        io.stderr.write(`flameview: opened ${url}\n`);
       }
-    });
+      io.stderr.write('flameview: serving until Ctrl+C\n');
+      void parsing.then(() => {
+        if (sources && sourceNames.size > 0) {
+          io.stderr.write(`flameview: the page may read the ${sourceNames.size} source files the recording names under ${sources.rootPaths.join(', ')}\n`);
+        }
+      });
+    }
     await stopped;
-    // The page is gone: a parse still running (Ctrl+C while a large recording loads) is of no
-    // use, and would keep flameview up until it ends. Exit now; perf children are stopped too.
-    process.exit(0);
+    return await end(0);
   } catch (e) {
-    cleanup();
     if (e instanceof OpenError || e instanceof ListenError) {
       io.stderr.write(`flameview: ${e.message}\n`);
-      return e instanceof OpenError && /^(unknown option|no file to open)/.test(e.message) ? 2 : 1;
+      return await end(e instanceof OpenError && /^(unknown option|no file to open)/.test(e.message) ? 2 : 1);
     }
     io.stderr.write(`flameview: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
-    return 1;
+    return await end(1);
   } finally {
     onStop.off();
   }

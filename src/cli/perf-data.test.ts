@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { FIXTURES, killAll, runCli, tempDir } from '../server/test-support';
+import { FIXTURES, expectCleanInterrupt, killAll, runCli, tempDir } from '../server/test-support';
 
 const work = tempDir('flameview-perfdata-');
 const perfText = join(FIXTURES, 'rust-toyc.perf-script.txt');
@@ -63,6 +63,18 @@ describe('commands read perf.data through perf script', () => {
       expect(fromData.code, args[0]).toBe(0);
       expect(fromData.stdout, args[0]).toBe(fromText.stdout);
       expect(fromData.stderr, args[0]).toMatch(new RegExp(`^(flameview: perf script ${data}: \\d+ samples\\n)+$`));
+    }
+  });
+
+  it('a SIGTERM to flameview alone while perf script prints stops perf too: exit status 143', async () => {
+    const tmp = tempDir();
+    const started = join(tempDir(), 'perf.pid');
+    // perf prints part of a recording, then runs on (a long recording being printed).
+    const bin = fakePerf('slow', `/bin/cat '${perfText}'\necho $$ > '${started}'\nexec sleep 60`);
+    for (const command of ['collapse', 'top']) {
+      rmSync(started, { force: true });
+      const s = runCli([command, data], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, TMPDIR: tmp } });
+      await expectCleanInterrupt(s, tmp, started, () => true, 'SIGTERM');
     }
   });
 

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { symfsBuildIdCache } from '../node/disasm';
-import { cleanupOnStop } from './on-stop';
+import { cleanupOnStop, type StopCleanup } from './on-stop';
 import type { Readable } from 'node:stream';
 import type { CliIo } from './main';
 
@@ -59,7 +59,7 @@ const SRCLINE_FIELDS = ['hw', 'sw', 'raw', 'break', 'synth'].flatMap((type) => [
 export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'stderr'>, srcline = false, buildIdDir?: string): PerfScriptRun {
   const cache = buildIdDir ? ['--buildid-dir', buildIdDir] : [];
   const child = spawn('perf', [...cache, 'script', '-i', input, ...(srcline ? [...SRCLINE_FIELDS, '--full-source-path'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
-  stopAtExit(child);
+  runningPerf.add(child);
   const tty = (io.stderr as NodeJS.WriteStream).isTTY === true;
   let samples = 0;
   let lineStart = true;
@@ -109,26 +109,32 @@ export function runPerfScript(input: string, label: string, io: Pick<CliIo, 'std
   return { output: child.stdout, exited };
 }
 
-const runningPerf = new Set<ChildProcess>();
-
 /**
- * Stops `child` if flameview exits first: a terminal's Ctrl+C reaches perf too, but a SIGTERM
- * sent to flameview alone, or the opener's exit mid-parse, would leave perf printing on into a
- * pipe nobody reads until its next write fails.
+ * The perf children still running, stopped if flameview ends first, by Ctrl+C, SIGTERM or an exit
+ * mid-parse (the opener's stop): a terminal's Ctrl+C reaches perf too, but a signal sent to
+ * flameview alone would leave perf printing on into a pipe nobody reads, until its next write fails.
  */
-function stopAtExit(child: ChildProcess): void {
-  if (runningPerf.size === 0) process.on('exit', stopRunningPerf);
-  runningPerf.add(child);
-  const done = () => {
-    if (runningPerf.delete(child) && runningPerf.size === 0) process.off('exit', stopRunningPerf);
-  };
-  child.once('exit', done);
-  child.once('error', done); // never started (no perf)
+class RunningPerf {
+  private readonly children = new Set<ChildProcess>();
+  private onStop: StopCleanup | null = null;
+
+  add(child: ChildProcess): void {
+    this.onStop ??= cleanupOnStop(() => {
+      for (const c of this.children) c.kill('SIGTERM');
+    });
+    this.children.add(child);
+    const done = () => {
+      if (this.children.delete(child) && this.children.size === 0) {
+        this.onStop?.off();
+        this.onStop = null;
+      }
+    };
+    child.once('exit', done);
+    child.once('error', done); // never started (no perf)
+  }
 }
 
-function stopRunningPerf(): void {
-  for (const child of runningPerf) child.kill('SIGTERM');
-}
+const runningPerf = new RunningPerf();
 
 /**
  * With `--symfs DIR`, a build-id cache for `perf script` holding the recording's binaries found

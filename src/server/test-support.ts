@@ -138,16 +138,16 @@ export function running(pid: number): boolean {
 }
 
 /**
- * Ctrl+C to `s` once `ready()` holds, while a stand-in perf that wrote its pid to `pidFile` runs
- * on: flameview stops with exit status 130, leaves `tmp` (its TMPDIR) empty and stops the
- * stand-in. A terminal's Ctrl+C reaches perf too, but a signal sent to flameview alone (a
- * supervisor's, a test's) must not leave perf running; here only flameview gets it.
+ * Ctrl+C (or `signal`) to `s` once `ready()` holds, while a stand-in perf that wrote its pid to
+ * `pidFile` runs on: flameview stops with exit status 130 (143 for SIGTERM), leaves `tmp` (its
+ * TMPDIR) empty and stops the stand-in. A terminal's Ctrl+C reaches perf too, but a signal sent to
+ * flameview alone (a supervisor's, a test's) must not leave perf running; here only flameview gets it.
  */
-export async function expectCleanInterrupt(s: Spawned, tmp: string, pidFile: string, ready: () => boolean): Promise<void> {
+export async function expectCleanInterrupt(s: Spawned, tmp: string, pidFile: string, ready: () => boolean, signal: 'SIGINT' | 'SIGTERM' = 'SIGINT'): Promise<void> {
   try {
     await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n') && ready(), { timeout: 30_000 }).toBe(true);
-    s.child.kill('SIGINT');
-    expect((await s.exit).code).toBe(130);
+    s.child.kill(signal);
+    expect((await s.exit).code).toBe(signal === 'SIGINT' ? 130 : 143);
     expect(readdirSync(tmp)).toEqual([]);
     await expect.poll(() => running(Number(readFileSync(pidFile, 'utf8')))).toBe(false);
   } finally {
