@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeRunFolder } from './scripts/run-folder.mjs';
 
 // Browser tests run against the built app (vite build + vite preview) in Debian's Chromium.
 // Never `npx playwright install`: the browser is /usr/bin/chromium (apt-get install chromium).
@@ -17,10 +18,13 @@ if (!process.env.FLAMEVIEW_E2E_PORT) {
 }
 const PORT = Number(process.env.FLAMEVIEW_E2E_PORT);
 // The run's temporary files (the specs' exports and reports, the CLIs they start, Chromium's
-// profiles) go under one folder, chosen once like the port and removed by e2e/global-teardown.ts.
+// profiles) go under one folder, chosen once like the port and removed when the process that
+// chose it exits (also after a run whose server failed to start, or a --list).
 if (!process.env.FLAMEVIEW_E2E_TMP) {
-  process.env.FLAMEVIEW_E2E_TMP = mkdtempSync(join(tmpdir(), 'flameview-e2e-run-'));
-  process.env.TMPDIR = process.env.FLAMEVIEW_E2E_TMP;
+  const runFolder = mkdtempSync(join(tmpdir(), 'flameview-e2e-run-'));
+  process.env.FLAMEVIEW_E2E_TMP = runFolder;
+  process.env.TMPDIR = runFolder;
+  process.on('exit', () => removeRunFolder(runFolder));
 }
 // Built apart from dist/ (under node_modules/.cache, already ignored by git) so a test run never
 // races a `vite build` of dist/ started by someone else, and each port gets its own copy.
@@ -28,7 +32,6 @@ const OUT_DIR = `node_modules/.cache/flameview-e2e-${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
-  globalTeardown: './e2e/global-teardown.ts',
   // Per port, like the build: a concurrent run on another port must not delete our artifacts.
   outputDir: `test-results/port-${PORT}`,
   timeout: 60_000,

@@ -186,7 +186,7 @@ test.describe('call tree', () => {
       await expect.poll(() => page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
       // The canvas repaints for the theme on the next frames.
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      await page.screenshot({ path: `/tmp/flameview-call-tree-${scheme}.png` });
+      await page.screenshot({ path: test.info().outputPath(`call-tree-${scheme}.png`) });
     }
     const target = PATH[8];
     await page.getByRole('searchbox').fill(target);

@@ -24,7 +24,7 @@ test.describe('export', () => {
     await openToyc(page);
     await (await menuButton(page, 'More actions', 'Export')).click();
     await expect(page.getByRole('menu', { name: 'Export' })).toBeVisible();
-    await page.screenshot({ path: '/tmp/flameview-export-menu.png' });
+    await page.screenshot({ path: test.info().outputPath('export-menu.png') });
     await page.keyboard.press('Escape');
     await expect(page.getByRole('menu', { name: 'Export' })).toHaveCount(0);
     const fn = await exportAs(page, 'Folded stacks');
@@ -113,14 +113,14 @@ test.describe('export', () => {
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto('file://' + copy);
     await expect(page.locator('#title')).toHaveText('rust-toyc.perf-script.txt');
-    await page.screenshot({ path: '/tmp/flameview-export-svg.png' });
+    await page.screenshot({ path: test.info().outputPath('export-svg.png') });
 
     // Click a frame: it fills the width, Reset Zoom appears, and resets.
     const frame = page.locator('g.f', { has: page.locator('title', { hasText: /^toyc::compile_module / }) }).first();
     await frame.locator('rect').click();
     await expect(page.locator('#unzoom')).not.toHaveClass('hide');
     await expect(frame.locator('rect')).toHaveAttribute('width', '1180.0');
-    await page.screenshot({ path: '/tmp/flameview-export-svg-zoomed.png' });
+    await page.screenshot({ path: test.info().outputPath('export-svg-zoomed.png') });
     await page.locator('#unzoom').click();
     await expect(page.locator('#unzoom')).toHaveClass('hide');
 
@@ -162,7 +162,7 @@ test.describe('export', () => {
     const folded = await exportAs(page, 'Folded stacks');
     const lines = readFileSync(folded.file, 'utf8').trim().split('\n');
     expect(lines.reduce((s, l) => s + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)).toBe(1066132256);
-    await page.screenshot({ path: '/tmp/flameview-open-svg.png' });
+    await page.screenshot({ path: test.info().outputPath('open-svg.png') });
   });
 
   test('bin/flameview svg --search: the SVG opens with the matches highlighted', async ({ page }) => {

@@ -83,9 +83,9 @@ test.describe('frame context menu', () => {
     await page.screenshot({ path: test.info().outputPath('frame-menu-light.png') });
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.screenshot({ path: test.info().outputPath('frame-menu-dark.png') });
-    await page.screenshot({ path: '/tmp/flameview-frame-menu-dark.png' });
+    await page.screenshot({ path: test.info().outputPath('frame-menu-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
-    await page.screenshot({ path: '/tmp/flameview-frame-menu-light.png' });
+    await page.screenshot({ path: test.info().outputPath('frame-menu-light.png') });
     // A press outside closes it.
     await page.mouse.click(5, 5);
     await expect(menu(page)).toHaveCount(0);

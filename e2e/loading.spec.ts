@@ -37,7 +37,7 @@ test.describe('opening recordings', () => {
     await expect(banner).toContainText('Rust toy compiler');
     await expect(banner.getByRole('button', { name: /Open your recording/ })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveCount(0);
-    await page.screenshot({ path: '/tmp/flameview-demo.png' });
+    await page.screenshot({ path: test.info().outputPath('demo.png') });
   });
 
   test('a fixture opens through the file input', async ({ page }) => {
@@ -113,7 +113,7 @@ test.describe('opening recordings', () => {
     await expect(alert).toContainText(/garbage\.bin: line \d+: expected .*perf script.* found binary data/);
     await expect(recordingName(page)).toHaveText('rust-toyc.perf-script.txt');
     await expect(page.locator('[aria-label="Flame graph"]')).toBeVisible();
-    await page.screenshot({ path: '/tmp/flameview-bad-file.png' });
+    await page.screenshot({ path: test.info().outputPath('bad-file.png') });
     await alert.getByRole('button', { name: 'Dismiss error' }).click();
     await expect(page.getByRole('alert')).toHaveCount(0);
   });
@@ -143,7 +143,7 @@ test.describe('opening recordings', () => {
     const dialog = page.getByRole('dialog', { name: 'Paste a recording' });
     await expect(dialog).toBeVisible();
     await dialog.getByLabel('Recording text').fill('main;parse;lex 12\nmain;optimise 30\n');
-    await page.screenshot({ path: '/tmp/flameview-paste.png' });
+    await page.screenshot({ path: test.info().outputPath('paste.png') });
     await dialog.getByRole('button', { name: 'Load' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(recordingName(page)).toHaveText('pasted text');
@@ -182,7 +182,7 @@ test.describe('opening recordings', () => {
       document.body.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
     }, text);
     await expect(page.getByText('Drop to open')).toBeVisible();
-    await page.screenshot({ path: '/tmp/flameview-drop.png' });
+    await page.screenshot({ path: test.info().outputPath('drop.png') });
     await page.evaluate(() => {
       const data = (window as unknown as { __drop: DataTransfer }).__drop;
       document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
@@ -258,7 +258,7 @@ test.describe('opening recordings', () => {
       const layouts = mainThreadEvents(trace, 'Layout');
       expect(layouts).toBeGreaterThan(0);
       expect(layouts).toBeLessThan(25);
-      await page.screenshot({ path: '/tmp/flameview-loading.png' });
+      await page.screenshot({ path: test.info().outputPath('loading.png') });
       await bar.getByRole('button', { name: 'Cancel' }).click();
       await expect(bar).toHaveCount(0);
       await expect(recordingName(page)).toHaveText('rust-toyc.perf-script.txt');

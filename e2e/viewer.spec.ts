@@ -53,7 +53,7 @@ test.describe('viewer', () => {
     await waitForIdle(page);
     await expect(crumbs(page)).toHaveCount(depth + 1);
     expect(await tidyCrumbs(page)).toEqual(['all', ...path]);
-    await page.screenshot({ path: '/tmp/flameview-viewer-zoomed-functions.png' });
+    await page.screenshot({ path: test.info().outputPath('viewer-zoomed-functions.png') });
 
     await inline.click();
     await waitForIdle(page);
@@ -66,7 +66,7 @@ test.describe('viewer', () => {
     expect(totalOf(inlineOracle, inlinePath)).toBeGreaterThan(0);
     expect(perlTidy(await frameName(page).innerText())).toBe(path[depth - 1]);
     await expect(details(page)).toContainText(`(${formatNs(totalOf(inlineOracle, inlinePath))})`);
-    await page.screenshot({ path: '/tmp/flameview-viewer-zoomed-inline.png' });
+    await page.screenshot({ path: test.info().outputPath('viewer-zoomed-inline.png') });
 
     await functions.click();
     await waitForIdle(page);
@@ -115,7 +115,7 @@ test.describe('viewer', () => {
     await page.getByRole('searchbox', { name: 'Search' }).fill(pattern);
     await waitForIdle(page);
     await expect(summary(page)).toHaveText(`Matched: ${pct(matchedShare(functionsOracle, re))}`);
-    await page.screenshot({ path: '/tmp/flameview-viewer-search.png' });
+    await page.screenshot({ path: test.info().outputPath('viewer-search.png') });
 
     await page.getByRole('button', { name: 'Inline frames' }).click();
     await waitForIdle(page);
@@ -189,7 +189,7 @@ test.describe('viewer', () => {
     expect(Math.abs(folded.y - b.y - 1)).toBeLessThanOrEqual(1);
     await page.mouse.move(b.x + b.width / 2, b.y + 17 + 8);
     await expect(page.getByRole('tooltip')).toContainText('clone3');
-    await page.screenshot({ path: '/tmp/flameview-viewer-icicle.png' });
+    await page.screenshot({ path: test.info().outputPath('viewer-icicle.png') });
   });
 
   test('a frame named like HTML renders as text', async ({ page }) => {
@@ -209,7 +209,7 @@ test.describe('viewer', () => {
     await expect(page.getByRole('tooltip')).toContainText(evil);
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
     expect(dialogs).toEqual([]);
-    await page.screenshot({ path: '/tmp/flameview-viewer-evil.png' });
+    await page.screenshot({ path: test.info().outputPath('viewer-evil.png') });
 
     // Double-click on the empty space above the flames resets the zoom.
     await page.mouse.dblclick(box.x + box.width / 2, box.y + 20);
@@ -267,7 +267,7 @@ test.describe('viewer', () => {
     await waitForIdle(page);
     await page.mouse.move(box.x + box.width * 0.9, row(2) + 1);
     await expect(page.getByRole('tooltip').locator('.frame-name-text')).toHaveText('b');
-    await page.screenshot({ path: '/tmp/flameview-viewer-wheel.png' });
+    await page.screenshot({ path: test.info().outputPath('viewer-wheel.png') });
     await page.mouse.dblclick(box.x + box.width / 2, box.y + 20);
     await waitForIdle(page);
     await expect(reset).toBeDisabled();
@@ -358,7 +358,7 @@ test.describe('viewer', () => {
       await waitForIdle(page);
       s = await size();
       expect(s.w).toBe(s.cssW * 2);
-      await page.screenshot({ path: '/tmp/flameview-viewer-hidpi.png' });
+      await page.screenshot({ path: test.info().outputPath('viewer-hidpi.png') });
     });
   });
 
