@@ -36,6 +36,8 @@ const FIXTURES = [
   'cpp/fibmix.perf-script.txt',
   'cpp/sortptr.perf-script.txt',
   'cpp/hashack.perf-script.txt',
+  // Recursion of fixed depths: runs of two decided by the base case below them, seen in some part.
+  'cpp/fixdepth.perf-script.txt',
   'sqlite.fp.perf-script.txt',
   'rust-toyc.run-a.perf-script.txt',
 ];

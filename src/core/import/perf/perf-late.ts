@@ -112,9 +112,9 @@ export class PerfLateMerge implements LateSamples {
   partDone(part: number, frameMap: Int32Array): void {
     const addressMap = this.addressMap(part);
     this.frameMaps[part] = frameMap;
-    const { frame, address, gcds, longest, atLeaf } = this.late[part].stats;
+    const { frame, address, gcds, longest, atLeaf, callsSelf } = this.late[part].stats;
     for (let s = 0; s < frame.length; s++) {
-      if (frame[s] >= 0) this.stats.combine(frameMap[frame[s]], addressMap[address[s]], gcds[s], longest[s], atLeaf[s] === 1);
+      if (frame[s] >= 0) this.stats.combine(frameMap[frame[s]], addressMap[address[s]], gcds[s], longest[s], atLeaf[s] === 1, callsSelf[s] === 1);
     }
     if (this.late[part].printedInlined) this.printedBefore = true;
   }

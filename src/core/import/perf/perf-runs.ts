@@ -14,8 +14,11 @@
 // user-space run: the interrupted user instruction, not a return address) is always one frame,
 // so there k is known exactly (`fib+0x13f` printed 8 times under an interrupt's kernel frames is
 // one frame of fib with 7 levels of itself inlined, which --no-inline prints once). Where every run seen at a key had the same length m, the gcd is m and says nothing: m
-// is taken for m / 2 frames when even (addr2line's doubled line, the commonest case) and m frames
-// (recursion) when odd.
+// = 2 is taken for one frame (addr2line's doubled line, the commonest case: sqlite3_step+0x23f),
+// any other m for m frames (recursion of a fixed depth, `rec(4)`: addr2line doubles a line, it does
+// not print it four or ten times), and m = 2 too when the key has been seen calling its own
+// function at another address (the base case of a recursion, a frame of its own) or the function
+// inlined into itself (a leaf run), where an even m stays m / 2 frames as before.
 //
 // A run of m ≥ 2 groups whose key (physical frame, address id) has a gcd above 1 so far is
 // therefore not final: its sample is kept aside (DeferredSamples) and enters the tree at the end
@@ -48,6 +51,8 @@ export interface RunStatsData {
   gcds: Int32Array;
   longest: Int32Array;
   atLeaf: Uint8Array;
+  /** 1 where a run at the key was seen calling its own function (RunStats.note's `callsSelf`). */
+  callsSelf: Uint8Array;
 }
 
 export class RunStats {
@@ -57,6 +62,8 @@ export class RunStats {
   // Per key: the longest run, and whether one was seen at the leaf.
   private longest = new Int32Array(4096);
   private atLeaf = new Uint8Array(4096);
+  // Per key: whether a run there was seen calling its own function at another address.
+  private callsSelf = new Uint8Array(4096);
   private mask = 4095;
   private count = 0;
   // Per address id: frame + 1 of a key already settled by a run of one (nearly every run is a run
@@ -67,14 +74,15 @@ export class RunStats {
   private readonly selfInlined = new Set<FrameIndex>();
 
   constructor() {
-    markMutable(this, ['frame', 'address', 'gcds', 'longest', 'atLeaf', 'mask', 'onceNoted']);
+    markMutable(this, ['frame', 'address', 'gcds', 'longest', 'atLeaf', 'callsSelf', 'mask', 'onceNoted']);
   }
 
   /**
    * Notes a run of `length` identical groups at (physical frame, address id), `leaf` when it is the
-   * first run of a call chain (one frame for certain); returns the key's gcd so far.
+   * first run of a call chain (one frame for certain), `callsSelf` when the line below it (its
+   * callee) is the same function at another address; returns the key's gcd so far.
    */
-  note(frame: FrameIndex, address: number, length: number, leaf: boolean): number {
+  note(frame: FrameIndex, address: number, length: number, leaf: boolean, callsSelf = false): number {
     if (length === 1) {
       if (address < this.onceNoted.length && this.onceNoted[address] === frame + 1) return 1;
       this.merge(frame, address, 1, false);
@@ -86,7 +94,7 @@ export class RunStats {
       this.onceNoted[address] = frame + 1;
       return 1;
     }
-    return this.merge(frame, address, length, leaf);
+    return this.merge(frame, address, length, leaf, callsSelf);
   }
 
   /** The gcd of the runs noted at (frame, address id), 0 when none was. */
@@ -96,7 +104,7 @@ export class RunStats {
   }
 
   /** Adds what another RunStats learnt at a key (its gcd, longest run and leaf bit): the merge of parts. */
-  combine(frame: FrameIndex, address: number, runGcd: number, longest: number, leaf: boolean): void {
+  combine(frame: FrameIndex, address: number, runGcd: number, longest: number, leaf: boolean, callsSelf: boolean): void {
     if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] === EMPTY) {
@@ -105,23 +113,26 @@ export class RunStats {
       this.gcds[slot] = runGcd;
       this.longest[slot] = longest;
       this.atLeaf[slot] = leaf ? 1 : 0;
+      this.callsSelf[slot] = callsSelf ? 1 : 0;
       if (++this.count * 2 > this.mask) this.grow();
       return;
     }
     this.gcds[slot] = gcd(this.gcds[slot], runGcd);
     if (longest > this.longest[slot]) this.longest[slot] = longest;
     if (leaf) this.atLeaf[slot] = 1;
+    if (callsSelf) this.callsSelf[slot] = 1;
   }
 
   /** The table as plain data (a part hands it to the merge); slots with frame -1 are empty. */
   data(): RunStatsData {
-    return { frame: this.frame, address: this.address, gcds: this.gcds, longest: this.longest, atLeaf: this.atLeaf };
+    return { frame: this.frame, address: this.address, gcds: this.gcds, longest: this.longest, atLeaf: this.atLeaf, callsSelf: this.callsSelf };
   }
 
   /**
    * Groups per physical frame at (frame, address id): the gcd once it is known enough (at a leaf,
    * or from runs of different lengths of a function seen inlined into itself), else 1 (2 for a
-   * key only ever seen with one even length: addr2line's doubled line).
+   * key only ever seen with runs of two and no sign of recursion: addr2line's doubled line; for
+   * one even length of a function seen inlined into itself).
    */
   linesPerFrame(frame: FrameIndex, address: number): number {
     const slot = this.find(frame, address);
@@ -132,7 +143,9 @@ export class RunStats {
     // inlined into itself, else real recursion that happened to be that deep (introsort's runs of
     // 2, 4 and 6 at one call site are 2, 4 and 6 frames).
     if (k < this.longest[slot]) return this.selfInlined.has(frame) ? k : 1;
-    return k % 2 === 0 ? 2 : 1;
+    if (k % 2 !== 0) return 1;
+    if (this.selfInlined.has(frame)) return 2;
+    return k === 2 && !this.callsSelf[slot] ? 2 : 1;
   }
 
   private find(frame: FrameIndex, address: number): number {
@@ -144,11 +157,12 @@ export class RunStats {
     }
   }
 
-  private merge(frame: FrameIndex, address: number, length: number, leaf: boolean): number {
+  private merge(frame: FrameIndex, address: number, length: number, leaf: boolean, callsSelf = false): number {
     if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] !== EMPTY) {
       if (leaf) this.atLeaf[slot] = 1;
+      if (callsSelf) this.callsSelf[slot] = 1;
       if (length > this.longest[slot]) this.longest[slot] = length;
       return (this.gcds[slot] = gcd(this.gcds[slot], length));
     }
@@ -157,6 +171,7 @@ export class RunStats {
     this.gcds[slot] = length;
     this.longest[slot] = length;
     this.atLeaf[slot] = leaf ? 1 : 0;
+    this.callsSelf[slot] = callsSelf ? 1 : 0;
     if (++this.count * 2 > this.mask) this.grow();
     return length;
   }
@@ -167,12 +182,14 @@ export class RunStats {
     const oldGcds = this.gcds;
     const oldLongest = this.longest;
     const oldLeaf = this.atLeaf;
+    const oldCallsSelf = this.callsSelf;
     const size = oldFrame.length * 2;
     this.frame = new Int32Array(size).fill(EMPTY);
     this.address = new Int32Array(size);
     this.gcds = new Int32Array(size);
     this.longest = new Int32Array(size);
     this.atLeaf = new Uint8Array(size);
+    this.callsSelf = new Uint8Array(size);
     this.mask = size - 1;
     for (let i = 0; i < oldFrame.length; i++) {
       if (oldFrame[i] === EMPTY) continue;
@@ -183,6 +200,7 @@ export class RunStats {
       this.gcds[slot] = oldGcds[i];
       this.longest[slot] = oldLongest[i];
       this.atLeaf[slot] = oldLeaf[i];
+      this.callsSelf[slot] = oldCallsSelf[i];
     }
   }
 }

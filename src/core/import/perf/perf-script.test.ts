@@ -269,18 +269,31 @@ describe('one frame printed as several identical lines (a function inlined into 
     expect(Math.max(...inline.split('\n').map((l) => l.search(/\S/) / 2))).toBe(8);
   });
 
-  it('takes runs of one length m for m / 2 frames when m is even (addr2line doubled the line), m when odd', () => {
+  it('takes runs of one length 2 for one frame (addr2line doubled the line), any other length m for m frames', () => {
     const text = [
       sample(F('5', 'step+0x23f'), F('5', 'step+0x23f'), F('9', 'main')),
       sample(F('5', 'step+0x23f'), F('5', 'step+0x23f'), F('9', 'main')),
       sample(F('7', 'rec+0x54'), F('7', 'rec+0x54'), F('7', 'rec+0x54'), F('9', 'main')),
+      // Recursion four deep at one call site, every time: addr2line doubles a line, it does not
+      // print it four times (before, this was taken for two frames).
+      sample(F('8', 'deep+0xf'), F('8', 'deep+0xf'), F('8', 'deep+0xf'), F('8', 'deep+0xf'), F('9', 'main')),
       sample(F('b', 'y+0x1', 'inlined'), F('b', 'z+0x1'), F('9', 'main')),
     ].join('\n');
     const p = parse(text);
     expect(folded(p)).toEqual(['step']);
     const fv = dumpTree(functionView(p).tree, p.frames);
     expect(fv).toContain('    rec 10/0\n      rec 10/0\n        rec 10/0\n          work 10/10');
+    expect(fv).toContain('    deep 10/0\n      deep 10/0\n        deep 10/0\n          deep 10/0\n            work 10/10');
     expect(fv).toContain('    step 20/0\n      work 20/20');
+  });
+
+  it('takes runs of two above a frame of their own function (a recursion\'s base case) for two frames', () => {
+    // twice(2) → twice(1) at one call site → twice(0) at another address, which calls work.
+    const base = (leaf: string) => [H('app'), F('1', leaf), F('6', 'twice+0xe'), F('5', 'twice+0x2f'), F('5', 'twice+0x2f'), F('9', 'main'), ''].join('\n');
+    const text = [base('work+0x1'), base('work+0x2'), sample(F('b', 'y+0x1', 'inlined'), F('b', 'z+0x1'), F('9', 'main'))].join('\n');
+    const p = parse(text);
+    expect(folded(p)).toEqual([]);
+    expect(dumpTree(functionView(p).tree, p.frames)).toContain('    twice 20/0\n      twice 20/0\n        twice 20/0\n          work 20/20');
   });
 
   it('folds every repeat at the sampled instruction: it is one frame', () => {

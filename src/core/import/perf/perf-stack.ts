@@ -521,7 +521,11 @@ export class PerfStackAssembler {
     const kernel = (this.pendingFlags[0] & FrameFlags.KERNEL) !== 0;
     const leaf = start === 0 || (start === this.kernelDepth && !kernel);
     if (start === this.kernelDepth && kernel) this.kernelDepth = this.depth;
-    const k = this.stats.note(this.stack[start + physical], address, groups, leaf);
+    // The line below the run (its callee) the same function at another address: the base case of
+    // a recursion through this call site, so the run's groups are frames (see perf-runs.ts).
+    const runFrame = this.stack[start + physical];
+    const callsSelf = start > 0 && this.stack[start - 1] === runFrame;
+    const k = this.stats.note(runFrame, address, groups, leaf, callsSelf);
     if (groups === 1) return;
     this.runs.add(start, size, physical, groups, address, leaf, leaf ? (this.printedInlined ? 1 : 0) : k);
     // A leaf run is one frame, known now when perf has shown it resolves inline frames.
