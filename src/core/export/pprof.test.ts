@@ -208,3 +208,41 @@ describe('pprof export: source lines', () => {
     expect((await readBack(original)).lines ?? null).toBeNull();
   });
 });
+
+describe('the main binary', () => {
+  const H = (comm: string, period: number) => `${comm} 100   1.000001:   ${period} cpu-clock:ppp: `;
+  const F = (addr: string, sym: string, dso: string) => `\t${addr.padStart(16)} ${sym} (${dso})`;
+
+  it('is the first mapping: the heaviest program, not the kernel or a library met first', async () => {
+    // The first sample starts in the kernel and libc, as most perf recordings do.
+    const text = [
+      H('app', 10),
+      F('ffffffff81000000', 'do_syscall_64', '[kernel.kallsyms]'),
+      F('7f0000001000', '__write', '/usr/lib/x86_64-linux-gnu/libc.so.6'),
+      F('1000', 'main', '/work/app'),
+      '',
+      H('tool', 30),
+      F('2000', 'run', '/usr/bin/tool'),
+      F('2100', 'tool_main', '/usr/bin/tool'),
+      '',
+      H('app', 15),
+      F('1010', 'work', '/work/app'),
+      F('1000', 'main', '/work/app'),
+      '',
+    ].join('\n');
+    const pprof = decodePprof(toPprof(await loadProfileFromText(text)));
+    const files = [...pprof.mappings.values()].map((m) => pprof.strings[m.filename]);
+    // pprof's `File:` is mapping[0]; ids follow the wire order (1, 2, …) as pprof writes them.
+    expect(files[0]).toBe('/usr/bin/tool');
+    expect([...pprof.mappings.keys()]).toEqual(files.map((_, i) => i + 1));
+    expect(new Set(files)).toEqual(new Set(['/usr/bin/tool', '/work/app', '[kernel.kallsyms]', '/usr/lib/x86_64-linux-gnu/libc.so.6']));
+    // Each location still names its own module (the process frames have none).
+    for (const loc of pprof.locations.values()) {
+      if (!loc.mapping) continue;
+      const fn = pprof.functions.get(loc.functions[0])!;
+      const name = pprof.strings[fn.name];
+      const file = pprof.strings[pprof.mappings.get(loc.mapping)!.filename];
+      expect(file, name).toBe({ do_syscall_64: '[kernel.kallsyms]', __write: '/usr/lib/x86_64-linux-gnu/libc.so.6', run: '/usr/bin/tool', work: '/work/app' }[name] ?? file);
+    }
+  });
+});

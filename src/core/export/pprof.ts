@@ -24,7 +24,9 @@
 //   (name, file): the unknown location is the same name without a file.
 // - One Mapping per module, marked symbolized (has_functions …) so pprof never tries to
 //   symbolize; kernel frames get a `[kernel…]` mapping and JIT frames `[jit]`, which is how
-//   flameview's importer and pprof's own tools recognise them. Locations carry no address: perf's
+//   flameview's importer and pprof's own tools recognise them. The first Mapping is what pprof
+//   calls the main binary (`File:` in its reports): the heaviest by the samples whose stack holds
+//   it among those pprof itself would take for one (not `[…]`, not a `.so`), else the heaviest. Locations carry no address: perf's
 //   leaf offsets are from a symbol's start, not where it was mapped.
 // - The process and thread frames perf puts at the root are ordinary outermost functions: pprof
 //   has no synthetic root.
@@ -106,6 +108,10 @@ export function toPprof({ frames, tree, functionFrames, lines, meta }: PprofInpu
     if (id === undefined) mappingIds.set(file, (id = mappingIds.size + 1));
     return id;
   };
+  // Per mapping id, the weight of the samples whose stack holds it (counted once per sample).
+  const mappingWeight: number[] = [];
+  const mappingSeen: number[] = [];
+  let sampleStamp = 0;
   const locationIds = new Map<string, number>();
   const locations: Array<{ mapping: number; functions: number[]; lines: number[] }> = [];
   // A run of frames (outermost, the physical frame, first) and each one's source location (-1: unknown).
@@ -162,7 +168,15 @@ export function toPprof({ frames, tree, functionFrames, lines, meta }: PprofInpu
       }
       const s = out.tag(2, WireType.LengthDelimited).fork();
       s.tag(1, WireType.LengthDelimited).fork();
-      for (const id of stack) s.uint64(id);
+      sampleStamp++;
+      for (const id of stack) {
+        s.uint64(id);
+        const m = locations[id - 1].mapping;
+        if (m && mappingSeen[m] !== sampleStamp) {
+          mappingSeen[m] = sampleStamp;
+          mappingWeight[m] = (mappingWeight[m] ?? 0) + Math.abs(weight);
+        }
+      }
       s.join();
       s.tag(2, WireType.LengthDelimited).fork().int64(samples).int64(weight).join();
       s.join();
@@ -186,15 +200,21 @@ export function toPprof({ frames, tree, functionFrames, lines, meta }: PprofInpu
   }
   walk(tree, (f) => f, () => NO_LOCATION, (n) => [rest(tree.selfSamples[n], coveredSamples[n]), rest(tree.selfWeight[n], coveredWeight[n]), n]);
 
-  for (const [file, id] of mappingIds) {
-    out.tag(3, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(id).tag(5, WireType.Varint).int64(str(file));
+  // The main binary first, then the others as they came; ids follow the order, as pprof's own.
+  const files = [...mappingIds.keys()];
+  const heaviest = (candidates: string[]) => candidates.reduce<string | null>((best, f) => (best === null || (mappingWeight[mappingIds.get(f)!] ?? 0) > (mappingWeight[mappingIds.get(best)!] ?? 0) ? f : best), null);
+  const main = heaviest(files.filter((f) => !f.startsWith('[') && !/([.]so$|[.]so[._][0-9]+)/.test(f))) ?? heaviest(files);
+  const order = main === null ? files : [main, ...files.filter((f) => f !== main)];
+  const newId = new Map(order.map((f, i) => [mappingIds.get(f)!, i + 1]));
+  for (const [i, file] of order.entries()) {
+    out.tag(3, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(i + 1).tag(5, WireType.Varint).int64(str(file));
     // has_functions, has_filenames, has_line_numbers, has_inline_frames: nothing left to symbolize.
     for (const field of [7, 8, 9, 10]) out.tag(field, WireType.Varint).bool(true);
     out.join();
   }
   locations.forEach((loc, i) => {
     out.tag(4, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(i + 1);
-    if (loc.mapping) out.tag(2, WireType.Varint).uint64(loc.mapping);
+    if (loc.mapping) out.tag(2, WireType.Varint).uint64(newId.get(loc.mapping)!);
     loc.functions.forEach((fn, k) => {
       const line = out.tag(4, WireType.LengthDelimited).fork().tag(1, WireType.Varint).uint64(fn);
       if (loc.lines[k] > 0) line.tag(2, WireType.Varint).int64(loc.lines[k]);
