@@ -29,10 +29,27 @@ export function usageError(io: CliIo, command: string, usage: string, message: s
 }
 
 /** parseArgs's messages, shortened for the one unknown-option case users meet most. */
-export function describeArgsError(e: unknown): string {
+export function describeArgsError(e: unknown, args: readonly string[] = []): string {
   const message = e instanceof Error ? e.message : String(e);
   const unknown = /^Unknown option '([^']*)'/.exec(message);
-  return unknown ? `unknown option '${unknown[1]}'` : message;
+  if (unknown) return `unknown option '${unknown[1]}'`;
+  // Node names an option with a short form as "-o, --o <value>": say it as it was typed.
+  const missing = /^Option '(?:(-[^ ,']+), )?(--[^ ']+) <value>' argument missing/.exec(message);
+  if (missing) {
+    const typed = args[args.length - 1];
+    return `${typed === missing[1] || typed === missing[2] ? typed : (missing[1] ?? missing[2])} needs a value`;
+  }
+  // `-n -5`: node takes -5 for an option and refuses; say which value, and how to give it.
+  const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    const option = ambiguous[1];
+    const next = args.find((a, i) => i > 0 && args[i - 1] === option && a.startsWith('-'));
+    if (next === undefined) return `${option} needs a value`;
+    return `${option} needs a value, and '${next}' reads as an option (write ${option.startsWith('--') ? `${option}=${next}` : `${option}${next}`} to give it)`;
+  }
+  const flag = /^Option '([^']+)' does not take an argument/.exec(message);
+  if (flag) return `${flag[1]} takes no value`;
+  return message;
 }
 
 /**

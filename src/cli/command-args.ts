@@ -97,7 +97,7 @@ export class CommandLine {
     try {
       parsed = parseArgs({ args, allowPositionals: true, strict: true, options: { ...options, help: { type: 'boolean', short: 'h' } } as WithHelp<O> });
     } catch (e) {
-      return this.usageError(describeArgsError(e));
+      return this.usageError(describeArgsError(e, args));
     }
     if ((parsed.values as { help?: boolean }).help) {
       this.io.stdout.write(this.usage);

@@ -101,7 +101,11 @@ describe('flameview lines', () => {
     expect(many.map((x) => x.name).sort()).toEqual(['ack', 'put']);
     const none = await runInMemory(runLines, ['no_such_function', fx('hashack.srcline.perf-script.txt.gz')], '');
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/no function matches 'no_such_function'/);
+    expect(none.stderr).toMatch(/no function matches 'no_such_function' in the functions view/);
+    // A recording without inline frames has one view: none is named.
+    const oneView = await runInMemory(runLines, ['no_such_function', join(root, 'fixtures', 'interchange', 'node.cpuprofile')], '');
+    expect(oneView.code).toBe(1);
+    expect(oneView.stderr).toMatch(/no function matches 'no_such_function' \(flameview top/);
     const plain = await runInMemory(runLines, ['main', fx('funcs.perf-script.txt.gz')], '');
     expect(plain.code).toBe(1);
     expect(plain.stderr).toMatch(/no source lines.*-F \+srcline/);

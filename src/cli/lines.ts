@@ -171,7 +171,9 @@ export async function runLines(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   if (rows.length === 0) {
-    io.stderr.write(`flameview: ${source}: no function matches '${pattern}' in the ${view ?? defaultView(profile.meta)} view (flameview top -n 0 lists them)\n`);
+    // The view is named only where the recording has two (a recording without inline frames has one).
+    const inView = view || profile.meta.hasInlineInfo ? ` in the ${view ?? defaultView(profile.meta)} view` : '';
+    io.stderr.write(`flameview: ${source}: no function matches '${pattern}'${inView} (flameview top -n 0 lists them)\n`);
     return 1;
   }
   const unit = values.raw ? null : weightUnitOf(profile.meta, Boolean(values.samples));

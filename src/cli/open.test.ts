@@ -227,7 +227,7 @@ describe('flameview FILE', () => {
     const cwd = scratch();
     writeFileSync(join(cwd, 'svg'), readFileSync(foldedPath));
     const bare = await failure(open(['--no-open', 'svg'], {}, cwd));
-    expect(bare).toEqual({ code: 1, stderr: "flameview: 'svg' is a command: put it first (flameview svg …); to open a file named svg, use ./svg or -- svg\n" });
+    expect(bare).toEqual({ code: 2, stderr: "flameview: 'svg' is a command: put it first (flameview svg …); to open a file named svg, use ./svg or -- svg\n" });
     for (const args of [['--no-open', './svg'], ['--no-open', '--', 'svg']]) {
       const s = open(args, {}, cwd);
       const { original } = await served(s);
@@ -337,13 +337,13 @@ describe('flameview perf.data', () => {
     expect(d.listing.some((row) => row.kind === 'insn' && /\bdiv/.test(row.text ?? ''))).toBe(true);
   });
 
-  it('--source-url passes its template to the page as srcurl=; one that makes no allowed link is one line and exit status 1', async () => {
+  it('--source-url passes its template to the page as srcurl=; one that makes no allowed link is one line and exit status 2', async () => {
     const template = 'https://github.com/o/r/blob/v1/{path}#L{line}';
     const s = open(['--no-open', '--source-url', template, join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')]);
     const url = new URL(await waitForLine(s, /^http:\/\/127\.0\.0\.1:\d+\/#profile=\S+&srcurl=[^&\s]+$/));
     expect(new URLSearchParams(url.hash.slice(1)).get('srcurl')).toBe(template);
     const bad = await failure(open(['--no-open', '--source-url', 'javascript:alert(1)//{path}', join(FIXTURES, 'source', 'hot.srcline.perf-script.txt')]));
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^flameview: --source-url: the source link template does not make a link of an allowed kind/m);
   });
 
@@ -425,9 +425,20 @@ describe('several recordings from the terminal (issue 31)', () => {
     expect(p.compares.map((x) => x.split('/').pop())).toEqual(['b1.folded', 'b2.folded']);
   });
 
+  it('a bad option value is a usage error: one line, exit status 2, as for every command', async () => {
+    for (const [args, message] of [
+      [['--port', '99999', foldedPath], '--port needs a port number (0-65535), found "99999"'],
+      [['--port', 'abc', foldedPath], '--port needs a port number (0-65535), found "abc"'],
+      [[foldedPath, '--source-root'], '--source-root needs a directory'],
+      [[foldedPath, '--symfs'], '--symfs needs a directory'],
+    ] as const) {
+      expect(await failure(open(['--no-open', ...args]))).toEqual({ code: 2, stderr: `flameview: ${message}\n` });
+    }
+  });
+
   it('three files without --sum or vs, --sum of one, and an empty side are usage errors that say what to write', async () => {
     const three = await failure(open(['--no-open', group('a1.folded'), group('a2.folded'), group('a3.folded')]));
-    expect(three.code).toBe(1);
+    expect(three.code).toBe(2);
     expect(three.stderr).toContain('found 3: --sum a b c opens their sum, a1 a2 vs b1 b2 compares groups');
     expect((await failure(open(['--no-open', '--sum', group('a1.folded')]))).stderr).toContain('--sum needs two recordings or more, found 1');
     expect((await failure(open(['--no-open', group('a1.folded'), 'vs']))).stderr).toContain('a group is empty: 1 recording(s) before vs, 0 after');

@@ -59,6 +59,9 @@ export const OPEN_USAGE =
 /** An error the user sees as one line after "flameview: ". */
 class OpenError extends Error {}
 
+/** A command line flameview cannot run (an option's value, the files' arrangement): exit status 2. */
+class UsageError extends OpenError {}
+
 interface OpenArgs {
   /** The baseline's recordings (several: one graph of their sum) and the comparison's (none, one, or a group). */
   a: string[];
@@ -106,46 +109,46 @@ function parseArgs(args: string[]): OpenArgs {
       sum = true;
     } else if (options && (arg === '--source-root' || arg.startsWith('--source-root='))) {
       const v = arg === '--source-root' ? args[++i] : arg.slice('--source-root='.length);
-      if (!v) throw new OpenError('--source-root needs a directory');
+      if (!v) throw new UsageError('--source-root needs a directory');
       sourceRoots.push(v);
     } else if (options && (arg === '--symfs' || arg.startsWith('--symfs='))) {
       symfs = arg === '--symfs' ? args[++i] : arg.slice('--symfs='.length);
-      if (!symfs) throw new OpenError('--symfs needs a directory');
+      if (!symfs) throw new UsageError('--symfs needs a directory');
     } else if (options && (arg === '--source-url' || arg.startsWith('--source-url='))) {
       // Checked here as the page checks it: a template that makes no http(s)/editor link is refused.
       const v = arg === '--source-url' ? args[++i] : arg.slice('--source-url='.length);
       const why = v ? checkTemplate(v) : 'it is empty';
-      if (why !== null) throw new OpenError(`--source-url: ${why} (e.g. 'https://github.com/ORG/REPO/blob/REV/{path}#L{line}' or 'vscode://file/{path}:{line}')`);
+      if (why !== null) throw new UsageError(`--source-url: ${why} (e.g. 'https://github.com/ORG/REPO/blob/REV/{path}#L{line}' or 'vscode://file/{path}:{line}')`);
       sourceUrl = v;
     } else if (options && (arg === '--port' || arg.startsWith('--port='))) {
       const v = arg === '--port' ? args[++i] : arg.slice(7);
       const p = v === undefined ? null : parsePort(v);
-      if (p === null) throw new OpenError(`--port needs a port number (0-65535), found ${JSON.stringify(v ?? '')}`);
+      if (p === null) throw new UsageError(`--port needs a port number (0-65535), found ${JSON.stringify(v ?? '')}`);
       port = p;
     } else if (options && arg.startsWith('-') && arg !== '-') {
-      throw new OpenError(`unknown option ${JSON.stringify(arg)}\n${OPEN_USAGE.trimEnd()}`);
+      throw new UsageError(`unknown option ${JSON.stringify(arg)}\n${OPEN_USAGE.trimEnd()}`);
     } else {
       if (options && inputs.length === 0 && (COMMAND_NAMES as readonly string[]).includes(arg)) {
-        throw new OpenError(`'${arg}' is a command: put it first (flameview ${arg} …); to open a file named ${arg}, use ./${arg} or -- ${arg}`);
+        throw new UsageError(`'${arg}' is a command: put it first (flameview ${arg} …); to open a file named ${arg}, use ./${arg} or -- ${arg}`);
       }
       inputs.push(arg);
     }
   }
-  if (inputs.length === 0) throw new OpenError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
-  if (inputs.filter((f) => f === '-').length > 1) throw new OpenError('stdin (-) can be read only once');
+  if (inputs.length === 0) throw new UsageError(`no file to open\n${OPEN_USAGE.trimEnd()}`);
+  if (inputs.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const roots = sourceRoots.length > 0 ? sourceRoots : [process.cwd()];
   const rest = { open, port, raw, lines, sourceUrl, sourceRoots: roots, symfs };
   if (sum) {
-    if (inputs.includes('vs')) throw new OpenError('--sum opens one graph: vs has no place in it (write ./vs for a file named vs)');
-    if (inputs.length < 2) throw new OpenError(`--sum needs two recordings or more, found ${inputs.length}`);
+    if (inputs.includes('vs')) throw new UsageError('--sum opens one graph: vs has no place in it (write ./vs for a file named vs)');
+    if (inputs.length < 2) throw new UsageError(`--sum needs two recordings or more, found ${inputs.length}`);
     return { a: inputs, b: [], ...rest };
   }
   if (inputs.includes('vs')) {
     const sides = splitSides(inputs);
-    if (typeof sides === 'string') throw new OpenError(sides);
+    if (typeof sides === 'string') throw new UsageError(sides);
     return { ...sides, ...rest };
   }
-  if (inputs.length > 2) throw new OpenError(`at most two files without --sum or vs (a recording, or two to compare); found ${inputs.length}: --sum a b c opens their sum, a1 a2 vs b1 b2 compares groups`);
+  if (inputs.length > 2) throw new UsageError(`at most two files without --sum or vs (a recording, or two to compare); found ${inputs.length}: --sum a b c opens their sum, a1 a2 vs b1 b2 compares groups`);
   return { a: inputs.slice(0, 1), b: inputs.slice(1), ...rest };
 }
 
@@ -266,7 +269,7 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof OpenError || e instanceof ListenError) {
       io.stderr.write(`flameview: ${e.message}\n`);
-      return await end(e instanceof OpenError && /^(unknown option|no file to open)/.test(e.message) ? 2 : 1);
+      return await end(e instanceof UsageError ? 2 : 1);
     }
     io.stderr.write(`flameview: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
     return await end(1);
