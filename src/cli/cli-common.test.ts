@@ -17,6 +17,7 @@ it('an option without its value, a value that reads as an option, a value given 
     [runConvert, [recording, '-o'], 'flameview convert: -o needs a value'],
     [runTop, [recording, '--transform'], 'flameview top: --transform needs a value'],
     [runTop, ['-n', '-5', recording], "flameview top: -n needs a value, and '-5' reads as an option (write -n-5 to give it)"],
+    [runTop, [recording, '-n', '--', 'x'], 'flameview top: -n needs a value'],
     [runSvg, ['--width', '-5', recording], "flameview svg: --width needs a value, and '-5' reads as an option (write --width=-5 to give it)"],
     [runTop, ['--raw=1', recording], 'flameview top: --raw takes no value'],
     [runTop, ['-x', recording], "flameview top: unknown option '-x'"],

@@ -44,7 +44,7 @@ export function describeArgsError(e: unknown, args: readonly string[] = []): str
   if (ambiguous) {
     const option = ambiguous[1];
     const next = args.find((a, i) => i > 0 && args[i - 1] === option && a.startsWith('-'));
-    if (next === undefined) return `${option} needs a value`;
+    if (next === undefined || next === '--') return `${option} needs a value`;
     return `${option} needs a value, and '${next}' reads as an option (write ${option.startsWith('--') ? `${option}=${next}` : `${option}${next}`} to give it)`;
   }
   const flag = /^Option '([^']+)' does not take an argument/.exec(message);

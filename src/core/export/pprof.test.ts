@@ -236,6 +236,10 @@ describe('the main binary', () => {
     expect(files[0]).toBe('/usr/bin/tool');
     expect([...pprof.mappings.keys()]).toEqual(files.map((_, i) => i + 1));
     expect(new Set(files)).toEqual(new Set(['/usr/bin/tool', '/work/app', '[kernel.kallsyms]', '/usr/lib/x86_64-linux-gnu/libc.so.6']));
+    // JIT code (a perf map) is no main binary, however heavy: the JVM that ran it is.
+    const jit = [H('java', 50), F('7f00', 'Interpreter', '/tmp/perf-100.map'), F('7f10', 'JavaMain', '/usr/lib/jvm/lib/libjli.so'), F('1000', 'main', '/usr/lib/jvm/bin/java'), ''].join('\n');
+    const jitPprof = decodePprof(toPprof(await loadProfileFromText(jit)));
+    expect(jitPprof.strings[[...jitPprof.mappings.values()][0].filename]).toBe('/usr/lib/jvm/bin/java');
     // Each location still names its own module (the process frames have none).
     for (const loc of pprof.locations.values()) {
       if (!loc.mapping) continue;

@@ -26,7 +26,8 @@
 //   symbolize; kernel frames get a `[kernel…]` mapping and JIT frames `[jit]`, which is how
 //   flameview's importer and pprof's own tools recognise them. The first Mapping is what pprof
 //   calls the main binary (`File:` in its reports): the heaviest by the samples whose stack holds
-//   it among those pprof itself would take for one (not `[…]`, not a `.so`), else the heaviest. Locations carry no address: perf's
+//   it among those pprof itself would take for one (not `[…]`, not a `.so`, not JIT code's
+//   `perf-PID.map`), else the heaviest. Locations carry no address: perf's
 //   leaf offsets are from a symbol's start, not where it was mapped.
 // - The process and thread frames perf puts at the root are ordinary outermost functions: pprof
 //   has no synthetic root.
@@ -203,7 +204,7 @@ export function toPprof({ frames, tree, functionFrames, lines, meta }: PprofInpu
   // The main binary first, then the others as they came; ids follow the order, as pprof's own.
   const files = [...mappingIds.keys()];
   const heaviest = (candidates: string[]) => candidates.reduce<string | null>((best, f) => (best === null || (mappingWeight[mappingIds.get(f)!] ?? 0) > (mappingWeight[mappingIds.get(best)!] ?? 0) ? f : best), null);
-  const main = heaviest(files.filter((f) => !f.startsWith('[') && !/([.]so$|[.]so[._][0-9]+)/.test(f))) ?? heaviest(files);
+  const main = heaviest(files.filter((f) => !f.startsWith('[') && !/([.]so$|[.]so[._][0-9]+)/.test(f) && !/(^|\/)perf-\d+\.map$/.test(f))) ?? heaviest(files);
   const order = main === null ? files : [main, ...files.filter((f) => f !== main)];
   const newId = new Map(order.map((f, i) => [mappingIds.get(f)!, i + 1]));
   for (const [i, file] of order.entries()) {

@@ -36,8 +36,9 @@ const FIXTURES = [
   'cpp/fibmix.perf-script.txt',
   'cpp/sortptr.perf-script.txt',
   'cpp/hashack.perf-script.txt',
-  // Recursion of fixed depths: runs of two decided by the base case below them, seen in some part.
+  // Recursion of fixed depths, and doubled .part clones: decided by evidence seen in some part.
   'cpp/fixdepth.perf-script.txt',
+  'cpp/partrec.perf-script.txt',
   'sqlite.fp.perf-script.txt',
   'rust-toyc.run-a.perf-script.txt',
 ];

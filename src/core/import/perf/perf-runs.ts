@@ -13,12 +13,15 @@
 // sampled instruction itself (the first of a call chain, or below kernel frames the first
 // user-space run: the interrupted user instruction, not a return address) is always one frame,
 // so there k is known exactly (`fib+0x13f` printed 8 times under an interrupt's kernel frames is
-// one frame of fib with 7 levels of itself inlined, which --no-inline prints once). Where every run seen at a key had the same length m, the gcd is m and says nothing: m
-// = 2 is taken for one frame (addr2line's doubled line, the commonest case: sqlite3_step+0x23f),
-// any other m for m frames (recursion of a fixed depth, `rec(4)`: addr2line doubles a line, it does
-// not print it four or ten times), and m = 2 too when the key has been seen calling its own
-// function at another address (the base case of a recursion, a frame of its own) or the function
-// inlined into itself (a leaf run), where an even m stays m / 2 frames as before.
+// one frame of fib with 7 levels of itself inlined, which --no-inline prints once). Where every run seen at a key had the same length m, the gcd is m and says nothing
+// by itself. The function does: a function perf doubles (addr2line's doubled line: sqlite's
+// `sqlite3_step+0x23f`, every frame of a gcc `.part` clone of a recursive function) shows it
+// somewhere as a key whose runs are all exactly two lines with another function below them, its
+// callee; and a function seen inlined into itself (a leaf run) doubles too. There an even m is
+// m / 2 frames, and runs of different lengths are k lines a frame. A function with no such key is
+// not doubled: an even m is m frames (plain recursion of a fixed depth, `rec(4)`: four frames as
+// `--no-inline` prints them; runs of two above a frame of the same function, a recursion's base
+// case, are no evidence).
 //
 // A run of m ≥ 2 groups whose key (physical frame, address id) has a gcd above 1 so far is
 // therefore not final: its sample is kept aside (DeferredSamples) and enters the tree at the end
@@ -72,6 +75,9 @@ export class RunStats {
   // Frames seen inlined into themselves for certain: a run of two or more identical groups at the
   // sampled instruction (a leaf run), where it is one frame.
   private readonly selfInlined = new Set<FrameIndex>();
+  // The frames perf doubles (see the module comment), found from the table when a fold asks and
+  // forgotten when a run is noted.
+  private doubling: Set<FrameIndex> | null = null;
 
   constructor() {
     markMutable(this, ['frame', 'address', 'gcds', 'longest', 'atLeaf', 'callsSelf', 'mask', 'onceNoted']);
@@ -105,6 +111,7 @@ export class RunStats {
 
   /** Adds what another RunStats learnt at a key (its gcd, longest run and leaf bit): the merge of parts. */
   combine(frame: FrameIndex, address: number, runGcd: number, longest: number, leaf: boolean, callsSelf: boolean): void {
+    this.doubling = null;
     if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] === EMPTY) {
@@ -130,9 +137,8 @@ export class RunStats {
 
   /**
    * Groups per physical frame at (frame, address id): the gcd once it is known enough (at a leaf,
-   * or from runs of different lengths of a function seen inlined into itself), else 1 (2 for a
-   * key only ever seen with runs of two and no sign of recursion: addr2line's doubled line; for
-   * one even length of a function seen inlined into itself).
+   * or from runs of different lengths of a function seen inlined into itself), 2 for one even
+   * length of a function perf doubles, else 1.
    */
   linesPerFrame(frame: FrameIndex, address: number): number {
     const slot = this.find(frame, address);
@@ -142,10 +148,20 @@ export class RunStats {
     // Runs of different lengths with a common divisor: k lines a frame if the function was seen
     // inlined into itself, else real recursion that happened to be that deep (introsort's runs of
     // 2, 4 and 6 at one call site are 2, 4 and 6 frames).
-    if (k < this.longest[slot]) return this.selfInlined.has(frame) ? k : 1;
+    const doubles = this.selfInlined.has(frame) || this.doublingFrames().has(frame);
+    if (k < this.longest[slot]) return doubles ? k : 1;
     if (k % 2 !== 0) return 1;
-    if (this.selfInlined.has(frame)) return 2;
-    return k === 2 && !this.callsSelf[slot] ? 2 : 1;
+    return doubles ? 2 : 1;
+  }
+
+  /** Frames with a key whose runs are all two lines, not at a leaf, with another function below. */
+  private doublingFrames(): Set<FrameIndex> {
+    if (this.doubling) return this.doubling;
+    const out = new Set<FrameIndex>();
+    for (let s = 0; s < this.frame.length; s++) {
+      if (this.frame[s] !== EMPTY && this.gcds[s] === 2 && this.longest[s] === 2 && !this.atLeaf[s] && !this.callsSelf[s]) out.add(this.frame[s]);
+    }
+    return (this.doubling = out);
   }
 
   private find(frame: FrameIndex, address: number): number {
@@ -158,6 +174,7 @@ export class RunStats {
   }
 
   private merge(frame: FrameIndex, address: number, length: number, leaf: boolean, callsSelf = false): number {
+    this.doubling = null;
     if (leaf) this.selfInlined.add(frame);
     const slot = this.find(frame, address);
     if (this.frame[slot] !== EMPTY) {

@@ -287,6 +287,18 @@ describe('one frame printed as several identical lines (a function inlined into 
     expect(fv).toContain('    step 20/0\n      work 20/20');
   });
 
+  it('halves the even runs of a function perf doubles elsewhere (a gcc .part clone: runs of two above another function)', () => {
+    // fc(2): the base-case frame's call to work is two lines at 0x11e; the two recursive frames above
+    // it are four lines at 0xfb. Before the fix for fixed depths this was right; after its first
+    // version, 0xfb's four lines were four frames.
+    const text = [
+      sample(F('6', 'part+0x11e'), F('6', 'part+0x11e'), F('5', 'part+0xfb'), F('5', 'part+0xfb'), F('5', 'part+0xfb'), F('5', 'part+0xfb'), F('9', 'main')),
+      sample(F('b', 'y+0x1', 'inlined'), F('b', 'z+0x1'), F('9', 'main')),
+    ].join('\n');
+    const p = parse(text);
+    expect(dumpTree(functionView(p).tree, p.frames)).toContain('    part 10/0\n      part 10/0\n        part 10/0\n          work 10/10');
+  });
+
   it('takes runs of two above a frame of their own function (a recursion\'s base case) for two frames', () => {
     // twice(2) → twice(1) at one call site → twice(0) at another address, which calls work.
     const base = (leaf: string) => [H('app'), F('1', leaf), F('6', 'twice+0xe'), F('5', 'twice+0x2f'), F('5', 'twice+0x2f'), F('9', 'main'), ''].join('\n');

@@ -72,11 +72,11 @@ function plainPath(parsed: Parsed, path: Int32Array): string[] {
  * over the recording, per (address, period text): the gcd of m, the longest m, and whether it was
  * seen as a sample's first run (or its first user-space run below kernel frames: the interrupted
  * instruction), and whether the line below a run there (its callee) was the same function at another
- * address. Frames per run: 1 for a first run; m / gcd when one was first, or when the runs
- * differed and the function was seen inlined into itself (m > 1 at a first run), m when they
- * differed otherwise; else, all runs of one length: m for an odd one, m / 2 for an even one of a
- * function seen inlined into itself, 1 for runs of two never seen calling their own function
- * (addr2line's doubled line), m otherwise; m when perf printed no `(inlined)`.
+ * address. A function doubles when it was seen inlined into itself (m > 1 at a first run) or has
+ * a key, not first, whose runs are all two lines and never above the same function. Frames per
+ * run: 1 for a first run; m / gcd when one was first, or when the runs differed and the function
+ * doubles, m when they differed otherwise; else, all runs of one length: m for an odd one, m / 2
+ * for an even one of a function that doubles, m otherwise; m when perf printed no `(inlined)`.
  */
 function referenceCounts(path: string): number[] {
   type Run = { key: string; m: number; leaf: boolean; fn: string; callsSelf: boolean };
@@ -130,14 +130,20 @@ function referenceCounts(path: string): number[] {
       stats.set(r.key, { gcd: gcd(st.gcd, r.m), longest: Math.max(st.longest, r.m), leaf: st.leaf || r.leaf, callsSelf: st.callsSelf || r.callsSelf });
     }
   }
-  // Functions seen inlined into themselves: two or more identical groups at a leaf.
-  const selfInlined = new Set(samples.flatMap((s) => s.filter((r) => r.leaf && r.m > 1).map((r) => r.fn)));
+  // Functions that double: seen inlined into themselves (two or more identical groups at a leaf),
+  // or a key whose runs are all two lines with another function below.
+  const doubles = new Set(samples.flatMap((s) => s.filter((r) => r.leaf && r.m > 1).map((r) => r.fn)));
+  for (const s of samples) {
+    for (const r of s) {
+      const st = stats.get(r.key)!;
+      if (st.gcd === 2 && st.longest === 2 && !st.leaf && !st.callsSelf) doubles.add(r.fn);
+    }
+  }
   const frames = (r: Run) => {
     if (!printedInlined) return r.m;
     if (r.leaf) return 1;
     const st = stats.get(r.key)!;
-    const uniform = st.gcd % 2 !== 0 ? 1 : selfInlined.has(r.fn) ? 2 : st.gcd === 2 && !st.callsSelf ? 2 : 1;
-    const k = st.leaf ? st.gcd : st.gcd < st.longest ? (selfInlined.has(r.fn) ? st.gcd : 1) : uniform;
+    const k = st.leaf ? st.gcd : st.gcd < st.longest ? (doubles.has(r.fn) ? st.gcd : 1) : st.gcd % 2 === 0 && doubles.has(r.fn) ? 2 : 1;
     return r.m / k;
   };
   return samples.map((s) => s.reduce((sum, r) => sum + frames(r), 0));
@@ -149,8 +155,9 @@ const figures: string[] = [];
 // itself) among other code, std::sort and friends with lambdas over std::unique_ptr, a C hash
 // table with the Ackermann function.
 // fixdepth: plain recursion of fixed depths (4, 10, 2 at one call site each), whose uniform runs
-// alone look like addr2line's doubled lines (fixtures/cpp/README.md).
-const NEW_TWINS = ['cpp/fibmix', 'cpp/sortptr', 'cpp/hashack', 'cpp/fixdepth'];
+// alone look like addr2line's doubled lines; partrec: gcc's `.part` clones of recursive functions,
+// whose every frame perf doubles, at fixed and varying depths (fixtures/cpp/README.md).
+const NEW_TWINS = ['cpp/fibmix', 'cpp/sortptr', 'cpp/hashack', 'cpp/fixdepth', 'cpp/partrec'];
 const TWINS = ['rust-toyc', 'sqlite', 'cpp/funcs', 'cpp/maps', 'cpp/recur', 'cpp/mixed-clang', ...NEW_TWINS];
 
 describe('function view frame counts, sample by sample', () => {
