@@ -148,9 +148,11 @@ export class RunStats {
     // Runs of different lengths with a common divisor: k lines a frame if the function was seen
     // inlined into itself, else real recursion that happened to be that deep (introsort's runs of
     // 2, 4 and 6 at one call site are 2, 4 and 6 frames).
+    // A gcd of 1 (every sample that enters the tree at once) or one odd length: frames. Asked
+    // before the function, whose answer scans the table.
+    if (k === 1 || (k % 2 !== 0 && k === this.longest[slot])) return 1;
     const doubles = this.selfInlined.has(frame) || this.doublingFrames().has(frame);
     if (k < this.longest[slot]) return doubles ? k : 1;
-    if (k % 2 !== 0) return 1;
     return doubles ? 2 : 1;
   }
 
