@@ -13,6 +13,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { link, mkdir, open, readdir, readFile, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -57,8 +58,9 @@ export class DiskStore implements RecordingStore {
   async put(body: Readable, options: PutOptions): Promise<PutResult> {
     const temp = this.tempPath();
     const meter = new UploadMeter(options);
+    const file = createWriteStream(temp, { flags: 'wx', mode: 0o644 });
     try {
-      const failed = await receive(body, meter, pipeline(meter, createWriteStream(temp, { flags: 'wx', mode: 0o644 })));
+      const failed = await receive(body, meter, pipeline(meter, file));
       if (failed) return failed;
       await fsyncPath(temp);
       const id = meter.id;
@@ -80,6 +82,9 @@ export class DiskStore implements RecordingStore {
         return { kind: 'stored', info: fresh, created: true } as const;
       });
     } finally {
+      // A refused upload can end before the file's open(2) has: wait for the stream to close, or
+      // the removal runs first and the open then makes the file it was to remove.
+      if (!file.closed) await once(file, 'close').catch(() => undefined);
       await rm(temp, { force: true });
     }
   }

@@ -6,6 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { existsSync, readdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
@@ -199,6 +200,41 @@ describe.each(BACKEND_NAMES)('%s store', (kind) => {
 });
 
 describe('disk store: races and a full disk', () => {
+  it('a refused upload leaves no temporary file, however early it is refused', async () => {
+    // An empty body refused by the sniff ends before the temporary file's open(2) has: the removal
+    // ran first, and the open then made the file (now and then on a loaded machine; every time
+    // with the open held back as here).
+    const dir = tempDir('flameview-refused-');
+    const realOpen = fs.open as (...args: unknown[]) => void;
+    // Each open of a temporary file, held back 50 ms; `opened` settles once its callback has run.
+    let opened: Promise<void> = Promise.resolve();
+    const slowOpen = vi.spyOn(fs, 'open').mockImplementation(((path: string, ...rest: unknown[]) => {
+      const callback = rest.pop() as (...args: unknown[]) => void;
+      if (!String(path).includes('.incoming')) return realOpen(path, ...rest, callback);
+      opened = new Promise((resolve) => {
+        setTimeout(() => realOpen(path, ...rest, (...result: unknown[]) => {
+          callback(...result);
+          resolve();
+        }), 50);
+      });
+    }) as typeof fs.open);
+    try {
+      const store = await DiskStore.open(dir);
+      for (let i = 0; i < 3; i++) {
+        const r = await store.put(Readable.from([]), { name: 'empty', maxBytes: 1 << 20, accept: async () => 'not a recording' });
+        expect(r.kind).toBe('rejected');
+        // The open has run by now (it had to, for the stream to close), and made no file that stays.
+        await opened;
+        expect(readdirSync(join(dir, '.incoming')), `upload ${i}`).toEqual([]);
+      }
+      expect(slowOpen).toHaveBeenCalled();
+      await store.close();
+    } finally {
+      slowOpen.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a delete that arrives while an upload of the same id is committing waits for it (IdLocks)', async () => {
     const ts = await backends.disk.create();
     const store = await ts.open();
