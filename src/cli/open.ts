@@ -179,7 +179,8 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     cleanup();
     process.exit(code); // the exit hooks stop perf children too
   };
-  // Ctrl+C while perf script or stdin is still running: remove the partial files, then stop.
+  // Ctrl+C while perf script or stdin is still running: remove the partial files, then stop. Every
+  // way out ends in end(), so the exit hook stays until the process goes.
   const onStop = cleanupOnStop(cleanup);
   try {
     const parsed = parseArgs(args);
@@ -273,8 +274,6 @@ export async function runOpen(args: string[], io: CliIo): Promise<number> {
     }
     io.stderr.write(`flameview: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}\n`);
     return await end(1);
-  } finally {
-    onStop.off();
   }
 }
 

@@ -109,7 +109,7 @@ export class RunStats {
     return this.frame[slot] === EMPTY ? 0 : this.gcds[slot];
   }
 
-  /** Adds what another RunStats learnt at a key (its gcd, longest run and leaf bit): the merge of parts. */
+  /** Adds what another RunStats learnt at a key (its gcd, longest run, leaf and callsSelf bits): the merge of parts. */
   combine(frame: FrameIndex, address: number, runGcd: number, longest: number, leaf: boolean, callsSelf: boolean): void {
     this.doubling = null;
     if (leaf) this.selfInlined.add(frame);
@@ -136,22 +136,21 @@ export class RunStats {
   }
 
   /**
-   * Groups per physical frame at (frame, address id): the gcd once it is known enough (at a leaf,
-   * or from runs of different lengths of a function seen inlined into itself), 2 for one even
-   * length of a function perf doubles, else 1.
+   * Groups per physical frame at (frame, address id): the gcd at a leaf, or for runs of different
+   * lengths of a function perf doubles; 2 for one even length of such a function; else 1.
    */
   linesPerFrame(frame: FrameIndex, address: number): number {
     const slot = this.find(frame, address);
     if (this.frame[slot] === EMPTY) return 1;
     const k = this.gcds[slot];
     if (this.atLeaf[slot]) return k;
-    // Runs of different lengths with a common divisor: k lines a frame if the function was seen
-    // inlined into itself, else real recursion that happened to be that deep (introsort's runs of
-    // 2, 4 and 6 at one call site are 2, 4 and 6 frames).
-    // A gcd of 1 (every sample that enters the tree at once) or one odd length: frames. Asked
-    // before the function, whose answer scans the table.
+    // A gcd of 1 (every sample that enters the tree at once) or one odd length: frames. Decided
+    // before asking about the function, whose answer scans the table.
     if (k === 1 || (k % 2 !== 0 && k === this.longest[slot])) return 1;
     const doubles = this.selfInlined.has(frame) || this.doublingFrames().has(frame);
+    // Runs of different lengths with a common divisor: k lines a frame if the function doubles,
+    // else real recursion that happened to be that deep (introsort's runs of 2, 4 and 6 at one
+    // call site are 2, 4 and 6 frames).
     if (k < this.longest[slot]) return doubles ? k : 1;
     return doubles ? 2 : 1;
   }

@@ -522,7 +522,8 @@ export class PerfStackAssembler {
     const leaf = start === 0 || (start === this.kernelDepth && !kernel);
     if (start === this.kernelDepth && kernel) this.kernelDepth = this.depth;
     // The line below the run (its callee) the same function at another address: the base case of
-    // a recursion through this call site, so the run's groups are frames (see perf-runs.ts).
+    // a recursion through this call site, so the run is no evidence that perf doubles the function
+    // (see perf-runs.ts).
     const runFrame = this.stack[start + physical];
     const callsSelf = start > 0 && this.stack[start - 1] === runFrame;
     const k = this.stats.note(runFrame, address, groups, leaf, callsSelf);
