@@ -1,7 +1,7 @@
 // The first picture loads only the script it needs: the lazy chunks (components/lazy.ts: the
 // analysis panels, the comparison, the time-order chart) are not requested until the user opens
 // one. The lazy files are read from this run's build: every script in assets/ that is neither a
-// worker nor reached by static imports from what index.html loads.
+// worker nor reached by static imports from what index.html loads or from the app's chunk.
 
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,7 +14,9 @@ function lazyChunks(): string[] {
   const dist = e2eDist();
   const index = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const eager = new Set<string>();
+  // What index.html loads, and the app src/boot.ts loads after the first picture (main-*.js).
   const pending = [...index.matchAll(/(?:src|href)="\.\/assets\/([\w.-]+\.js)"/g)].map((m) => m[1]!);
+  pending.push(...readdirSync(path.join(dist, 'assets')).filter((f) => /^main-[\w-]+\.js$/.test(f)));
   while (pending.length > 0) {
     const file = pending.pop()!;
     if (eager.has(file)) continue;

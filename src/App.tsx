@@ -7,7 +7,7 @@ import { Header } from './components/shell/Header';
 import { LoadAnnouncer } from './components/shell/LoadAnnouncer';
 import { LoadingBar } from './components/shell/LoadingBar';
 import { useStore } from './store/store';
-import { isEmbedMode } from './controllers/embed';
+import { isEmbedMode } from './controllers/embed-mode';
 
 export function App() {
   const hasRecording = useStore((s) => s.recordings.a.snapshot !== null);

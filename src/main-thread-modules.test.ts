@@ -19,8 +19,8 @@ function resolveImport(from: string, spec: string): string | null {
   return null; // css and other assets
 }
 
-/** The files a module loads at run time: its imports and re-exports, less the type-only ones. */
-function valueImports(file: string): string[] {
+/** The files a module loads at run time: its imports and re-exports, less the type-only ones (and its import() calls unless `staticOnly`). */
+function valueImports(file: string, staticOnly = false): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
   const out: string[] = [];
   for (const st of source.statements) {
@@ -40,17 +40,17 @@ function valueImports(file: string): string[] {
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) out.push(node.arguments[0].text);
     ts.forEachChild(node, visit);
   };
-  visit(source);
+  if (!staticOnly) visit(source);
   return out.map((spec) => resolveImport(file, spec)).filter((f): f is string => f !== null);
 }
 
 /** Every module reached from `entry`, each with the chain of imports that reached it. */
-function moduleGraph(entry: string): Map<string, string[]> {
+function moduleGraph(entry: string, staticOnly = false): Map<string, string[]> {
   const seen = new Map<string, string[]>([[entry, [entry]]]);
   const queue = [entry];
   while (queue.length) {
     const file = queue.shift()!;
-    for (const dep of valueImports(file)) {
+    for (const dep of valueImports(file, staticOnly)) {
       if (seen.has(dep)) continue;
       seen.set(dep, [...seen.get(file)!, dep]);
       queue.push(dep);
@@ -61,12 +61,23 @@ function moduleGraph(entry: string): Map<string, string[]> {
 
 describe('the diff runs off the main thread', () => {
   it("the page's modules do not reach the diff; the compare worker's do", () => {
-    const page = moduleGraph(join(ROOT, 'src/main.tsx'));
+    const page = moduleGraph(join(ROOT, 'src/boot.ts'));
     // The walk sees the page: its components, store and controllers, the compare client among them.
     expect(page.has('src/components/compare/CompareView.tsx')).toBe(true);
     expect(page.has('src/controllers/compare-results.ts')).toBe(true);
     for (const m of DIFF_MODULES) expect(page.get(m), `${m} is imported by the page: ${page.get(m)?.join(' → ')}`).toBeUndefined();
     const worker = moduleGraph(join(ROOT, 'workers/compare.worker.ts'));
     for (const m of DIFF_MODULES) expect(worker.has(m), m).toBe(true);
+  });
+});
+
+describe('the first picture needs none of the app', () => {
+  it("the page's first script (src/boot.ts) reaches the renderer and the first open, and loads the app, its store and React only by import()", () => {
+    const first = moduleGraph(join(ROOT, 'src/boot.ts'), true);
+    expect(first.has('src/render/flame-renderer.ts')).toBe(true);
+    expect(first.has('src/controllers/first-open.ts')).toBe(true);
+    for (const [m, chain] of first) expect(/^src\/(store|components)\/|^src\/(main|App)\.tsx$|^src\/core\/(import|parallel|session\/profile-session)/.test(m), `${m} is loaded before the first picture: ${chain.join(' → ')}`).toBe(false);
+    // The app comes with the import() after the picture.
+    expect(moduleGraph(join(ROOT, 'src/boot.ts')).has('src/App.tsx')).toBe(true);
   });
 });

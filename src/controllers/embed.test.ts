@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isEmbedMode, parseRequest, withParams } from './embed';
+import { parseRequest, withParams } from './embed';
+import { isEmbedMode } from './embed-mode';
 
 describe('the embedding protocol', () => {
   it('takes well-formed requests and says what is wrong with the others', () => {

@@ -24,11 +24,6 @@ import { STORE_META } from './team-server';
 export const EMBED_PROTOCOL = 1;
 const MAX_NAME = 200;
 
-/** `?embed=1`: the compact layout for a frame (no header, no demo while waiting for the host). */
-export function isEmbedMode(search: string = globalThis.location?.search ?? ''): boolean {
-  return new URLSearchParams(search).get('embed') === '1';
-}
-
 /** The origins this page's server lets embed it (none on a static host or `flameview FILE`). */
 export function allowedOrigins(doc: Pick<Document, 'querySelector'>): string[] {
   const list = doc.querySelector(`meta[name="${STORE_META}"]`)?.getAttribute('data-embed') ?? '';

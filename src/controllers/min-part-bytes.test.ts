@@ -2,7 +2,7 @@
 // whole number of at least 1 MiB is taken, anything else leaves the measured minimums.
 
 import { describe, expect, it } from 'vitest';
-import { minPartBytesParam } from './recording-loader';
+import { minPartBytesParam } from './first-open';
 
 describe('?min-part-bytes=', () => {
   it('takes a whole number of bytes of at least 1 MiB', () => {

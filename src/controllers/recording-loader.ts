@@ -7,7 +7,8 @@
 // pane's LoadSink; the loader itself knows no pane.
 
 import * as Comlink from 'comlink';
-import { checkProfileUrl, lastSegment, type LinesScope, type OpenProgress } from '../core/session/profile-session';
+import type { LinesScope, OpenProgress } from '../core/session/profile-session';
+import { checkProfileUrl, lastSegment } from '../core/session/profile-url';
 import { fromTransfer, type ProfileSnapshot } from '../core/views/snapshot';
 import type { ReloadOptions } from '../store/types';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
@@ -16,6 +17,7 @@ import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import { Latest } from '../core/util/latest';
 import type { FunctionLines, LinesView } from '../core/query/source-lines';
 import type { KeptColumns } from '../core/export/processed';
+import { startProfileWorker, openOptions, type FirstOpen } from './first-open';
 
 export type RecordingInput =
   | { kind: 'file'; file: Blob; name: string }
@@ -55,8 +57,10 @@ export class RecordingLoader {
   constructor(
     workerName: string,
     private readonly sink: LoadSink,
+    /** The page's first open (src/boot.ts), whose worker and answer this loader takes over. */
+    private readonly first: FirstOpen | null = null,
   ) {
-    const start = () => new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name: workerName });
+    const start = () => first?.takeWorker() ?? startProfileWorker(workerName);
     this.worker = new WorkerHandle(start, (reason) => {
       this.latest.cancel();
       sink.failed('worker-stopped', '', reason);
@@ -196,13 +200,13 @@ export class RecordingLoader {
     const onProgress = Comlink.proxy((p: OpenProgress) => {
       if (this.latest.isLatest(id)) sink.progress(input, p);
     });
-    const options: WorkerOpenOptions = { name: input.name, minPartBytes: minPartBytesParam(), ...extra };
+    const options: WorkerOpenOptions = { ...openOptions(input.name), ...extra };
     let result: WorkerOpenResult;
     try {
       const w = this.worker.get();
       if (input.kind === 'file') result = await w.openBlob(input.file, options, onProgress);
       else if (input.kind === 'files') result = await w.openBlobs(input.files, { ...options, byRecording: input.byRecording }, onProgress);
-      else if (input.kind === 'url') result = await w.openUrl(input.url, options, onProgress);
+      else if (input.kind === 'url') result = await (this.first?.takeAnswer(input.url, options, (p) => onProgress(p)) ?? w.openUrl(input.url, options, onProgress));
       else if (input.kind === 'urls') result = await w.openUrls(input.urls, { ...options, byRecording: input.byRecording }, onProgress);
       else result = await w.openText(input.text, options, onProgress);
     } catch (e) {
@@ -219,19 +223,4 @@ export class RecordingLoader {
       sink.failed(result.error.kind === 'cancelled' ? 'cancelled' : 'unreadable', input.name, result.error.message);
     }
   }
-}
-
-
-/** The smallest `?min-part-bytes=` taken: below it a part is not worth a worker on any machine. */
-const MIN_PART_BYTES_PARAM = 1024 * 1024;
-
-/**
- * `?min-part-bytes=N` in the page's address (`search`): the smallest part of a parallel load, for
- * every format, so that tests see files of megabytes split (the measured minimums are 128 MiB and
- * more); undefined when absent or not a whole number of at least 1 MiB.
- */
-export function minPartBytesParam(search: string = globalThis.location?.search ?? ''): number | undefined {
-  const raw = new URLSearchParams(search).get('min-part-bytes');
-  const n = raw === null || raw.trim() === '' ? NaN : Number(raw);
-  return Number.isSafeInteger(n) && n >= MIN_PART_BYTES_PARAM ? n : undefined;
 }

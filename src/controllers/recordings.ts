@@ -2,12 +2,14 @@
 // (recording-loader.ts) with one sink, the store's load actions for its slot (errors in B never
 // touch A). The functions below are what the components and the other controllers call.
 
-import { checkProfileUrl, type LinesScope, type OpenProgress } from '../core/session/profile-session';
+import type { LinesScope, OpenProgress } from '../core/session/profile-session';
+import { checkProfileUrl } from '../core/session/profile-url';
 import type { ProfileSnapshot } from '../core/views/snapshot';
 import { useStore, type ProfileSource, type RecordingSlot, type ReloadOptions } from '../store/store';
 import type { SymbolOffsets } from '../core/query/leaf-addresses';
 import type { FunctionLines, LinesView } from '../core/query/source-lines';
 import type { KeptColumns } from '../core/export/processed';
+import { firstOpen } from './first-open';
 import { RecordingLoader, type LoadFailure, type LoadSink, type RecordingInput } from './recording-loader';
 
 export const DEMO_PATH = 'demo/rust-toyc.perf-script.txt.gz';
@@ -73,7 +75,7 @@ function sourceOf(input: RecordingInput): ProfileSource {
 }
 
 // Each recording loads in a profile worker of its own (the worker sessions, beside the store).
-const main = new RecordingLoader('profile', sinkOf('a'));
+const main = new RecordingLoader('profile', sinkOf('a'), firstOpen.current);
 const comparison = new RecordingLoader('compare', sinkOf('b'));
 
 // ── The baseline (A) ──────────────────────────────────────────────────────────────────────────

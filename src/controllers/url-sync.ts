@@ -16,7 +16,7 @@
 import { create } from 'zustand';
 import { profileFromHash, profileFromPath, profilesFromHash, withHashParam, withProfile, withProfiles } from '../store/url/profile-hash';
 import { compareParamsFromHash } from '../store/url/compare-hash';
-import { isEmbedMode } from './embed';
+import { isEmbedMode } from './embed-mode';
 import { openReportRecordings } from './report';
 import { describeLocal, localNeeded, localRecordingFromHash, sameLocal } from '../store/url/local-recording';
 import { openCompareUrls, openDemo, openUrl, openUrls } from './recordings';

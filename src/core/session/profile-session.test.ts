@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checkProfileUrl, dispositionName, ProfileSession, type OpenProgress } from './profile-session';
+import { dispositionName, ProfileSession, type OpenProgress } from './profile-session';
+import { checkProfileUrl } from './profile-url';
 import { fromTransfer, toTransfer } from '../views/snapshot';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url));

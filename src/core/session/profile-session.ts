@@ -11,6 +11,7 @@
 //   fast stream cannot flood the page with messages.
 // - The input is never held whole: chunks flow through loadProfile as they arrive.
 
+import { checkProfileUrl, lastSegment } from './profile-url';
 import { diagnoseFetchFailure, fetchFailureMessage } from './fetch-failure';
 import { AbortedError, loadProfile, type LoadOptions, type LoadProgress } from '../import/load';
 import type { ImportOptions, PartialProfile } from '../import/importer';
@@ -386,20 +387,6 @@ function blobArgs(blob: Blob, options: OpenOptions, signal: AbortSignal): ReadAr
   return [() => readStream(blob.stream()), blob.size, options, signal, { source: split, input: { blob } }];
 }
 
-/** Only absolute http(s) URLs may be fetched; anything else (javascript:, data:, file:) is refused. */
-export function checkProfileUrl(raw: string, base?: string): { ok: true; url: string } | { ok: false; message: string } {
-  let url: URL;
-  try {
-    url = base === undefined ? new URL(raw) : new URL(raw, base);
-  } catch {
-    return { ok: false, message: `Not a valid URL: ${JSON.stringify(raw.slice(0, 200))}` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, message: `Refused to open ${JSON.stringify(raw.slice(0, 200))}: only http and https URLs can be opened` };
-  }
-  return { ok: true, url: url.href };
-}
-
 export function perfDataMessage(name: string): string {
   return (
     `${name} is a binary perf.data recording, which the browser cannot symbolise. ` +
@@ -639,14 +626,3 @@ function badResponse(url: string, response: Response): OpenResult | null {
   return null;
 }
 
-/** The last path segment of a URL, decoded (what the status bar names a linked recording by). */
-export function lastSegment(href: string): string {
-  const url = new URL(href);
-  const last = url.pathname.split('/').filter(Boolean).pop();
-  if (!last) return url.host;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}

@@ -14,6 +14,7 @@ import type { SampleColumns } from '../model/sample-column';
 import { withGroupFrames } from './frame-groups';
 import { functionView, hasInlinedFrames } from './function-view';
 import { packStrings, unpackStrings } from '../util/wire';
+import { Memo } from '../util/memo';
 import { nodeLines, type NodeLines } from './source-lines-view';
 import { shareTable, type ShareTable } from './function-weights';
 
@@ -148,6 +149,8 @@ export function toTransfer(s: ProfileSnapshot): { wire: SnapshotWire; transfer: 
 }
 
 export function fromTransfer(wire: SnapshotWire): ProfileSnapshot {
-  const strings = unpackStrings(wire.strings);
-  return { ...wire.snapshot, frames: { ...wire.snapshot.frames, strings } };
+  // Once per wire: the page's first picture and the app's loader read the same answer.
+  return received.get([wire], () => ({ ...wire.snapshot, frames: { ...wire.snapshot.frames, strings: unpackStrings(wire.strings) } }));
 }
+
+const received = new Memo<ProfileSnapshot>();

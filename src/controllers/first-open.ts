@@ -1,0 +1,157 @@
+// The first open of a linked recording, started by the page's first script (src/boot.ts) before
+// the app is loaded, and taken over by the main recording's loader when the app starts: the same
+// worker, the same answer, one fetch. A link is taken this way only when the app would open it
+// the same way (one `#profile=` and nothing else in the hash: no view state to apply first).
+//
+// Invariants: at most one first open per page; its worker and its answer are each taken once,
+// and the answer only together with the worker it lives in (the worker keeps the recording for
+// the panels' later questions).
+
+import * as Comlink from 'comlink';
+import type { OpenProgress } from '../core/session/profile-session';
+import type { Orientation, SiblingOrder, ViewKind } from '../core/model/view-types';
+import { checkProfileUrl, lastSegment } from '../core/session/profile-url';
+import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
+import { RECORDING_ELEMENT_PREFIX } from '../core/export/report';
+import { isEmbedMode } from './embed-mode';
+
+/** A recording's profile worker (the one place that names its script, literal for the bundler). */
+export function startProfileWorker(name: string): Worker {
+  return new Worker(new URL('../../workers/profile.worker.ts', import.meta.url), { type: 'module', name });
+}
+
+/** The smallest `?min-part-bytes=` taken: below it a part is not worth a worker on any machine. */
+const MIN_PART_BYTES_PARAM = 1024 * 1024;
+
+/**
+ * `?min-part-bytes=N` in the page's address (`search`): the smallest part of a parallel load, for
+ * every format, so that tests see files of megabytes split (the measured minimums are 128 MiB and
+ * more); undefined when absent or not a whole number of at least 1 MiB.
+ */
+export function minPartBytesParam(search: string = globalThis.location?.search ?? ''): number | undefined {
+  const raw = new URLSearchParams(search).get('min-part-bytes');
+  const n = raw === null || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isSafeInteger(n) && n >= MIN_PART_BYTES_PARAM ? n : undefined;
+}
+
+/** The options a recording is opened with (the first open and the loader alike: the first open's answer is taken only for the same). */
+export function openOptions(name: string, search?: string): WorkerOpenOptions {
+  return { name, minPartBytes: minPartBytesParam(search) };
+}
+
+/** A link the first script opens itself, and how its graph is shown (the hash's view state). */
+export interface FirstLink {
+  url: string;
+  name: string;
+  view: ViewKind;
+  orientation: Orientation;
+  order: SiblingOrder;
+}
+
+/** The view-state parameters a first picture draws as the app would (store/url/url-state.ts), each value the app takes. */
+const DRAWN_PARAMS: Record<string, readonly string[]> = { v: ['1'], view: ['functions', 'inline'], orient: ['flame', 'icicle'], order: ['heavy'] };
+/** Parameters that only tell the app where more data is (`flameview FILE`'s links): nothing they change is drawn. */
+const DATA_PARAMS = new Set(['original', 'asm', 'source', 'srcurl']);
+
+/**
+ * What the page's address links for a first open, or null when the app must open it itself: one
+ * `#profile=` with, at most, the view, the orientation and the sibling order the app writes
+ * beside it (`#v=1&profile=…&view=functions` is what a reload finds), and where the recording's
+ * original, source and disassembly are (`flameview FILE`'s link). A zoom, a search, a
+ * transform, a comparison or any other parameter is the app's to apply, as is a value it would
+ * ignore with a notice.
+ */
+export function firstOpenLink(loc: Pick<Location, 'protocol' | 'hash' | 'search'>, doc: Pick<Document, 'getElementById' | 'baseURI'>): FirstLink | null {
+  if (loc.protocol !== 'http:' && loc.protocol !== 'https:') return null;
+  // A report carries its recording; an embedded page is sent one.
+  if (doc.getElementById(`${RECORDING_ELEMENT_PREFIX}0`) || isEmbedMode(loc.search)) return null;
+  const params = new URLSearchParams(loc.hash.startsWith('#') ? loc.hash.slice(1) : loc.hash);
+  const profiles = params.getAll('profile');
+  if (profiles.length !== 1) return null;
+  for (const [key, value] of params) {
+    if (key === 'profile' || DATA_PARAMS.has(key)) continue;
+    if (!DRAWN_PARAMS[key]?.includes(value) || params.getAll(key).length > 1) return null;
+  }
+  // A blank profile= is no link (the app opens its demo).
+  const raw = profiles[0].trim();
+  if (raw === '') return null;
+  const checked = checkProfileUrl(raw, doc.baseURI);
+  if (!checked.ok) return null;
+  return {
+    url: checked.url,
+    name: lastSegment(checked.url),
+    view: params.get('view') === 'inline' ? 'inline' : 'functions',
+    orientation: params.get('orient') === 'icicle' ? 'icicle' : 'flame',
+    order: params.get('order') === 'heavy' ? 'heavy' : 'name',
+  };
+}
+
+/** One first open: its worker, its answer, and the progress it reports to whoever listens. */
+export class FirstOpen {
+  readonly answer: Promise<WorkerOpenResult>;
+  private worker: Worker | null;
+  private failed = false;
+  private lastProgress: OpenProgress | null = null;
+  private listener: ((p: OpenProgress) => void) | null = null;
+  private answerTaken = false;
+  /**
+   * Held for the page's life: comlink releases a worker's endpoint when the last proxy on it is
+   * collected, and a worker released before the loader wraps it answers nothing more.
+   */
+  private readonly remote: Comlink.Remote<ProfileWorkerApi>;
+
+  constructor(
+    readonly url: string,
+    readonly options: WorkerOpenOptions,
+    onProgress: (p: OpenProgress) => void = () => {},
+    start: (name: string) => Worker = startProfileWorker,
+  ) {
+    const worker = start('profile');
+    this.worker = worker;
+    // A worker that cannot start is the loader's to report: it starts its own.
+    worker.addEventListener('error', () => (this.failed = true), { once: true });
+    const progress = Comlink.proxy((p: OpenProgress) => {
+      this.lastProgress = p;
+      onProgress(p);
+      this.listener?.(p);
+    });
+    this.remote = Comlink.wrap<ProfileWorkerApi>(worker);
+    this.answer = this.remote.openUrl(url, options, progress);
+  }
+
+  /** The worker, once, unless it failed to start. */
+  takeWorker(): Worker | null {
+    const w = this.failed ? null : this.worker;
+    this.worker = null;
+    return w;
+  }
+
+  /**
+   * The answer to the open of `url` with `options`, once, when its worker was taken; its progress
+   * goes to `onProgress` from now on (the last report at once).
+   */
+  takeAnswer(url: string, options: WorkerOpenOptions, onProgress: (p: OpenProgress) => void): Promise<WorkerOpenResult> | null {
+    if (this.answerTaken || this.worker !== null || this.failed || url !== this.url) return null;
+    if (options.name !== this.options.name || options.minPartBytes !== this.options.minPartBytes || Object.keys(options).some((k) => k !== 'name' && k !== 'minPartBytes')) return null;
+    this.answerTaken = true;
+    this.listener = onProgress;
+    if (this.lastProgress) onProgress(this.lastProgress);
+    return this.answer;
+  }
+}
+
+/** The page's first open, if its first script started one. */
+export class FirstOpenSlot {
+  private open: FirstOpen | null = null;
+
+  set(open: FirstOpen): void {
+    if (this.open) throw new Error('flameview: the page has one first open');
+    this.open = open;
+  }
+
+  get current(): FirstOpen | null {
+    return this.open;
+  }
+}
+
+export const firstOpen = new FirstOpenSlot();
