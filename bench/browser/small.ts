@@ -114,6 +114,8 @@ interface Viewer {
   url(app: string, data: string): string;
   /** Runs in the page: true once the recording named `name` is drawn. */
   drawn: string;
+  /** Runs in the page: true once the viewer takes input too (flameview's app, after its first picture). */
+  ready?: string;
 }
 
 /** flameview, this build or another (`--before`), linked the same way. */
@@ -121,13 +123,15 @@ function flameviewBuild(name: string): Viewer {
   return {
     name,
     url: (app, data) => `${app}/#profile=${encodeURIComponent(data)}`,
-    drawn: `document.title.startsWith(NAME + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false'`,
+    // The first picture (src/first-picture.ts) or the app's graph, whichever is drawn first.
+    drawn: `document.title.startsWith(NAME + ' ·') && [...document.querySelectorAll('[aria-label="Flame graph"], [data-first-picture]')].some((e) => e.getAttribute('aria-busy') === 'false')`,
+    ready: `document.title.startsWith(NAME + ' ·') && document.querySelector('[aria-label="Flame graph"]')?.getAttribute('aria-busy') === 'false'`,
   };
 }
 
 /** A floor page (`--floor`), linked as flameview is. */
 function floorViewer(name: string): Viewer {
-  return { ...flameviewBuild(name), drawn: `document.title === NAME && document.body.dataset.drawn === '1'` };
+  return { ...flameviewBuild(name), drawn: `document.title === NAME && document.body.dataset.drawn === '1'`, ready: undefined };
 }
 
 /**
@@ -196,14 +200,14 @@ const VIEWERS: Record<string, Viewer> = {
 };
 
 /** Milliseconds from navigation to the frame after `viewer.drawn` first holds. */
-async function drawnAt(page: Page, viewer: Viewer, name: string): Promise<number> {
+async function drawnAt(page: Page, viewer: Viewer, name: string, cond = viewer.drawn): Promise<number> {
   const t = await page.waitForFunction(
     ([cond, n]) => {
       // The predicate is page-side text (a function would be serialised with the TS loader's helpers).
       if (!(new Function("NAME", `return ${cond};`) as (x: string) => boolean)(n)) return 0;
       return new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
     },
-    [viewer.drawn, name] as const,
+    [cond, name] as const,
     { timeout: 120_000, polling: 'raf' },
   );
   return (await t.jsonValue()) as number;
@@ -212,7 +216,7 @@ async function drawnAt(page: Page, viewer: Viewer, name: string): Promise<number
 /** Visits before the timed one: 0 for a first visit, 2 for `--returning` (see the header). */
 const WARM_VISITS = process.argv.includes('--returning') ? 2 : 0;
 
-async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: string, trace?: string): Promise<{ ms: number; marks: Record<string, number> }> {
+async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: string, trace?: string): Promise<{ ms: number; readyMs: number | null; marks: Record<string, number> }> {
   const options = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true };
   const viewport = { width: 1280, height: 800 };
   const open: { browser: Browser | null; context: BrowserContext | null; profile: string | null } = { browser: null, context: null, profile: null };
@@ -235,9 +239,10 @@ async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: str
     if (trace && open.browser) await open.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
     await page.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
     const ms = await drawnAt(page, viewer, name);
+    const readyMs = viewer.ready ? await drawnAt(page, viewer, name, viewer.ready) : null;
     if (trace && open.browser) writeFileSync(trace, await open.browser.stopTracing());
     const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
-    return { ms, marks };
+    return { ms, readyMs, marks };
   } finally {
     await (open.context ?? open.browser)?.close();
     if (open.profile) rmSync(open.profile, { recursive: true, force: true });
@@ -282,23 +287,24 @@ export async function runSmallBench(): Promise<void> {
   const { server, origin } = await serve(data, apps, WARM_VISITS > 0);
   const traceDir = arg('--trace');
   if (traceDir) mkdirSync(traceDir, { recursive: true });
-  const rows: { viewer: string; mb: number; bytes: number; runs: number[]; median: number; marks: Record<string, number>[] }[] = [];
+  const rows: { viewer: string; mb: number; bytes: number; runs: number[]; median: number; ready: number[]; marks: Record<string, number>[] }[] = [];
   try {
     for (const input of inputs) {
       const name = `small-${input.mb}MB.perf-script.txt`;
       const dataUrl = `${origin}/data/${name}`;
-      const byViewer = new Map([...apps.keys()].map((k) => [k, { ms: [] as number[], marks: [] as Record<string, number>[] }]));
+      const byViewer = new Map([...apps.keys()].map((k) => [k, { ms: [] as number[], ready: [] as number[], marks: [] as Record<string, number>[] }]));
       // Alternate the viewers run by run, so the machine's load weighs on each alike.
       for (let r = 0; r < runs; r++) {
         for (const key of apps.keys()) {
           const got = await oneRun(VIEWERS[key], `${origin}/${key}`, dataUrl, name);
           byViewer.get(key)!.ms.push(got.ms);
+          if (got.readyMs !== null) byViewer.get(key)!.ready.push(got.readyMs);
           byViewer.get(key)!.marks.push(got.marks);
           console.error(`${key} ${input.mb} MB run ${r + 1}: ${got.ms.toFixed(0)} ms`);
         }
       }
       if (traceDir) for (const key of apps.keys()) await oneRun(VIEWERS[key], `${origin}/${key}`, dataUrl, name, join(traceDir, `${key}-${input.mb}MB.json`));
-      for (const [key, v] of byViewer) rows.push({ viewer: key, mb: input.mb, bytes: statSync(input.path).size, runs: v.ms, median: median(v.ms), marks: v.marks });
+      for (const [key, v] of byViewer) rows.push({ viewer: key, mb: input.mb, bytes: statSync(input.path).size, runs: v.ms, median: median(v.ms), ready: v.ready, marks: v.marks });
     }
   } finally {
     server.close();
@@ -315,13 +321,14 @@ export async function runSmallBench(): Promise<void> {
     console.log([`${input.mb} MB`, ...[...apps.keys()].map((k) => m(k).toFixed(0)), ...[...apps.keys()].slice(1).map((k) => (m(k) / fv).toFixed(2) + '×')].join('\t'));
   }
   // Where flameview's time went: the app's own marks (recording-loader.ts, recordings.ts), medians.
-  console.log('flameview marks, ms after navigation, medians: open (the load starts), received (the worker\'s answer), committed (in the store)');
+  console.log('flameview marks, ms after navigation, medians: first-open / first-received (the first picture\'s load, src/boot.ts), open (the app\'s load starts), received (the worker\'s answer), committed (in the store); drawn (the first picture or the app\'s graph); ready (the app\'s graph drawn, taking input)');
   for (const row of rows) {
     if (!row.viewer.startsWith('flameview')) continue;
     const at = (mark: string) => {
       const xs = row.marks.map((m) => m[`flameview:${mark}`]).filter((x): x is number => x !== undefined);
       return xs.length ? median(xs).toFixed(0) : '-';
     };
-    console.log(`${row.viewer}\t${row.mb} MB\t${at('open')}\t${at('received')}\t${at('committed')}\tdrawn ${row.median.toFixed(0)}`);
+    const ready = row.ready.length ? median(row.ready).toFixed(0) : '-';
+    console.log(`${row.viewer}\t${row.mb} MB\t${at('first-open')} / ${at('first-received')}\t${at('open')}\t${at('received')}\t${at('committed')}\tdrawn ${row.median.toFixed(0)}\tready ${ready}`);
   }
 }
