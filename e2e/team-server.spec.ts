@@ -125,6 +125,8 @@ test('the server root lists the recordings, names as text, with Delete only for 
     await fresh.goto(`${base}/p/${theirsId}`);
     await waitForIdle(fresh);
     await expect(fresh.getByTestId('recording-name')).toContainText(EVIL);
+    // The page's first script opened it (src/boot.ts), and the app took that open over.
+    expect(await fresh.evaluate(() => performance.getEntriesByName('flameview:first-open').length)).toBe(1);
     await (await menuButton(fresh, 'More actions', 'Copy link')).click();
     await expect(linkPanel(fresh).getByRole('button', { name: 'Delete shared copy' })).toHaveCount(0);
   } finally {

@@ -5,7 +5,7 @@ const doc = (base = 'https://example.org/app/', report = false) => ({
   baseURI: base,
   getElementById: (id: string) => (report && id === 'flameview-recording-0' ? ({} as HTMLElement) : null),
 });
-const at = (hash: string, search = '', protocol = 'https:') => ({ protocol, hash, search });
+const at = (hash: string, search = '', protocol = 'https:', pathname = '/app/') => ({ protocol, hash, search, pathname });
 
 describe('firstOpenLink: which addresses the first script opens itself', () => {
   it('takes one #profile= and nothing else, resolved against the page as the app resolves it', () => {
@@ -17,6 +17,15 @@ describe('firstOpenLink: which addresses the first script opens itself', () => {
   it('takes the view, orientation and order the app writes beside it (what a reload finds)', () => {
     expect(firstOpenLink(at('#v=1&profile=a.txt&view=functions'), doc())).toMatchObject({ name: 'a.txt', view: 'functions', orientation: 'flame', order: 'name' });
     expect(firstOpenLink(at('#v=1&profile=a.txt&view=inline&orient=icicle&order=heavy'), doc())).toMatchObject({ view: 'inline', orientation: 'icicle', order: 'heavy' });
+  });
+
+  it("takes a team server's /p/<id> page, as the app reads it, unless the hash names another recording", () => {
+    const id = 'ab'.repeat(32);
+    const page = (hash: string) => firstOpenLink(at(hash, '', 'https:', `/team/p/${id}`), doc(`https://example.org/team/p/${id}`));
+    expect(page('')).toMatchObject({ url: `https://example.org/team/api/profiles/${id}`, view: 'functions' });
+    expect(page('#v=1&view=inline')).toMatchObject({ url: `https://example.org/team/api/profiles/${id}`, view: 'inline' });
+    expect(page('#v=1&zoom=main')).toBeNull();
+    expect(page('#profile=b.txt')).toMatchObject({ url: `https://example.org/team/p/b.txt`, name: 'b.txt' });
   });
 
   it("takes `flameview FILE`'s link, whose other parameters say where more data is", () => {

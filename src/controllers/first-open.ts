@@ -14,6 +14,7 @@ import { checkProfileUrl, lastSegment } from '../core/session/profile-url';
 import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../../workers/profile.worker';
 import { RECORDING_ELEMENT_PREFIX } from '../core/export/report';
 import { isEmbedMode } from './embed-mode';
+import { profileFromPath } from '../store/url/profile-hash';
 
 /** A recording's profile worker (the one place that names its script, literal for the bundler). */
 export function startProfileWorker(name: string): Worker {
@@ -55,25 +56,27 @@ const DATA_PARAMS = new Set(['original', 'asm', 'source', 'srcurl']);
 
 /**
  * What the page's address links for a first open, or null when the app must open it itself: one
- * `#profile=` with, at most, the view, the orientation and the sibling order the app writes
+ * `#profile=` (or a team server's /p/<id> page) with, at most, the view, the orientation and the sibling order the app writes
  * beside it (`#v=1&profile=…&view=functions` is what a reload finds), and where the recording's
  * original, source and disassembly are (`flameview FILE`'s link). A zoom, a search, a
  * transform, a comparison or any other parameter is the app's to apply, as is a value it would
  * ignore with a notice.
  */
-export function firstOpenLink(loc: Pick<Location, 'protocol' | 'hash' | 'search'>, doc: Pick<Document, 'getElementById' | 'baseURI'>): FirstLink | null {
+export function firstOpenLink(loc: Pick<Location, 'protocol' | 'hash' | 'search' | 'pathname'>, doc: Pick<Document, 'getElementById' | 'baseURI'>): FirstLink | null {
   if (loc.protocol !== 'http:' && loc.protocol !== 'https:') return null;
   // A report carries its recording; an embedded page is sent one.
   if (doc.getElementById(`${RECORDING_ELEMENT_PREFIX}0`) || isEmbedMode(loc.search)) return null;
   const params = new URLSearchParams(loc.hash.startsWith('#') ? loc.hash.slice(1) : loc.hash);
   const profiles = params.getAll('profile');
-  if (profiles.length !== 1) return null;
+  // The hash's profile=, else the recording a team server's /p/<id> page names (as the app reads them).
+  const linked = profiles.length === 1 ? profiles[0] : profiles.length === 0 ? profileFromPath(loc.pathname) : null;
+  if (linked === null) return null;
   for (const [key, value] of params) {
     if (key === 'profile' || DATA_PARAMS.has(key)) continue;
     if (!DRAWN_PARAMS[key]?.includes(value) || params.getAll(key).length > 1) return null;
   }
   // A blank profile= is no link (the app opens its demo).
-  const raw = profiles[0].trim();
+  const raw = linked.trim();
   if (raw === '') return null;
   const checked = checkProfileUrl(raw, doc.baseURI);
   if (!checked.ok) return null;
