@@ -31,7 +31,12 @@ it('two replicas on one bucket: an upload to either is served by both at once', 
     });
     return (await waitForLine(server, /^http:\/\/127\.0\.0\.1:\d+\/$/)).replace(/\/$/, '');
   };
-  const [a, b] = await Promise.all([start(tmpA), start(tmpB)]);
+  // One after the other: the first replica makes the bucket's secret with a conditional PUT
+  // (If-None-Match: *), which S3 honours and s3rver ignores, so two replicas starting at the same
+  // instant on s3rver could each keep a secret of their own (a CI under load saw B refuse A's
+  // delete token with 403).
+  const a = await start(tmpA);
+  const b = await start(tmpB);
   const auth = { authorization: `Bearer ${token}` };
 
   const bodies = [foldedRecording(1), foldedRecording(2), foldedRecording(3)];
