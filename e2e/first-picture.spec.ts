@@ -13,11 +13,12 @@ const APP_SCRIPT = /\/assets\/main-[\w-]+\.js$/;
 /** Serves the fixture (counting fetches) once `open()` is called, or at once when not held. */
 async function serveFixture(page: Page, held = false) {
   const body = readFileSync(fixturePath(NAME));
-  const state = { fetches: 0, release: () => {} };
+  const state = { fetches: 0, names: [] as string[], release: () => {} };
   const gate = new Promise<void>((r) => (state.release = r));
   if (!held) state.release();
   await page.route('**/e2e-fixtures/**', async (route) => {
     state.fetches++;
+    state.names.push(new URL(route.request().url()).pathname.split('/').pop() ?? '');
     await gate;
     await route.fulfill({ status: 200, body, headers: { 'content-type': 'text/plain', 'content-length': String(body.length) } });
   });
@@ -45,30 +46,29 @@ const pixelsOf = (page: Page, selector: string) =>
     return { width: c.width, height: c.height, digest: h >>> 0 };
   });
 
+const marks = (page: Page) => page.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name));
+
 const rectOf = (page: Page, selector: string) =>
   page.locator(selector).evaluate((e) => {
     const r = e.getBoundingClientRect();
     return [r.left, r.top, r.width, r.height];
   });
 
-// The plain link in both themes (the README's screenshots), and the view state the app writes
-// beside it (what a reload finds).
+// The plain link in both themes (the README's screenshots), the view state the app writes
+// beside it (what a reload finds), and the shortest window that gets a picture (src/boot.ts).
 const CASES = [
-  { scheme: 'light', hash: `#profile=e2e-fixtures/${NAME}`, shot: true },
-  { scheme: 'dark', hash: `#profile=e2e-fixtures/${NAME}`, shot: true },
-  { scheme: 'light', hash: `#v=1&profile=e2e-fixtures/${NAME}&view=inline&orient=icicle&order=heavy`, shot: false },
+  { scheme: 'light', hash: `#profile=e2e-fixtures/${NAME}`, shot: true, size: null },
+  { scheme: 'dark', hash: `#profile=e2e-fixtures/${NAME}`, shot: true, size: null },
+  { scheme: 'light', hash: `#v=1&profile=e2e-fixtures/${NAME}&view=inline&orient=icicle&order=heavy`, shot: false, size: null },
+  { scheme: 'dark', hash: `#profile=e2e-fixtures/${NAME}`, shot: false, size: { width: 700, height: 400 } },
 ] as const;
 
-for (const { scheme, hash, shot } of CASES) {
-  test(`the first picture is drawn before the app loads, where and as the app draws it (${scheme}, ${hash.replace(/e2e-fixtures\/[^&]*/, 'R')})`, async ({ page }) => {
+for (const { scheme, hash, shot, size } of CASES) {
+  test(`the first picture is drawn before the app loads, where and as the app draws it (${scheme}, ${hash.replace(/e2e-fixtures\/[^&]*/, 'R')}${size ? `, ${size.width}×${size.height}` : ''})`, async ({ page }) => {
+    if (size) await page.setViewportSize(size);
     await page.emulateMedia({ colorScheme: scheme });
     const fixture = await serveFixture(page);
     const app = await holdApp(page);
-    const scripts: string[] = [];
-    page.on('request', (r) => {
-      const file = new URL(r.url()).pathname.split('/').pop() ?? '';
-      if (file.endsWith('.js')) scripts.push(file);
-    });
     await page.goto(`./${hash}`);
 
     const first = page.locator('[data-first-picture]');
@@ -77,8 +77,13 @@ for (const { scheme, hash, shot } of CASES) {
     // The app is not running: no graph of its own, no store handle.
     await expect(page.getByRole('application', { name: 'Flame graph' })).toHaveCount(0);
     expect(await page.evaluate(() => 'flameview' in window)).toBe(false);
-    // The picture needed the first script and the profile worker, nothing of the app.
-    expect(scripts.filter((f) => !APP_SCRIPT.test(`/assets/${f}`)).map((f) => f.replace(/-[\w-]+\.js$/, ''))).toEqual(['index', 'profile.worker']);
+    // The picture needed the first script and the profile worker, nothing of the app (whose
+    // chunks are asked for after it).
+    const before = await page.evaluate(() => {
+      const drawn = performance.getEntriesByName('flameview:first-picture')[0].startTime;
+      return performance.getEntriesByType('resource').filter((r) => r.startTime < drawn && r.name.endsWith('.js')).map((r) => r.name);
+    });
+    expect(before.map((u) => u.split('/').pop()!.replace(/-[\w-]+\.js$/, ''))).toEqual(['index', 'profile.worker']);
     // The cover is out of the accessibility tree and lets clicks through.
     await expect(page.locator('.first-picture')).toHaveAttribute('aria-hidden', 'true');
     expect(await page.locator('.first-picture').evaluate((e) => getComputedStyle(e).pointerEvents)).toBe('none');
@@ -125,7 +130,7 @@ test('an app that loads before the answer (a slow server) takes over the load in
   fixture.release();
   await expect(page.getByRole('application', { name: 'Flame graph' })).toHaveAttribute('aria-busy', 'false');
   await expect(page.getByTestId('recording-name')).toHaveText(NAME);
-  await expect(page.locator('.first-picture')).toHaveCount(0);
+  expect(await marks(page)).not.toContain('flameview:first-picture');
   expect(fixture.fetches).toBe(1);
   // The worker the app took over answers its later questions (the open recording is there).
   await page.getByRole('button', { name: 'Function table' }).click();
@@ -144,5 +149,75 @@ test('a link with state to apply (a search) is opened by the app alone (no first
   await expect(page.getByRole('button', { name: 'Inline frames' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('toyc');
   await expect(page.locator('.first-picture')).toHaveCount(0);
+  expect(fixture.fetches).toBe(1);
+});
+
+test('the hash edited before the answer: no picture, the app opens what the hash names, and Back reads the first link again', async ({ page }) => {
+  const fixture = await serveFixture(page, true);
+  await page.goto('./#profile=e2e-fixtures/a.perf-script.txt');
+  await expect.poll(() => fixture.names).toEqual(['a.perf-script.txt']);
+  await page.evaluate(() => (location.hash = '#profile=e2e-fixtures/b.perf-script.txt'));
+  fixture.release();
+  const graph = page.getByRole('application', { name: 'Flame graph' });
+  await expect(page.getByTestId('recording-name')).toHaveText('b.perf-script.txt');
+  await expect(graph).toHaveAttribute('aria-busy', 'false');
+  expect(await marks(page)).not.toContain('flameview:first-picture');
+  await expect(page.locator('.first-picture')).toHaveCount(0);
+  await page.goBack();
+  await expect(page.getByTestId('recording-name')).toHaveText('a.perf-script.txt');
+  await expect(graph).toHaveAttribute('aria-busy', 'false');
+  // The first open was dropped for b: a is read again, not an answer the worker no longer holds.
+  expect(fixture.names).toEqual(['a.perf-script.txt', 'b.perf-script.txt', 'a.perf-script.txt']);
+});
+
+test('the hash edited after the picture, before the app: the app opens what the hash names; Back reads the first link again, its source lines with it', async ({ page }) => {
+  const fixture = await serveFixture(page);
+  const app = await holdApp(page);
+  await page.goto('./#profile=e2e-fixtures/a.perf-script.txt');
+  await expect(page.locator('[data-first-picture]')).toHaveAttribute('aria-busy', 'false');
+  await page.evaluate(() => (location.hash = '#profile=e2e-fixtures/b.perf-script.txt'));
+  await expect(page.locator('.first-picture')).toHaveCount(0);
+  app.release();
+  const graph = page.getByRole('application', { name: 'Flame graph' });
+  await expect(page.getByTestId('recording-name')).toHaveText('b.perf-script.txt');
+  await expect(graph).toHaveAttribute('aria-busy', 'false');
+  await page.goBack();
+  await expect(page.getByTestId('recording-name')).toHaveText('a.perf-script.txt');
+  await expect(graph).toHaveAttribute('aria-busy', 'false');
+  expect(fixture.names).toEqual(['a.perf-script.txt', 'b.perf-script.txt', 'a.perf-script.txt']);
+  // The worker holds a again (its panels ask it): the function table reads it.
+  await page.getByRole('button', { name: 'Function table' }).click();
+  await expect(page.getByTestId('fn-caption')).toHaveText(/^[\d,]+ functions$/);
+});
+
+test('a picture that cannot be drawn (no 2D canvas at first) leaves nothing over the app', async ({ page }) => {
+  await page.addInitScript(() => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    let refused = false;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, ...args: Parameters<typeof original>) {
+      if (!refused) {
+        refused = true;
+        return null;
+      }
+      return original.apply(this, args);
+    } as typeof original;
+  });
+  const fixture = await serveFixture(page);
+  await page.goto(`./#profile=e2e-fixtures/${NAME}`);
+  await expect(page.getByRole('application', { name: 'Flame graph' })).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('recording-name')).toHaveText(NAME);
+  await expect(page.locator('.first-picture')).toHaveCount(0);
+  expect(await marks(page)).toContain('flameview:first-received');
+  expect(await marks(page)).not.toContain('flameview:first-picture');
+  expect(fixture.fetches).toBe(1);
+});
+
+test('a window too short for the picture (the viewer scrolls there) gets the app alone', async ({ page }) => {
+  await page.setViewportSize({ width: 700, height: 320 });
+  const fixture = await serveFixture(page);
+  await page.goto(`./#profile=e2e-fixtures/${NAME}`);
+  await expect(page.getByRole('application', { name: 'Flame graph' })).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('recording-name')).toHaveText(NAME);
+  expect(await marks(page)).not.toContain('flameview:first-open');
   expect(fixture.fetches).toBe(1);
 });

@@ -7,7 +7,10 @@
 //
 // The app also loads, without waiting for the picture, when the recording is large (its progress
 // and its Cancel button matter more than an early picture), when the open fails (the app says
-// why), and after APP_WAIT_MS whatever happens (a slow server).
+// why), when the hash changes (the app opens what it names; Back too), and after APP_WAIT_MS
+// whatever happens (a slow server). A window shorter than FIRST_PICTURE_MIN_HEIGHT gets no
+// picture: there the viewer keeps its graph's minimum height and the page scrolls, so the graph
+// is not where the picture would be.
 
 // No stylesheet is imported here: the app's one stylesheet (vite.config.ts, cssCodeSplit: false)
 // is linked by index.html, its rules in the app's import order; importing app.css here put it
@@ -20,17 +23,42 @@ import { drawFirstPicture } from './first-picture';
 const FIRST_PICTURE_MAX_BYTES = 32 * 1024 * 1024;
 /** The longest the app waits for the first picture (ms): a 16 MB recording is drawn in ~450 here. */
 const APP_WAIT_MS = 600;
+/** The shortest window (px) whose viewer puts the graph where `.first-picture-graph` says (viewer.css). */
+const FIRST_PICTURE_MIN_HEIGHT = 400;
 
 const app = {
   started: false,
   start(): void {
     if (app.started) return;
     app.started = true;
+    preloadAppChunks();
     void import('./main');
   },
 };
 
-const link = firstOpenLink(location, document);
+/**
+ * Asks for all of the app's chunks at once (index.html lists them: vite.config.ts), instead of
+ * each import finding the next after its parse: one round trip to the server, not two. None are
+ * listed in development or in a report.
+ */
+function preloadAppChunks(): void {
+  let files: unknown = [];
+  try {
+    files = JSON.parse(document.getElementById('flameview-app-chunks')?.textContent ?? '[]');
+  } catch {
+    return;
+  }
+  if (!Array.isArray(files)) return;
+  for (const file of files) {
+    if (typeof file !== 'string') continue;
+    const preload = document.createElement('link');
+    preload.rel = 'modulepreload';
+    preload.href = new URL(file, document.baseURI).href;
+    document.head.append(preload);
+  }
+}
+
+const link = innerHeight >= FIRST_PICTURE_MIN_HEIGHT ? firstOpenLink(location, document) : null;
 if (link === null) app.start();
 else {
   performance.mark('flameview:first-open', { detail: link.name });
@@ -39,7 +67,8 @@ else {
   });
   firstOpen.set(open);
   setTimeout(app.start, APP_WAIT_MS);
-  open.answer.then(
+  window.addEventListener('hashchange', app.start, { once: true });
+  open.answer?.then(
     (result) => {
       if (app.started || !result.ok) return app.start();
       performance.mark('flameview:first-received', { detail: link.name });

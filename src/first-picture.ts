@@ -64,7 +64,13 @@ export function drawFirstPicture(snapshot: ProfileSnapshot, name: string, shown:
     busy: false,
     nodeColours: null,
   };
-  const renderer = new FlameRenderer(graph, canvas, spacer, stillSource(state), cues);
+  let renderer: FlameRenderer;
+  try {
+    renderer = new FlameRenderer(graph, canvas, spacer, stillSource(state), cues);
+  } catch (e) {
+    cover.remove(); // nothing drawn: the app's page shows at once
+    throw e;
+  }
 
   const drawn = new MutationObserver(() => {
     if (graph.getAttribute('aria-busy') !== 'false') return;

@@ -31,6 +31,10 @@ describe('firstOpenLink: which addresses the first script opens itself', () => {
   it("takes `flameview FILE`'s link, whose other parameters say where more data is", () => {
     const hash = '#profile=/api/local/abc/perf.data&original=/api/local/def/perf.data&source=/api/source/0123456789abcdef&asm=/api/asm/0123456789abcdef0123456789abcdef&srcurl=vscode%3A%2F%2Ffile%2F%7Bpath%7D%3A%7Bline%7D';
     expect(firstOpenLink(at(hash), doc('http://127.0.0.1:5000/'))).toMatchObject({ url: 'http://127.0.0.1:5000/api/local/abc/perf.data', name: 'perf.data', view: 'functions' });
+    // A value the app refuses shows a notice above the graph (and moves it): the app opens that link.
+    for (const bad of ['asm=bad', 'source=/elsewhere', 'srcurl=vscode%3A%2F%2Ffile%2Fx', 'original=%20', `original=${'x'.repeat(4001)}`]) {
+      expect(firstOpenLink(at(`#profile=a.txt&${bad}`), doc()), bad).toBeNull();
+    }
   });
 
   it('leaves to the app every link with state to apply, several recordings, a comparison, or nothing', () => {
@@ -79,22 +83,34 @@ describe('FirstOpen: its worker and its answer are taken once, together', () => 
 
   it('starts the open at once, and hands over the worker, then the answer, once each', () => {
     const { w, open } = make();
+    const answer = open.answer;
     expect(w.posted).toBe(1);
     // The answer only goes with the worker it lives in.
     expect(open.takeAnswer(URL_, openOptions('a.txt', ''), () => {})).toBeNull();
     expect(open.takeWorker()).toBe(w);
     expect(open.takeWorker()).toBeNull();
-    expect(open.takeAnswer(URL_, openOptions('a.txt', ''), () => {})).toBe(open.answer);
+    expect(open.takeAnswer(URL_, openOptions('a.txt', ''), () => {})).toBe(answer);
     expect(open.takeAnswer(URL_, openOptions('a.txt', ''), () => {})).toBeNull();
+    // Taken, the page keeps it no longer.
+    expect(open.answer).toBeNull();
   });
 
   it('keeps the answer from an open of another URL or with other options (another event, a split)', () => {
     const { open } = make();
+    const answer = open.answer;
     open.takeWorker();
     expect(open.takeAnswer('https://example.org/b.txt', openOptions('b.txt', ''), () => {})).toBeNull();
     expect(open.takeAnswer(URL_, openOptions('a.txt', '?min-part-bytes=1048576'), () => {})).toBeNull();
     expect(open.takeAnswer(URL_, { ...openOptions('a.txt', ''), event: 'cycles' }, () => {})).toBeNull();
-    expect(open.takeAnswer(URL_, openOptions('a.txt', ''), () => {})).toBe(open.answer);
+    expect(open.takeAnswer(URL_, openOptions('a.txt', ''), () => {})).toBe(answer);
+  });
+
+  it('forgets the answer when the first open was another recording: a later open of its URL reads it again', () => {
+    const { open } = make();
+    open.takeWorker();
+    open.forget();
+    expect(open.answer).toBeNull();
+    expect(open.takeAnswer(URL_, openOptions('a.txt', ''), () => {})).toBeNull();
   });
 
   it('gives nothing of a worker that failed to start: the loader starts its own and says why', () => {

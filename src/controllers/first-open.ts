@@ -4,8 +4,9 @@
 // the same way (one `#profile=` and nothing else in the hash: no view state to apply first).
 //
 // Invariants: at most one first open per page; its worker and its answer are each taken once,
-// and the answer only together with the worker it lives in (the worker keeps the recording for
-// the panels' later questions).
+// the answer only together with the worker it lives in (the worker keeps the recording for the
+// panels' later questions) and only by the loader's first open: after any other open the worker
+// holds another recording, and the answer is forgotten.
 
 import * as Comlink from 'comlink';
 import type { OpenProgress } from '../core/session/profile-session';
@@ -15,6 +16,7 @@ import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../.
 import { RECORDING_ELEMENT_PREFIX } from '../core/export/report';
 import { isEmbedMode } from './embed-mode';
 import { profileFromPath } from '../store/url/profile-hash';
+import { DATA_PARAMS } from '../store/url/data-params';
 
 /** A recording's profile worker (the one place that names its script, literal for the bundler). */
 export function startProfileWorker(name: string): Worker {
@@ -51,8 +53,6 @@ export interface FirstLink {
 
 /** The view-state parameters a first picture draws as the app would (store/url/url-state.ts), each value the app takes. */
 const DRAWN_PARAMS: Record<string, readonly string[]> = { v: ['1'], view: ['functions', 'inline'], orient: ['flame', 'icicle'], order: ['heavy'] };
-/** Parameters that only tell the app where more data is (`flameview FILE`'s links): nothing they change is drawn. */
-const DATA_PARAMS = new Set(['original', 'asm', 'source', 'srcurl']);
 
 /**
  * What the page's address links for a first open, or null when the app must open it itself: one
@@ -72,8 +72,11 @@ export function firstOpenLink(loc: Pick<Location, 'protocol' | 'hash' | 'search'
   const linked = profiles.length === 1 ? profiles[0] : profiles.length === 0 ? profileFromPath(loc.pathname) : null;
   if (linked === null) return null;
   for (const [key, value] of params) {
-    if (key === 'profile' || DATA_PARAMS.has(key)) continue;
-    if (!DRAWN_PARAMS[key]?.includes(value) || params.getAll(key).length > 1) return null;
+    if (key === 'profile') continue;
+    // Where more data is: nothing it changes is drawn, but a value the app refuses shows a notice
+    // above the graph (and moves it).
+    const ok = key in DATA_PARAMS ? DATA_PARAMS[key](value) : DRAWN_PARAMS[key]?.includes(value);
+    if (!ok || params.getAll(key).length > 1) return null;
   }
   // A blank profile= is no link (the app opens its demo).
   const raw = linked.trim();
@@ -91,12 +94,12 @@ export function firstOpenLink(loc: Pick<Location, 'protocol' | 'hash' | 'search'
 
 /** One first open: its worker, its answer, and the progress it reports to whoever listens. */
 export class FirstOpen {
-  readonly answer: Promise<WorkerOpenResult>;
+  /** The open's answer until it is taken or forgotten (then null: the page does not keep it). */
+  answer: Promise<WorkerOpenResult> | null;
   private worker: Worker | null;
   private failed = false;
   private lastProgress: OpenProgress | null = null;
   private listener: ((p: OpenProgress) => void) | null = null;
-  private answerTaken = false;
   /**
    * Held for the page's life: comlink releases a worker's endpoint when the last proxy on it is
    * collected, and a worker released before the loader wraps it answers nothing more.
@@ -134,12 +137,22 @@ export class FirstOpen {
    * goes to `onProgress` from now on (the last report at once).
    */
   takeAnswer(url: string, options: WorkerOpenOptions, onProgress: (p: OpenProgress) => void): Promise<WorkerOpenResult> | null {
-    if (this.answerTaken || this.worker !== null || this.failed || url !== this.url) return null;
+    const answer = this.answer;
+    if (answer === null || this.worker !== null || this.failed || url !== this.url) return null;
     if (options.name !== this.options.name || options.minPartBytes !== this.options.minPartBytes || Object.keys(options).some((k) => k !== 'name' && k !== 'minPartBytes')) return null;
-    this.answerTaken = true;
+    this.answer = null;
     this.listener = onProgress;
     if (this.lastProgress) onProgress(this.lastProgress);
-    return this.answer;
+    return answer;
+  }
+
+  /**
+   * The answer will not be taken (the loader's first open was another recording): it goes, so a
+   * later open of the same URL reads it again from the worker, which holds that other recording.
+   */
+  forget(): void {
+    this.answer = null;
+    this.listener = null;
   }
 }
 

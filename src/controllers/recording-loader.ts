@@ -53,13 +53,16 @@ export class RecordingLoader {
   /** The options the open recording was last read with (a reload keeps the ones it does not set). */
   private lastOptions: ReloadOptions = {};
   private readonly worker: WorkerHandle<ProfileWorkerApi>;
+  /** The page's first open, until this loader's first open has taken its answer or passed it by. */
+  private first: FirstOpen | null;
 
   constructor(
     workerName: string,
     private readonly sink: LoadSink,
     /** The page's first open (src/boot.ts), whose worker and answer this loader takes over. */
-    private readonly first: FirstOpen | null = null,
+    first: FirstOpen | null = null,
   ) {
+    this.first = first;
     const start = () => first?.takeWorker() ?? startProfileWorker(workerName);
     this.worker = new WorkerHandle(start, (reason) => {
       this.latest.cancel();
@@ -202,16 +205,22 @@ export class RecordingLoader {
     });
     const options: WorkerOpenOptions = { ...openOptions(input.name), ...extra };
     let result: WorkerOpenResult;
+    // Only this loader's first open may take the first open's answer: after it the worker holds
+    // another recording.
+    const first = this.first;
+    this.first = null;
     try {
       const w = this.worker.get();
       if (input.kind === 'file') result = await w.openBlob(input.file, options, onProgress);
       else if (input.kind === 'files') result = await w.openBlobs(input.files, { ...options, byRecording: input.byRecording }, onProgress);
-      else if (input.kind === 'url') result = await (this.first?.takeAnswer(input.url, options, (p) => onProgress(p)) ?? w.openUrl(input.url, options, onProgress));
+      else if (input.kind === 'url') result = await (first?.takeAnswer(input.url, options, (p) => onProgress(p)) ?? w.openUrl(input.url, options, onProgress));
       else if (input.kind === 'urls') result = await w.openUrls(input.urls, { ...options, byRecording: input.byRecording }, onProgress);
       else result = await w.openText(input.text, options, onProgress);
     } catch (e) {
       if (this.latest.isLatest(id)) sink.failed('threw', input.name, e instanceof Error ? e.message : String(e));
       return;
+    } finally {
+      first?.forget();
     }
     if (!this.latest.isLatest(id)) return;
     performance.mark(`flameview:${sink.markPrefix}received`, { detail: input.name });

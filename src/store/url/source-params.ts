@@ -7,14 +7,13 @@
 import { useStore } from '../store';
 import { registerUrlParam } from './url-state';
 import { checkTemplate } from '../../core/query/source-listing';
-
-const SERVED = /^\/api\/source\/[A-Za-z0-9_-]{8,128}$/;
+import { SOURCE_ROUTE } from './data-params';
 
 registerUrlParam<string>({
   key: 'source',
   history: 'replace',
   order: 5,
-  parse: (v) => (SERVED.test(v) ? { ok: true, value: v } : { ok: false, notice: "The link's source value is not this page's source route; source text will not be read from the server." }),
+  parse: (v) => (SOURCE_ROUTE.test(v) ? { ok: true, value: v } : { ok: false, notice: "The link's source value is not this page's source route; source text will not be read from the server." }),
   write: (s) => s.sourcePanel.served,
   apply: (value) => useStore.getState().setSourceServed(value ?? null),
 });

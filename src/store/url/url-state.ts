@@ -28,6 +28,7 @@
 import type { ProfileSnapshot } from '../../core/views/snapshot';
 import { FOLDED_UNITS, type FoldedUnit } from '../../core/model/weight-text';
 import { useStore } from '../store';
+import { ASM_ROUTE, originalOk } from './data-params';
 import { currentTree, mapNode, treeOf } from '../tree-helpers';
 import type { ReloadOptions, StoreState, ViewKind } from '../types';
 import { decodeZoomPath, describePath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
@@ -225,7 +226,7 @@ registerUrlParam<string>({
   key: 'original',
   history: 'replace',
   order: 0,
-  parse: (v) => (v.trim() === '' || v.length > 4000 ? { ok: false, notice: 'The link’s original value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
+  parse: (v) => (!originalOk(v) ? { ok: false, notice: 'The link’s original value is empty or too long; it was ignored.' } : { ok: true, value: v.trim() }),
   write: (s) => s.original,
   apply: (value) => useStore.getState().setOriginal(value ?? null),
 });
@@ -236,7 +237,7 @@ registerUrlParam<string>({
   key: 'asm',
   history: 'replace',
   order: 0,
-  parse: (v) => (/^\/api\/asm\/[0-9a-f]{32}$/.test(v) ? { ok: true, value: v } : { ok: false, notice: 'The link’s asm value is not a flameview disassembly address; it was ignored.' }),
+  parse: (v) => (ASM_ROUTE.test(v) ? { ok: true, value: v } : { ok: false, notice: 'The link’s asm value is not a flameview disassembly address; it was ignored.' }),
   write: (s) => s.asm.base,
   apply: (value) => useStore.getState().setAsmBase(value ?? null),
 });
