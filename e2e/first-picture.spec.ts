@@ -95,8 +95,15 @@ for (const { scheme, hash, shot, size } of CASES) {
     const inside = { x: x + 8, y: y + 8, width: width - 16, height: height - 16 };
     const firstShot = await page.screenshot({ clip: inside });
     if (shot) await page.screenshot({ path: `docs/screenshots/first-picture-${scheme}.png` });
-    // The app is asked for after the picture, in the next task.
+    // The app is asked for after the picture, in the next task, with every chunk index.html lists
+    // for it preloaded at once: its own is held here, so none of them was found by its imports.
     await expect.poll(() => app.requested).toBe(true);
+    const listed = (await page.evaluate(() => JSON.parse(document.getElementById('flameview-app-chunks')?.textContent ?? '[]'))) as string[];
+    const names = listed.map((f) => f.split('/').pop()!);
+    expect(names.filter((f) => APP_SCRIPT.test(`/assets/${f}`))).toHaveLength(1);
+    const others = names.filter((f) => !APP_SCRIPT.test(`/assets/${f}`));
+    expect(others.length).toBeGreaterThan(0);
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').map((r) => r.name.split('/').pop()))).toEqual(expect.arrayContaining(others));
 
     // Whatever the first script no longer holds is collected before the app takes the worker
     // over (a comlink proxy collected then released the worker: it answered nothing more).

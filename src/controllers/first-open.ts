@@ -1,7 +1,7 @@
 // The first open of a linked recording, started by the page's first script (src/boot.ts) before
 // the app is loaded, and taken over by the main recording's loader when the app starts: the same
 // worker, the same answer, one fetch. A link is taken this way only when the app would open it
-// the same way (one `#profile=` and nothing else in the hash: no view state to apply first).
+// the same way and the first picture can show what the app will (firstOpenLink).
 //
 // Invariants: at most one first open per page; its worker and its answer are each taken once,
 // the answer only together with the worker it lives in (the worker keeps the recording for the
@@ -16,7 +16,7 @@ import type { ProfileWorkerApi, WorkerOpenOptions, WorkerOpenResult } from '../.
 import { RECORDING_ELEMENT_PREFIX } from '../core/export/report';
 import { isEmbedMode } from './embed-mode';
 import { profileFromPath } from '../store/url/profile-hash';
-import { DATA_PARAMS } from '../store/url/data-params';
+import { DATA_PARAMS, HEAVY_ORDER, ORIENT_VALUES, URL_STATE_VERSION, VIEW_VALUES } from '../store/url/link-values';
 
 /** A recording's profile worker (the one place that names its script, literal for the bundler). */
 export function startProfileWorker(name: string): Worker {
@@ -51,16 +51,16 @@ export interface FirstLink {
   order: SiblingOrder;
 }
 
-/** The view-state parameters a first picture draws as the app would (store/url/url-state.ts), each value the app takes. */
-const DRAWN_PARAMS: Record<string, readonly string[]> = { v: ['1'], view: ['functions', 'inline'], orient: ['flame', 'icicle'], order: ['heavy'] };
+/** The view-state parameters a first picture draws as the app would, each with the values its codec takes. */
+const DRAWN_PARAMS: Readonly<Record<string, readonly string[]>> = { v: [String(URL_STATE_VERSION)], view: VIEW_VALUES, orient: ORIENT_VALUES, order: [HEAVY_ORDER] };
 
 /**
  * What the page's address links for a first open, or null when the app must open it itself: one
- * `#profile=` (or a team server's /p/<id> page) with, at most, the view, the orientation and the sibling order the app writes
- * beside it (`#v=1&profile=…&view=functions` is what a reload finds), and where the recording's
- * original, source and disassembly are (`flameview FILE`'s link). A zoom, a search, a
- * transform, a comparison or any other parameter is the app's to apply, as is a value it would
- * ignore with a notice.
+ * `#profile=` (or a team server's /p/<id> page) with, at most, the view, the orientation and the
+ * sibling order the app writes beside it (`#v=1&profile=…&view=functions` is what a reload
+ * finds), and where the recording's original, source and disassembly are (`flameview FILE`'s
+ * link). A zoom, a search, a transform, a comparison or any other parameter is the app's to
+ * apply, as is a value it would ignore with a notice.
  */
 export function firstOpenLink(loc: Pick<Location, 'protocol' | 'hash' | 'search' | 'pathname'>, doc: Pick<Document, 'getElementById' | 'baseURI'>): FirstLink | null {
   if (loc.protocol !== 'http:' && loc.protocol !== 'https:') return null;
@@ -88,7 +88,7 @@ export function firstOpenLink(loc: Pick<Location, 'protocol' | 'hash' | 'search'
     name: lastSegment(checked.url),
     view: params.get('view') === 'inline' ? 'inline' : 'functions',
     orientation: params.get('orient') === 'icicle' ? 'icicle' : 'flame',
-    order: params.get('order') === 'heavy' ? 'heavy' : 'name',
+    order: params.get('order') === HEAVY_ORDER ? 'heavy' : 'name',
   };
 }
 

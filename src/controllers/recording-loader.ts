@@ -213,7 +213,7 @@ export class RecordingLoader {
       const w = this.worker.get();
       if (input.kind === 'file') result = await w.openBlob(input.file, options, onProgress);
       else if (input.kind === 'files') result = await w.openBlobs(input.files, { ...options, byRecording: input.byRecording }, onProgress);
-      else if (input.kind === 'url') result = await (first?.takeAnswer(input.url, options, (p) => onProgress(p)) ?? w.openUrl(input.url, options, onProgress));
+      else if (input.kind === 'url') result = await (first?.takeAnswer(input.url, options, onProgress) ?? w.openUrl(input.url, options, onProgress));
       else if (input.kind === 'urls') result = await w.openUrls(input.urls, { ...options, byRecording: input.byRecording }, onProgress);
       else result = await w.openText(input.text, options, onProgress);
     } catch (e) {

@@ -7,7 +7,7 @@
 import { useStore } from '../store';
 import { registerUrlParam } from './url-state';
 import { checkTemplate } from '../../core/query/source-listing';
-import { SOURCE_ROUTE } from './data-params';
+import { SOURCE_ROUTE } from './link-values';
 
 registerUrlParam<string>({
   key: 'source',

@@ -28,12 +28,11 @@
 import type { ProfileSnapshot } from '../../core/views/snapshot';
 import { FOLDED_UNITS, type FoldedUnit } from '../../core/model/weight-text';
 import { useStore } from '../store';
-import { ASM_ROUTE, originalOk } from './data-params';
+import { ASM_ROUTE, HEAVY_ORDER, ORIENT_VALUES, URL_STATE_VERSION, VIEW_VALUES, originalOk } from './link-values';
 import { currentTree, mapNode, treeOf } from '../tree-helpers';
 import type { ReloadOptions, StoreState, ViewKind } from '../types';
 import { decodeZoomPath, describePath, encodeZoomPath, resolvePath, segmentsOf, type PathSegment } from '../../core/views/zoom-path';
 
-export const URL_STATE_VERSION = 1;
 const MAX_PATTERN = 1000;
 /** Chromium accepts addresses up to 2 MB; a deep zoom path of long C++/Rust names can be long. */
 const MAX_VALUE = 2_000_000;
@@ -310,7 +309,7 @@ registerUrlParam<'flame' | 'icicle'>({
   key: 'orient',
   history: 'replace',
   order: 5,
-  parse: oneOf('orient', ['flame', 'icicle'] as const),
+  parse: oneOf('orient', ORIENT_VALUES),
   write: (s) => (s.orientation === 'flame' ? null : s.orientation),
   apply: (value) => useStore.getState().setOrientation(value ?? 'flame'),
 });
@@ -319,8 +318,8 @@ registerUrlParam<'heavy'>({
   key: 'order',
   history: 'replace',
   order: 6,
-  parse: (v) => (v === 'heavy' ? { ok: true, value: 'heavy' } : { ok: false, notice: `The link's order value "${clip(v)}" is not heavy; it was ignored.` }),
-  write: (s) => (s.siblingOrder === 'heavy' ? 'heavy' : null),
+  parse: (v) => (v === HEAVY_ORDER ? { ok: true, value: HEAVY_ORDER } : { ok: false, notice: `The link's order value "${clip(v)}" is not heavy; it was ignored.` }),
+  write: (s) => (s.siblingOrder === HEAVY_ORDER ? HEAVY_ORDER : null),
   apply: (value) => useStore.getState().setSiblingOrder(value ?? 'name'),
 });
 
@@ -328,7 +327,7 @@ registerUrlParam<ViewKind>({
   key: 'view',
   history: 'replace',
   order: 10,
-  parse: oneOf('view', ['functions', 'inline'] as const),
+  parse: oneOf('view', VIEW_VALUES),
   // Written always, so a link says which view it shows even if the default changes.
   write: (s) => (s.recordings.a.snapshot ? s.view : null),
   apply: (value, ctx) => {

@@ -1,9 +1,20 @@
-// What the link's data parameters may hold (original=, asm=, source=, srcurl=: where more of the
-// recording is, as `flameview FILE` links it): their codecs (url-state.ts, source-params.ts) take
-// values with these, and so does the page's first script (controllers/first-open.ts), which
-// imports nothing of the store.
+// What the link's parameters may hold, for those the page's first script reads as well as the app
+// (controllers/first-open.ts, which imports nothing of the store): the format's version, the view
+// state a first picture draws (view=, orient=, order=) and the data parameters that say where
+// more of the recording is (original=, asm=, source=, srcurl=, as `flameview FILE` links it).
+// Their codecs (url-state.ts, source-params.ts) take values with these.
 
 import { checkTemplate } from '../../core/query/source-listing';
+
+/** v=: the link format this page reads. */
+export const URL_STATE_VERSION = 1;
+
+/** view=, orient=: each value the codec takes. */
+export const VIEW_VALUES = ['functions', 'inline'] as const;
+export const ORIENT_VALUES = ['flame', 'icicle'] as const;
+
+/** order=: the one value written (by name, the default, is left out). */
+export const HEAVY_ORDER = 'heavy';
 
 /** original=<url>: not blank, at most 4,000 characters. */
 export function originalOk(value: string): boolean {
