@@ -17,7 +17,7 @@
 // before the components' rules and changed which of them win.
 import { FirstOpen, firstOpen, firstOpenLink, openOptions } from './controllers/first-open';
 import { fromTransfer } from './core/views/snapshot';
-import { prepareFirstPicture, type FirstPicture } from './first-picture';
+import { drawFirstPicture } from './first-picture';
 
 /** Above this many bytes the app loads at once, to show the load's progress. */
 const FIRST_PICTURE_MAX_BYTES = 32 * 1024 * 1024;
@@ -28,12 +28,9 @@ const FIRST_PICTURE_MIN_HEIGHT = 400;
 
 const app = {
   started: false,
-  /** The cover the first picture will be drawn on; removed when the app starts without a picture. */
-  picture: null as { cover: FirstPicture; shown: boolean } | null,
   start(): void {
     if (app.started) return;
     app.started = true;
-    if (app.picture && !app.picture.shown) app.picture.cover.remove();
     preloadAppChunks();
     void import('./main');
   },
@@ -71,24 +68,15 @@ else {
   firstOpen.set(open);
   setTimeout(app.start, APP_WAIT_MS);
   window.addEventListener('hashchange', app.start, { once: true });
-  try {
-    app.picture = { cover: prepareFirstPicture(link), shown: false };
-  } catch {
-    // No picture (no canvas): the app draws, or says why it cannot.
-  }
   open.answer?.then(
     (result) => {
       if (app.started || !result.ok) return app.start();
       performance.mark('flameview:first-received', { detail: link.name });
-      const picture = app.picture;
-      if (!picture) return app.start();
-      picture.shown = true;
       try {
         // The app loads after the frame that shows the picture.
-        picture.cover.show(fromTransfer(result.wire), result.name ?? link.name, () => setTimeout(app.start));
+        drawFirstPicture(fromTransfer(result.wire), result.name ?? link.name, link, () => setTimeout(app.start));
       } catch {
-        picture.cover.remove();
-        app.start();
+        app.start(); // no picture (no canvas): the app draws, or says why it cannot
       }
     },
     app.start,
