@@ -1,0 +1,119 @@
+// Chromium driven over its DevTools pipe, with nothing attached but the one page: the small
+// bench's timed first visits (small.ts). Playwright attaches itself to every worker a page starts
+// and holds the worker until its client has set it up (Target.setAutoAttach with
+// waitForDebuggerOnStart), which no user's browser does: a page timing its own worker measured
+// 33 ms from `new Worker` to the worker's first statement under Playwright and 23 ms over this
+// pipe (medians of 7, alternating; bench/README.md, "Timed over the DevTools pipe"). speedscope
+// starts no worker; flameview's first picture waits on one. Traces and returning visits stay
+// with Playwright.
+//
+// The protocol: JSON messages ending in NUL, written to the browser's fd 3, read from its fd 4
+// (`--remote-debugging-pipe`); page commands carry the page's session id (flat sessions).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+
+/** What Playwright's own launch passes that bears on a page's timing (its chromiumSwitches), so both drivers see one browser. */
+const SWITCHES = [
+  '--headless',
+  '--hide-scrollbars',
+  '--mute-audio',
+  '--disable-field-trial-config',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-renderer-backgrounding',
+  '--disable-back-forward-cache',
+  '--disable-extensions',
+  '--disable-component-extensions-with-background-pages',
+  '--disable-default-apps',
+  '--disable-hang-monitor',
+  '--disable-ipc-flooding-protection',
+  '--disable-features=PaintHolding',
+  '--force-color-profile=srgb',
+  '--no-default-browser-check',
+  '--enable-unsafe-swiftshader',
+];
+
+interface Reply {
+  id?: number;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+}
+
+export class PipeBrowser {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { done: (r: Record<string, unknown>) => void; fail: (e: Error) => void }>();
+  private buffered = '';
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly profile: string,
+  ) {
+    const input = child.stdio[4] as Readable;
+    input.setEncoding('utf8');
+    input.on('data', (text: string) => this.receive(text));
+    child.once('exit', () => {
+      for (const w of this.waiting.values()) w.fail(new Error('the browser exited'));
+      this.waiting.clear();
+    });
+  }
+
+  /** A fresh browser on a fresh profile; `args` after the switches Playwright would pass. */
+  static launch(executable: string, args: readonly string[]): PipeBrowser {
+    const profile = mkdtempSync(join(tmpdir(), 'flameview-pipe-'));
+    const child = spawn(executable, [...SWITCHES, ...args, '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+    return new PipeBrowser(child, profile);
+  }
+
+  private receive(text: string): void {
+    this.buffered += text;
+    for (let end = this.buffered.indexOf('\0'); end >= 0; end = this.buffered.indexOf('\0')) {
+      const reply = JSON.parse(this.buffered.slice(0, end)) as Reply;
+      this.buffered = this.buffered.slice(end + 1);
+      const w = reply.id === undefined ? undefined : this.waiting.get(reply.id);
+      if (!w) continue; // an event: none is asked for
+      this.waiting.delete(reply.id!);
+      if (reply.error) w.fail(new Error(reply.error.message));
+      else w.done(reply.result ?? {});
+    }
+  }
+
+  send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    return new Promise((done, fail) => {
+      this.waiting.set(id, { done, fail });
+      (this.child.stdio[3] as Writable).write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + '\0');
+    });
+  }
+
+  /** The first page's session, its viewport set. */
+  async page(viewport: { width: number; height: number }): Promise<string> {
+    const { targetInfos } = (await this.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] };
+    let target = targetInfos.find((t) => t.type === 'page')?.targetId;
+    target ??= ((await this.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }).targetId;
+    const { sessionId } = (await this.send('Target.attachToTarget', { targetId: target, flatten: true })) as { sessionId: string };
+    // Scripts added to new documents run only with the Page domain on.
+    await this.send('Page.enable', {}, sessionId);
+    await this.send('Emulation.setDeviceMetricsOverride', { ...viewport, deviceScaleFactor: 1, mobile: false }, sessionId);
+    return sessionId;
+  }
+
+  /** `expression`'s value in the page (a promise awaited), by value. */
+  async evaluate<T>(sessionId: string, expression: string): Promise<T> {
+    const r = (await this.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)) as { result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } };
+    if (r.exceptionDetails) throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+    return r.result.value;
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise<void>((done) => (this.child.exitCode !== null ? done() : this.child.once('exit', () => done())));
+    await this.send('Browser.close').catch(() => {});
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    rmSync(this.profile, { recursive: true, force: true });
+  }
+}
