@@ -131,14 +131,24 @@ for (const { scheme, hash, shot, size } of CASES) {
 test('the first picture is drawn as the answer arrives, without waiting for an animation frame', async ({ page }) => {
   // Animation frames are held until released: the picture must not need one.
   await page.addInitScript(() => {
-    const held: FrameRequestCallback[] = [];
+    // Held callbacks keep ids of their own (negative, so a real id is never one), which cancel honours.
+    const held = new Map<number, FrameRequestCallback>();
+    let last = 0;
     const request = window.requestAnimationFrame.bind(window);
+    const cancel = window.cancelAnimationFrame.bind(window);
     const w = window as unknown as { releaseFrames: () => void; framesHeld: boolean };
     w.framesHeld = true;
-    window.requestAnimationFrame = (run) => (w.framesHeld ? held.push(run) : request(run));
+    window.requestAnimationFrame = (run) => {
+      if (!w.framesHeld) return request(run);
+      const id = --last;
+      held.set(id, run);
+      return id;
+    };
+    window.cancelAnimationFrame = (id) => (id < 0 ? void held.delete(id) : cancel(id));
     w.releaseFrames = () => {
       w.framesHeld = false;
-      for (const run of held.splice(0)) request(run);
+      for (const run of held.values()) request(run);
+      held.clear();
     };
   });
   await serveFixture(page);
@@ -221,27 +231,52 @@ test('the hash edited after the picture, before the app: the app opens what the 
   await expect(page.getByTestId('fn-caption')).toHaveText(/^[\d,]+ functions$/);
 });
 
-test('a picture that cannot be drawn (no 2D canvas at first) leaves nothing over the app', async ({ page }) => {
-  await page.addInitScript(() => {
-    const original = HTMLCanvasElement.prototype.getContext;
-    let refused = false;
-    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, ...args: Parameters<typeof original>) {
-      if (!refused) {
-        refused = true;
-        return null;
-      }
-      return original.apply(this, args);
-    } as typeof original;
+// The first picture fails: no 2D context for its canvas, or its draw throws (the first fill of a
+// canvas, its background, throws once). The app draws, and nothing of the picture is left over it.
+const FAILURES = [
+  {
+    what: 'a picture that cannot be drawn (no 2D canvas at first)',
+    sabotage: () => {
+      const original = HTMLCanvasElement.prototype.getContext;
+      let refused = false;
+      HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, ...args: Parameters<typeof original>) {
+        if (!refused) {
+          refused = true;
+          return null;
+        }
+        return original.apply(this, args);
+      } as typeof original;
+    },
+  },
+  {
+    what: 'a first picture whose draw fails',
+    sabotage: () => {
+      const original = CanvasRenderingContext2D.prototype.fillRect;
+      let failed = false;
+      CanvasRenderingContext2D.prototype.fillRect = function (this: CanvasRenderingContext2D, ...args: Parameters<typeof original>) {
+        if (!failed) {
+          failed = true;
+          throw new Error('a failing draw');
+        }
+        return original.apply(this, args);
+      };
+    },
+  },
+];
+
+for (const { what, sabotage } of FAILURES) {
+  test(`${what} leaves nothing over the app`, async ({ page }) => {
+    await page.addInitScript(sabotage);
+    const fixture = await serveFixture(page);
+    await page.goto(`./#profile=e2e-fixtures/${NAME}`);
+    await expect(page.getByRole('application', { name: 'Flame graph' })).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByTestId('recording-name')).toHaveText(NAME);
+    await expect(page.locator('.first-picture')).toHaveCount(0);
+    expect(await marks(page)).toContain('flameview:first-received');
+    expect(await marks(page)).not.toContain('flameview:first-picture');
+    expect(fixture.fetches).toBe(1);
   });
-  const fixture = await serveFixture(page);
-  await page.goto(`./#profile=e2e-fixtures/${NAME}`);
-  await expect(page.getByRole('application', { name: 'Flame graph' })).toHaveAttribute('aria-busy', 'false');
-  await expect(page.getByTestId('recording-name')).toHaveText(NAME);
-  await expect(page.locator('.first-picture')).toHaveCount(0);
-  expect(await marks(page)).toContain('flameview:first-received');
-  expect(await marks(page)).not.toContain('flameview:first-picture');
-  expect(fixture.fetches).toBe(1);
-});
+}
 
 test('a window too short for the picture (the viewer scrolls there) gets the app alone', async ({ page }) => {
   await page.setViewportSize({ width: 700, height: 320 });

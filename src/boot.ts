@@ -73,10 +73,11 @@ else {
       if (app.started || !result.ok) return app.start();
       performance.mark('flameview:first-received', { detail: link.name });
       try {
-        // The app loads after the frame that shows the picture.
-        drawFirstPicture(fromTransfer(result.wire), result.name ?? link.name, link, () => setTimeout(app.start));
+        // The app loads after the frame that shows the picture (drawn now, shown in the next
+        // frame; a task posted from that frame's callbacks runs once it has rendered).
+        drawFirstPicture(fromTransfer(result.wire), result.name ?? link.name, link, () => requestAnimationFrame(() => setTimeout(app.start)));
       } catch {
-        app.start(); // no picture (no canvas): the app draws, or says why it cannot
+        app.start(); // no picture (no canvas, or the draw failed): the app draws, or says why it cannot
       }
     },
     app.start,

@@ -94,5 +94,10 @@ export function drawFirstPicture(snapshot: ProfileSnapshot, name: string, shown:
   handedOver.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy', 'role'] });
   window.addEventListener('hashchange', remove);
   // At once, not at the next animation frame: the answer is what the page was waiting for.
-  renderer.drawNow();
+  try {
+    renderer.drawNow();
+  } catch (e) {
+    remove(); // no half-drawn picture over the app
+    throw e;
+  }
 }

@@ -43,10 +43,18 @@ interface Reply {
   error?: { message: string };
 }
 
+/** The longest one command may take (a page's promise included): past it the call fails. */
+const CALL_TIMEOUT_MS = 150_000;
+
 export class PipeBrowser {
   private nextId = 1;
   private readonly waiting = new Map<number, { done: (r: Record<string, unknown>) => void; fail: (e: Error) => void }>();
   private buffered = '';
+  /** Why the browser cannot answer any more (it exited, or could not start), once it cannot. */
+  private gone: Error | null = null;
+  /** The end of the browser's stderr: what a failed launch says. */
+  private stderr = '';
+  private readonly exited: Promise<void>;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -55,17 +63,35 @@ export class PipeBrowser {
     const input = child.stdio[4] as Readable;
     input.setEncoding('utf8');
     input.on('data', (text: string) => this.receive(text));
-    child.once('exit', () => {
-      for (const w of this.waiting.values()) w.fail(new Error('the browser exited'));
-      this.waiting.clear();
+    const errors = child.stderr!;
+    errors.setEncoding('utf8');
+    errors.on('data', (text: string) => (this.stderr = (this.stderr + text).slice(-2000)));
+    // A pipe broken by the browser's end, or a launch that failed: the calls in flight and every
+    // later one fail at once (the exit handler says why).
+    for (const stream of [input, child.stdio[3] as Writable, errors]) stream.on('error', (e) => this.end(new Error(`the browser's DevTools pipe broke (${e.message}): it exited or could not start`)));
+    this.exited = new Promise((done) => {
+      child.once('error', (e) => {
+        this.end(e);
+        done();
+      });
+      child.once('exit', (code, signal) => {
+        this.end(new Error(`the browser exited (${signal ?? code})${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-3).join(' / ')}` : ''}`));
+        done();
+      });
     });
   }
 
   /** A fresh browser on a fresh profile; `args` after the switches Playwright would pass. */
   static launch(executable: string, args: readonly string[]): PipeBrowser {
     const profile = mkdtempSync(join(tmpdir(), 'flameview-pipe-'));
-    const child = spawn(executable, [...SWITCHES, ...args, '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(executable, [...SWITCHES, ...args, '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
     return new PipeBrowser(child, profile);
+  }
+
+  private end(why: Error): void {
+    this.gone ??= why;
+    for (const w of this.waiting.values()) w.fail(this.gone);
+    this.waiting.clear();
   }
 
   private receive(text: string): void {
@@ -81,10 +107,20 @@ export class PipeBrowser {
     }
   }
 
+  /** One command's result; fails when the browser is gone or after CALL_TIMEOUT_MS. */
   send(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<Record<string, unknown>> {
+    if (this.gone) return Promise.reject(this.gone);
     const id = this.nextId++;
     return new Promise((done, fail) => {
-      this.waiting.set(id, { done, fail });
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        fail(new Error(`${method}: no answer in ${CALL_TIMEOUT_MS / 1000} s`));
+      }, CALL_TIMEOUT_MS);
+      const settle = <A>(f: (a: A) => void) => (a: A) => {
+        clearTimeout(timer);
+        f(a);
+      };
+      this.waiting.set(id, { done: settle(done), fail: settle(fail) });
       (this.child.stdio[3] as Writable).write(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }) + '\0');
     });
   }
@@ -101,6 +137,12 @@ export class PipeBrowser {
     return sessionId;
   }
 
+  /** Navigates the page; a navigation that fails (no server, a refused port) throws with the browser's reason. */
+  async navigate(sessionId: string, url: string): Promise<void> {
+    const { errorText } = (await this.send('Page.navigate', { url }, sessionId)) as { errorText?: string };
+    if (errorText) throw new Error(`${url}: ${errorText}`);
+  }
+
   /** `expression`'s value in the page (a promise awaited), by value. */
   async evaluate<T>(sessionId: string, expression: string): Promise<T> {
     const r = (await this.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)) as { result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } };
@@ -108,11 +150,11 @@ export class PipeBrowser {
     return r.result.value;
   }
 
+  /** Closes the browser (killed if it does not exit within 5 s) and removes its profile. */
   async close(): Promise<void> {
-    const exited = new Promise<void>((done) => (this.child.exitCode !== null ? done() : this.child.once('exit', () => done())));
-    await this.send('Browser.close').catch(() => {});
+    if (!this.gone) await this.send('Browser.close').catch(() => {});
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
-    await exited;
+    await this.exited;
     clearTimeout(timer);
     rmSync(this.profile, { recursive: true, force: true });
   }

@@ -9,6 +9,8 @@
 // Playwright, which holds each worker a page starts until its client has attached to it (~10 ms
 // per worker here; speedscope starts none, flameview's first picture waits on one).
 // `--playwright` times with Playwright as before; `--trace` and `--returning` always use it.
+// "Drawn" is the end of the first frame that shows the condition holding, checked after each
+// frame has rendered (waitScript), whether a viewer draws in a task or in an animation frame.
 // - Inputs: the first 100 kB, 1.6 MB and 16 MB of a real `perf script` (`--source`, by default
 //   bench/data/gxx.perf-script.txt, which bench/record-small.sh records from g++), each cut at a
 //   sample boundary, written to bench/data/small-<size>.perf-script.txt and served by a local
@@ -18,10 +20,10 @@
 //   with the recording's name in the title. `--before DIR` runs another build of flameview (e.g.
 //   main's) as one more viewer, alternating with this one: a before/after in one run.
 // - speedscope (`--speedscope DIR`: the `dist/release` folder of its npm package) at
-//   `#profileURL=<url>`; drawn when its title names the recording and a flame chart canvas has a
-//   size, then one more animation frame.
+//   `#profileURL=<url>`; drawn when, its title naming the recording, a WebGL draw call has been
+//   made and a canvas has a size.
 // - the Firefox Profiler (`--firefox-profiler DIR`: its built `dist/`) at `/from-url/<url>/`;
-//   drawn when the call tree has rows (the view it opens on), then one more animation frame.
+//   drawn when the call tree has rows (the view it opens on).
 // - `--floor`: two pages written by this bench, the least a viewer in the page can do, to read the
 //   other figures against: `floor-fetch` fetches the recording whole and fills one rectangle;
 //   `floor-fold` also folds its stacks (one pass over the text, a Map from stack to count, as
@@ -46,7 +48,7 @@ import { createServer, type Server } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { DATA_DIR, parseList } from '../generate';
 import { PipeBrowser } from './pipe-browser';
 
@@ -192,7 +194,9 @@ const VIEWERS: Record<string, Viewer> = {
   speedscope: {
     name: 'speedscope',
     url: (app, data) => `${app}/index.html#profileURL=${encodeURIComponent(data)}`,
-    drawn: `document.title.includes(NAME) && [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0)`,
+    // Its title names the recording, then a later animation frame draws the flame chart with
+    // WebGL: drawn once a WebGL draw call was made under that title (waitScript counts them).
+    drawn: `window.__bench_glDrawn === true && [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0)`,
   },
   'flameview-before': flameviewBuild('flameview-before'),
   'floor-fetch': floorViewer('floor-fetch'),
@@ -204,20 +208,6 @@ const VIEWERS: Record<string, Viewer> = {
   },
 };
 
-/** Milliseconds from navigation to the frame after `viewer.drawn` first holds. */
-async function drawnAt(page: Page, viewer: Viewer, name: string, cond = viewer.drawn): Promise<number> {
-  const t = await page.waitForFunction(
-    ([cond, n]) => {
-      // The predicate is page-side text (a function would be serialised with the TS loader's helpers).
-      if (!(new Function("NAME", `return ${cond};`) as (x: string) => boolean)(n)) return 0;
-      return new Promise<number>((r) => requestAnimationFrame(() => r(performance.now())));
-    },
-    [cond, name] as const,
-    { timeout: 120_000, polling: 'raf' },
-  );
-  return (await t.jsonValue()) as number;
-}
-
 /** Visits before the timed one: 0 for a first visit, 2 for `--returning` (see the header). */
 const WARM_VISITS = process.argv.includes('--returning') ? 2 : 0;
 
@@ -225,43 +215,73 @@ type RunResult = { ms: number; readyMs: number | null; marks: Record<string, num
 
 const MARKS = `Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)]))`;
 
+/** How long a viewer may take before its run fails. */
+const DRAW_TIMEOUT_MS = 120_000;
+
 /**
- * Page-side text run before the page's own scripts: `window[key]` becomes a promise of the time of
- * the animation frame after `cond` first holds (checked once a frame, as Playwright's 'raf' polling does).
+ * Page-side text run before the page's own scripts: `window.__bench_<key>` becomes a promise of
+ * the time `waits[key]` (a condition, NAME the recording's name) is first seen holding after a
+ * frame has rendered. It is checked in a task posted from each animation frame, which runs after
+ * that frame's callbacks, style, layout and paint: a graph drawn in a task and one drawn in an
+ * animation-frame callback are timed alike, at the frame that shows them. (Checking in the frame's
+ * own callback, as Playwright's 'raf' polling does, timed a graph drawn in a later callback of that
+ * frame one frame late.)
  */
-function frameAfter(key: string, cond: string, name: string): string {
-  return `window[${JSON.stringify(key)}] = new Promise((resolve) => {
+export function waitScript(waits: Record<string, string>, name: string): string {
+  // window.__bench_glDrawn: a WebGL draw call was made while the title named the recording (a
+  // WebGL canvas's pixels cannot be read back, so its draw calls say when it was drawn).
+  const gl = `for (const proto of [window.WebGLRenderingContext, window.WebGL2RenderingContext].filter(Boolean).map((c) => c.prototype)) {
+  for (const method of ['drawArrays', 'drawElements']) {
+    const draw = proto[method];
+    proto[method] = function (...args) {
+      if (document.title.includes(${JSON.stringify(name)})) window.__bench_glDrawn = true;
+      return draw.apply(this, args);
+    };
+  }
+}`;
+  return [gl, ...Object.entries(waits)
+    .map(
+      ([key, cond]) => `window.__bench_${key} = new Promise((resolve) => {
   const holds = new Function('NAME', 'return ' + ${JSON.stringify(cond)});
-  const check = () => {
+  const channel = new MessageChannel();
+  const afterFrame = () => channel.port2.postMessage(null);
+  channel.port1.onmessage = () => {
     let ok = false;
     try { ok = holds(${JSON.stringify(name)}); } catch {}
-    requestAnimationFrame(ok ? () => resolve(performance.now()) : check);
+    if (ok) resolve(performance.now());
+    else requestAnimationFrame(afterFrame);
   };
-  requestAnimationFrame(check);
-});`;
+  requestAnimationFrame(afterFrame);
+});`,
+    )].join('\n');
 }
+
+/** The time waitScript's promise for `key` resolved with, asked again until the new document has it. */
+export async function timedAt(evaluate: (expression: string) => Promise<unknown>, viewer: string, key: string, timeoutMs = DRAW_TIMEOUT_MS): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = deadline - Date.now();
+    // about:blank, or a context going away, has no promise: undefined, or an error, then again.
+    const t = left > 0 ? await evaluate(`window.__bench_${key} && Promise.race([window.__bench_${key}, new Promise((r) => setTimeout(() => r('late'), ${left}))])`).catch(() => undefined) : 'late';
+    if (typeof t === 'number') return t;
+    if (t === 'late') throw new Error(`${viewer}: not ${key} after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** The conditions a run waits for: drawn, and ready where the viewer has one. */
+const waitsOf = (viewer: Viewer): Record<string, string> => ({ drawn: viewer.drawn, ...(viewer.ready ? { ready: viewer.ready } : {}) });
 
 /** A first visit timed over the DevTools pipe (pipe-browser.ts: no hold on the page's workers). */
 async function pipeRun(viewer: Viewer, url: string, name: string): Promise<RunResult> {
   const browser = PipeBrowser.launch(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', CHROMIUM_ARGS);
   try {
     const page = await browser.page({ width: 1280, height: 800 });
-    const waits = { drawn: viewer.drawn, ...(viewer.ready ? { ready: viewer.ready } : {}) };
-    const source = Object.entries(waits).map(([key, cond]) => frameAfter(`__bench_${key}`, cond, name)).join('\n');
-    await browser.send('Page.addScriptToEvaluateOnNewDocument', { source }, page);
-    await browser.send('Page.navigate', { url }, page);
-    // Until the new document exists its promise does not (about:blank's, or a context going away).
-    const at = async (key: string): Promise<number> => {
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        const t = await browser.evaluate<number | undefined>(page, `window.__bench_${key}`).catch(() => undefined);
-        if (typeof t === 'number') return t;
-        if (Date.now() > deadline) throw new Error(`${viewer.name}: not ${key} after 120 s`);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
-    const ms = await at('drawn');
-    const readyMs = viewer.ready ? await at('ready') : null;
+    await browser.send('Page.addScriptToEvaluateOnNewDocument', { source: waitScript(waitsOf(viewer), name) }, page);
+    await browser.navigate(page, url);
+    const evaluate = (expression: string) => browser.evaluate(page, expression);
+    const ms = await timedAt(evaluate, viewer.name, 'drawn');
+    const readyMs = viewer.ready ? await timedAt(evaluate, viewer.name, 'ready') : null;
     return { ms, readyMs, marks: await browser.evaluate<Record<string, number>>(page, MARKS) };
   } finally {
     await browser.close();
@@ -281,8 +301,9 @@ async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: str
       open.context = await chromium.launchPersistentContext(open.profile, { ...options, viewport });
       for (let i = 0; i < WARM_VISITS; i++) {
         const warm = await open.context.newPage();
+        await warm.addInitScript(waitScript(waitsOf(viewer), name));
         await warm.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
-        await drawnAt(warm, viewer, name);
+        await timedAt((e) => warm.evaluate(e), viewer.name, 'drawn');
         await warm.close();
       }
       await open.context.close();
@@ -290,9 +311,11 @@ async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: str
     } else open.browser = await chromium.launch(options);
     const page = open.context ? await open.context.newPage() : await open.browser!.newPage({ viewport });
     if (trace && open.browser) await open.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
+    await page.addInitScript(waitScript(waitsOf(viewer), name));
     await page.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
-    const ms = await drawnAt(page, viewer, name);
-    const readyMs = viewer.ready ? await drawnAt(page, viewer, name, viewer.ready) : null;
+    const evaluate = (expression: string) => page.evaluate(expression);
+    const ms = await timedAt(evaluate, viewer.name, 'drawn');
+    const readyMs = viewer.ready ? await timedAt(evaluate, viewer.name, 'ready') : null;
     if (trace && open.browser) writeFileSync(trace, await open.browser.stopTracing());
     const marks = (await page.evaluate(MARKS)) as Record<string, number>;
     return { ms, readyMs, marks };
