@@ -152,7 +152,8 @@ export class PipeBrowser {
 
   /** Closes the browser (killed if it does not exit within 5 s) and removes its profile. */
   async close(): Promise<void> {
-    if (!this.gone) await this.send('Browser.close').catch(() => {});
+    // Asked to close; killed if it has not exited 5 s later (or at once when it does not answer).
+    if (!this.gone) await Promise.race([this.send('Browser.close').catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
     await this.exited;
     clearTimeout(timer);

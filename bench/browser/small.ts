@@ -20,8 +20,8 @@
 //   with the recording's name in the title. `--before DIR` runs another build of flameview (e.g.
 //   main's) as one more viewer, alternating with this one: a before/after in one run.
 // - speedscope (`--speedscope DIR`: the `dist/release` folder of its npm package) at
-//   `#profileURL=<url>`; drawn when, its title naming the recording, a WebGL draw call has been
-//   made and a canvas has a size.
+//   `#profileURL=<url>`; drawn when, its title naming the recording, it has made a WebGL draw to
+//   the screen over at least half its canvas's height (its flame chart, not its minimap).
 // - the Firefox Profiler (`--firefox-profiler DIR`: its built `dist/`) at `/from-url/<url>/`;
 //   drawn when the call tree has rows (the view it opens on).
 // - `--floor`: two pages written by this bench, the least a viewer in the page can do, to read the
@@ -194,8 +194,9 @@ const VIEWERS: Record<string, Viewer> = {
   speedscope: {
     name: 'speedscope',
     url: (app, data) => `${app}/index.html#profileURL=${encodeURIComponent(data)}`,
-    // Its title names the recording, then a later animation frame draws the flame chart with
-    // WebGL: drawn once a WebGL draw call was made under that title (waitScript counts them).
+    // Its title names the recording, then later animation frames draw with WebGL: its minimap
+    // first (the bottom 102 px), its flame chart a frame later. Drawn once a WebGL draw to the
+    // screen over at least half the canvas's height was made under that title (waitScript).
     drawn: `window.__bench_glDrawn === true && [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0)`,
   },
   'flameview-before': flameviewBuild('flameview-before'),
@@ -228,13 +229,25 @@ const DRAW_TIMEOUT_MS = 120_000;
  * frame one frame late.)
  */
 export function waitScript(waits: Record<string, string>, name: string): string {
-  // window.__bench_glDrawn: a WebGL draw call was made while the title named the recording (a
-  // WebGL canvas's pixels cannot be read back, so its draw calls say when it was drawn).
+  // window.__bench_glDrawn: a WebGL draw to the screen (no framebuffer bound) over at least half
+  // the canvas's height was made while the title named the recording. A WebGL canvas's pixels
+  // cannot be read back, so its draw calls say when it was drawn.
   const gl = `for (const proto of [window.WebGLRenderingContext, window.WebGL2RenderingContext].filter(Boolean).map((c) => c.prototype)) {
+  const bind = proto.bindFramebuffer;
+  const viewport = proto.viewport;
+  proto.bindFramebuffer = function (target, framebuffer) {
+    this.__benchOffscreen = !!framebuffer;
+    return bind.call(this, target, framebuffer);
+  };
+  proto.viewport = function (x, y, width, height) {
+    this.__benchHeight = height;
+    return viewport.call(this, x, y, width, height);
+  };
   for (const method of ['drawArrays', 'drawElements']) {
     const draw = proto[method];
     proto[method] = function (...args) {
-      if (document.title.includes(${JSON.stringify(name)})) window.__bench_glDrawn = true;
+      const tall = (this.__benchHeight ?? this.drawingBufferHeight) > this.drawingBufferHeight / 2;
+      if (!this.__benchOffscreen && tall && document.title.includes(${JSON.stringify(name)})) window.__bench_glDrawn = true;
       return draw.apply(this, args);
     };
   }
@@ -256,15 +269,32 @@ export function waitScript(waits: Record<string, string>, name: string): string 
     )].join('\n');
 }
 
-/** The time waitScript's promise for `key` resolved with, asked again until the new document has it. */
+/** `promise`, or `why` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, why: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([promise, new Promise<never>((_, fail) => (timer = setTimeout(() => fail(why()), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The time waitScript's promise for `key` resolved with, asked again until the new document has
+ * it; fails after `timeoutMs` (a page that never answers included) and at once on any error but a
+ * document going away (the browser gone, a crash).
+ */
 export async function timedAt(evaluate: (expression: string) => Promise<unknown>, viewer: string, key: string, timeoutMs = DRAW_TIMEOUT_MS): Promise<number> {
   const deadline = Date.now() + timeoutMs;
+  const late = () => new Error(`${viewer}: not ${key} after ${timeoutMs / 1000} s`);
   for (;;) {
     const left = deadline - Date.now();
-    // about:blank, or a context going away, has no promise: undefined, or an error, then again.
-    const t = left > 0 ? await evaluate(`window.__bench_${key} && Promise.race([window.__bench_${key}, new Promise((r) => setTimeout(() => r('late'), ${left}))])`).catch(() => undefined) : 'late';
+    if (left <= 0) throw late();
+    let t: unknown;
+    try {
+      t = await within(evaluate(`window.__bench_${key} && Promise.race([window.__bench_${key}, new Promise((r) => setTimeout(() => r('late'), ${left}))])`), left + 1000, late);
+    } catch (e) {
+      // about:blank's context, or one going away, while the new document comes: ask again.
+      if (!/context|navigat/i.test(String((e as Error)?.message ?? e))) throw e;
+    }
     if (typeof t === 'number') return t;
-    if (t === 'late') throw new Error(`${viewer}: not ${key} after ${timeoutMs / 1000} s`);
+    if (t === 'late') throw late();
     await new Promise((r) => setTimeout(r, 5));
   }
 }
