@@ -157,6 +157,7 @@ export class PipeBrowser {
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
     await this.exited;
     clearTimeout(timer);
-    rmSync(this.profile, { recursive: true, force: true });
+    // A killed browser's other processes may still be writing their last files: retried.
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }
