@@ -24,8 +24,9 @@ function stillSource(state: FlameState): FlameSource {
 
 /**
  * Draws `snapshot` as the app's viewer will, at once, titles the page after `name`, and calls
- * `onDrawn` once the picture is on the canvas. The cover removes itself when the app's graph has drawn, the
- * app shows an alert, or the address's hash changes (the app then opens something else).
+ * `onDrawn` once the picture is on the canvas. The cover removes itself when the app's graph has
+ * drawn, the app shows an alert, or the address's hash changes (the app then opens something
+ * else); a draw that throws removes it and throws on.
  */
 export function drawFirstPicture(snapshot: ProfileSnapshot, name: string, shown: Pick<FirstLink, 'view' | 'orientation' | 'order'>, onDrawn: () => void): void {
   const element = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string): HTMLElementTagNameMap[K] => {

@@ -152,7 +152,7 @@ export class PipeBrowser {
 
   /** Closes the browser (killed if it does not exit within 5 s) and removes its profile. */
   async close(): Promise<void> {
-    // Asked to close; killed if it has not exited 5 s later (or at once when it does not answer).
+    // Asked to close (its answer awaited up to 5 s), then killed if it has not exited 5 s later.
     if (!this.gone) await Promise.race([this.send('Browser.close').catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
     await this.exited;

@@ -302,6 +302,12 @@ export async function timedAt(evaluate: (expression: string) => Promise<unknown>
 /** The conditions a run waits for: drawn, and ready where the viewer has one. */
 const waitsOf = (viewer: Viewer): Record<string, string> => ({ drawn: viewer.drawn, ...(viewer.ready ? { ready: viewer.ready } : {}) });
 
+/** When the page was drawn and, where the viewer has it, ready (waitScript's promises, in turn). */
+async function drawnAndReady(evaluate: (expression: string) => Promise<unknown>, viewer: Viewer): Promise<{ ms: number; readyMs: number | null }> {
+  const ms = await timedAt(evaluate, viewer.name, 'drawn');
+  return { ms, readyMs: viewer.ready ? await timedAt(evaluate, viewer.name, 'ready') : null };
+}
+
 /** A first visit timed over the DevTools pipe (pipe-browser.ts: no hold on the page's workers). */
 async function pipeRun(viewer: Viewer, url: string, name: string): Promise<RunResult> {
   const browser = PipeBrowser.launch(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', CHROMIUM_ARGS);
@@ -309,10 +315,8 @@ async function pipeRun(viewer: Viewer, url: string, name: string): Promise<RunRe
     const page = await browser.page({ width: 1280, height: 800 });
     await browser.send('Page.addScriptToEvaluateOnNewDocument', { source: waitScript(waitsOf(viewer), name) }, page);
     await browser.navigate(page, url);
-    const evaluate = (expression: string) => browser.evaluate(page, expression);
-    const ms = await timedAt(evaluate, viewer.name, 'drawn');
-    const readyMs = viewer.ready ? await timedAt(evaluate, viewer.name, 'ready') : null;
-    return { ms, readyMs, marks: await browser.evaluate<Record<string, number>>(page, MARKS) };
+    const times = await drawnAndReady((expression) => browser.evaluate(page, expression), viewer);
+    return { ...times, marks: await browser.evaluate<Record<string, number>>(page, MARKS) };
   } finally {
     await browser.close();
   }
@@ -343,12 +347,9 @@ async function oneRun(viewer: Viewer, appUrl: string, dataUrl: string, name: str
     if (trace && open.browser) await open.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing', 'loading', 'disabled-by-default-v8.cpu_profiler'] });
     await page.addInitScript(waitScript(waitsOf(viewer), name));
     await page.goto(viewer.url(appUrl, dataUrl), { waitUntil: 'commit' });
-    const evaluate = (expression: string) => page.evaluate(expression);
-    const ms = await timedAt(evaluate, viewer.name, 'drawn');
-    const readyMs = viewer.ready ? await timedAt(evaluate, viewer.name, 'ready') : null;
+    const times = await drawnAndReady((expression) => page.evaluate(expression), viewer);
     if (trace && open.browser) writeFileSync(trace, await open.browser.stopTracing());
-    const marks = (await page.evaluate(MARKS)) as Record<string, number>;
-    return { ms, readyMs, marks };
+    return { ...times, marks: (await page.evaluate(MARKS)) as Record<string, number> };
   } finally {
     await (open.context ?? open.browser)?.close();
     if (open.profile) rmSync(open.profile, { recursive: true, force: true });
